@@ -1,0 +1,340 @@
+//! Tape to RFC 8785 bytes. A first pass checks the tape's shape and records where each
+//! container ends, so the second pass can visit an object's members in key order
+//! (UTF-16 code units, RFC 8785 section 3.2.3) without copying any output twice.
+
+use super::number::write_number;
+use super::pointer::{self, Segment};
+use super::string::write_string;
+use super::tape::{self, TapeRef};
+use super::MAX_DEPTH;
+use crate::error::{ErrorCode, Failure};
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Cursor {
+  op: usize,
+  num: usize,
+  len: usize,
+  text: usize,
+  /// Pre-order index of the next container on the tape.
+  container: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Member {
+  key_start: usize,
+  key_len: usize,
+  value: Cursor,
+}
+
+/// What the encoder learned while writing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Encoded {
+  /// Every byte written is ASCII, so the output is also valid Latin-1.
+  pub ascii: bool,
+}
+
+/// Reusable scratch space, so repeated calls allocate nothing once warm.
+#[derive(Debug, Default)]
+pub struct Encoder {
+  ends: Vec<Cursor>,
+  members: Vec<Member>,
+}
+
+/// Encodes with fresh scratch space; see [`Encoder::encode`].
+pub fn encode(tape: TapeRef<'_>, out: &mut Vec<u8>, track_path: bool) -> Result<Encoded, Failure> {
+  Encoder::default().encode(tape, out, track_path)
+}
+
+impl Encoder {
+  /// Appends the canonical JSON of the single value on `tape` to `out`. With
+  /// `track_path`, a failure carries the JSON Pointer of the offending value.
+  pub fn encode(
+    &mut self,
+    tape: TapeRef<'_>,
+    out: &mut Vec<u8>,
+    track_path: bool,
+  ) -> Result<Encoded, Failure> {
+    self.ends.clear();
+    self.members.clear();
+    let mut cursor = Cursor::default();
+    scan(&tape, &mut self.ends, &mut cursor, 0)?;
+    if cursor.op != tape.ops.len()
+      || cursor.num != tape.nums.len()
+      || cursor.len != tape.lens.len()
+      || cursor.text != tape.text.len()
+    {
+      return Err(ErrorCode::InvalidTape.into());
+    }
+    let mut writer = Writer {
+      tape,
+      ends: &self.ends,
+      members: &mut self.members,
+      out,
+      ascii: true,
+      path: if track_path { Some(Vec::new()) } else { None },
+    };
+    let mut cursor = Cursor::default();
+    writer.value(&mut cursor)?;
+    Ok(Encoded { ascii: writer.ascii })
+  }
+}
+
+fn get<T: Copy>(slice: &[T], index: usize) -> Result<T, Failure> {
+  slice.get(index).copied().ok_or_else(|| ErrorCode::InvalidTape.into())
+}
+
+fn take_text(tape: &TapeRef<'_>, cursor: &mut Cursor) -> Result<(), Failure> {
+  let len = get(tape.lens, cursor.len)? as usize;
+  cursor.len += 1;
+  cursor.text = cursor.text.checked_add(len).ok_or(ErrorCode::InvalidTape)?;
+  if cursor.text > tape.text.len() {
+    return Err(ErrorCode::InvalidTape.into());
+  }
+  Ok(())
+}
+
+/// Checks one value's shape and records each container's end cursor in pre-order.
+fn scan(
+  tape: &TapeRef<'_>,
+  ends: &mut Vec<Cursor>,
+  cursor: &mut Cursor,
+  depth: usize,
+) -> Result<(), Failure> {
+  let op = get(tape.ops, cursor.op)?;
+  cursor.op += 1;
+  match op {
+    tape::NULL | tape::FALSE | tape::TRUE => {}
+    tape::NUMBER => {
+      get(tape.nums, cursor.num)?;
+      cursor.num += 1;
+    }
+    tape::STRING => take_text(tape, cursor)?,
+    tape::ARRAY | tape::OBJECT => {
+      if depth >= MAX_DEPTH {
+        return Err(ErrorCode::DepthLimit.into());
+      }
+      let index = ends.len();
+      ends.push(Cursor::default());
+      cursor.container += 1;
+      let count = get(tape.lens, cursor.len)?;
+      cursor.len += 1;
+      for _ in 0..count {
+        if op == tape::OBJECT {
+          take_text(tape, cursor)?;
+        }
+        scan(tape, ends, cursor, depth + 1)?;
+      }
+      ends[index] = *cursor;
+    }
+    _ => return Err(ErrorCode::InvalidTape.into()),
+  }
+  Ok(())
+}
+
+struct Writer<'t, 's> {
+  tape: TapeRef<'t>,
+  ends: &'s [Cursor],
+  members: &'s mut Vec<Member>,
+  out: &'s mut Vec<u8>,
+  ascii: bool,
+  path: Option<Vec<Segment<'t>>>,
+}
+
+impl<'t> Writer<'t, '_> {
+  fn fail(&self, code: ErrorCode) -> Failure {
+    Failure { code, path: self.path.as_deref().map(pointer::build) }
+  }
+
+  fn push_path(&mut self, segment: Segment<'t>) {
+    if let Some(path) = &mut self.path {
+      path.push(segment);
+    }
+  }
+
+  fn pop_path(&mut self) {
+    if let Some(path) = &mut self.path {
+      path.pop();
+    }
+  }
+
+  fn string(&mut self, units: &[u16]) -> Result<(), Failure> {
+    match write_string(units, self.out) {
+      Ok(ascii) => {
+        self.ascii &= ascii;
+        Ok(())
+      }
+      Err(code) => Err(self.fail(code)),
+    }
+  }
+
+  /// Moves `cursor` past one value without writing it. The scan pass has already
+  /// checked every index used here.
+  fn skip(&self, cursor: &mut Cursor) {
+    match self.tape.ops[cursor.op] {
+      tape::NUMBER => {
+        cursor.op += 1;
+        cursor.num += 1;
+      }
+      tape::STRING => {
+        cursor.op += 1;
+        cursor.text += self.tape.lens[cursor.len] as usize;
+        cursor.len += 1;
+      }
+      tape::ARRAY | tape::OBJECT => *cursor = self.ends[cursor.container],
+      _ => cursor.op += 1,
+    }
+  }
+
+  fn value(&mut self, cursor: &mut Cursor) -> Result<(), Failure> {
+    let tape = self.tape;
+    let op = tape.ops[cursor.op];
+    cursor.op += 1;
+    match op {
+      tape::NULL => self.out.extend_from_slice(b"null"),
+      tape::FALSE => self.out.extend_from_slice(b"false"),
+      tape::TRUE => self.out.extend_from_slice(b"true"),
+      tape::NUMBER => {
+        let value = tape.nums[cursor.num];
+        cursor.num += 1;
+        if let Err(code) = write_number(value, self.out) {
+          return Err(self.fail(code));
+        }
+      }
+      tape::STRING => {
+        let len = tape.lens[cursor.len] as usize;
+        cursor.len += 1;
+        let units = &tape.text[cursor.text..cursor.text + len];
+        cursor.text += len;
+        self.string(units)?;
+      }
+      tape::ARRAY => {
+        cursor.container += 1;
+        let count = tape.lens[cursor.len] as usize;
+        cursor.len += 1;
+        self.out.push(b'[');
+        for index in 0..count {
+          if index > 0 {
+            self.out.push(b',');
+          }
+          self.push_path(Segment::Index(index));
+          self.value(cursor)?;
+          self.pop_path();
+        }
+        self.out.push(b']');
+      }
+      _ => self.object(cursor)?,
+    }
+    Ok(())
+  }
+
+  fn object(&mut self, cursor: &mut Cursor) -> Result<(), Failure> {
+    let tape = self.tape;
+    cursor.container += 1;
+    let count = tape.lens[cursor.len] as usize;
+    cursor.len += 1;
+    let base = self.members.len();
+    for _ in 0..count {
+      let key_len = tape.lens[cursor.len] as usize;
+      cursor.len += 1;
+      let key_start = cursor.text;
+      cursor.text += key_len;
+      self.members.push(Member { key_start, key_len, value: *cursor });
+      self.skip(cursor);
+    }
+    let text = tape.text;
+    let key = |m: &Member| &text[m.key_start..m.key_start + m.key_len];
+    self.members[base..].sort_unstable_by(|a, b| key(a).cmp(key(b)));
+    self.out.push(b'{');
+    for i in base..base + count {
+      let member = self.members[i];
+      let name = key(&member);
+      if i > base {
+        if key(&self.members[i - 1]) == name {
+          self.push_path(Segment::Key(name));
+          return Err(self.fail(ErrorCode::DuplicateKey));
+        }
+        self.out.push(b',');
+      }
+      self.push_path(Segment::Key(name));
+      self.string(name)?;
+      self.out.push(b':');
+      let mut value = member.value;
+      self.value(&mut value)?;
+      self.pop_path();
+    }
+    self.out.push(b'}');
+    self.members.truncate(base);
+    Ok(())
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::jcs::tape::Tape;
+
+  fn units(s: &str) -> Vec<u16> {
+    s.encode_utf16().collect()
+  }
+
+  /// Builds `{"b":[1,"x"],"a":null}` by hand, in source order.
+  fn sample() -> Tape {
+    let mut t = Tape::default();
+    t.ops = vec![tape::OBJECT, tape::ARRAY, tape::NUMBER, tape::STRING, tape::NULL];
+    t.nums = vec![1.0];
+    // object count, key "b", array count, string "x", key "a"
+    t.lens = vec![2, 1, 2, 1, 1];
+    t.text = units("bxa");
+    t
+  }
+
+  #[test]
+  fn sorts_members_and_keeps_array_order() {
+    let t = sample();
+    let mut out = Vec::new();
+    let encoded = encode(t.as_ref(), &mut out, false).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), r#"{"a":null,"b":[1,"x"]}"#);
+    assert!(encoded.ascii);
+  }
+
+  #[test]
+  fn refuses_a_tape_that_does_not_add_up() {
+    let mut t = sample();
+    t.lens[0] = 3;
+    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::InvalidTape);
+    let mut t = sample();
+    t.ops.push(tape::NULL);
+    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::InvalidTape);
+    let mut t = sample();
+    t.ops[0] = 42;
+    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::InvalidTape);
+  }
+
+  #[test]
+  fn reports_the_path_of_a_bad_number_only_when_asked() {
+    let mut t = sample();
+    t.nums[0] = -0.0;
+    let plain = encode(t.as_ref(), &mut Vec::new(), false).unwrap_err();
+    assert_eq!(plain, Failure { code: ErrorCode::NegativeZero, path: None });
+    let traced = encode(t.as_ref(), &mut Vec::new(), true).unwrap_err();
+    assert_eq!(String::from_utf16(&traced.path.unwrap()).unwrap(), "/b/0");
+  }
+
+  #[test]
+  fn stops_at_the_depth_limit() {
+    let mut t = Tape::default();
+    for _ in 0..MAX_DEPTH {
+      t.ops.push(tape::ARRAY);
+      t.lens.push(1);
+    }
+    t.ops.push(tape::NULL);
+    assert!(encode(t.as_ref(), &mut Vec::new(), false).is_ok());
+    let mut t = Tape::default();
+    for _ in 0..=MAX_DEPTH {
+      t.ops.push(tape::ARRAY);
+      t.lens.push(1);
+    }
+    t.ops.push(tape::NULL);
+    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::DepthLimit);
+  }
+}

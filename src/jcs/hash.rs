@@ -1,0 +1,85 @@
+//! The proposal hash: lowercase hex SHA-256 of the UTF-8 bytes of the RFC 8785 form of
+//! `{"agentName":A,"argsCanonicalJson":J,"kind":"tool","toolName":T}`. The envelope is
+//! streamed into the hasher piece by piece rather than built, so hashing a large
+//! snapshot costs no second copy of its canonical JSON.
+
+use sha2::{Digest, Sha256};
+
+use super::string::{escape_utf8_into, write_string};
+use crate::error::ErrorCode;
+
+/// SHA-256 of the envelope. `canonical_json` must be well-formed UTF-8 (the encoder's
+/// output always is); names are UTF-16 and must be well-formed.
+pub fn proposal_hash(
+  agent_name: &[u16],
+  tool_name: &[u16],
+  canonical_json: &[u8],
+) -> Result<[u8; 32], ErrorCode> {
+  let mut scratch = Vec::with_capacity(agent_name.len() + tool_name.len() + 8);
+  let mut hasher = Sha256::new();
+  // Members in RFC 8785 order: agentName < argsCanonicalJson < kind < toolName.
+  hasher.update(b"{\"agentName\":");
+  write_string(agent_name, &mut scratch)?;
+  hasher.update(&scratch);
+  hasher.update(b",\"argsCanonicalJson\":\"");
+  escape_utf8_into(canonical_json, |piece| hasher.update(piece));
+  hasher.update(b"\",\"kind\":\"tool\",\"toolName\":");
+  scratch.clear();
+  write_string(tool_name, &mut scratch)?;
+  hasher.update(&scratch);
+  hasher.update(b"}");
+  Ok(hasher.finalize().into())
+}
+
+/// Lowercase hexadecimal of a digest.
+pub fn to_hex(digest: &[u8; 32]) -> [u8; 64] {
+  const HEX: &[u8; 16] = b"0123456789abcdef";
+  let mut out = [0u8; 64];
+  for (i, byte) in digest.iter().enumerate() {
+    out[2 * i] = HEX[(byte >> 4) as usize];
+    out[2 * i + 1] = HEX[(byte & 15) as usize];
+  }
+  out
+}
+
+/// [`proposal_hash`] as a lowercase hex string.
+pub fn proposal_hash_hex(
+  agent_name: &[u16],
+  tool_name: &[u16],
+  canonical_json: &[u8],
+) -> Result<String, ErrorCode> {
+  let digest = proposal_hash(agent_name, tool_name, canonical_json)?;
+  Ok(to_hex(&digest).iter().map(|&b| b as char).collect())
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn u(s: &str) -> Vec<u16> {
+    s.encode_utf16().collect()
+  }
+
+  #[test]
+  fn matches_the_hash_aioc_0_2_8_computes_for_empty_arguments() {
+    // Figure measured from aioc 0.2.8 (agent "Policy unit agent", tool "ping", `{}`).
+    let hex = proposal_hash_hex(&u("Policy unit agent"), &u("ping"), b"{}").unwrap();
+    assert_eq!(hex, "486e7d858f077daf704366bd7f7742a58955c40c0e173da363ab9fa5f47f4a41");
+  }
+
+  #[test]
+  fn streaming_equals_hashing_the_built_envelope() {
+    let json = br#"{"a":"q\"uote\\d\n","b":[1,2]}"#;
+    let envelope = format!(
+      r#"{{"agentName":"ag\"ent","argsCanonicalJson":{},"kind":"tool","toolName":"t"}}"#,
+      serde_json::to_string(std::str::from_utf8(json).unwrap()).unwrap()
+    );
+    let expected: [u8; 32] = Sha256::digest(envelope.as_bytes()).into();
+    assert_eq!(proposal_hash(&u("ag\"ent"), &u("t"), json).unwrap(), expected);
+  }
+
+  #[test]
+  fn rejects_names_with_lone_surrogates() {
+    assert_eq!(proposal_hash(&[0xd800], &u("t"), b"{}"), Err(ErrorCode::LoneSurrogate));
+  }
+}
