@@ -38,8 +38,8 @@ pub enum ErrorCode {
   DuplicateKey,
   #[error("the canonical JSON would exceed the largest string JavaScript can hold")]
   SizeLimit,
-  #[error("the native encoder received a malformed tape (a bug in this package)")]
-  InvalidTape,
+  #[error("an internal error occurred in tool-argument-snapshot (a bug: please report it)")]
+  Internal,
 }
 
 impl ErrorCode {
@@ -60,7 +60,7 @@ impl ErrorCode {
     ErrorCode::InvalidJson,
     ErrorCode::DuplicateKey,
     ErrorCode::SizeLimit,
-    ErrorCode::InvalidTape,
+    ErrorCode::Internal,
   ];
 
   /// The stable code string of the public API.
@@ -82,7 +82,7 @@ impl ErrorCode {
       ErrorCode::InvalidJson => "invalid_json",
       ErrorCode::DuplicateKey => "duplicate_key",
       ErrorCode::SizeLimit => "size_limit",
-      ErrorCode::InvalidTape => "invalid_tape",
+      ErrorCode::Internal => "internal_error",
     }
   }
 }

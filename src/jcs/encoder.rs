@@ -63,7 +63,7 @@ impl Encoder {
       || cursor.len != tape.lens.len()
       || cursor.text != tape.text.len()
     {
-      return Err(ErrorCode::InvalidTape.into());
+      return Err(ErrorCode::Internal.into());
     }
     let mut writer = Writer {
       tape,
@@ -80,15 +80,15 @@ impl Encoder {
 }
 
 fn get<T: Copy>(slice: &[T], index: usize) -> Result<T, Failure> {
-  slice.get(index).copied().ok_or_else(|| ErrorCode::InvalidTape.into())
+  slice.get(index).copied().ok_or_else(|| ErrorCode::Internal.into())
 }
 
 fn take_text(tape: &TapeRef<'_>, cursor: &mut Cursor) -> Result<(), Failure> {
   let len = get(tape.lens, cursor.len)? as usize;
   cursor.len += 1;
-  cursor.text = cursor.text.checked_add(len).ok_or(ErrorCode::InvalidTape)?;
+  cursor.text = cursor.text.checked_add(len).ok_or(ErrorCode::Internal)?;
   if cursor.text > tape.text.len() {
-    return Err(ErrorCode::InvalidTape.into());
+    return Err(ErrorCode::Internal.into());
   }
   Ok(())
 }
@@ -126,7 +126,7 @@ fn scan(
       }
       ends[index] = *cursor;
     }
-    _ => return Err(ErrorCode::InvalidTape.into()),
+    _ => return Err(ErrorCode::Internal.into()),
   }
   Ok(())
 }
@@ -301,13 +301,13 @@ mod tests {
   fn refuses_a_tape_that_does_not_add_up() {
     let mut t = sample();
     t.lens[0] = 3;
-    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::InvalidTape);
+    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::Internal);
     let mut t = sample();
     t.ops.push(tape::NULL);
-    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::InvalidTape);
+    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::Internal);
     let mut t = sample();
     t.ops[0] = 42;
-    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::InvalidTape);
+    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::Internal);
   }
 
   #[test]

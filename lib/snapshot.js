@@ -1,0 +1,102 @@
+'use strict';
+// The snapshot API of RFC-0016: canonicalize, createSnapshot, decodeView, proposalHash.
+
+const { binding } = require('./native');
+const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, fromNative } = require('./errors');
+const { canonicalJson, hashedCanonicalJson } = require('./walk');
+const P = require('./primordials');
+
+const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, JSONParse, WeakSetPrototypeHas, WeakSetPrototypeAdd, StringPrototypeIsWellFormed, isProxy } = P;
+
+// Native flags: the constants of src/binding.rs.
+const FLAG_PATH = 2;
+const FLAG_REJECT_NEGATIVE_ZERO = 4;
+
+/** Snapshots made by createSnapshot: decodeView trusts their JSON without re-checking it. */
+const SNAPSHOTS = new P.SafeWeakSet();
+
+function requireName(value, what) {
+  if (typeof value !== 'string' || !StringPrototypeIsWellFormed(value)) {
+    const error = new TypeError(`${what} must be a well-formed string`);
+    error.code = 'ERR_INVALID_ARG_TYPE';
+    throw error;
+  }
+  return value;
+}
+
+function readOptions(options) {
+  if (options === undefined || options === null) return false;
+  if (typeof options !== 'object') throw new TypeError('options must be an object');
+  return options.includePath === true;
+}
+
+function canonicalize(value, options) {
+  const includePath = readOptions(options);
+  try {
+    return canonicalJson(value, includePath);
+  } catch (error) {
+    if (error instanceof WalkFailure) throw new SnapshotDomainError(error.code, error.path);
+    throw error;
+  }
+}
+
+function createSnapshot(input) {
+  if (input === null || typeof input !== 'object') throw new TypeError('createSnapshot expects { agentName, toolName, value }');
+  const agentName = requireName(input.agentName, 'agentName');
+  const toolName = requireName(input.toolName, 'toolName');
+  const includePath = input.includePath === true;
+  let hashAndJson;
+  try {
+    hashAndJson = hashedCanonicalJson(input.value, includePath, agentName, toolName);
+  } catch (error) {
+    if (error instanceof WalkFailure) throw new ToolArgumentsValidationError('snapshot', toolName, error.code, error.path);
+    throw error;
+  }
+  const snapshot = ObjectFreeze({
+    agentName,
+    toolName,
+    argsCanonicalJson: hashAndJson[1],
+    proposalHash: hashAndJson[0],
+  });
+  WeakSetPrototypeAdd(SNAPSHOTS, snapshot);
+  return snapshot;
+}
+
+/** Strict-decodes text that must hold a snapshot value, then builds it with JSON.parse. */
+function decodeText(text, includePath) {
+  let blank;
+  try {
+    blank = binding.checkJson(text, FLAG_REJECT_NEGATIVE_ZERO | (includePath ? FLAG_PATH : 0));
+  } catch (error) {
+    const failure = fromNative(error, includePath);
+    throw new SnapshotDomainError(failure.code, failure.path);
+  }
+  if (blank === 1) throw new SnapshotDomainError('invalid_json', includePath ? '' : undefined);
+  return JSONParse(text);
+}
+
+function decodeView(source, options) {
+  if (typeof source === 'object' && source !== null && WeakSetPrototypeHas(SNAPSHOTS, source)) {
+    return JSONParse(source.argsCanonicalJson);
+  }
+  const includePath = readOptions(options);
+  if (typeof source === 'string') return decodeText(source, includePath);
+  if (typeof source === 'object' && source !== null && !isProxy(source)) {
+    // A snapshot that came back from storage: read its JSON without running its code.
+    const descriptor = ObjectGetOwnPropertyDescriptor(source, 'argsCanonicalJson');
+    if (descriptor !== undefined && ObjectHasOwn(descriptor, 'value') && typeof descriptor.value === 'string') {
+      return decodeText(descriptor.value, includePath);
+    }
+  }
+  throw new TypeError('decodeView expects a ToolArgumentSnapshot or its argsCanonicalJson string');
+}
+
+function proposalHash(input) {
+  if (input === null || typeof input !== 'object') throw new TypeError('proposalHash expects { agentName, toolName, argsCanonicalJson }');
+  const agentName = requireName(input.agentName, 'agentName');
+  const toolName = requireName(input.toolName, 'toolName');
+  const argsCanonicalJson = requireName(input.argsCanonicalJson, 'argsCanonicalJson');
+  return binding.hashProposal(agentName, toolName, argsCanonicalJson);
+}
+
+module.exports = { canonicalize, createSnapshot, decodeView, proposalHash };
