@@ -4,12 +4,16 @@
 const { canonicalize, createSnapshot, decodeView, proposalHash } = require('./lib/snapshot');
 const { SnapshotDomainError, ToolArgumentsValidationError, ERROR_CODES } = require('./lib/errors');
 const { MAX_DEPTH } = require('./lib/walk');
+const { decodeRequest, prepareToolCall, authorizeToolCall } = require('./lib/pipeline');
 
 module.exports = {
   canonicalize,
   createSnapshot,
   decodeView,
   proposalHash,
+  decodeRequest,
+  prepareToolCall,
+  authorizeToolCall,
   SnapshotDomainError,
   ToolArgumentsValidationError,
   ERROR_CODES,

@@ -6,7 +6,9 @@
 const { binding } = require('./native');
 const P = require('./primordials');
 
-const MESSAGES = binding.errorMessages();
+const DESCRIPTIONS = binding.errorMessages();
+const MESSAGES = { __proto__: null };
+for (const { code, message } of DESCRIPTIONS) MESSAGES[code] = message;
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 function describe(code) {
@@ -31,7 +33,7 @@ class SnapshotDomainError extends Error {
 class ToolArgumentsValidationError extends Error {
   constructor(stage, toolName, code, path, cause) {
     const reason = stage === 'schema' ? 'the tool schema rejected the arguments' : describe(code);
-    super(`Arguments of tool "${toolName}" failed at stage ${stage}: ${reason} [${code}]`);
+    super(`${toolName === '' ? 'Tool arguments' : `Arguments of tool "${toolName}"`} failed at stage ${stage}: ${reason} [${code}]`);
     defineData(this, 'name', 'ToolArgumentsValidationError', false);
     defineData(this, 'stage', stage, true);
     defineData(this, 'toolName', toolName, true);
@@ -64,4 +66,4 @@ function fromNative(error, includePath) {
   return new WalkFailure(code, includePath ? binding.lastFailurePath() : undefined);
 }
 
-module.exports = { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, fromNative, ERROR_CODES: P.ObjectFreeze(Object.keys(MESSAGES)) };
+module.exports = { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, fromNative, ERROR_CODES: P.ObjectFreeze(DESCRIPTIONS.map(({ code }) => code)) };

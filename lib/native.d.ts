@@ -18,8 +18,17 @@ export declare function checkJson(text: string, flags: number): number
  */
 export declare function encodeTape(ops: Uint8Array, opsLen: number, nums: Float64Array, numsLen: number, lens: Uint32Array, lensLen: number, text: string, flags: number): string
 
-/** The human sentence for each public error code, so messages are written once, here. */
-export declare function errorMessages(): Record<string, string>
+/** A public error code and its human sentence. */
+export interface ErrorDescription {
+  code: string
+  message: string
+}
+
+/**
+ * Every public error code with its sentence, in a stable order, so messages are
+ * written once, here.
+ */
+export declare function errorMessages(): Array<ErrorDescription>
 
 /** The proposal hash of an agent, a tool and canonical JSON already computed. */
 export declare function hashProposal(agentName: string, toolName: string, argsCanonicalJson: string): string

@@ -85,10 +85,16 @@ fn read_utf16(env: &Env, value: &JsString<'_>, buffer: &mut Vec<u16>) -> Result<
 }
 
 /// Makes a JavaScript string of `bytes`; Latin-1 (a plain copy) when they are ASCII.
-fn make_string<'env>(env: &'env Env, bytes: &[u8], ascii: bool) -> Result<JsString<'env>, ErrorCode> {
-  let made = if ascii { env.create_string_latin1(bytes) } else { unsafe {
-    env.create_string_from_c_char(bytes.as_ptr().cast(), bytes.len() as isize)
-  } };
+fn make_string<'env>(
+  env: &'env Env,
+  bytes: &[u8],
+  ascii: bool,
+) -> Result<JsString<'env>, ErrorCode> {
+  let made = if ascii {
+    env.create_string_latin1(bytes)
+  } else {
+    unsafe { env.create_string_from_c_char(bytes.as_ptr().cast(), bytes.len() as isize) }
+  };
   // The only way creating a string fails on valid input is exceeding V8's maximum length.
   made.map_err(|_| status_error(ErrorCode::SizeLimit))
 }
@@ -132,13 +138,20 @@ pub fn encode_tape<'env>(
       text = &text[agent_len + tool_len..];
       lens = &lens[2..];
     }
-    let tape = TapeRef { ops: &ops[..ops_len], nums: &nums[..nums_len], lens, text };
+    let tape = TapeRef {
+      ops: &ops[..ops_len],
+      nums: &nums[..nums_len],
+      lens,
+      text,
+    };
     let mut out = std::mem::take(&mut scratch.out);
     out.clear();
     if hashed {
       out.extend_from_slice(&[0u8; 64]);
     }
-    let encoded = scratch.encoder.encode(tape, &mut out, flags & FLAG_PATH != 0);
+    let encoded = scratch
+      .encoder
+      .encode(tape, &mut out, flags & FLAG_PATH != 0);
     let result = match encoded {
       Ok(encoded) => {
         if hashed {
@@ -194,8 +207,11 @@ pub fn canonicalize_json<'env>(
     let options = decode_options(flags);
     scratch.tape.clear();
     let mut out = Vec::new();
-    let result = decoder::decode(&scratch.text, options, &mut scratch.tape)
-      .and_then(|()| scratch.encoder.encode(scratch.tape.as_ref(), &mut out, options.track_path));
+    let result = decoder::decode(&scratch.text, options, &mut scratch.tape).and_then(|()| {
+      scratch
+        .encoder
+        .encode(scratch.tape.as_ref(), &mut out, options.track_path)
+    });
     let result = match result {
       Ok(encoded) => make_string(env, &out, encoded.ascii),
       Err(failure) => Err(failed(scratch, failure)),
@@ -228,10 +244,24 @@ pub fn last_failure_path<'env>(env: &'env Env) -> Result<JsString<'env>> {
   SCRATCH.with(|cell| env.create_string_utf16(&cell.borrow().failure_path))
 }
 
-/// The human sentence for each public error code, so messages are written once, here.
+/// A public error code and its human sentence.
+#[napi(object)]
+pub struct ErrorDescription {
+  pub code: String,
+  pub message: String,
+}
+
+/// Every public error code with its sentence, in a stable order, so messages are
+/// written once, here.
 #[napi]
-pub fn error_messages() -> std::collections::HashMap<String, String> {
-  ErrorCode::ALL.iter().map(|code| (code.as_str().to_owned(), code.to_string())).collect()
+pub fn error_messages() -> Vec<ErrorDescription> {
+  ErrorCode::ALL
+    .iter()
+    .map(|code| ErrorDescription {
+      code: code.as_str().to_owned(),
+      message: code.to_string(),
+    })
+    .collect()
 }
 
 /// The nesting limit shared by the walker, the decoder and the encoder.

@@ -6,7 +6,9 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]
 pub enum ErrorCode {
-  #[error("the value contains undefined, a bigint, a symbol or a function, which have no JSON form")]
+  #[error(
+    "the value contains undefined, a bigint, a symbol or a function, which have no JSON form"
+  )]
   UnsupportedType,
   #[error("the value contains a number that is NaN or infinite")]
   NonFiniteNumber,

@@ -20,12 +20,18 @@ pub struct DecodeOptions {
 impl DecodeOptions {
   /// Provider arguments: any strict JSON; negative zero is left for the snapshot stage.
   pub fn request() -> Self {
-    DecodeOptions { reject_negative_zero: false, track_path: false }
+    DecodeOptions {
+      reject_negative_zero: false,
+      track_path: false,
+    }
   }
 
   /// Text that must decode to a value of the strict snapshot domain.
   pub fn snapshot() -> Self {
-    DecodeOptions { reject_negative_zero: true, track_path: false }
+    DecodeOptions {
+      reject_negative_zero: true,
+      track_path: false,
+    }
   }
 
   pub fn with_path(self, track_path: bool) -> Self {
@@ -65,7 +71,14 @@ const WS: [bool; 128] = {
 /// Decodes `input` into `tape` (appending). Whitespace-only input is an error here;
 /// callers that treat it as `{}` check with [`is_blank`] first.
 pub fn decode(input: &[u16], options: DecodeOptions, tape: &mut Tape) -> Result<(), Failure> {
-  let mut parser = Parser { input, pos: 0, options, tape, stack: Vec::new(), keys: Vec::new() };
+  let mut parser = Parser {
+    input,
+    pos: 0,
+    options,
+    tape,
+    stack: Vec::new(),
+    keys: Vec::new(),
+  };
   parser.run()
 }
 
@@ -99,7 +112,10 @@ impl Parser<'_, '_> {
       if frame.object {
         // The current key of this object is the last one recorded before the next
         // level's keys begin.
-        let end = self.stack.get(level + 1).map_or(self.keys.len(), |f| f.keys_base);
+        let end = self
+          .stack
+          .get(level + 1)
+          .map_or(self.keys.len(), |f| f.keys_base);
         if end > frame.keys_base {
           let (start, len) = self.keys[end - 1];
           segments.push(Segment::Key(&text[start..start + len]));
@@ -108,7 +124,10 @@ impl Parser<'_, '_> {
         segments.push(Segment::Index(frame.count as usize));
       }
     }
-    Failure { code, path: Some(pointer::build(&segments)) }
+    Failure {
+      code,
+      path: Some(pointer::build(&segments)),
+    }
   }
 
   fn expect(&mut self, unit: u8) -> Result<(), Failure> {
@@ -135,14 +154,22 @@ impl Parser<'_, '_> {
           }
           self.pos += 1;
           let object = unit == 0x7b;
-          self.tape.ops.push(if object { tape::OBJECT } else { tape::ARRAY });
+          self
+            .tape
+            .ops
+            .push(if object { tape::OBJECT } else { tape::ARRAY });
           let count_slot = self.tape.lens.len();
           self.tape.lens.push(0);
           self.skip_ws();
           if self.peek() == Some(if object { 0x7d } else { 0x5d }) {
             self.pos += 1;
           } else {
-            self.stack.push(Frame { object, count_slot, count: 0, keys_base: self.keys.len() });
+            self.stack.push(Frame {
+              object,
+              count_slot,
+              count: 0,
+              keys_base: self.keys.len(),
+            });
             if object {
               self.key()?;
             }
@@ -238,7 +265,10 @@ impl Parser<'_, '_> {
 
   fn literal(&mut self, word: &[u8], op: u8) -> Result<(), Failure> {
     let end = self.pos + word.len();
-    let matches = self.input.get(self.pos..end).is_some_and(|s| s.iter().zip(word).all(|(&a, &b)| a == b as u16));
+    let matches = self
+      .input
+      .get(self.pos..end)
+      .is_some_and(|s| s.iter().zip(word).all(|(&a, &b)| a == b as u16));
     if !matches {
       return Err(self.fail(ErrorCode::InvalidJson));
     }
@@ -283,9 +313,14 @@ impl Parser<'_, '_> {
       }
     }
     // The grammar above admits only ASCII, so this narrowing is exact.
-    let ascii: Vec<u8> = self.input[start..self.pos].iter().map(|&u| u as u8).collect();
+    let ascii: Vec<u8> = self.input[start..self.pos]
+      .iter()
+      .map(|&u| u as u8)
+      .collect();
     let text = std::str::from_utf8(&ascii).map_err(|_| self.fail(ErrorCode::InvalidJson))?;
-    let value: f64 = text.parse().map_err(|_| self.fail(ErrorCode::InvalidJson))?;
+    let value: f64 = text
+      .parse()
+      .map_err(|_| self.fail(ErrorCode::InvalidJson))?;
     if !value.is_finite() {
       return Err(self.fail(ErrorCode::NonFiniteNumber));
     }
@@ -326,7 +361,10 @@ impl Parser<'_, '_> {
         }
         self.pos += 1;
       }
-      self.tape.text.extend_from_slice(&self.input[run_start..self.pos]);
+      self
+        .tape
+        .text
+        .extend_from_slice(&self.input[run_start..self.pos]);
       match self.peek() {
         Some(0x22) => {
           self.pos += 1;
@@ -374,12 +412,18 @@ mod tests {
   }
 
   fn code(s: &str) -> ErrorCode {
-    decode(&u(s), DecodeOptions::request(), &mut Tape::default()).unwrap_err().code
+    decode(&u(s), DecodeOptions::request(), &mut Tape::default())
+      .unwrap_err()
+      .code
   }
 
   fn path(s: &str) -> String {
-    let failure = decode(&u(s), DecodeOptions::request().with_path(true), &mut Tape::default())
-      .unwrap_err();
+    let failure = decode(
+      &u(s),
+      DecodeOptions::request().with_path(true),
+      &mut Tape::default(),
+    )
+    .unwrap_err();
     String::from_utf16(&failure.path.unwrap()).unwrap()
   }
 
@@ -394,17 +438,45 @@ mod tests {
       " { \"a\" : [ true , false , null ] , \"b\" : { } } ",
       "[1E+2, 0.5, -0, 123456789012345678901234567890]",
     ] {
-      assert!(serde_json::from_str::<serde_json::Value>(doc).is_ok(), "{doc}");
-      assert!(decode(&u(doc), DecodeOptions::request(), &mut Tape::default()).is_ok(), "{doc}");
+      assert!(
+        serde_json::from_str::<serde_json::Value>(doc).is_ok(),
+        "{doc}"
+      );
+      assert!(
+        decode(&u(doc), DecodeOptions::request(), &mut Tape::default()).is_ok(),
+        "{doc}"
+      );
     }
   }
 
   #[test]
   fn rejects_what_rfc_8259_does_not_allow() {
     for doc in [
-      "", " ", "01", "1.", ".5", "+1", "1e", "-", "[1,]", "{\"a\":1,}", "{'a':1}", "[1 2]",
-      "\"\u{1}\"", "\"\\x\"", "\"\\u12\"", "nul", "truex", "[", "{\"a\"}", "{1:2}", "\u{feff}{}",
-      "NaN", "Infinity", "[1]]", "\"abc",
+      "",
+      " ",
+      "01",
+      "1.",
+      ".5",
+      "+1",
+      "1e",
+      "-",
+      "[1,]",
+      "{\"a\":1,}",
+      "{'a':1}",
+      "[1 2]",
+      "\"\u{1}\"",
+      "\"\\x\"",
+      "\"\\u12\"",
+      "nul",
+      "truex",
+      "[",
+      "{\"a\"}",
+      "{1:2}",
+      "\u{feff}{}",
+      "NaN",
+      "Infinity",
+      "[1]]",
+      "\"abc",
     ] {
       assert_eq!(code(doc), ErrorCode::InvalidJson, "{doc:?}");
     }
@@ -413,9 +485,17 @@ mod tests {
   #[test]
   fn rejects_duplicate_keys_at_any_depth_even_when_spelled_differently() {
     assert_eq!(code(r#"{"a":1,"a":2}"#), ErrorCode::DuplicateKey);
-    assert_eq!(code(r#"[{"x":{"k":1,"\u006b":2}}]"#), ErrorCode::DuplicateKey);
+    assert_eq!(
+      code(r#"[{"x":{"k":1,"\u006b":2}}]"#),
+      ErrorCode::DuplicateKey
+    );
     assert_eq!(path(r#"[{"x":{"k":1,"\u006b":2}}]"#), "/0/x/k");
-    assert!(decode(&u(r#"{"a":{"a":1},"b":{"a":2}}"#), DecodeOptions::request(), &mut Tape::default()).is_ok());
+    assert!(decode(
+      &u(r#"{"a":{"a":1},"b":{"a":2}}"#),
+      DecodeOptions::request(),
+      &mut Tape::default()
+    )
+    .is_ok());
   }
 
   #[test]
@@ -426,7 +506,12 @@ mod tests {
     let mut raw = u("\"x");
     raw.push(0xd800);
     raw.push(0x22);
-    assert_eq!(decode(&raw, DecodeOptions::request(), &mut Tape::default()).unwrap_err().code, ErrorCode::LoneSurrogate);
+    assert_eq!(
+      decode(&raw, DecodeOptions::request(), &mut Tape::default())
+        .unwrap_err()
+        .code,
+      ErrorCode::LoneSurrogate
+    );
   }
 
   #[test]
@@ -459,7 +544,14 @@ mod tests {
 
   #[test]
   fn decoded_tapes_encode_canonically() {
-    let out = canonicalize_text(&u(r#"{"b":"\u00e9\n","a":[1.0,1e2,-5e-7]}"#), DecodeOptions::snapshot()).unwrap();
-    assert_eq!(String::from_utf8(out).unwrap(), "{\"a\":[1,100,-5e-7],\"b\":\"é\\n\"}");
+    let out = canonicalize_text(
+      &u(r#"{"b":"\u00e9\n","a":[1.0,1e2,-5e-7]}"#),
+      DecodeOptions::snapshot(),
+    )
+    .unwrap();
+    assert_eq!(
+      String::from_utf8(out).unwrap(),
+      "{\"a\":[1,100,-5e-7],\"b\":\"é\\n\"}"
+    );
   }
 }

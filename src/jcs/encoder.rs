@@ -75,12 +75,17 @@ impl Encoder {
     };
     let mut cursor = Cursor::default();
     writer.value(&mut cursor)?;
-    Ok(Encoded { ascii: writer.ascii })
+    Ok(Encoded {
+      ascii: writer.ascii,
+    })
   }
 }
 
 fn get<T: Copy>(slice: &[T], index: usize) -> Result<T, Failure> {
-  slice.get(index).copied().ok_or_else(|| ErrorCode::Internal.into())
+  slice
+    .get(index)
+    .copied()
+    .ok_or_else(|| ErrorCode::Internal.into())
 }
 
 fn take_text(tape: &TapeRef<'_>, cursor: &mut Cursor) -> Result<(), Failure> {
@@ -142,7 +147,10 @@ struct Writer<'t, 's> {
 
 impl<'t> Writer<'t, '_> {
   fn fail(&self, code: ErrorCode) -> Failure {
-    Failure { code, path: self.path.as_deref().map(pointer::build) }
+    Failure {
+      code,
+      path: self.path.as_deref().map(pointer::build),
+    }
   }
 
   fn push_path(&mut self, segment: Segment<'t>) {
@@ -238,7 +246,11 @@ impl<'t> Writer<'t, '_> {
       cursor.len += 1;
       let key_start = cursor.text;
       cursor.text += key_len;
-      self.members.push(Member { key_start, key_len, value: *cursor });
+      self.members.push(Member {
+        key_start,
+        key_len,
+        value: *cursor,
+      });
       self.skip(cursor);
     }
     let text = tape.text;
@@ -279,13 +291,19 @@ mod tests {
 
   /// Builds `{"b":[1,"x"],"a":null}` by hand, in source order.
   fn sample() -> Tape {
-    let mut t = Tape::default();
-    t.ops = vec![tape::OBJECT, tape::ARRAY, tape::NUMBER, tape::STRING, tape::NULL];
-    t.nums = vec![1.0];
-    // object count, key "b", array count, string "x", key "a"
-    t.lens = vec![2, 1, 2, 1, 1];
-    t.text = units("bxa");
-    t
+    Tape {
+      ops: vec![
+        tape::OBJECT,
+        tape::ARRAY,
+        tape::NUMBER,
+        tape::STRING,
+        tape::NULL,
+      ],
+      nums: vec![1.0],
+      // object count, key "b", array count, string "x", key "a"
+      lens: vec![2, 1, 2, 1, 1],
+      text: units("bxa"),
+    }
   }
 
   #[test]
@@ -301,13 +319,22 @@ mod tests {
   fn refuses_a_tape_that_does_not_add_up() {
     let mut t = sample();
     t.lens[0] = 3;
-    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::Internal);
+    assert_eq!(
+      encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code,
+      ErrorCode::Internal
+    );
     let mut t = sample();
     t.ops.push(tape::NULL);
-    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::Internal);
+    assert_eq!(
+      encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code,
+      ErrorCode::Internal
+    );
     let mut t = sample();
     t.ops[0] = 42;
-    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::Internal);
+    assert_eq!(
+      encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code,
+      ErrorCode::Internal
+    );
   }
 
   #[test]
@@ -315,7 +342,13 @@ mod tests {
     let mut t = sample();
     t.nums[0] = -0.0;
     let plain = encode(t.as_ref(), &mut Vec::new(), false).unwrap_err();
-    assert_eq!(plain, Failure { code: ErrorCode::NegativeZero, path: None });
+    assert_eq!(
+      plain,
+      Failure {
+        code: ErrorCode::NegativeZero,
+        path: None
+      }
+    );
     let traced = encode(t.as_ref(), &mut Vec::new(), true).unwrap_err();
     assert_eq!(String::from_utf16(&traced.path.unwrap()).unwrap(), "/b/0");
   }
@@ -335,6 +368,9 @@ mod tests {
       t.lens.push(1);
     }
     t.ops.push(tape::NULL);
-    assert_eq!(encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code, ErrorCode::DepthLimit);
+    assert_eq!(
+      encode(t.as_ref(), &mut Vec::new(), false).unwrap_err().code,
+      ErrorCode::DepthLimit
+    );
   }
 }

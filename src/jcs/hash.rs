@@ -64,7 +64,10 @@ mod tests {
   fn matches_the_hash_aioc_0_2_8_computes_for_empty_arguments() {
     // Figure measured from aioc 0.2.8 (agent "Policy unit agent", tool "ping", `{}`).
     let hex = proposal_hash_hex(&u("Policy unit agent"), &u("ping"), b"{}").unwrap();
-    assert_eq!(hex, "486e7d858f077daf704366bd7f7742a58955c40c0e173da363ab9fa5f47f4a41");
+    assert_eq!(
+      hex,
+      "486e7d858f077daf704366bd7f7742a58955c40c0e173da363ab9fa5f47f4a41"
+    );
   }
 
   #[test]
@@ -75,11 +78,17 @@ mod tests {
       serde_json::to_string(std::str::from_utf8(json).unwrap()).unwrap()
     );
     let expected: [u8; 32] = Sha256::digest(envelope.as_bytes()).into();
-    assert_eq!(proposal_hash(&u("ag\"ent"), &u("t"), json).unwrap(), expected);
+    assert_eq!(
+      proposal_hash(&u("ag\"ent"), &u("t"), json).unwrap(),
+      expected
+    );
   }
 
   #[test]
   fn rejects_names_with_lone_surrogates() {
-    assert_eq!(proposal_hash(&[0xd800], &u("t"), b"{}"), Err(ErrorCode::LoneSurrogate));
+    assert_eq!(
+      proposal_hash(&[0xd800], &u("t"), b"{}"),
+      Err(ErrorCode::LoneSurrogate)
+    );
   }
 }

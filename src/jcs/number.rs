@@ -69,7 +69,14 @@ mod tests {
 
   #[test]
   fn integer_path_agrees_with_ryu_js_near_its_boundary() {
-    for v in [1.0, 10.0, 123456789.0, 4503599627370496.0, 9007199254740991.0, -77.0] {
+    for v in [
+      1.0,
+      10.0,
+      123456789.0,
+      4503599627370496.0,
+      9007199254740991.0,
+      -77.0,
+    ] {
       let mut buffer = ryu_js::Buffer::new();
       assert_eq!(fmt(v).unwrap(), buffer.format_finite(v), "{v}");
     }

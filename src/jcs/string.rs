@@ -31,7 +31,17 @@ static ESCAPE: [u8; 128] = {
 fn escape_sequence(unit: u8) -> ([u8; 6], usize) {
   let letter = ESCAPE[unit as usize];
   if letter == b'u' {
-    ([b'\\', b'u', b'0', b'0', HEX[(unit >> 4) as usize], HEX[(unit & 15) as usize]], 6)
+    (
+      [
+        b'\\',
+        b'u',
+        b'0',
+        b'0',
+        HEX[(unit >> 4) as usize],
+        HEX[(unit & 15) as usize],
+      ],
+      6,
+    )
   } else {
     ([b'\\', letter, 0, 0, 0, 0], 2)
   }
@@ -152,10 +162,19 @@ mod tests {
   #[test]
   fn escapes_exactly_the_characters_rfc_8785_names() {
     assert_eq!(lit(&utf16("a\"b\\c")).unwrap(), r#""a\"b\\c""#);
-    assert_eq!(lit(&utf16("\u{8}\u{9}\u{a}\u{c}\u{d}")).unwrap(), r#""\b\t\n\f\r""#);
-    assert_eq!(lit(&utf16("\u{0}\u{1f}\u{b}")).unwrap(), r#""\u0000\u001f\u000b""#);
+    assert_eq!(
+      lit(&utf16("\u{8}\u{9}\u{a}\u{c}\u{d}")).unwrap(),
+      r#""\b\t\n\f\r""#
+    );
+    assert_eq!(
+      lit(&utf16("\u{0}\u{1f}\u{b}")).unwrap(),
+      r#""\u0000\u001f\u000b""#
+    );
     // Solidus, DEL and the line separators stay as they are.
-    assert_eq!(lit(&utf16("/\u{7f}\u{2028}\u{2029}")).unwrap(), "\"/\u{7f}\u{2028}\u{2029}\"");
+    assert_eq!(
+      lit(&utf16("/\u{7f}\u{2028}\u{2029}")).unwrap(),
+      "\"/\u{7f}\u{2028}\u{2029}\""
+    );
   }
 
   #[test]
@@ -166,7 +185,13 @@ mod tests {
 
   #[test]
   fn rejects_lone_surrogates_anywhere() {
-    for bad in [vec![0xd800], vec![0xdc00], vec![0x61, 0xd83d], vec![0xd83d, 0x61], vec![0xde00, 0xd83d]] {
+    for bad in [
+      vec![0xd800],
+      vec![0xdc00],
+      vec![0x61, 0xd83d],
+      vec![0xd83d, 0x61],
+      vec![0xde00, 0xd83d],
+    ] {
       assert_eq!(lit(&bad), Err(ErrorCode::LoneSurrogate), "{bad:x?}");
       assert!(!is_well_formed(&bad));
     }
@@ -179,6 +204,9 @@ mod tests {
     let mut pieces = Vec::new();
     escape_utf8_into(s.as_bytes(), |p| pieces.extend_from_slice(p));
     let quoted = lit(&utf16(s)).unwrap();
-    assert_eq!(format!("\"{}\"", String::from_utf8(pieces).unwrap()), quoted);
+    assert_eq!(
+      format!("\"{}\"", String::from_utf8(pieces).unwrap()),
+      quoted
+    );
   }
 }

@@ -35,7 +35,12 @@ pub struct Tape {
 
 impl Tape {
   pub fn as_ref(&self) -> TapeRef<'_> {
-    TapeRef { ops: &self.ops, nums: &self.nums, lens: &self.lens, text: &self.text }
+    TapeRef {
+      ops: &self.ops,
+      nums: &self.nums,
+      lens: &self.lens,
+      text: &self.text,
+    }
   }
 
   pub fn clear(&mut self) {

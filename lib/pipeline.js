@@ -1,0 +1,172 @@
+'use strict';
+// The RFC-0016 run-loop steps: strict request decoding, one schema parse, the snapshot,
+// isolated policy and execution views, the mutation check, suspended proposals.
+// A run loop adopts it with two calls: prepareToolCall, then authorizeToolCall.
+
+const { binding } = require('./native');
+const { ToolArgumentsValidationError, fromNative } = require('./errors');
+const { canonicalize, createSnapshot, decodeView } = require('./snapshot');
+const P = require('./primordials');
+
+const { ObjectFreeze, JSONParse, WeakSetPrototypeHas, WeakSetPrototypeAdd, StringPrototypeIsWellFormed } = P;
+
+// Native flags: the constants of src/binding.rs.
+const FLAG_PATH = 2;
+
+/** PreparedToolCall objects made here: authorizeToolCall accepts no other. */
+const PREPARED = new P.SafeWeakSet();
+
+function requireString(value, what, wellFormed) {
+  if (typeof value !== 'string' || (wellFormed && !StringPrototypeIsWellFormed(value))) {
+    const error = new TypeError(`${what} must be a ${wellFormed ? 'well-formed ' : ''}string`);
+    error.code = 'ERR_INVALID_ARG_TYPE';
+    throw error;
+  }
+  return value;
+}
+
+/** Strict decoding of provider text; `{}` for empty or whitespace-only text. */
+function decodeFor(toolName, rawArguments, includePath) {
+  let blank;
+  try {
+    blank = binding.checkJson(rawArguments, includePath ? FLAG_PATH : 0);
+  } catch (error) {
+    const failure = fromNative(error, includePath);
+    throw new ToolArgumentsValidationError('json', toolName, failure.code, failure.path);
+  }
+  return blank === 1 ? {} : JSONParse(rawArguments);
+}
+
+function decodeRequest(rawArguments, options) {
+  requireString(rawArguments, 'rawArguments', false);
+  const toolName = options != null && typeof options.toolName === 'string' ? options.toolName : '';
+  return decodeFor(toolName, rawArguments, options != null && options.includePath === true);
+}
+
+/** The one-argument parse function of a schema: a function, or an object with `parse` (zod). */
+function schemaParser(schema) {
+  if (schema === undefined || schema === null) return (value) => value;
+  if (typeof schema === 'function') return schema;
+  if (typeof schema === 'object' && typeof schema.parse === 'function') return (value) => schema.parse(value);
+  throw new TypeError('schema must be a function or an object with a parse method');
+}
+
+class PreparedToolCall {
+  constructor(agentName, toolName, rawArguments, requestedArguments, snapshot) {
+    this.agentName = agentName;
+    this.toolName = toolName;
+    this.rawArguments = rawArguments;
+    this.requestedArguments = requestedArguments;
+    this.snapshot = snapshot;
+    this.argsCanonicalJson = snapshot.argsCanonicalJson;
+    this.proposalHash = snapshot.proposalHash;
+    ObjectFreeze(this);
+  }
+
+  /** A new decoded view for policy evaluation. */
+  policyView() {
+    return decodeView(this.snapshot);
+  }
+
+  /** A new decoded view for the tool handler. */
+  executionView() {
+    return decodeView(this.snapshot);
+  }
+}
+
+function prepareToolCall(input) {
+  if (input === null || typeof input !== 'object') throw new TypeError('prepareToolCall expects { agentName, toolName, rawArguments, schema? }');
+  const agentName = requireString(input.agentName, 'agentName', true);
+  const toolName = requireString(input.toolName, 'toolName', true);
+  const rawArguments = requireString(input.rawArguments, 'rawArguments', false);
+  const includePath = input.includePath === true;
+  const parse = schemaParser(input.schema);
+
+  const requestedArguments = decodeFor(toolName, rawArguments, includePath);
+  // The schema gets its own decoded copy, so that a schema returning its input (or
+  // part of it) cannot alias the requestedArguments evidence handed to policy.
+  const schemaInput = decodeFor(toolName, rawArguments, includePath);
+  let schemaOutput;
+  try {
+    schemaOutput = parse(schemaInput);
+  } catch (error) {
+    throw new ToolArgumentsValidationError('schema', toolName, 'schema_error', undefined, error);
+  }
+  // createSnapshot throws ToolArgumentsValidationError at stage 'snapshot'. The schema
+  // output is not referenced after this line.
+  const snapshot = createSnapshot({ agentName, toolName, value: schemaOutput, includePath });
+  const prepared = new PreparedToolCall(agentName, toolName, rawArguments, requestedArguments, snapshot);
+  WeakSetPrototypeAdd(PREPARED, prepared);
+  return prepared;
+}
+
+function isPolicyResult(result) {
+  return (
+    result !== null &&
+    typeof result === 'object' &&
+    (result.decision === 'allow' || result.decision === 'deny' || result.decision === 'require_approval') &&
+    typeof result.reason === 'string'
+  );
+}
+
+/** Whether the policy's view still canonicalizes to the authorized JSON. */
+function viewUnchanged(view, argsCanonicalJson) {
+  try {
+    return canonicalize(view) === argsCanonicalJson;
+  } catch {
+    return false;
+  }
+}
+
+async function authorizeToolCall(input) {
+  if (input === null || typeof input !== 'object') throw new TypeError('authorizeToolCall expects { prepared, policy, execute }');
+  const { prepared, policy, execute, policyContext } = input;
+  if (!WeakSetPrototypeHas(PREPARED, prepared)) throw new TypeError('prepared must be a PreparedToolCall returned by prepareToolCall');
+  if (typeof policy !== 'function') throw new TypeError('policy must be a function');
+  if (typeof execute !== 'function') throw new TypeError('execute must be a function');
+
+  const parsedArguments = prepared.policyView();
+  const policyInput = {
+    ...(policyContext !== null && typeof policyContext === 'object' ? policyContext : {}),
+    agentName: prepared.agentName,
+    toolName: prepared.toolName,
+    rawArguments: prepared.rawArguments,
+    requestedArguments: prepared.requestedArguments,
+    parsedArguments,
+    argsCanonicalJson: prepared.argsCanonicalJson,
+    proposalHash: prepared.proposalHash,
+  };
+
+  let policyResult;
+  try {
+    policyResult = await policy(policyInput);
+  } catch (error) {
+    return { decision: 'deny', reason: 'policy_error', error };
+  }
+  if (!viewUnchanged(parsedArguments, prepared.argsCanonicalJson)) {
+    return { decision: 'deny', reason: 'policy_mutated_arguments', policyResult };
+  }
+  if (!isPolicyResult(policyResult)) {
+    return { decision: 'deny', reason: 'invalid_policy_result', policyResult };
+  }
+  const { decision, reason } = policyResult;
+  if (decision === 'allow') {
+    const result = await execute(prepared.executionView());
+    return { decision, reason, result, policyResult };
+  }
+  if (decision === 'deny') return { decision, reason, policyResult };
+  // require_approval: the fingerprint policy evaluated, reused, with its own view.
+  const proposal = {
+    kind: 'tool',
+    agentName: prepared.agentName,
+    toolName: prepared.toolName,
+    rawArguments: prepared.rawArguments,
+    parsedArguments: decodeView(prepared.snapshot),
+    argsCanonicalJson: prepared.argsCanonicalJson,
+    proposalHash: prepared.proposalHash,
+    reason,
+  };
+  return { decision, reason, proposal, policyResult };
+}
+
+module.exports = { decodeRequest, prepareToolCall, authorizeToolCall, PreparedToolCall };
