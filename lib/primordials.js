@@ -16,9 +16,15 @@ module.exports = Object.freeze({
   ObjectHasOwn: Object.hasOwn,
   ObjectFreeze: Object.freeze,
   ObjectDefineProperty: Object.defineProperty,
+  ObjectKeys: Object.keys,
   ObjectPrototype: Object.prototype,
   ArrayIsArray: Array.isArray,
   ArrayPrototype: Array.prototype,
+  ArrayPrototypeSlice: uncurryThis(Array.prototype.slice),
+  ArrayPrototypeToSpliced: uncurryThis(Array.prototype.toSpliced),
+  SafeArray: Array,
+  SymbolSpecies: Symbol.species,
+  speciesGetter: Object.getOwnPropertyDescriptor(Array, Symbol.species).get,
   JSONParse: JSON.parse,
   SafeSet: Set,
   SetPrototypeHas: uncurryThis(Set.prototype.has),
@@ -27,6 +33,9 @@ module.exports = Object.freeze({
   SafeWeakSet: WeakSet,
   WeakSetPrototypeHas: uncurryThis(WeakSet.prototype.has),
   WeakSetPrototypeAdd: uncurryThis(WeakSet.prototype.add),
+  SafeWeakMap: WeakMap,
+  WeakMapPrototypeGet: uncurryThis(WeakMap.prototype.get),
+  WeakMapPrototypeSet: uncurryThis(WeakMap.prototype.set),
   StringPrototypeSlice: uncurryThis(String.prototype.slice),
   StringPrototypeCharCodeAt: uncurryThis(String.prototype.charCodeAt),
   StringPrototypeIsWellFormed: uncurryThis(String.prototype.isWellFormed),
@@ -36,6 +45,7 @@ module.exports = Object.freeze({
   SafeUint32Array: Uint32Array,
   SafeFloat64Array: Float64Array,
   isProxy: types.isProxy,
+  structuredClone: globalThis.structuredClone,
   // Objects whose internal slots make them something other than a plain record, even
   // when their prototype has been reset to Object.prototype or null.
   slotChecks: Object.freeze([

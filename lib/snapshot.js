@@ -4,16 +4,21 @@
 const { binding } = require('./native');
 const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, fromNative } = require('./errors');
 const { canonicalJson, hashedCanonicalJson } = require('./walk');
+const { makeTemplate, view } = require('./view');
 const P = require('./primordials');
 
-const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, JSONParse, WeakSetPrototypeHas, WeakSetPrototypeAdd, StringPrototypeIsWellFormed, isProxy } = P;
+const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, JSONParse, WeakMapPrototypeGet, WeakMapPrototypeSet, StringPrototypeIsWellFormed, isProxy } = P;
 
 // Native flags: the constants of src/binding.rs.
 const FLAG_PATH = 2;
 const FLAG_REJECT_NEGATIVE_ZERO = 4;
 
-/** Snapshots made by createSnapshot: decodeView trusts their JSON without re-checking it. */
-const SNAPSHOTS = new P.SafeWeakSet();
+/**
+ * Snapshots made by createSnapshot, each with its view template (made at the first
+ * decodeView). decodeView trusts their JSON without checking it again.
+ */
+const SNAPSHOTS = new P.SafeWeakMap();
+const NO_TEMPLATE = Symbol('no template yet');
 
 function requireName(value, what) {
   if (typeof value !== 'string' || !StringPrototypeIsWellFormed(value)) {
@@ -58,7 +63,7 @@ function createSnapshot(input) {
     argsCanonicalJson: hashAndJson[1],
     proposalHash: hashAndJson[0],
   });
-  WeakSetPrototypeAdd(SNAPSHOTS, snapshot);
+  WeakMapPrototypeSet(SNAPSHOTS, snapshot, { template: NO_TEMPLATE });
   return snapshot;
 }
 
@@ -76,8 +81,12 @@ function decodeText(text, includePath) {
 }
 
 function decodeView(source, options) {
-  if (typeof source === 'object' && source !== null && WeakSetPrototypeHas(SNAPSHOTS, source)) {
-    return JSONParse(source.argsCanonicalJson);
+  if (typeof source === 'object' && source !== null) {
+    const state = WeakMapPrototypeGet(SNAPSHOTS, source);
+    if (state !== undefined) {
+      if (state.template === NO_TEMPLATE) state.template = makeTemplate(source.argsCanonicalJson);
+      return view(state.template, source.argsCanonicalJson);
+    }
   }
   const includePath = readOptions(options);
   if (typeof source === 'string') return decodeText(source, includePath);

@@ -14,7 +14,7 @@ const {
   ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols,
   ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ObjectPrototype, ArrayIsArray, ArrayPrototype,
   SetPrototypeHas, SetPrototypeAdd, SetPrototypeClear, StringPrototypeSlice, StringPrototypeCharCodeAt,
-  StringFromCharCode, TypedArrayPrototypeSet, isProxy, slotChecks,
+  StringFromCharCode, TypedArrayPrototypeSet, isProxy, slotChecks, structuredClone,
 } = P;
 
 const MAX_DEPTH = binding.maxDepth();
@@ -115,11 +115,31 @@ function fail(code) {
   throw new WalkFailure(code, includePath ? currentPath() : undefined);
 }
 
+/** Fails at a member of the container being entered (not yet on the stack). */
+function failAt(code, index) {
+  throw new WalkFailure(code, includePath ? `${currentPath()}/${index}` : undefined);
+}
+
 function hasInternalSlots(value) {
   for (let i = 0; i < slotChecks.length; i++) {
     if (slotChecks[i](value)) return true;
   }
   return false;
+}
+
+/**
+ * For an object without own properties, whether it is an ordinary object. Engine
+ * objects that util.types cannot name (WeakRef, FinalizationRegistry, Intl objects,
+ * iterators) refuse structured cloning; cloning an object without own properties reads
+ * nothing from it, so no code of the value can run.
+ */
+function isOrdinaryWhenEmpty(value) {
+  try {
+    structuredClone(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isAncestor(value) {
@@ -145,7 +165,7 @@ function enter(value) {
       // Either holes (fewer names) or extra properties (more names, or as many names
       // as a dense array would have but some of them not indices).
       for (let i = 0; i < count; i++) {
-        if (!ObjectHasOwn(value, i)) fail('sparse_array');
+        if (!ObjectHasOwn(value, i)) failAt('sparse_array', i);
       }
       fail('array_extra_property');
     }
@@ -156,6 +176,7 @@ function enter(value) {
     if (ObjectGetOwnPropertySymbols(value).length !== 0) fail('symbol_key');
     keys = ObjectGetOwnPropertyNames(value);
     count = keys.length;
+    if (count === 0 && !isOrdinaryWhenEmpty(value)) fail('non_plain_object');
     pushOp(OBJECT);
   }
   pushLen(count);
