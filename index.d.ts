@@ -177,10 +177,10 @@ export interface ToolPolicyInput {
   [extra: string]: unknown;
 }
 
+/** What a policy returns; any other fields ride along and come back as `policyResult`. */
 export interface ToolPolicyResult {
   decision: 'allow' | 'deny' | 'require_approval';
   reason: string;
-  [extra: string]: unknown;
 }
 
 /** A tool call waiting for approval: the evidence policy evaluated, reused as it was. */
@@ -196,8 +196,8 @@ export interface SuspendedToolProposal {
   reason: string;
 }
 
-export type ToolCallOutcome<R> =
-  | { decision: 'allow'; reason: string; result: R; policyResult: ToolPolicyResult }
+export type ToolCallOutcome<R, P extends ToolPolicyResult = ToolPolicyResult> =
+  | { decision: 'allow'; reason: string; result: R; policyResult: P }
   | {
       decision: 'deny';
       /**
@@ -209,17 +209,20 @@ export type ToolCallOutcome<R> =
       policyResult?: unknown;
       error?: unknown;
     }
-  | { decision: 'require_approval'; reason: string; proposal: SuspendedToolProposal; policyResult: ToolPolicyResult };
+  | { decision: 'require_approval'; reason: string; proposal: SuspendedToolProposal; policyResult: P };
 
 /**
  * Runs policy on a fresh view, denies with `policy_mutated_arguments` if that view no
  * longer canonicalizes to the snapshot, and on `allow` runs `execute` with a new
  * execution view. Errors thrown by `execute` propagate.
  */
-export declare function authorizeToolCall<R>(input: {
+export declare function authorizeToolCall<R, P extends ToolPolicyResult = ToolPolicyResult>(input: {
   prepared: PreparedToolCall;
-  policy: (input: ToolPolicyInput) => ToolPolicyResult | Promise<ToolPolicyResult>;
+  policy: (input: ToolPolicyInput) => P | Promise<P>;
   execute: (args: SnapshotValue) => R | Promise<R>;
-  /** Extra fields for the policy input, such as `{ runContext, turn }`. */
-  policyContext?: Record<string, unknown>;
-}): Promise<ToolCallOutcome<R>>;
+  /**
+   * Extra fields for the policy input, such as `{ runContext, turn }`. They cannot
+   * override the argument fields.
+   */
+  policyContext?: object;
+}): Promise<ToolCallOutcome<R, P>>;

@@ -12,11 +12,12 @@ export declare function canonicalizeJson(text: string, flags: number): string
 export declare function checkJson(text: string, flags: number): number
 
 /**
- * Encodes a tape written by `lib/walk.js` and returns its RFC 8785 JSON. With
- * `FLAG_HASH`, the first two strings of the tape are the agent and tool names and the
- * result is the 64-character hex proposal hash followed by the canonical JSON.
+ * Encodes a tape written by `lib/walk.js` and returns its RFC 8785 JSON. `bigs` holds
+ * the tape's long strings (`BIG_STRING`), `bigs_len` of them. With `FLAG_HASH`, the
+ * first two strings of the tape are the agent and tool names and the result is the
+ * 64-character hex proposal hash followed by the canonical JSON.
  */
-export declare function encodeTape(ops: Uint8Array, opsLen: number, nums: Float64Array, numsLen: number, lens: Uint32Array, lensLen: number, text: string, flags: number): string
+export declare function encodeTape(ops: Uint8Array, opsLen: number, nums: Float64Array, numsLen: number, lens: Uint32Array, lensLen: number, text: string, bigs: unknown[], bigsLen: number, flags: number): string
 
 /** A public error code and its human sentence. */
 export interface ErrorDescription {

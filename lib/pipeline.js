@@ -73,6 +73,10 @@ class PreparedToolCall {
     return decodeView(this.snapshot);
   }
 }
+// authorizeToolCall never calls these methods (it decodes the snapshot itself), and
+// freezing the class keeps every prepared call's methods what they are here.
+ObjectFreeze(PreparedToolCall.prototype);
+ObjectFreeze(PreparedToolCall);
 
 function prepareToolCall(input) {
   if (input === null || typeof input !== 'object') throw new TypeError('prepareToolCall expects { agentName, toolName, rawArguments, schema? }');
@@ -100,13 +104,13 @@ function prepareToolCall(input) {
   return prepared;
 }
 
-function isPolicyResult(result) {
-  return (
-    result !== null &&
-    typeof result === 'object' &&
-    (result.decision === 'allow' || result.decision === 'deny' || result.decision === 'require_approval') &&
-    typeof result.reason === 'string'
-  );
+/** The decision and reason of a policy result, each read once, or null if malformed. */
+function readPolicyResult(result) {
+  if (result === null || typeof result !== 'object') return null;
+  const { decision, reason } = result;
+  if (decision !== 'allow' && decision !== 'deny' && decision !== 'require_approval') return null;
+  if (typeof reason !== 'string') return null;
+  return { decision, reason };
 }
 
 /** Whether the policy's view still canonicalizes to the authorized JSON. */
@@ -125,7 +129,8 @@ async function authorizeToolCall(input) {
   if (typeof policy !== 'function') throw new TypeError('policy must be a function');
   if (typeof execute !== 'function') throw new TypeError('execute must be a function');
 
-  const parsedArguments = prepared.policyView();
+  const { snapshot } = prepared;
+  const parsedArguments = decodeView(snapshot);
   const policyInput = {
     ...(policyContext !== null && typeof policyContext === 'object' ? policyContext : {}),
     agentName: prepared.agentName,
@@ -146,12 +151,13 @@ async function authorizeToolCall(input) {
   if (!viewUnchanged(parsedArguments, prepared.argsCanonicalJson)) {
     return { decision: 'deny', reason: 'policy_mutated_arguments', policyResult };
   }
-  if (!isPolicyResult(policyResult)) {
+  const read = readPolicyResult(policyResult);
+  if (read === null) {
     return { decision: 'deny', reason: 'invalid_policy_result', policyResult };
   }
-  const { decision, reason } = policyResult;
+  const { decision, reason } = read;
   if (decision === 'allow') {
-    const result = await execute(prepared.executionView());
+    const result = await execute(decodeView(snapshot));
     return { decision, reason, result, policyResult };
   }
   if (decision === 'deny') return { decision, reason, policyResult };
@@ -161,7 +167,7 @@ async function authorizeToolCall(input) {
     agentName: prepared.agentName,
     toolName: prepared.toolName,
     rawArguments: prepared.rawArguments,
-    parsedArguments: decodeView(prepared.snapshot),
+    parsedArguments: decodeView(snapshot),
     argsCanonicalJson: prepared.argsCanonicalJson,
     proposalHash: prepared.proposalHash,
     reason,

@@ -4,7 +4,7 @@
 const { binding } = require('./native');
 const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, fromNative } = require('./errors');
 const { canonicalJson, hashedCanonicalJson } = require('./walk');
-const { makeTemplate, view } = require('./view');
+const { firstView, view } = require('./view');
 const P = require('./primordials');
 
 const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, JSONParse, WeakMapPrototypeGet, WeakMapPrototypeSet, StringPrototypeIsWellFormed, isProxy } = P;
@@ -84,7 +84,11 @@ function decodeView(source, options) {
   if (typeof source === 'object' && source !== null) {
     const state = WeakMapPrototypeGet(SNAPSHOTS, source);
     if (state !== undefined) {
-      if (state.template === NO_TEMPLATE) state.template = makeTemplate(source.argsCanonicalJson);
+      if (state.template === NO_TEMPLATE) {
+        const first = firstView(source.argsCanonicalJson);
+        state.template = first.template;
+        return first.view;
+      }
       return view(state.template, source.argsCanonicalJson);
     }
   }

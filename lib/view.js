@@ -34,11 +34,16 @@ function copyable(container) {
   return true;
 }
 
-/** The private template of canonical JSON, or PARSE_EACH_TIME. */
-function makeTemplate(json) {
-  const template = JSONParse(json);
-  if (typeof template !== 'object' || template === null) return template;
-  return copyable(template) ? template : PARSE_EACH_TIME;
+/**
+ * Parses canonical JSON for a snapshot's first view. Returns the template to keep
+ * (PARSE_EACH_TIME when copies would be slower than parsing) and that first view: a
+ * copy of the template, or the parsed value itself when no template is kept.
+ */
+function firstView(json) {
+  const parsed = JSONParse(json);
+  if (typeof parsed !== 'object' || parsed === null) return { template: parsed, view: parsed };
+  if (!copyable(parsed)) return { template: PARSE_EACH_TIME, view: parsed };
+  return { template: parsed, view: copy(parsed, speciesUntouched()) };
 }
 
 /** Whether slice would create its copy with the original Array constructor. */
@@ -67,11 +72,11 @@ function copy(template, fastArrays) {
   return out;
 }
 
-/** A fresh view from a template made by makeTemplate for `json`. */
+/** A fresh view from a template made by firstView for `json`. */
 function view(template, json) {
   if (template === PARSE_EACH_TIME) return JSONParse(json);
   if (typeof template !== 'object' || template === null) return template;
   return copy(template, speciesUntouched());
 }
 
-module.exports = { makeTemplate, view };
+module.exports = { firstView, view };

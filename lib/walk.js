@@ -28,6 +28,10 @@ const NUMBER = 3;
 const STRING = 4;
 const ARRAY = 5;
 const OBJECT = 6;
+const BIG_STRING = 7;
+
+/** Strings at least this long are handed to the native side as they are. */
+const BIG_STRING_MIN = 1024;
 
 // Native flags: the constants of src/binding.rs.
 const FLAG_HASH = 1;
@@ -49,10 +53,36 @@ let lensCap = INITIAL;
 let lensLen = 0;
 let text = '';
 
+/**
+ * Stores into arrays the walk owns without ever reaching a setter an application may
+ * have put on Array.prototype: a slot is defined as an own data property the first
+ * time, and plain stores only ever hit own slots after that.
+ */
+const SLOT = { value: undefined, writable: true, enumerable: true, configurable: true };
+function ownSlots(count) {
+  const array = [];
+  for (let i = 0; i < count; i++) P.ObjectDefineProperty(array, i, SLOT);
+  return array;
+}
+
+// Long strings of the tape, by reference: copying them into `text` would make the
+// engine flatten one more large string on every call.
+const bigs = ownSlots(16);
+let bigsOwned = 16;
+let bigsLen = 0;
+
+function pushBig(value) {
+  if (bigsLen === bigsOwned) {
+    P.ObjectDefineProperty(bigs, bigsLen, SLOT);
+    bigsOwned++;
+  }
+  bigs[bigsLen++] = value;
+}
+
 // The walk's explicit stack: the container, its keys (null for an array), the next
 // member index and the member count, per level.
-const stackValue = [];
-const stackKeys = [];
+const stackValue = ownSlots(MAX_DEPTH + 1);
+const stackKeys = ownSlots(MAX_DEPTH + 1);
 const stackNext = new P.SafeFloat64Array(MAX_DEPTH + 1);
 const stackCount = new P.SafeFloat64Array(MAX_DEPTH + 1);
 let sp = 0;
@@ -193,9 +223,14 @@ function walk(root) {
   for (;;) {
     switch (typeof value) {
       case 'string':
-        pushOp(STRING);
-        pushLen(value.length);
-        text += value;
+        if (value.length >= BIG_STRING_MIN) {
+          pushOp(BIG_STRING);
+          pushBig(value);
+        } else {
+          pushOp(STRING);
+          pushLen(value.length);
+          text += value;
+        }
         break;
       case 'number':
         if (value - value !== 0) fail('non_finite_number');
@@ -257,6 +292,8 @@ function reset() {
   sp = 0;
   SetPrototypeClear(seen);
   text = '';
+  for (let i = 0; i < bigsLen; i++) bigs[i] = undefined;
+  bigsLen = 0;
   opsLen = 0;
   numsLen = 0;
   lensLen = 0;
@@ -267,7 +304,7 @@ function reset() {
 
 function encodeTape(flags) {
   try {
-    return binding.encodeTape(ops, opsLen, nums, numsLen, lens, lensLen, text, flags);
+    return binding.encodeTape(ops, opsLen, nums, numsLen, lens, lensLen, text, bigs, bigsLen, flags);
   } catch (error) {
     throw fromNative(error, includePath);
   }

@@ -2,9 +2,8 @@
 //! container ends, so the second pass can visit an object's members in key order
 //! (UTF-16 code units, RFC 8785 section 3.2.3) without copying any output twice.
 
-use super::number::write_number;
+use super::output::{Output, Utf8Out};
 use super::pointer::{self, Segment};
-use super::string::write_string;
 use super::tape::{self, TapeRef};
 use super::MAX_DEPTH;
 use crate::error::{ErrorCode, Failure};
@@ -15,6 +14,7 @@ struct Cursor {
   num: usize,
   len: usize,
   text: usize,
+  big: usize,
   /// Pre-order index of the next container on the tape.
   container: usize,
 }
@@ -46,7 +46,7 @@ pub fn encode(tape: TapeRef<'_>, out: &mut Vec<u8>, track_path: bool) -> Result<
 }
 
 impl Encoder {
-  /// Appends the canonical JSON of the single value on `tape` to `out`. With
+  /// Appends the canonical JSON (UTF-8) of the single value on `tape` to `out`. With
   /// `track_path`, a failure carries the JSON Pointer of the offending value.
   pub fn encode(
     &mut self,
@@ -54,6 +54,21 @@ impl Encoder {
     out: &mut Vec<u8>,
     track_path: bool,
   ) -> Result<Encoded, Failure> {
+    let mut utf8 = Utf8Out {
+      bytes: out,
+      ascii: true,
+    };
+    self.encode_into(tape, &mut utf8, track_path)?;
+    Ok(Encoded { ascii: utf8.ascii })
+  }
+
+  /// Appends the canonical JSON of the single value on `tape` to any [`Output`].
+  pub fn encode_into<O: Output>(
+    &mut self,
+    tape: TapeRef<'_>,
+    out: &mut O,
+    track_path: bool,
+  ) -> Result<(), Failure> {
     self.ends.clear();
     self.members.clear();
     let mut cursor = Cursor::default();
@@ -62,6 +77,7 @@ impl Encoder {
       || cursor.num != tape.nums.len()
       || cursor.len != tape.lens.len()
       || cursor.text != tape.text.len()
+      || cursor.big != tape.bigs.len()
     {
       return Err(ErrorCode::Internal.into());
     }
@@ -70,14 +86,10 @@ impl Encoder {
       ends: &self.ends,
       members: &mut self.members,
       out,
-      ascii: true,
       path: if track_path { Some(Vec::new()) } else { None },
     };
     let mut cursor = Cursor::default();
-    writer.value(&mut cursor)?;
-    Ok(Encoded {
-      ascii: writer.ascii,
-    })
+    writer.value(&mut cursor)
   }
 }
 
@@ -114,6 +126,10 @@ fn scan(
       cursor.num += 1;
     }
     tape::STRING => take_text(tape, cursor)?,
+    tape::BIG_STRING => {
+      get(tape.bigs, cursor.big)?;
+      cursor.big += 1;
+    }
     tape::ARRAY | tape::OBJECT => {
       if depth >= MAX_DEPTH {
         return Err(ErrorCode::DepthLimit.into());
@@ -136,16 +152,15 @@ fn scan(
   Ok(())
 }
 
-struct Writer<'t, 's> {
+struct Writer<'t, 's, O: Output> {
   tape: TapeRef<'t>,
   ends: &'s [Cursor],
   members: &'s mut Vec<Member>,
-  out: &'s mut Vec<u8>,
-  ascii: bool,
+  out: &'s mut O,
   path: Option<Vec<Segment<'t>>>,
 }
 
-impl<'t> Writer<'t, '_> {
+impl<'t, O: Output> Writer<'t, '_, O> {
   fn fail(&self, code: ErrorCode) -> Failure {
     Failure {
       code,
@@ -166,13 +181,7 @@ impl<'t> Writer<'t, '_> {
   }
 
   fn string(&mut self, units: &[u16]) -> Result<(), Failure> {
-    match write_string(units, self.out) {
-      Ok(ascii) => {
-        self.ascii &= ascii;
-        Ok(())
-      }
-      Err(code) => Err(self.fail(code)),
-    }
+    self.out.string(units).map_err(|code| self.fail(code))
   }
 
   /// Moves `cursor` past one value without writing it. The scan pass has already
@@ -188,6 +197,10 @@ impl<'t> Writer<'t, '_> {
         cursor.text += self.tape.lens[cursor.len] as usize;
         cursor.len += 1;
       }
+      tape::BIG_STRING => {
+        cursor.op += 1;
+        cursor.big += 1;
+      }
       tape::ARRAY | tape::OBJECT => *cursor = self.ends[cursor.container],
       _ => cursor.op += 1,
     }
@@ -198,13 +211,13 @@ impl<'t> Writer<'t, '_> {
     let op = tape.ops[cursor.op];
     cursor.op += 1;
     match op {
-      tape::NULL => self.out.extend_from_slice(b"null"),
-      tape::FALSE => self.out.extend_from_slice(b"false"),
-      tape::TRUE => self.out.extend_from_slice(b"true"),
+      tape::NULL => self.out.ascii(b"null"),
+      tape::FALSE => self.out.ascii(b"false"),
+      tape::TRUE => self.out.ascii(b"true"),
       tape::NUMBER => {
         let value = tape.nums[cursor.num];
         cursor.num += 1;
-        if let Err(code) = write_number(value, self.out) {
+        if let Err(code) = self.out.number(value) {
           return Err(self.fail(code));
         }
       }
@@ -215,20 +228,25 @@ impl<'t> Writer<'t, '_> {
         cursor.text += len;
         self.string(units)?;
       }
+      tape::BIG_STRING => {
+        let units = tape.bigs[cursor.big];
+        cursor.big += 1;
+        self.string(units)?;
+      }
       tape::ARRAY => {
         cursor.container += 1;
         let count = tape.lens[cursor.len] as usize;
         cursor.len += 1;
-        self.out.push(b'[');
+        self.out.ascii(b"[");
         for index in 0..count {
           if index > 0 {
-            self.out.push(b',');
+            self.out.ascii(b",");
           }
           self.push_path(Segment::Index(index));
           self.value(cursor)?;
           self.pop_path();
         }
-        self.out.push(b']');
+        self.out.ascii(b"]");
       }
       _ => self.object(cursor)?,
     }
@@ -256,7 +274,7 @@ impl<'t> Writer<'t, '_> {
     let text = tape.text;
     let key = |m: &Member| &text[m.key_start..m.key_start + m.key_len];
     self.members[base..].sort_unstable_by(|a, b| key(a).cmp(key(b)));
-    self.out.push(b'{');
+    self.out.ascii(b"{");
     for i in base..base + count {
       let member = self.members[i];
       let name = key(&member);
@@ -265,16 +283,16 @@ impl<'t> Writer<'t, '_> {
           self.push_path(Segment::Key(name));
           return Err(self.fail(ErrorCode::DuplicateKey));
         }
-        self.out.push(b',');
+        self.out.ascii(b",");
       }
       self.push_path(Segment::Key(name));
       self.string(name)?;
-      self.out.push(b':');
+      self.out.ascii(b":");
       let mut value = member.value;
       self.value(&mut value)?;
       self.pop_path();
     }
-    self.out.push(b'}');
+    self.out.ascii(b"}");
     self.members.truncate(base);
     Ok(())
   }

@@ -5,8 +5,16 @@
 
 use sha2::{Digest, Sha256};
 
-use super::string::{escape_utf8_into, write_string};
+use super::string::{escape_latin1_into, escape_utf16_into, escape_utf8_into, write_string};
 use crate::error::ErrorCode;
+
+/// Canonical JSON in one of the forms the encoder writes.
+#[derive(Debug, Clone, Copy)]
+pub enum Canonical<'a> {
+  Utf8(&'a [u8]),
+  Latin1(&'a [u8]),
+  Utf16(&'a [u16]),
+}
 
 /// SHA-256 of the envelope. `canonical_json` must be well-formed UTF-8 (the encoder's
 /// output always is); names are UTF-16 and must be well-formed.
@@ -15,6 +23,15 @@ pub fn proposal_hash(
   tool_name: &[u16],
   canonical_json: &[u8],
 ) -> Result<[u8; 32], ErrorCode> {
+  proposal_hash_of(agent_name, tool_name, Canonical::Utf8(canonical_json))
+}
+
+/// [`proposal_hash`] of canonical JSON in any form; the hash is always of its UTF-8.
+pub fn proposal_hash_of(
+  agent_name: &[u16],
+  tool_name: &[u16],
+  canonical_json: Canonical<'_>,
+) -> Result<[u8; 32], ErrorCode> {
   let mut scratch = Vec::with_capacity(agent_name.len() + tool_name.len() + 8);
   let mut hasher = Sha256::new();
   // Members in RFC 8785 order: agentName < argsCanonicalJson < kind < toolName.
@@ -22,7 +39,12 @@ pub fn proposal_hash(
   write_string(agent_name, &mut scratch)?;
   hasher.update(&scratch);
   hasher.update(b",\"argsCanonicalJson\":\"");
-  escape_utf8_into(canonical_json, |piece| hasher.update(piece));
+  let mut feed = |piece: &[u8]| hasher.update(piece);
+  match canonical_json {
+    Canonical::Utf8(bytes) => escape_utf8_into(bytes, &mut feed),
+    Canonical::Latin1(bytes) => escape_latin1_into(bytes, &mut feed),
+    Canonical::Utf16(units) => escape_utf16_into(units, &mut feed),
+  }
   hasher.update(b"\",\"kind\":\"tool\",\"toolName\":");
   scratch.clear();
   write_string(tool_name, &mut scratch)?;

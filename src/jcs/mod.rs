@@ -6,6 +6,7 @@ pub mod decoder;
 pub mod encoder;
 pub mod hash;
 pub mod number;
+pub mod output;
 pub mod pointer;
 pub mod string;
 pub mod tape;

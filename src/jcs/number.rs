@@ -7,10 +7,14 @@ use crate::error::ErrorCode;
 /// ECMAScript (which prints integers below 1e21 without an exponent).
 const EXACT_INTEGER: f64 = 9_007_199_254_740_992.0; // 2^53
 
-/// Appends the canonical form of `value`; NaN, infinities and negative zero are
-/// outside the strict snapshot domain.
+/// The canonical form of `value`, written into one of the two buffers; NaN, infinities
+/// and negative zero are outside the strict snapshot domain.
 #[inline]
-pub fn write_number(value: f64, out: &mut Vec<u8>) -> Result<(), ErrorCode> {
+pub fn format_number<'b>(
+  value: f64,
+  ryu: &'b mut ryu_js::Buffer,
+  digits: &'b mut [u8; 24],
+) -> Result<&'b [u8], ErrorCode> {
   if !value.is_finite() {
     return Err(ErrorCode::NonFiniteNumber);
   }
@@ -18,21 +22,25 @@ pub fn write_number(value: f64, out: &mut Vec<u8>) -> Result<(), ErrorCode> {
     if value.is_sign_negative() {
       return Err(ErrorCode::NegativeZero);
     }
-    out.push(b'0');
-    return Ok(());
+    return Ok(b"0");
   }
   if value.fract() == 0.0 && value.abs() < EXACT_INTEGER {
-    write_integer(value as i64, out);
-    return Ok(());
+    return Ok(format_integer(value as i64, digits));
   }
-  let mut buffer = ryu_js::Buffer::new();
-  out.extend_from_slice(buffer.format_finite(value).as_bytes());
+  Ok(ryu.format_finite(value).as_bytes())
+}
+
+/// Appends the canonical form of `value` to UTF-8 (or Latin-1) bytes.
+#[inline]
+pub fn write_number(value: f64, out: &mut Vec<u8>) -> Result<(), ErrorCode> {
+  let mut ryu = ryu_js::Buffer::new();
+  let mut digits = [0u8; 24];
+  out.extend_from_slice(format_number(value, &mut ryu, &mut digits)?);
   Ok(())
 }
 
 #[inline]
-fn write_integer(value: i64, out: &mut Vec<u8>) {
-  let mut digits = [0u8; 20];
+fn format_integer(value: i64, digits: &mut [u8; 24]) -> &[u8] {
   let mut pos = digits.len();
   let negative = value < 0;
   let mut rest = value.unsigned_abs();
@@ -45,9 +53,10 @@ fn write_integer(value: i64, out: &mut Vec<u8>) {
     }
   }
   if negative {
-    out.push(b'-');
+    pos -= 1;
+    digits[pos] = b'-';
   }
-  out.extend_from_slice(&digits[pos..]);
+  &digits[pos..]
 }
 
 #[cfg(test)]

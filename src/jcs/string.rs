@@ -9,7 +9,7 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// What to write for each ASCII unit: 0 means "as itself", otherwise the escape letter
 /// (`u` for the `\u00xx` form).
-static ESCAPE: [u8; 128] = {
+pub(crate) static ESCAPE: [u8; 128] = {
   let mut table = [0u8; 128];
   let mut i = 0;
   while i < 0x20 {
@@ -28,7 +28,7 @@ static ESCAPE: [u8; 128] = {
 
 /// The escape sequence for an ASCII unit that needs one, in a fixed buffer.
 #[inline]
-fn escape_sequence(unit: u8) -> ([u8; 6], usize) {
+pub(crate) fn escape_sequence(unit: u8) -> ([u8; 6], usize) {
   let letter = ESCAPE[unit as usize];
   if letter == b'u' {
     (
@@ -108,6 +108,152 @@ pub fn write_string(units: &[u16], out: &mut Vec<u8>) -> Result<bool, ErrorCode>
   Ok(ascii)
 }
 
+/// Appends `units` as a canonical JSON string literal in Latin-1 bytes. The caller has
+/// checked that every unit is below 0x100 (so no surrogate can occur).
+pub fn write_string_latin1(units: &[u16], out: &mut Vec<u8>) -> Result<(), ErrorCode> {
+  out.reserve(units.len() + 2);
+  out.push(b'"');
+  let mut i = 0;
+  let n = units.len();
+  while i < n {
+    let start = i;
+    while i < n && (units[i] >= 0x80 || ESCAPE[units[i] as usize] == 0) {
+      if units[i] > 0xff {
+        return Err(ErrorCode::Internal);
+      }
+      i += 1;
+    }
+    out.extend(units[start..i].iter().map(|&u| u as u8));
+    if i < n {
+      push_escape(units[i] as u8, out);
+      i += 1;
+    }
+  }
+  out.push(b'"');
+  Ok(())
+}
+
+/// Appends `units` as a canonical JSON string literal in UTF-16 units.
+pub fn write_string_utf16(units: &[u16], out: &mut Vec<u16>) -> Result<(), ErrorCode> {
+  out.reserve(units.len() + 2);
+  out.push(b'"' as u16);
+  let mut i = 0;
+  let n = units.len();
+  while i < n {
+    let start = i;
+    while i < n {
+      let unit = units[i];
+      if unit < 0x80 {
+        if ESCAPE[unit as usize] != 0 {
+          break;
+        }
+      } else if (0xd800..0xe000).contains(&unit) {
+        let low = units.get(i + 1).copied().unwrap_or(0);
+        if unit >= 0xdc00 || !(0xdc00..0xe000).contains(&low) {
+          return Err(ErrorCode::LoneSurrogate);
+        }
+        i += 1;
+      }
+      i += 1;
+    }
+    out.extend_from_slice(&units[start..i]);
+    if i < n {
+      let (sequence, len) = escape_sequence(units[i] as u8);
+      out.extend(sequence[..len].iter().map(|&b| b as u16));
+      i += 1;
+    }
+  }
+  out.push(b'"' as u16);
+  Ok(())
+}
+
+/// Room kept per input unit while converting: the longest output of one unit is a
+/// six-byte `\u00xx` escape.
+const MAX_PER_UNIT: usize = 6;
+const CONVERT_CHUNK: usize = 16 * 1024;
+
+/// Feeds canonical JSON held as Latin-1 bytes to `sink` as UTF-8, escaped as the inside
+/// of a JSON string literal (for the proposal envelope).
+pub fn escape_latin1_into(bytes: &[u8], mut sink: impl FnMut(&[u8])) {
+  let mut buffer = [0u8; CONVERT_CHUNK];
+  let mut filled = 0;
+  let mut i = 0;
+  while i < bytes.len() {
+    let end = bytes.len().min(i + (CONVERT_CHUNK - filled) / MAX_PER_UNIT);
+    while i < end {
+      let b = bytes[i];
+      if b < 0x80 {
+        if ESCAPE[b as usize] == 0 {
+          buffer[filled] = b;
+          filled += 1;
+        } else {
+          let (sequence, len) = escape_sequence(b);
+          buffer[filled..filled + len].copy_from_slice(&sequence[..len]);
+          filled += len;
+        }
+      } else {
+        buffer[filled] = 0xc0 | (b >> 6);
+        buffer[filled + 1] = 0x80 | (b & 0x3f);
+        filled += 2;
+      }
+      i += 1;
+    }
+    if CONVERT_CHUNK - filled < MAX_PER_UNIT * 64 || i == bytes.len() {
+      sink(&buffer[..filled]);
+      filled = 0;
+    }
+  }
+}
+
+/// Feeds canonical JSON held as well-formed UTF-16 to `sink` as UTF-8, escaped as the
+/// inside of a JSON string literal (for the proposal envelope).
+pub fn escape_utf16_into(units: &[u16], mut sink: impl FnMut(&[u8])) {
+  let mut buffer = [0u8; CONVERT_CHUNK];
+  let mut filled = 0;
+  let mut i = 0;
+  let n = units.len();
+  while i < n {
+    let end = n.min(i + (CONVERT_CHUNK - filled) / MAX_PER_UNIT);
+    while i < end {
+      let unit = units[i];
+      if unit < 0x80 {
+        let b = unit as u8;
+        if ESCAPE[b as usize] == 0 {
+          buffer[filled] = b;
+          filled += 1;
+        } else {
+          let (sequence, len) = escape_sequence(b);
+          buffer[filled..filled + len].copy_from_slice(&sequence[..len]);
+          filled += len;
+        }
+      } else if unit < 0x800 {
+        buffer[filled] = 0xc0 | (unit >> 6) as u8;
+        buffer[filled + 1] = 0x80 | (unit & 0x3f) as u8;
+        filled += 2;
+      } else if (0xd800..0xdc00).contains(&unit) && i + 1 < n {
+        // A pair: four bytes for two units, within the room kept for them.
+        let cp = 0x10000 + (((unit as u32) - 0xd800) << 10) + ((units[i + 1] as u32) - 0xdc00);
+        buffer[filled] = 0xf0 | (cp >> 18) as u8;
+        buffer[filled + 1] = 0x80 | ((cp >> 12) & 0x3f) as u8;
+        buffer[filled + 2] = 0x80 | ((cp >> 6) & 0x3f) as u8;
+        buffer[filled + 3] = 0x80 | (cp & 0x3f) as u8;
+        filled += 4;
+        i += 1;
+      } else {
+        buffer[filled] = 0xe0 | (unit >> 12) as u8;
+        buffer[filled + 1] = 0x80 | ((unit >> 6) & 0x3f) as u8;
+        buffer[filled + 2] = 0x80 | (unit & 0x3f) as u8;
+        filled += 3;
+      }
+      i += 1;
+    }
+    if CONVERT_CHUNK - filled < MAX_PER_UNIT * 64 || i >= n {
+      sink(&buffer[..filled]);
+      filled = 0;
+    }
+  }
+}
+
 /// Whether `units` has no lone surrogate.
 pub fn is_well_formed(units: &[u16]) -> bool {
   let mut i = 0;
@@ -127,22 +273,41 @@ pub fn is_well_formed(units: &[u16]) -> bool {
 }
 
 /// Feeds `bytes` (well-formed UTF-8) to `sink` as the inside of a canonical JSON string
-/// literal, in as few pieces as the escapes allow. Used to hash the canonical JSON as a
-/// string member of the proposal envelope without building the envelope.
+/// literal. Used to hash the canonical JSON as a string member of the proposal envelope
+/// without building the envelope. Short runs and escapes are gathered in a buffer so the
+/// sink sees few, large pieces; long runs go to it directly.
 pub fn escape_utf8_into(bytes: &[u8], mut sink: impl FnMut(&[u8])) {
+  const CHUNK: usize = 16 * 1024;
+  const DIRECT: usize = 512;
+  let mut buffer = [0u8; CHUNK];
+  let mut filled = 0;
   let mut start = 0;
+  let emit_run =
+    |run: &[u8], buffer: &mut [u8; CHUNK], filled: &mut usize, sink: &mut dyn FnMut(&[u8])| {
+      if run.len() >= DIRECT || *filled + run.len() > CHUNK {
+        if *filled > 0 {
+          sink(&buffer[..*filled]);
+          *filled = 0;
+        }
+        if run.len() >= DIRECT {
+          sink(run);
+          return;
+        }
+      }
+      buffer[*filled..*filled + run.len()].copy_from_slice(run);
+      *filled += run.len();
+    };
   for (i, &b) in bytes.iter().enumerate() {
     if b < 0x80 && ESCAPE[b as usize] != 0 {
-      if i > start {
-        sink(&bytes[start..i]);
-      }
+      emit_run(&bytes[start..i], &mut buffer, &mut filled, &mut sink);
       let (sequence, len) = escape_sequence(b);
-      sink(&sequence[..len]);
+      emit_run(&sequence[..len], &mut buffer, &mut filled, &mut sink);
       start = i + 1;
     }
   }
-  if start < bytes.len() {
-    sink(&bytes[start..]);
+  emit_run(&bytes[start..], &mut buffer, &mut filled, &mut sink);
+  if filled > 0 {
+    sink(&buffer[..filled]);
   }
 }
 
@@ -196,6 +361,81 @@ mod tests {
       assert!(!is_well_formed(&bad));
     }
     assert!(is_well_formed(&[0xd83d, 0xde00]));
+  }
+
+  #[test]
+  fn escaping_utf8_in_pieces_equals_serde_json_across_buffer_boundaries() {
+    // Long runs, short runs and escapes mixed, well past the internal buffer size.
+    let mut text = String::new();
+    for i in 0..5_000 {
+      text.push_str(&"x".repeat(i % 700));
+      text.push_str(["\"", "\\", "\n", "é\u{1}", "😀\t"][i % 5]);
+    }
+    let mut pieces = Vec::new();
+    escape_utf8_into(text.as_bytes(), |p| pieces.extend_from_slice(p));
+    let expected = serde_json::to_string(&text).unwrap();
+    assert_eq!(
+      format!("\"{}\"", String::from_utf8(pieces).unwrap()),
+      expected
+    );
+  }
+
+  #[test]
+  fn latin1_and_utf16_writers_agree_with_the_utf8_writer() {
+    for text in [
+      "plain",
+      "a\"b\\c\n\u{1}\u{7f}",
+      "café ÿ",
+      "東京 😀 \u{2028}",
+      "",
+    ] {
+      let units = utf16(text);
+      let utf8 = lit(&units).unwrap();
+      let mut wide = Vec::new();
+      write_string_utf16(&units, &mut wide).unwrap();
+      assert_eq!(String::from_utf16(&wide).unwrap(), utf8, "{text:?}");
+      if units.iter().all(|&u| u < 0x100) {
+        let mut narrow = Vec::new();
+        write_string_latin1(&units, &mut narrow).unwrap();
+        assert_eq!(
+          narrow.iter().map(|&b| b as char).collect::<String>(),
+          utf8,
+          "{text:?}"
+        );
+      }
+    }
+    assert_eq!(
+      write_string_utf16(&[0x61, 0xd800], &mut Vec::new()),
+      Err(ErrorCode::LoneSurrogate)
+    );
+    assert_eq!(
+      write_string_latin1(&[0x100], &mut Vec::new()),
+      Err(ErrorCode::Internal)
+    );
+  }
+
+  #[test]
+  fn envelope_escaping_is_the_same_from_every_representation() {
+    let mut text = String::new();
+    for i in 0..3_000 {
+      text.push_str(&"y".repeat(i % 50));
+      text.push_str(["\"", "\\", "é", "😀", "東"][i % 5]);
+    }
+    let expected = serde_json::to_string(&text).unwrap();
+    let mut from_utf16 = Vec::new();
+    escape_utf16_into(&utf16(&text), |p| from_utf16.extend_from_slice(p));
+    assert_eq!(
+      format!("\"{}\"", String::from_utf8(from_utf16).unwrap()),
+      expected
+    );
+    let latin: String = text.chars().filter(|&c| (c as u32) < 0x100).collect();
+    let bytes: Vec<u8> = latin.chars().map(|c| c as u32 as u8).collect();
+    let mut from_latin1 = Vec::new();
+    escape_latin1_into(&bytes, |p| from_latin1.extend_from_slice(p));
+    assert_eq!(
+      format!("\"{}\"", String::from_utf8(from_latin1).unwrap()),
+      serde_json::to_string(&latin).unwrap()
+    );
   }
 
   #[test]

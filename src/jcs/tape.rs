@@ -5,7 +5,9 @@
 //! * `nums`: one `f64` per `NUMBER`;
 //! * `lens`: for `STRING` its length in UTF-16 units, for `ARRAY` its element count,
 //!   for `OBJECT` its member count followed, per member, by the key's length;
-//! * `text`: the UTF-16 units of every key and string, concatenated in tape order.
+//! * `text`: the UTF-16 units of every key and string, concatenated in tape order;
+//! * `bigs`: long strings, one per `BIG_STRING`, kept apart so that JavaScript hands
+//!   them over as they are instead of copying them into `text` first.
 //!
 //! An object's members are `key, value` pairs in the source order; the encoder sorts.
 
@@ -16,6 +18,7 @@ pub const NUMBER: u8 = 3;
 pub const STRING: u8 = 4;
 pub const ARRAY: u8 = 5;
 pub const OBJECT: u8 = 6;
+pub const BIG_STRING: u8 = 7;
 
 #[derive(Debug, Clone, Copy)]
 pub struct TapeRef<'a> {
@@ -23,6 +26,7 @@ pub struct TapeRef<'a> {
   pub nums: &'a [f64],
   pub lens: &'a [u32],
   pub text: &'a [u16],
+  pub bigs: &'a [&'a [u16]],
 }
 
 #[derive(Debug, Default, Clone)]
@@ -40,6 +44,7 @@ impl Tape {
       nums: &self.nums,
       lens: &self.lens,
       text: &self.text,
+      bigs: &[],
     }
   }
 

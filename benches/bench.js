@@ -1,0 +1,510 @@
+'use strict';
+// `npm run bench`: the cost of the RFC-0016 snapshot step against what runtimes use
+// today, on the deterministic payload corpus of benches/payloads.js.
+//
+//   node benches/bench.js [--quick] [--rounds N] [--class NAME[,NAME]] [--json FILE]
+//                         [--warmup MS] [--sample-ms MS] [--rss-ops K] [--no-rss]
+//
+// Method: a loop of our own, with process.hrtime.bigint(). Per payload class and group
+// of contenders, every contender is first warmed up for --warmup ms while the number of
+// operations per timed sample is calibrated so that a sample lasts about --sample-ms.
+// Then come N rounds; round r times one sample of every contender, in an order rotated
+// by r (and reversed on every other pass), so that machine noise, GC debt and frequency
+// drift spread evenly. A contender's result is the median of its N per-operation times,
+// with the p10-p90 and min-max spread across rounds. Nothing about time is asserted:
+// the bench exits non-zero only when a contender disagrees with the package where it
+// must agree (checked before any timing), or when something crashes (a bad command
+// line exits 2).
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { isDeepStrictEqual } = require('node:util');
+const { execFileSync } = require('node:child_process');
+
+const { CLASSES } = require('./payloads');
+const { SINK, buildItems, sha256Envelope, loadContenders } = require('./contenders');
+const { measureRss } = require('./rss');
+
+const ROOT = path.join(__dirname, '..');
+const RSS_CLASS = 'large';
+
+// ---------------------------------------------------------------------------------
+// Options
+
+function usage() {
+  return [
+    'usage: node benches/bench.js [options]',
+    '  --quick            3 rounds, 20 ms warm-up, 2 ms samples, 5 RSS steps (CI smoke run)',
+    '  --rounds N         timed rounds per group (default 30)',
+    '  --class NAME       only these payload classes (repeat or comma-separate); one of',
+    `                     ${Object.keys(CLASSES).join(', ')}`,
+    '  --json FILE        also write the results as JSON to FILE',
+    '  --warmup MS        warm-up per contender and payload (default 500)',
+    '  --sample-ms MS     target duration of one timed sample (default 10)',
+    '  --rss-ops K        full steps per peak-RSS child (default 20)',
+    '  --no-rss           skip the peak-RSS children',
+  ].join('\n');
+}
+
+class UsageError extends Error {}
+
+function parseArgs(argv) {
+  const opts = { quick: false, rounds: null, classes: [], json: null, warmupMs: null, sampleMs: null, rssOps: null, rss: true };
+  const value = (i, name) => {
+    if (i >= argv.length) throw new UsageError(`${name} needs a value\n${usage()}`);
+    return argv[i];
+  };
+  const positive = (text, name) => {
+    const n = Number(text);
+    if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${name} must be a positive number, not ${JSON.stringify(text)}`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.indexOf('=');
+    const name = arg.startsWith('--') && eq !== -1 ? arg.slice(0, eq) : arg;
+    const inline = arg.startsWith('--') && eq !== -1 ? arg.slice(eq + 1) : undefined;
+    const next = () => (inline !== undefined ? inline : value(++i, name));
+    switch (name) {
+      case '--quick': opts.quick = true; break;
+      case '--rounds': opts.rounds = Math.round(positive(next(), name)); break;
+      case '--class': opts.classes.push(...next().split(',').filter(Boolean)); break;
+      case '--json': opts.json = next(); break;
+      case '--warmup': opts.warmupMs = positive(next(), name); break;
+      case '--sample-ms': opts.sampleMs = positive(next(), name); break;
+      case '--rss-ops': opts.rssOps = Math.round(positive(next(), name)); break;
+      case '--no-rss': opts.rss = false; break;
+      case '-h': case '--help': console.log(usage()); process.exit(0); break;
+      default: throw new UsageError(`unknown argument ${arg}\n${usage()}`);
+    }
+  }
+  for (const c of opts.classes) {
+    if (!Object.hasOwn(CLASSES, c)) throw new UsageError(`unknown class ${c}; known: ${Object.keys(CLASSES).join(', ')}`);
+  }
+  if (opts.classes.length === 0) opts.classes = Object.keys(CLASSES);
+  opts.classes = Object.keys(CLASSES).filter((c) => opts.classes.includes(c));
+  opts.rounds ??= opts.quick ? 3 : 30;
+  opts.warmupMs ??= opts.quick ? 20 : 500;
+  opts.sampleMs ??= opts.quick ? 2 : 10;
+  opts.rssOps ??= opts.quick ? 5 : 20;
+  return opts;
+}
+
+// ---------------------------------------------------------------------------------
+// Machine header
+
+function gitDescribe() {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+    return dirty ? `${commit} (+ uncommitted changes)` : commit;
+  } catch {
+    return null;
+  }
+}
+
+function machine() {
+  const cpus = os.cpus();
+  const { platformTriple, version } = require('../lib/native');
+  const addonPath = path.join(ROOT, `tool-argument-snapshot.${platformTriple()}.node`);
+  let addon = null;
+  try {
+    const stat = fs.statSync(addonPath);
+    addon = { file: path.basename(addonPath), bytes: stat.size, modified: stat.mtime.toISOString() };
+  } catch {
+    addon = { file: `tool-argument-snapshot-${platformTriple()} (npm platform package)` };
+  }
+  return {
+    cpu: cpus.length > 0 ? cpus[0].model.trim() : 'unknown',
+    cores: cpus.length,
+    availableParallelism: typeof os.availableParallelism === 'function' ? os.availableParallelism() : cpus.length,
+    platform: `${process.platform} ${process.arch}`,
+    loadAvg: os.loadavg().map((x) => Number(x.toFixed(2))),
+    node: process.version,
+    v8: process.versions.v8,
+    date: new Date().toISOString(),
+    package: version,
+    commit: gitDescribe(),
+    addon,
+  };
+}
+
+// ---------------------------------------------------------------------------------
+// Agreement, checked before any timing
+
+const INTEGER_KEY = /^(?:0|[1-9][0-9]*)$/;
+
+/** Inputs on which a lenient canonicalizer may legitimately differ from strict JCS. */
+function riskFeatures(root) {
+  const found = new Set();
+  const stack = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    switch (typeof v) {
+      case 'number':
+        if (Object.is(v, -0)) found.add('negative zero');
+        if (!Number.isFinite(v)) found.add('non-finite number');
+        continue;
+      case 'string':
+        if (!v.isWellFormed()) found.add('lone surrogate');
+        continue;
+      case 'boolean':
+        continue;
+      case 'object':
+        if (v === null) continue;
+        break;
+      default:
+        found.add(`${typeof v} value`);
+        continue;
+    }
+    const proto = Object.getPrototypeOf(v);
+    if (Array.isArray(v)) {
+      if (proto !== Array.prototype) found.add('non-plain object');
+      for (let i = 0; i < v.length; i++) stack.push(v[i]);
+      continue;
+    }
+    if (proto !== Object.prototype && proto !== null) found.add('non-plain object');
+    if (typeof v.toJSON === 'function') found.add('toJSON');
+    for (const key of Object.keys(v)) {
+      if (INTEGER_KEY.test(key) && Number(key) < 4294967295) found.add('integer-like keys');
+      if (/[\uD800-\uDFFF]/.test(key)) found.add('keys outside the BMP');
+      stack.push(v[key]);
+    }
+  }
+  return [...found];
+}
+
+function firstDifference(a, b) {
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  const excerpt = (s) => JSON.stringify(s.slice(Math.max(0, i - 20), i + 30));
+  return `first difference at offset ${i}: package ${excerpt(a)} vs ${excerpt(b)}`;
+}
+
+function checkAgreement(corpus, contenders) {
+  const pkgContender = contenders.find((c) => c.id === 'package');
+  const { pkg } = pkgContender;
+  const fatal = [];
+  const warnings = [];
+  const tally = Object.fromEntries(contenders.map((c) => [c.id, { identical: 0, differing: 0, total: 0 }]));
+  for (const [className, items] of Object.entries(corpus)) {
+    items.forEach((item, index) => {
+      const where = items.length > 1 ? `${className}[${index}] (${item.toolName})` : className;
+      const mine = pkgContender.snapshot(item);
+      const json = mine.argsCanonicalJson;
+      // The package against itself and against the envelope formula.
+      if (pkg.canonicalize(item.value) !== json) fatal.push(`package: canonicalize() and createSnapshot() differ on ${where}`);
+      if (pkg.proposalHash({ agentName: item.agentName, toolName: item.toolName, argsCanonicalJson: json }) !== mine.proposalHash) {
+        fatal.push(`package: proposalHash() and createSnapshot() differ on ${where}`);
+      }
+      if (sha256Envelope(item.agentName, item.toolName, json) !== mine.proposalHash) fatal.push(`package: proposalHash is not the sha256 of the RFC-0016 envelope on ${where}`);
+      // decodeView must give what JSON.parse of the same text gives, by either route.
+      const parsed = JSON.parse(json);
+      if (!isDeepStrictEqual(pkg.decodeView(mine), parsed)) fatal.push(`package: decodeView(snapshot) differs from JSON.parse on ${where}`);
+      if (!isDeepStrictEqual(pkg.decodeView(json), parsed)) fatal.push(`package: decodeView(string) differs from JSON.parse on ${where}`);
+      tally.package.identical++;
+      tally.package.total++;
+
+      for (const c of contenders) {
+        if (c.id === 'package') continue;
+        const t = tally[c.id];
+        t.total++;
+        let theirs;
+        try {
+          theirs = c.snapshot(item);
+        } catch (error) {
+          theirs = { error };
+        }
+        const sameJson = theirs.argsCanonicalJson === json;
+        const sameHash = theirs.proposalHash === mine.proposalHash;
+        if (sameJson && sameHash) {
+          t.identical++;
+          continue;
+        }
+        t.differing++;
+        const what = theirs.error ? `throws ${theirs.error.message}` : !sameJson ? firstDifference(json, theirs.argsCanonicalJson) : `same JSON, different proposalHash (${theirs.proposalHash} vs ${mine.proposalHash})`;
+        if (c.agreement === 'exact') {
+          fatal.push(`${c.label} must agree exactly with the package on ${where}: ${what}`);
+        } else if (c.agreement === 'lenient') {
+          const risks = riskFeatures(item.value);
+          if (sameJson || risks.length === 0) fatal.push(`${c.label} disagrees with the package on plain JSON data ${where}: ${what}`);
+          else warnings.push(`${c.label} differs on ${where}, which has ${risks.join(', ')} (a legitimate difference of a lenient canonicalizer): ${what}`);
+        }
+      }
+    });
+  }
+  return { fatal, warnings, tally };
+}
+
+// ---------------------------------------------------------------------------------
+// Timing
+
+const now = () => process.hrtime.bigint();
+
+/** Runs `fn` on every element of `arr`, `n` times; returns the elapsed nanoseconds. */
+function timeBatch(fn, arr, n) {
+  const len = arr.length;
+  const t0 = now();
+  for (let b = 0; b < n; b++) {
+    for (let i = 0; i < len; i++) SINK.last = fn(arr[i]);
+  }
+  return Number(now() - t0);
+}
+
+/**
+ * Times one sample of `n` operations of an entry. An entry with `fresh(n)` gets, before
+ * the clock starts, an array holding the inputs of n operations to use once each.
+ */
+function sample(entry, n) {
+  if (entry.fresh === undefined) return timeBatch(entry.fn, entry.arr, n);
+  const arr = entry.fresh(n);
+  const elapsed = timeBatch(entry.fn, arr, 1);
+  arr.length = 0;
+  return elapsed;
+}
+
+function quantile(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+function median(values) {
+  return quantile([...values].sort((a, b) => a - b), 0.5);
+}
+
+/** Warm-up of at least `warmupNs`, calibrating the batch size to about `targetNs`. */
+function warmUp(entry, warmupNs, targetNs) {
+  const perOp = [];
+  let n = 1;
+  const start = now();
+  for (;;) {
+    const elapsed = sample(entry, n);
+    perOp.push(elapsed / n);
+    const recent = median(perOp.slice(-5));
+    const want = Math.max(1, Math.min(1e7, Math.round(targetNs / recent)));
+    if (Number(now() - start) >= warmupNs && perOp.length >= 3) {
+      entry.batch = want;
+      entry.warmupSamples = perOp.length;
+      return;
+    }
+    // Grow at most fourfold a time: the first batches run cold code.
+    n = Math.min(want, n * 4);
+  }
+}
+
+/**
+ * Times a group of entries ({ id, label, fn, arr }) interleaved round by round. The
+ * first entry is the package: ratios are medians over its median.
+ */
+function runGroup(entries, opts, bytesPerOp) {
+  const warmupNs = opts.warmupMs * 1e6;
+  const targetNs = opts.sampleMs * 1e6;
+  for (const entry of entries) {
+    warmUp(entry, warmupNs, targetNs);
+    entry.samples = [];
+  }
+  const k = entries.length;
+  for (let r = 0; r < opts.rounds; r++) {
+    const offset = r % k;
+    const reversed = Math.floor(r / k) % 2 === 1;
+    for (let j = 0; j < k; j++) {
+      const entry = entries[reversed ? (offset - j + k) % k : (offset + j) % k];
+      const elapsed = sample(entry, entry.batch);
+      entry.samples.push(elapsed / entry.batch / 1000); // µs per operation
+    }
+  }
+  const results = entries.map((entry) => {
+    const sorted = [...entry.samples].sort((a, b) => a - b);
+    const med = quantile(sorted, 0.5);
+    return {
+      id: entry.id,
+      label: entry.label,
+      batch: entry.batch,
+      warmupSamples: entry.warmupSamples,
+      medianUs: med,
+      p10Us: quantile(sorted, 0.1),
+      p90Us: quantile(sorted, 0.9),
+      minUs: sorted[0],
+      maxUs: sorted[sorted.length - 1],
+      mbPerSec: bytesPerOp / med, // bytes per µs = MB/s
+      samplesUs: entry.samples,
+    };
+  });
+  for (const result of results) result.ratio = result.medianUs / results[0].medianUs;
+  return results;
+}
+
+// ---------------------------------------------------------------------------------
+// Output
+
+function fmtUs(x) {
+  if (!Number.isFinite(x)) return '-';
+  if (x >= 1000) return x.toFixed(0);
+  if (x >= 100) return x.toFixed(1);
+  if (x >= 10) return x.toFixed(2);
+  return x.toFixed(3);
+}
+
+function fmtBytes(n) {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(2)} MB`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)} kB`;
+  return `${n} B`;
+}
+
+function fmtMiB(n) {
+  return n === null || n === undefined ? 'n/a' : `${(n / 1048576).toFixed(1)}`;
+}
+
+function table(headers, rows, rightAligned) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
+  const line = (cells) => '  ' + cells.map((cell, i) => (rightAligned[i] ? String(cell).padStart(widths[i]) : String(cell).padEnd(widths[i]))).join('  ').trimEnd();
+  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+function timingTable(results) {
+  return table(
+    ['', 'median us/op', 'p10-p90', 'min-max', 'MB/s', 'vs package', 'ops/sample'],
+    results.map((r) => [
+      r.label,
+      fmtUs(r.medianUs),
+      `${fmtUs(r.p10Us)}-${fmtUs(r.p90Us)}`,
+      `${fmtUs(r.minUs)}-${fmtUs(r.maxUs)}`,
+      r.mbPerSec >= 100 ? r.mbPerSec.toFixed(0) : r.mbPerSec.toFixed(1),
+      `${r.ratio.toFixed(2)}x`,
+      r.batch,
+    ]),
+    [false, true, true, true, true, true, true],
+  );
+}
+
+// ---------------------------------------------------------------------------------
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const meta = machine();
+  const contenders = await loadContenders();
+  const pkgContender = contenders.find((c) => c.id === 'package');
+  const { pkg } = pkgContender;
+
+  console.log(`tool-argument-snapshot ${meta.package} benchmark${opts.quick ? ' (--quick)' : ''}`);
+  console.log(`machine  ${meta.cpu}, ${meta.cores} cores (available parallelism ${meta.availableParallelism}), ${meta.platform}, load avg ${meta.loadAvg.join(' ')}`);
+  console.log(`runtime  Node ${meta.node}, V8 ${meta.v8}`);
+  console.log(`build    ${meta.commit ? `commit ${meta.commit}, ` : ''}addon ${meta.addon.file}${meta.addon.modified ? ` (${fmtBytes(meta.addon.bytes)}, built ${meta.addon.modified})` : ''}`);
+  console.log(`date     ${meta.date}`);
+  console.log(`method   own hrtime loop; per class and group: >= ${opts.warmupMs} ms warm-up per contender calibrating ops/sample to ~${opts.sampleMs} ms,`);
+  console.log(`         then ${opts.rounds} rounds, each timing one sample of every contender in a rotating order; median and spread across rounds.`);
+  console.log('         "vs package" = row median / median of the group\'s first row, the package (> 1: the package is faster).');
+  console.log('         Nothing about time is asserted.');
+
+  // The corpus: the same item objects are used by every contender.
+  const corpus = {};
+  for (const className of opts.classes) corpus[className] = buildItems(className);
+
+  // Agreement before timing.
+  const agreement = checkAgreement(corpus, contenders);
+  const nCalls = Object.values(corpus).reduce((sum, items) => sum + items.length, 0);
+  console.log(`\nAgreement with the package (argsCanonicalJson and proposalHash) on ${nCalls} tool calls of ${opts.classes.length} classes`);
+  for (const c of contenders) {
+    if (c.id === 'package') continue;
+    const t = agreement.tally[c.id];
+    const rule = c.agreement === 'exact' ? 'must agree exactly' : c.agreement === 'lenient' ? 'must agree; only a warning on risky inputs such as integer-like keys' : 'not canonical: sorts and checks nothing';
+    console.log(`  ${c.label.padEnd(32)} ${String(t.identical).padStart(3)}/${t.total} identical  (${rule})`);
+  }
+  for (const warning of agreement.warnings) console.log(`  WARNING: ${warning}`);
+  if (agreement.fatal.length > 0) {
+    for (const failure of agreement.fatal) console.error(`  DISAGREEMENT: ${failure}`);
+    console.error(`\n${agreement.fatal.length} disagreement(s) where the outputs must agree: not timing anything.`);
+    process.exitCode = 1;
+    return;
+  }
+
+  const results = { meta, options: { ...opts }, agreement: { tally: agreement.tally, warnings: agreement.warnings }, classes: {}, rss: null };
+
+  for (const className of opts.classes) {
+    const items = corpus[className];
+    const values = items.map((item) => item.value);
+    const snapshots = items.map((item) => pkg.createSnapshot(item));
+    const texts = snapshots.map((s) => s.argsCanonicalJson);
+    const canonicalBytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0);
+    console.log(`\n== ${className}: ${items.length > 1 ? `1 op = ${items.length} different tool calls, each snapshotted separately; ` : ''}canonical JSON ${fmtBytes(canonicalBytes)} per op`);
+
+    const full = runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? `${c.label} (package)` : c.label, fn: c.step, arr: items })), opts, canonicalBytes);
+    console.log('full RFC-0016 step: snapshot (canonical JSON + proposal hash) + policy view + execution view');
+    console.log(timingTable(full));
+    if (items.length > 1) console.log(`  (per call: package ${fmtUs(full[0].medianUs / items.length)} us; divide any median by ${items.length})`);
+
+    const canon = runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? 'canonicalize() (package)' : c.id === 'strict-reference' ? 'strict JS reference canonicalize' : c.id === 'floor' ? 'floor: JSON.stringify' : c.label.replace(/ \+ sha256$/, ''), fn: c.canonicalize, arr: values })), opts, canonicalBytes);
+    console.log('canonicalize alone (no hash, no views)');
+    console.log(timingTable(canon));
+
+    const { decodeView } = pkg;
+    const decode = runGroup([
+      { id: 'decodeView-snapshot', label: 'decodeView(snapshot), same snapshot each op (package)', fn: (snapshot) => decodeView(snapshot), arr: snapshots },
+      {
+        id: 'decodeView-fresh',
+        label: 'decodeView(snapshot), first view of each snapshot',
+        fn: (snapshot) => decodeView(snapshot),
+        // n operations' worth of snapshots never decoded before, made outside the clock.
+        fresh: (n) => {
+          const arr = [];
+          for (let b = 0; b < n; b++) for (const item of items) arr.push(pkg.createSnapshot(item));
+          return arr;
+        },
+      },
+      { id: 'decodeView-string', label: 'decodeView(argsCanonicalJson)', fn: (text) => decodeView(text), arr: texts },
+      { id: 'JSON.parse', label: 'JSON.parse(argsCanonicalJson)', fn: (text) => JSON.parse(text), arr: texts },
+    ], opts, canonicalBytes);
+    console.log('decodeView alone vs JSON.parse of the same argsCanonicalJson (snapshots made beforehand, outside the clock):');
+    console.log('the same snapshot decoded again every op; a snapshot never decoded before; its string (the path of a');
+    console.log('stored snapshot: strict check, then decode)');
+    console.log(timingTable(decode));
+
+    results.classes[className] = { callsPerOp: items.length, canonicalBytes, groups: { full, canonicalize: canon, decode } };
+  }
+
+  let crashed = false;
+  if (opts.rss && opts.classes.includes(RSS_CLASS)) {
+    const rss = measureRss(contenders.map((c) => c.id), RSS_CLASS, opts.rssOps);
+    results.rss = rss;
+    const jsonBytes = rss.find((r) => r.jsonBytes !== undefined)?.jsonBytes;
+    console.log(`\n== peak RSS of the full step on ${RSS_CLASS} (JSON ${jsonBytes === undefined ? '?' : fmtBytes(jsonBytes)}): one child per contender, node --expose-gc,`);
+    console.log(`   baseline = RSS after loading and gc(); ${opts.rssOps} full steps; peak = max(RSS after each step, resourceUsage().maxRSS, VmHWM) - baseline`);
+    const labelOf = (id) => contenders.find((c) => c.id === id).label;
+    console.log(table(
+      ['', 'baseline MiB', 'sampled +MiB', 'maxRSS +MiB', 'VmHWM +MiB', 'peak +MiB', 'peak / JSON size'],
+      rss.map((r) => (r.error
+        ? [labelOf(r.contender), 'crashed', '', '', '', '', '']
+        : [labelOf(r.contender), fmtMiB(r.baselineRss), fmtMiB(r.sampledDelta), fmtMiB(r.maxRssDelta), fmtMiB(r.hwmDelta), fmtMiB(r.peakDelta), `${r.peakPerJsonByte.toFixed(1)}x`])),
+      [false, true, true, true, true, true, true],
+    ));
+    for (const r of rss) {
+      if (r.error) {
+        crashed = true;
+        console.error(`  CRASH: ${labelOf(r.contender)}: ${r.error}`);
+      }
+    }
+  }
+
+  if (opts.json) {
+    const file = path.resolve(opts.json);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+    const shown = path.relative(process.cwd(), file);
+    console.log(`\nresults written to ${shown.startsWith('..') ? file : shown}`);
+  }
+  if (crashed) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  if (error instanceof UsageError) {
+    console.error(error.message);
+    process.exitCode = 2;
+    return;
+  }
+  console.error(error && error.stack ? error.stack : error);
+  process.exitCode = 1;
+});
