@@ -2,21 +2,34 @@
 // The exported error classes. Messages are built from the error code, the stage and the
 // tool name only: never from a key or a value of the payload. The JSON Pointer of the
 // offending value is attached as `path` only when the caller passed `includePath: true`.
+//
+// Every property is defined with a null-prototype descriptor, never assigned: a setter,
+// or a `get`/`set` accessor, planted on Object.prototype is never reached.
 
 const { binding } = require('./native');
 const P = require('./primordials');
 
+const { ObjectDefineProperty, ObjectFreeze, ObjectHasOwn } = P;
+
 const DESCRIPTIONS = binding.errorMessages();
 const MESSAGES = { __proto__: null };
-for (const { code, message } of DESCRIPTIONS) MESSAGES[code] = message;
+const CODES = [];
+for (let i = 0; i < DESCRIPTIONS.length; i++) {
+  const { code, message } = DESCRIPTIONS[i];
+  MESSAGES[code] = message;
+  ObjectDefineProperty(CODES, i, { __proto__: null, value: code, enumerable: true, writable: false, configurable: false });
+}
+ObjectFreeze(CODES);
+
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 function describe(code) {
-  return P.ObjectHasOwn(MESSAGES, code) ? MESSAGES[code] : 'the value is outside the strict snapshot domain';
+  return ObjectHasOwn(MESSAGES, code) ? MESSAGES[code] : 'the value is outside the strict snapshot domain';
 }
 
+/** Defines a read-only data property without touching anything inherited. */
 function defineData(target, name, value, enumerable) {
-  P.ObjectDefineProperty(target, name, { value, enumerable, writable: false, configurable: true });
+  ObjectDefineProperty(target, name, { __proto__: null, value, enumerable, writable: false, configurable: true });
 }
 
 /** A value outside the strict snapshot domain (or text that is not strict JSON). */
@@ -33,7 +46,8 @@ class SnapshotDomainError extends Error {
 class ToolArgumentsValidationError extends Error {
   constructor(stage, toolName, code, path, cause) {
     const reason = stage === 'schema' ? 'the tool schema rejected the arguments' : describe(code);
-    super(`${toolName === '' ? 'Tool arguments' : `Arguments of tool "${toolName}"`} failed at stage ${stage}: ${reason} [${code}]`);
+    const subject = toolName === '' ? 'Tool arguments' : `Arguments of tool "${toolName}"`;
+    super(`${subject} failed at stage ${stage}: ${reason} [${code}]`);
     defineData(this, 'name', 'ToolArgumentsValidationError', false);
     defineData(this, 'stage', stage, true);
     defineData(this, 'toolName', toolName, true);
@@ -45,25 +59,46 @@ class ToolArgumentsValidationError extends Error {
   }
 
   [INSPECT]() {
-    const fields = [`stage: '${this.stage}'`, `toolName: ${JSON.stringify(this.toolName)}`, `code: '${this.code}'`];
-    if (this.path !== undefined) fields.push(`path: ${JSON.stringify(this.path)}`);
-    if (this.cause !== undefined) fields.push('cause: [schema error, read error.cause]');
-    return `${this.stack} { ${fields.join(', ')} }`;
+    let fields = `stage: '${this.stage}', toolName: '${this.toolName}', code: '${this.code}'`;
+    if (this.path !== undefined) fields += `, path: '${this.path}'`;
+    if (this.cause !== undefined) fields += ', cause: [schema error, read error.cause]';
+    return `${this.stack} { ${fields} }`;
   }
+}
+
+/** A TypeError for a bad argument of the API itself (never about the payload). */
+function invalidArgument(message) {
+  const error = new TypeError(message);
+  defineData(error, 'code', 'ERR_INVALID_ARG_TYPE', true);
+  return error;
 }
 
 /** The internal failure the walker throws; turned into a public error at the API edge. */
 class WalkFailure {
+  // Fields are defined, not assigned, before the constructor body runs.
+  code;
+  path;
   constructor(code, path) {
     this.code = code;
     this.path = path;
   }
 }
 
-/** Converts what the native addon threw into a WalkFailure. */
-function fromNative(error, includePath) {
-  const code = error !== null && typeof error === 'object' && P.ObjectHasOwn(MESSAGES, error.code) ? error.code : 'internal_error';
-  return new WalkFailure(code, includePath ? binding.lastFailurePath() : undefined);
+/** The failure the native side recorded when a call returned FAILED. */
+function nativeFailure(includePath) {
+  const code = binding.lastFailureCode();
+  return new WalkFailure(ObjectHasOwn(MESSAGES, code) ? code : 'internal_error', includePath ? binding.lastFailurePath() : undefined);
 }
 
-module.exports = { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, fromNative, ERROR_CODES: P.ObjectFreeze(DESCRIPTIONS.map(({ code }) => code)) };
+/** What a native call returns instead of its result when it failed. */
+const FAILED = 0xffffffff;
+
+module.exports = {
+  SnapshotDomainError,
+  ToolArgumentsValidationError,
+  WalkFailure,
+  invalidArgument,
+  nativeFailure,
+  FAILED,
+  ERROR_CODES: CODES,
+};

@@ -4,7 +4,7 @@
 // A run loop adopts it with two calls: prepareToolCall, then authorizeToolCall.
 
 const { binding } = require('./native');
-const { ToolArgumentsValidationError, fromNative } = require('./errors');
+const { ToolArgumentsValidationError, invalidArgument, nativeFailure, FAILED } = require('./errors');
 const { canonicalize, createSnapshot, decodeView } = require('./snapshot');
 const P = require('./primordials');
 
@@ -12,29 +12,27 @@ const { ObjectFreeze, JSONParse, WeakSetPrototypeHas, WeakSetPrototypeAdd, Strin
 
 // Native flags: the constants of src/binding.rs.
 const FLAG_PATH = 2;
+// checkJson results: the constants of src/binding.rs.
+const JSON_BLANK = 1;
 
 /** PreparedToolCall objects made here: authorizeToolCall accepts no other. */
 const PREPARED = new P.SafeWeakSet();
 
 function requireString(value, what, wellFormed) {
   if (typeof value !== 'string' || (wellFormed && !StringPrototypeIsWellFormed(value))) {
-    const error = new TypeError(`${what} must be a ${wellFormed ? 'well-formed ' : ''}string`);
-    error.code = 'ERR_INVALID_ARG_TYPE';
-    throw error;
+    throw invalidArgument(`${what} must be a ${wellFormed ? 'well-formed ' : ''}string`);
   }
   return value;
 }
 
 /** Strict decoding of provider text; `{}` for empty or whitespace-only text. */
 function decodeFor(toolName, rawArguments, includePath) {
-  let blank;
-  try {
-    blank = binding.checkJson(rawArguments, includePath ? FLAG_PATH : 0);
-  } catch (error) {
-    const failure = fromNative(error, includePath);
+  const status = binding.checkJson(rawArguments, includePath ? FLAG_PATH : 0);
+  if (status === FAILED) {
+    const failure = nativeFailure(includePath);
     throw new ToolArgumentsValidationError('json', toolName, failure.code, failure.path);
   }
-  return blank === 1 ? {} : JSONParse(rawArguments);
+  return status === JSON_BLANK ? {} : JSONParse(rawArguments);
 }
 
 function decodeRequest(rawArguments, options) {
@@ -48,10 +46,20 @@ function schemaParser(schema) {
   if (schema === undefined || schema === null) return (value) => value;
   if (typeof schema === 'function') return schema;
   if (typeof schema === 'object' && typeof schema.parse === 'function') return (value) => schema.parse(value);
-  throw new TypeError('schema must be a function or an object with a parse method');
+  throw invalidArgument('schema must be a function or an object with a parse method');
 }
 
 class PreparedToolCall {
+  // Fields are defined, not assigned, before the constructor body runs, so setters on
+  // Object.prototype never see them.
+  agentName;
+  toolName;
+  rawArguments;
+  requestedArguments;
+  snapshot;
+  argsCanonicalJson;
+  proposalHash;
+
   constructor(agentName, toolName, rawArguments, requestedArguments, snapshot) {
     this.agentName = agentName;
     this.toolName = toolName;
@@ -79,7 +87,7 @@ ObjectFreeze(PreparedToolCall.prototype);
 ObjectFreeze(PreparedToolCall);
 
 function prepareToolCall(input) {
-  if (input === null || typeof input !== 'object') throw new TypeError('prepareToolCall expects { agentName, toolName, rawArguments, schema? }');
+  if (input === null || typeof input !== 'object') throw invalidArgument('prepareToolCall expects { agentName, toolName, rawArguments, schema? }');
   const agentName = requireString(input.agentName, 'agentName', true);
   const toolName = requireString(input.toolName, 'toolName', true);
   const rawArguments = requireString(input.rawArguments, 'rawArguments', false);
@@ -123,11 +131,11 @@ function viewUnchanged(view, argsCanonicalJson) {
 }
 
 async function authorizeToolCall(input) {
-  if (input === null || typeof input !== 'object') throw new TypeError('authorizeToolCall expects { prepared, policy, execute }');
+  if (input === null || typeof input !== 'object') throw invalidArgument('authorizeToolCall expects { prepared, policy, execute }');
   const { prepared, policy, execute, policyContext } = input;
-  if (!WeakSetPrototypeHas(PREPARED, prepared)) throw new TypeError('prepared must be a PreparedToolCall returned by prepareToolCall');
-  if (typeof policy !== 'function') throw new TypeError('policy must be a function');
-  if (typeof execute !== 'function') throw new TypeError('execute must be a function');
+  if (!WeakSetPrototypeHas(PREPARED, prepared)) throw invalidArgument('prepared must be a PreparedToolCall returned by prepareToolCall');
+  if (typeof policy !== 'function') throw invalidArgument('policy must be a function');
+  if (typeof execute !== 'function') throw invalidArgument('execute must be a function');
 
   const { snapshot } = prepared;
   const parsedArguments = decodeView(snapshot);

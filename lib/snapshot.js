@@ -2,7 +2,7 @@
 // The snapshot API of RFC-0016: canonicalize, createSnapshot, decodeView, proposalHash.
 
 const { binding } = require('./native');
-const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, fromNative } = require('./errors');
+const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, invalidArgument, nativeFailure, FAILED } = require('./errors');
 const { canonicalJson, hashedCanonicalJson } = require('./walk');
 const { firstView, view } = require('./view');
 const P = require('./primordials');
@@ -12,6 +12,8 @@ const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, JSONParse, W
 // Native flags: the constants of src/binding.rs.
 const FLAG_PATH = 2;
 const FLAG_REJECT_NEGATIVE_ZERO = 4;
+// checkJson results: the constants of src/binding.rs.
+const JSON_BLANK = 1;
 
 /**
  * Snapshots made by createSnapshot, each with its view template (made at the first
@@ -22,16 +24,14 @@ const NO_TEMPLATE = Symbol('no template yet');
 
 function requireName(value, what) {
   if (typeof value !== 'string' || !StringPrototypeIsWellFormed(value)) {
-    const error = new TypeError(`${what} must be a well-formed string`);
-    error.code = 'ERR_INVALID_ARG_TYPE';
-    throw error;
+    throw invalidArgument(`${what} must be a well-formed string`);
   }
   return value;
 }
 
 function readOptions(options) {
   if (options === undefined || options === null) return false;
-  if (typeof options !== 'object') throw new TypeError('options must be an object');
+  if (typeof options !== 'object') throw invalidArgument('options must be an object');
   return options.includePath === true;
 }
 
@@ -46,7 +46,7 @@ function canonicalize(value, options) {
 }
 
 function createSnapshot(input) {
-  if (input === null || typeof input !== 'object') throw new TypeError('createSnapshot expects { agentName, toolName, value }');
+  if (input === null || typeof input !== 'object') throw invalidArgument('createSnapshot expects { agentName, toolName, value }');
   const agentName = requireName(input.agentName, 'agentName');
   const toolName = requireName(input.toolName, 'toolName');
   const includePath = input.includePath === true;
@@ -69,14 +69,12 @@ function createSnapshot(input) {
 
 /** Strict-decodes text that must hold a snapshot value, then builds it with JSON.parse. */
 function decodeText(text, includePath) {
-  let blank;
-  try {
-    blank = binding.checkJson(text, FLAG_REJECT_NEGATIVE_ZERO | (includePath ? FLAG_PATH : 0));
-  } catch (error) {
-    const failure = fromNative(error, includePath);
+  const status = binding.checkJson(text, FLAG_REJECT_NEGATIVE_ZERO | (includePath ? FLAG_PATH : 0));
+  if (status === FAILED) {
+    const failure = nativeFailure(includePath);
     throw new SnapshotDomainError(failure.code, failure.path);
   }
-  if (blank === 1) throw new SnapshotDomainError('invalid_json', includePath ? '' : undefined);
+  if (status === JSON_BLANK) throw new SnapshotDomainError('invalid_json', includePath ? '' : undefined);
   return JSONParse(text);
 }
 
@@ -101,15 +99,17 @@ function decodeView(source, options) {
       return decodeText(descriptor.value, includePath);
     }
   }
-  throw new TypeError('decodeView expects a ToolArgumentSnapshot or its argsCanonicalJson string');
+  throw invalidArgument('decodeView expects a ToolArgumentSnapshot or its argsCanonicalJson string');
 }
 
 function proposalHash(input) {
-  if (input === null || typeof input !== 'object') throw new TypeError('proposalHash expects { agentName, toolName, argsCanonicalJson }');
+  if (input === null || typeof input !== 'object') throw invalidArgument('proposalHash expects { agentName, toolName, argsCanonicalJson }');
   const agentName = requireName(input.agentName, 'agentName');
   const toolName = requireName(input.toolName, 'toolName');
   const argsCanonicalJson = requireName(input.argsCanonicalJson, 'argsCanonicalJson');
-  return binding.hashProposal(agentName, toolName, argsCanonicalJson);
+  const hash = binding.hashProposal(agentName, toolName, argsCanonicalJson);
+  if (typeof hash !== 'string') throw new SnapshotDomainError(nativeFailure(false).code, undefined);
+  return hash;
 }
 
 module.exports = { canonicalize, createSnapshot, decodeView, proposalHash };

@@ -42,8 +42,15 @@ function copyable(container) {
 function firstView(json) {
   const parsed = JSONParse(json);
   if (typeof parsed !== 'object' || parsed === null) return { template: parsed, view: parsed };
-  if (!copyable(parsed)) return { template: PARSE_EACH_TIME, view: parsed };
-  return { template: parsed, view: copy(parsed, speciesUntouched()) };
+  try {
+    if (!copyable(parsed)) return { template: PARSE_EACH_TIME, view: parsed };
+    return { template: parsed, view: copy(parsed, speciesUntouched()) };
+  } catch (error) {
+    // Copying recurses once per level; on a thread with little stack left, a deep
+    // template is not kept and views are parsed (JSON.parse does not recurse).
+    if (error instanceof RangeError) return { template: PARSE_EACH_TIME, view: parsed };
+    throw error;
+  }
 }
 
 /** Whether slice would create its copy with the original Array constructor. */
@@ -76,7 +83,12 @@ function copy(template, fastArrays) {
 function view(template, json) {
   if (template === PARSE_EACH_TIME) return JSONParse(json);
   if (typeof template !== 'object' || template === null) return template;
-  return copy(template, speciesUntouched());
+  try {
+    return copy(template, speciesUntouched());
+  } catch (error) {
+    if (error instanceof RangeError) return JSONParse(json);
+    throw error;
+  }
 }
 
 module.exports = { firstView, view };

@@ -7,7 +7,7 @@
 // value can exhaust the stack, and it stops at the same depth limit as the native side.
 
 const { binding } = require('./native');
-const { WalkFailure, fromNative } = require('./errors');
+const { WalkFailure, nativeFailure } = require('./errors');
 const P = require('./primordials');
 
 const {
@@ -58,7 +58,7 @@ let text = '';
  * have put on Array.prototype: a slot is defined as an own data property the first
  * time, and plain stores only ever hit own slots after that.
  */
-const SLOT = { value: undefined, writable: true, enumerable: true, configurable: true };
+const SLOT = { __proto__: null, value: undefined, writable: true, enumerable: true, configurable: true };
 function ownSlots(count) {
   const array = [];
   for (let i = 0; i < count; i++) P.ObjectDefineProperty(array, i, SLOT);
@@ -303,11 +303,9 @@ function reset() {
 }
 
 function encodeTape(flags) {
-  try {
-    return binding.encodeTape(ops, opsLen, nums, numsLen, lens, lensLen, text, bigs, bigsLen, flags);
-  } catch (error) {
-    throw fromNative(error, includePath);
-  }
+  const result = binding.encodeTape(ops, opsLen, nums, numsLen, lens, lensLen, text, bigs, bigsLen, flags);
+  if (typeof result !== 'string') throw nativeFailure(includePath);
+  return result;
 }
 
 /**

@@ -1,9 +1,13 @@
 //! The N-API surface, and the only place that converts between JavaScript values and
 //! the plain-Rust core. It is called by `lib/walk.js`, `lib/snapshot.js` and
-//! `lib/pipeline.js`; the public API is JavaScript. Strings are read as UTF-16 (never
-//! UTF-8, which would hide lone surrogates) into per-thread scratch buffers, and failures
-//! are thrown as errors whose `code` is the public error code; `lib/errors.js` turns
-//! them into the exported error classes.
+//! `lib/pipeline.js`; the public API is JavaScript.
+//!
+//! Strings are read as UTF-16 (never UTF-8, which would hide lone surrogates) into
+//! per-thread scratch buffers. A failure is not thrown: the function records the code
+//! and the path (`lastFailureCode`, `lastFailurePath`) and returns the number `FAILED`
+//! instead of its result. Creating an error object would set its `code` with an
+//! ordinary assignment, which a setter planted on `Object.prototype` could intercept;
+//! `lib/errors.js` builds the exported errors without such assignments.
 
 use std::cell::RefCell;
 use std::ptr;
@@ -15,7 +19,7 @@ use napi_derive::napi;
 use crate::error::{ErrorCode, Failure};
 use crate::jcs::decoder::{self, is_blank, DecodeOptions};
 use crate::jcs::encoder::Encoder;
-use crate::jcs::hash::{proposal_hash as hash_envelope, proposal_hash_of, to_hex, Canonical};
+use crate::jcs::hash::{proposal_hash_of, to_hex, Canonical};
 use crate::jcs::output::{Latin1Out, Utf16Out};
 use crate::jcs::{Tape, TapeRef, MAX_DEPTH};
 
@@ -26,8 +30,17 @@ const FLAG_PATH: u32 = 2;
 /// `flags` bit (strict decoding): negative zero is an error.
 const FLAG_REJECT_NEGATIVE_ZERO: u32 = 4;
 
+/// What a function returns instead of its result when it failed.
+const FAILED: u32 = 0xffff_ffff;
+/// `checkJson`: the text is a JSON document.
+const JSON_OK: u32 = 0;
+/// `checkJson`: the text is empty or whitespace only.
+const JSON_BLANK: u32 = 1;
+
 /// The 64 hex digits that stand in front of the JSON when a hash was asked for.
 const HASH_PREFIX: usize = 64;
+
+type Outcome<T> = std::result::Result<T, Failure>;
 
 #[derive(Default)]
 struct Scratch {
@@ -38,6 +51,7 @@ struct Scratch {
   wide: Vec<u16>,
   encoder: Encoder,
   tape: Tape,
+  failure_code: Option<ErrorCode>,
   failure_path: Vec<u16>,
 }
 
@@ -54,42 +68,54 @@ fn trim<T>(buffer: &mut Vec<T>) {
   }
 }
 
-/// Drops scratch buffers that grew past what is worth keeping between calls.
-fn release(scratch: &mut Scratch) {
-  trim(&mut scratch.tape.ops);
-  trim(&mut scratch.tape.nums);
-  trim(&mut scratch.tape.lens);
-  trim(&mut scratch.tape.text);
-  trim(&mut scratch.text);
-  trim(&mut scratch.big_text);
-  trim(&mut scratch.narrow);
-  trim(&mut scratch.wide);
+impl Scratch {
+  /// Drops buffers that grew past what is worth keeping between calls.
+  fn release(&mut self) {
+    trim(&mut self.tape.ops);
+    trim(&mut self.tape.nums);
+    trim(&mut self.tape.lens);
+    trim(&mut self.tape.text);
+    trim(&mut self.text);
+    trim(&mut self.big_text);
+    trim(&mut self.narrow);
+    trim(&mut self.wide);
+  }
+
+  /// Records a failure for `lastFailureCode` / `lastFailurePath`.
+  fn record(&mut self, failure: Failure) {
+    self.failure_code = Some(failure.code);
+    self.failure_path = failure.path.unwrap_or_default();
+  }
 }
 
-fn status_error(code: ErrorCode) -> Error<ErrorCode> {
-  Error::new(code, code.to_string())
+/// Runs `body` with this thread's scratch space; a failure is recorded and becomes
+/// `Either::B(FAILED)`.
+fn with_scratch<T>(body: impl FnOnce(&mut Scratch) -> Outcome<T>) -> Either<T, u32> {
+  SCRATCH.with(|cell| {
+    let mut scratch = cell.borrow_mut();
+    let outcome = body(&mut scratch);
+    scratch.release();
+    match outcome {
+      Ok(value) => Either::A(value),
+      Err(failure) => {
+        scratch.record(failure);
+        Either::B(FAILED)
+      }
+    }
+  })
 }
 
-/// Remembers the failure's path for `lastFailurePath` and makes the thrown error.
-fn failed(failure_path: &mut Vec<u16>, failure: Failure) -> Error<ErrorCode> {
-  *failure_path = failure.path.unwrap_or_default();
-  status_error(failure.code)
-}
-
-/// Copies a JavaScript string's UTF-16 units into `buffer`.
-fn read_utf16(env: &Env, value: &JsString<'_>, buffer: &mut Vec<u16>) -> Result<(), ErrorCode> {
-  buffer.clear();
-  append_utf16(env, value, buffer)
+fn internal() -> Failure {
+  ErrorCode::Internal.into()
 }
 
 /// Appends a JavaScript string's UTF-16 units to `buffer`.
-fn append_utf16(env: &Env, value: &JsString<'_>, buffer: &mut Vec<u16>) -> Result<(), ErrorCode> {
+fn append_utf16(env: &Env, value: napi::sys::napi_value, buffer: &mut Vec<u16>) -> Outcome<()> {
   let mut len = 0usize;
-  let status = unsafe {
-    sys::napi_get_value_string_utf16(env.raw(), value.raw(), ptr::null_mut(), 0, &mut len)
-  };
+  let status =
+    unsafe { sys::napi_get_value_string_utf16(env.raw(), value, ptr::null_mut(), 0, &mut len) };
   if status != sys::Status::napi_ok {
-    return Err(status_error(ErrorCode::Internal));
+    return Err(internal());
   }
   let start = buffer.len();
   buffer.reserve(len + 1);
@@ -97,18 +123,24 @@ fn append_utf16(env: &Env, value: &JsString<'_>, buffer: &mut Vec<u16>) -> Resul
   let status = unsafe {
     sys::napi_get_value_string_utf16(
       env.raw(),
-      value.raw(),
+      value,
       buffer.as_mut_ptr().add(start),
       len + 1,
       &mut written,
     )
   };
   if status != sys::Status::napi_ok || written != len {
-    return Err(status_error(ErrorCode::Internal));
+    return Err(internal());
   }
   // SAFETY: N-API wrote `written` units into the reserved capacity after `start`.
   unsafe { buffer.set_len(start + written) };
   Ok(())
+}
+
+/// Copies a JavaScript string's UTF-16 units into `buffer`.
+fn read_utf16(env: &Env, value: &JsString<'_>, buffer: &mut Vec<u16>) -> Outcome<()> {
+  buffer.clear();
+  append_utf16(env, value.raw(), buffer)
 }
 
 /// Encodes `tape` and makes the JavaScript string: Latin-1 when every unit of the tape's
@@ -123,7 +155,7 @@ fn encode_to_js<'env>(
   tape: TapeRef<'_>,
   names: Option<(&[u16], &[u16])>,
   track_path: bool,
-) -> std::result::Result<JsString<'env>, Failure> {
+) -> Outcome<JsString<'env>> {
   let prefix = if names.is_some() { HASH_PREFIX } else { 0 };
   let units_or = std::iter::once(tape.text)
     .chain(tape.bigs.iter().copied())
@@ -161,10 +193,10 @@ fn encode_to_js<'env>(
   made.map_err(|_| ErrorCode::SizeLimit.into())
 }
 
-/// Encodes a tape written by `lib/walk.js` and returns its RFC 8785 JSON. `bigs` holds
-/// the tape's long strings (`BIG_STRING`), `bigs_len` of them. With `FLAG_HASH`, the
-/// first two strings of the tape are the agent and tool names and the result is the
-/// 64-character hex proposal hash followed by the canonical JSON.
+/// Encodes a tape written by `lib/walk.js` and returns its RFC 8785 JSON, or `FAILED`.
+/// `bigs` holds the tape's long strings (`BIG_STRING`), `bigs_len` of them. With
+/// `FLAG_HASH`, the first two strings of the tape are the agent and tool names and the
+/// result is the 64-character hex proposal hash followed by the canonical JSON.
 #[napi(catch_unwind)]
 #[allow(clippy::too_many_arguments)]
 pub fn encode_tape<'env>(
@@ -179,27 +211,22 @@ pub fn encode_tape<'env>(
   bigs: Array<'_>,
   bigs_len: u32,
   flags: u32,
-) -> Result<JsString<'env>, ErrorCode> {
-  SCRATCH.with(|cell| {
-    let mut guard = cell.borrow_mut();
+) -> Either<JsString<'env>, u32> {
+  with_scratch(|scratch| {
     let Scratch {
       text: units,
       big_text,
       narrow,
       wide,
       encoder,
-      failure_path,
       ..
-    } = &mut *guard;
+    } = scratch;
     read_utf16(env, &text, units)?;
     big_text.clear();
     let mut big_ends = Vec::with_capacity(bigs_len as usize);
     for index in 0..bigs_len {
-      let big: Option<JsString<'_>> = bigs
-        .get(index)
-        .map_err(|_| status_error(ErrorCode::Internal))?;
-      let big = big.ok_or_else(|| status_error(ErrorCode::Internal))?;
-      append_utf16(env, &big, big_text)?;
+      let big: Unknown<'_> = bigs.get(index).ok().flatten().ok_or_else(internal)?;
+      append_utf16(env, big.raw(), big_text)?;
       big_ends.push(big_text.len());
     }
     let mut start = 0;
@@ -213,17 +240,17 @@ pub fn encode_tape<'env>(
       .collect();
     let (ops_len, nums_len, lens_len) = (ops_len as usize, nums_len as usize, lens_len as usize);
     if ops_len > ops.len() || nums_len > nums.len() || lens_len > lens.len() {
-      return Err(status_error(ErrorCode::Internal));
+      return Err(internal());
     }
     let (mut lens, mut text) = (&lens[..lens_len], &units[..]);
     let mut names = None;
     if flags & FLAG_HASH != 0 {
       let (agent_len, tool_len) = match lens {
         [a, t, ..] => (*a as usize, *t as usize),
-        _ => return Err(status_error(ErrorCode::Internal)),
+        _ => return Err(internal()),
       };
       if agent_len + tool_len > text.len() {
-        return Err(status_error(ErrorCode::Internal));
+        return Err(internal());
       }
       names = Some((&text[..agent_len], &text[agent_len..agent_len + tool_len]));
       text = &text[agent_len + tool_len..];
@@ -236,97 +263,106 @@ pub fn encode_tape<'env>(
       text,
       bigs: &big_slices,
     };
-    let track_path = flags & FLAG_PATH != 0;
-    let result = encode_to_js(env, encoder, narrow, wide, tape, names, track_path)
-      .map_err(|failure| failed(failure_path, failure));
-    release(&mut guard);
-    result
+    encode_to_js(
+      env,
+      encoder,
+      narrow,
+      wide,
+      tape,
+      names,
+      flags & FLAG_PATH != 0,
+    )
   })
 }
 
-/// Strict-decodes JSON text without building a value. Returns 0 when it is a JSON
-/// document and 1 when it is empty or whitespace only. Flags: `FLAG_PATH`,
-/// `FLAG_REJECT_NEGATIVE_ZERO`.
+/// Strict-decodes JSON text without building a value: `JSON_OK`, `JSON_BLANK` (empty or
+/// whitespace only) or `FAILED`. Flags: `FLAG_PATH`, `FLAG_REJECT_NEGATIVE_ZERO`.
 #[napi(catch_unwind)]
-pub fn check_json(env: &Env, text: JsString<'_>, flags: u32) -> Result<u32, ErrorCode> {
-  SCRATCH.with(|cell| {
-    let mut guard = cell.borrow_mut();
+pub fn check_json(env: &Env, text: JsString<'_>, flags: u32) -> u32 {
+  let outcome = with_scratch(|scratch| {
     let Scratch {
-      text: units,
-      tape,
-      failure_path,
-      ..
-    } = &mut *guard;
+      text: units, tape, ..
+    } = scratch;
     read_utf16(env, &text, units)?;
     if is_blank(units) {
-      return Ok(1);
+      return Ok(JSON_BLANK);
     }
     tape.clear();
-    let result = decoder::decode(units, decode_options(flags), tape)
-      .map(|()| 0)
-      .map_err(|failure| failed(failure_path, failure));
-    release(&mut guard);
-    result
-  })
+    decoder::decode(units, decode_options(flags), tape)?;
+    Ok(JSON_OK)
+  });
+  match outcome {
+    Either::A(status) | Either::B(status) => status,
+  }
 }
 
-/// Strict-decodes JSON text and returns its RFC 8785 form.
+/// Strict-decodes JSON text and returns its RFC 8785 form, or `FAILED`.
 #[napi(catch_unwind)]
 pub fn canonicalize_json<'env>(
   env: &'env Env,
   text: JsString<'_>,
   flags: u32,
-) -> Result<JsString<'env>, ErrorCode> {
-  SCRATCH.with(|cell| {
-    let mut guard = cell.borrow_mut();
+) -> Either<JsString<'env>, u32> {
+  with_scratch(|scratch| {
     let Scratch {
       text: units,
       tape,
       encoder,
       narrow,
       wide,
-      failure_path,
       ..
-    } = &mut *guard;
+    } = scratch;
     read_utf16(env, &text, units)?;
     let options = decode_options(flags);
     tape.clear();
-    let result = decoder::decode(units, options, tape)
-      .and_then(|()| {
-        encode_to_js(
-          env,
-          encoder,
-          narrow,
-          wide,
-          tape.as_ref(),
-          None,
-          options.track_path,
-        )
-      })
-      .map_err(|failure| failed(failure_path, failure));
-    release(&mut guard);
-    result
+    decoder::decode(units, options, tape)?;
+    encode_to_js(
+      env,
+      encoder,
+      narrow,
+      wide,
+      tape.as_ref(),
+      None,
+      options.track_path,
+    )
   })
 }
 
-/// The proposal hash of an agent, a tool and canonical JSON already computed.
+/// The proposal hash of an agent, a tool and canonical JSON already computed, or
+/// `FAILED` (a lone surrogate in any of them).
 #[napi(catch_unwind)]
 pub fn hash_proposal(
   env: &Env,
   agent_name: JsString<'_>,
   tool_name: JsString<'_>,
   args_canonical_json: JsString<'_>,
-) -> Result<String, ErrorCode> {
-  let (mut agent, mut tool, mut json) = (Vec::new(), Vec::new(), Vec::new());
-  read_utf16(env, &agent_name, &mut agent)?;
-  read_utf16(env, &tool_name, &mut tool)?;
-  read_utf16(env, &args_canonical_json, &mut json)?;
-  let json = String::from_utf16(&json).map_err(|_| status_error(ErrorCode::LoneSurrogate))?;
-  let digest = hash_envelope(&agent, &tool, json.as_bytes()).map_err(status_error)?;
-  Ok(to_hex(&digest).iter().map(|&b| b as char).collect())
+) -> Either<String, u32> {
+  with_scratch(|_| {
+    let (mut agent, mut tool, mut json) = (Vec::new(), Vec::new(), Vec::new());
+    read_utf16(env, &agent_name, &mut agent)?;
+    read_utf16(env, &tool_name, &mut tool)?;
+    read_utf16(env, &args_canonical_json, &mut json)?;
+    if !crate::jcs::string::is_well_formed(&json) {
+      return Err(ErrorCode::LoneSurrogate.into());
+    }
+    let digest = proposal_hash_of(&agent, &tool, Canonical::Utf16(&json))?;
+    Ok(to_hex(&digest).iter().map(|&b| b as char).collect())
+  })
 }
 
-/// The JSON Pointer of the last failure raised with `FLAG_PATH` on this thread.
+/// The code of the last failure on this thread.
+#[napi]
+pub fn last_failure_code() -> &'static str {
+  SCRATCH.with(|cell| {
+    cell
+      .borrow()
+      .failure_code
+      .unwrap_or(ErrorCode::Internal)
+      .as_str()
+  })
+}
+
+/// The JSON Pointer of the last failure on this thread (empty unless `FLAG_PATH`).
 #[napi]
 pub fn last_failure_path<'env>(env: &'env Env) -> Result<JsString<'env>> {
   SCRATCH.with(|cell| env.create_string_utf16(&cell.borrow().failure_path))

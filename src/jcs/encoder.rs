@@ -1,6 +1,8 @@
 //! Tape to RFC 8785 bytes. A first pass checks the tape's shape and records where each
 //! container ends, so the second pass can visit an object's members in key order
 //! (UTF-16 code units, RFC 8785 section 3.2.3) without copying any output twice.
+//! Neither pass recurses: nesting lives on explicit stacks, so a deep value needs no
+//! native stack (a worker thread may have little of it left when it calls in).
 
 use super::output::{Output, Utf8Out};
 use super::pointer::{self, Segment};
@@ -26,6 +28,21 @@ struct Member {
   value: Cursor,
 }
 
+/// A container being written.
+#[derive(Debug, Clone, Copy)]
+enum Frame {
+  /// Elements follow one another on the tape; `next` is the index of the next one.
+  Array { count: usize, next: usize },
+  /// Members sorted in `members[base..base + count]`; `end` is the cursor after the
+  /// object, where writing resumes once it is closed.
+  Object {
+    base: usize,
+    count: usize,
+    next: usize,
+    end: Cursor,
+  },
+}
+
 /// What the encoder learned while writing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Encoded {
@@ -38,6 +55,9 @@ pub struct Encoded {
 pub struct Encoder {
   ends: Vec<Cursor>,
   members: Vec<Member>,
+  frames: Vec<Frame>,
+  /// Pending member counts of the scan pass: (index in `ends`, members left, object?).
+  open: Vec<(usize, u32, bool)>,
 }
 
 /// Encodes with fresh scratch space; see [`Encoder::encode`].
@@ -71,13 +91,13 @@ impl Encoder {
   ) -> Result<(), Failure> {
     self.ends.clear();
     self.members.clear();
-    let mut cursor = Cursor::default();
-    scan(&tape, &mut self.ends, &mut cursor, 0)?;
-    if cursor.op != tape.ops.len()
-      || cursor.num != tape.nums.len()
-      || cursor.len != tape.lens.len()
-      || cursor.text != tape.text.len()
-      || cursor.big != tape.bigs.len()
+    self.frames.clear();
+    let end = scan(&tape, &mut self.ends, &mut self.open)?;
+    if end.op != tape.ops.len()
+      || end.num != tape.nums.len()
+      || end.len != tape.lens.len()
+      || end.text != tape.text.len()
+      || end.big != tape.bigs.len()
     {
       return Err(ErrorCode::Internal.into());
     }
@@ -85,11 +105,11 @@ impl Encoder {
       tape,
       ends: &self.ends,
       members: &mut self.members,
+      frames: &mut self.frames,
       out,
       path: if track_path { Some(Vec::new()) } else { None },
     };
-    let mut cursor = Cursor::default();
-    writer.value(&mut cursor)
+    writer.run()
   }
 }
 
@@ -110,53 +130,68 @@ fn take_text(tape: &TapeRef<'_>, cursor: &mut Cursor) -> Result<(), Failure> {
   Ok(())
 }
 
-/// Checks one value's shape and records each container's end cursor in pre-order.
+/// Checks the shape of the single value on the tape, records each container's end
+/// cursor in pre-order, and returns the cursor after the value.
 fn scan(
   tape: &TapeRef<'_>,
   ends: &mut Vec<Cursor>,
-  cursor: &mut Cursor,
-  depth: usize,
-) -> Result<(), Failure> {
-  let op = get(tape.ops, cursor.op)?;
-  cursor.op += 1;
-  match op {
-    tape::NULL | tape::FALSE | tape::TRUE => {}
-    tape::NUMBER => {
-      get(tape.nums, cursor.num)?;
-      cursor.num += 1;
-    }
-    tape::STRING => take_text(tape, cursor)?,
-    tape::BIG_STRING => {
-      get(tape.bigs, cursor.big)?;
-      cursor.big += 1;
-    }
-    tape::ARRAY | tape::OBJECT => {
-      if depth >= MAX_DEPTH {
-        return Err(ErrorCode::DepthLimit.into());
+  open: &mut Vec<(usize, u32, bool)>,
+) -> Result<Cursor, Failure> {
+  open.clear();
+  let mut cursor = Cursor::default();
+  loop {
+    // One value at `cursor`.
+    let op = get(tape.ops, cursor.op)?;
+    cursor.op += 1;
+    match op {
+      tape::NULL | tape::FALSE | tape::TRUE => {}
+      tape::NUMBER => {
+        get(tape.nums, cursor.num)?;
+        cursor.num += 1;
       }
-      let index = ends.len();
-      ends.push(Cursor::default());
-      cursor.container += 1;
-      let count = get(tape.lens, cursor.len)?;
-      cursor.len += 1;
-      for _ in 0..count {
-        if op == tape::OBJECT {
-          take_text(tape, cursor)?;
+      tape::STRING => take_text(tape, &mut cursor)?,
+      tape::BIG_STRING => {
+        get(tape.bigs, cursor.big)?;
+        cursor.big += 1;
+      }
+      tape::ARRAY | tape::OBJECT => {
+        if open.len() >= MAX_DEPTH {
+          return Err(ErrorCode::DepthLimit.into());
         }
-        scan(tape, ends, cursor, depth + 1)?;
+        ends.push(Cursor::default());
+        cursor.container += 1;
+        let count = get(tape.lens, cursor.len)?;
+        cursor.len += 1;
+        open.push((ends.len() - 1, count, op == tape::OBJECT));
       }
-      ends[index] = *cursor;
+      _ => return Err(ErrorCode::Internal.into()),
     }
-    _ => return Err(ErrorCode::Internal.into()),
+    // Close finished containers, then position at the next member, if any.
+    loop {
+      let Some(top) = open.last_mut() else {
+        return Ok(cursor);
+      };
+      if top.1 == 0 {
+        ends[top.0] = cursor;
+        open.pop();
+        continue;
+      }
+      top.1 -= 1;
+      if top.2 {
+        take_text(tape, &mut cursor)?;
+      }
+      break;
+    }
   }
-  Ok(())
 }
 
 struct Writer<'t, 's, O: Output> {
   tape: TapeRef<'t>,
   ends: &'s [Cursor],
   members: &'s mut Vec<Member>,
+  frames: &'s mut Vec<Frame>,
   out: &'s mut O,
+  /// One segment per open frame: the member being written.
   path: Option<Vec<Segment<'t>>>,
 }
 
@@ -168,20 +203,20 @@ impl<'t, O: Output> Writer<'t, '_, O> {
     }
   }
 
-  fn push_path(&mut self, segment: Segment<'t>) {
+  fn set_path(&mut self, segment: Segment<'t>) {
+    let depth = self.frames.len();
     if let Some(path) = &mut self.path {
+      path.truncate(depth - 1);
       path.push(segment);
-    }
-  }
-
-  fn pop_path(&mut self) {
-    if let Some(path) = &mut self.path {
-      path.pop();
     }
   }
 
   fn string(&mut self, units: &[u16]) -> Result<(), Failure> {
     self.out.string(units).map_err(|code| self.fail(code))
+  }
+
+  fn key(&self, member: &Member) -> &'t [u16] {
+    &self.tape.text[member.key_start..member.key_start + member.key_len]
   }
 
   /// Moves `cursor` past one value without writing it. The scan pass has already
@@ -206,54 +241,106 @@ impl<'t, O: Output> Writer<'t, '_, O> {
     }
   }
 
-  fn value(&mut self, cursor: &mut Cursor) -> Result<(), Failure> {
+  fn run(&mut self) -> Result<(), Failure> {
     let tape = self.tape;
-    let op = tape.ops[cursor.op];
-    cursor.op += 1;
-    match op {
-      tape::NULL => self.out.ascii(b"null"),
-      tape::FALSE => self.out.ascii(b"false"),
-      tape::TRUE => self.out.ascii(b"true"),
-      tape::NUMBER => {
-        let value = tape.nums[cursor.num];
-        cursor.num += 1;
-        if let Err(code) = self.out.number(value) {
-          return Err(self.fail(code));
-        }
-      }
-      tape::STRING => {
-        let len = tape.lens[cursor.len] as usize;
-        cursor.len += 1;
-        let units = &tape.text[cursor.text..cursor.text + len];
-        cursor.text += len;
-        self.string(units)?;
-      }
-      tape::BIG_STRING => {
-        let units = tape.bigs[cursor.big];
-        cursor.big += 1;
-        self.string(units)?;
-      }
-      tape::ARRAY => {
-        cursor.container += 1;
-        let count = tape.lens[cursor.len] as usize;
-        cursor.len += 1;
-        self.out.ascii(b"[");
-        for index in 0..count {
-          if index > 0 {
-            self.out.ascii(b",");
+    let mut cursor = Cursor::default();
+    loop {
+      // Write the value at `cursor`, or open it.
+      let op = tape.ops[cursor.op];
+      cursor.op += 1;
+      match op {
+        tape::NULL => self.out.ascii(b"null"),
+        tape::FALSE => self.out.ascii(b"false"),
+        tape::TRUE => self.out.ascii(b"true"),
+        tape::NUMBER => {
+          let value = tape.nums[cursor.num];
+          cursor.num += 1;
+          if let Err(code) = self.out.number(value) {
+            return Err(self.fail(code));
           }
-          self.push_path(Segment::Index(index));
-          self.value(cursor)?;
-          self.pop_path();
         }
-        self.out.ascii(b"]");
+        tape::STRING => {
+          let len = tape.lens[cursor.len] as usize;
+          cursor.len += 1;
+          let units = &tape.text[cursor.text..cursor.text + len];
+          cursor.text += len;
+          self.string(units)?;
+        }
+        tape::BIG_STRING => {
+          let units = tape.bigs[cursor.big];
+          cursor.big += 1;
+          self.string(units)?;
+        }
+        tape::ARRAY => {
+          cursor.container += 1;
+          let count = tape.lens[cursor.len] as usize;
+          cursor.len += 1;
+          self.out.ascii(b"[");
+          self.frames.push(Frame::Array { count, next: 0 });
+        }
+        _ => self.open_object(&mut cursor)?,
       }
-      _ => self.object(cursor)?,
+      // Find the next value to write, closing the containers that are complete.
+      loop {
+        let Some(frame) = self.frames.last_mut() else {
+          return Ok(());
+        };
+        match frame {
+          Frame::Array { count, next } => {
+            if *next == *count {
+              self.out.ascii(b"]");
+              self.close();
+              continue;
+            }
+            let index = *next;
+            *next += 1;
+            if index > 0 {
+              self.out.ascii(b",");
+            }
+            self.set_path(Segment::Index(index));
+          }
+          Frame::Object {
+            base,
+            count,
+            next,
+            end,
+          } => {
+            if *next == *count {
+              let (base, end) = (*base, *end);
+              self.out.ascii(b"}");
+              self.members.truncate(base);
+              cursor = end;
+              self.close();
+              continue;
+            }
+            let member = self.members[*base + *next];
+            let first = *next == 0;
+            *next += 1;
+            if !first {
+              self.out.ascii(b",");
+            }
+            let name = self.key(&member);
+            self.set_path(Segment::Key(name));
+            self.string(name)?;
+            self.out.ascii(b":");
+            cursor = member.value;
+          }
+        }
+        break;
+      }
     }
-    Ok(())
   }
 
-  fn object(&mut self, cursor: &mut Cursor) -> Result<(), Failure> {
+  fn close(&mut self) {
+    self.frames.pop();
+    let depth = self.frames.len();
+    if let Some(path) = &mut self.path {
+      path.truncate(depth);
+    }
+  }
+
+  /// Collects an object's members in key order and opens its frame.
+  fn open_object(&mut self, cursor: &mut Cursor) -> Result<(), Failure> {
     let tape = self.tape;
     cursor.container += 1;
     let count = tape.lens[cursor.len] as usize;
@@ -274,26 +361,25 @@ impl<'t, O: Output> Writer<'t, '_, O> {
     let text = tape.text;
     let key = |m: &Member| &text[m.key_start..m.key_start + m.key_len];
     self.members[base..].sort_unstable_by(|a, b| key(a).cmp(key(b)));
-    self.out.ascii(b"{");
-    for i in base..base + count {
-      let member = self.members[i];
-      let name = key(&member);
-      if i > base {
-        if key(&self.members[i - 1]) == name {
-          self.push_path(Segment::Key(name));
-          return Err(self.fail(ErrorCode::DuplicateKey));
-        }
-        self.out.ascii(b",");
+    for i in base + 1..base + count {
+      if key(&self.members[i - 1]) == key(&self.members[i]) {
+        self.frames.push(Frame::Object {
+          base,
+          count,
+          next: 0,
+          end: *cursor,
+        });
+        self.set_path(Segment::Key(key(&self.members[i])));
+        return Err(self.fail(ErrorCode::DuplicateKey));
       }
-      self.push_path(Segment::Key(name));
-      self.string(name)?;
-      self.out.ascii(b":");
-      let mut value = member.value;
-      self.value(&mut value)?;
-      self.pop_path();
     }
-    self.out.ascii(b"}");
-    self.members.truncate(base);
+    self.out.ascii(b"{");
+    self.frames.push(Frame::Object {
+      base,
+      count,
+      next: 0,
+      end: *cursor,
+    });
     Ok(())
   }
 }

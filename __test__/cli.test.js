@@ -1,0 +1,414 @@
+'use strict';
+// The command line (bin/tool-argument-snapshot.js), run as users run it: a child process
+// fed through standard input or a file. Every command and exit status; hashes checked
+// against the library and against node:crypto over the RFC-0016 envelope; rejected
+// input never echoed to standard error; canonicalize checked against json-canonicalize.
+
+const { test, describe, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const { createHash, randomBytes } = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const { prepareToolCall, canonicalize: libCanonicalize } = require('..');
+const { canonicalize: referenceCanonicalize } = require('json-canonicalize');
+
+const ROOT = path.join(__dirname, '..');
+const BIN = path.join(ROOT, 'bin', 'tool-argument-snapshot.js');
+const { version: VERSION } = require('../package.json');
+const PREFIX = 'tool-argument-snapshot: error: ';
+
+const AGENT = 'Release assistant ✓';
+const TOOL = 'deploy_service';
+/** Key order by UTF-16 code units (RFC 8785 §3.2.3), number forms, escapes, non-ASCII. */
+const RAW = '{ "region": "eu-west-1", "replicas": 3.0, "limits": {"ratio": 1E-1, "max": 1e21},' +
+  ' "\\u20ac": "euro", "\\r": "cr", "\\ufb33": "dalet", "1": "one", "\\ud83d\\ude00": "smile", "\\u0080": "c1", "\\u00f6": "o" }';
+const CANONICAL = '{"\\r":"cr","1":"one","limits":{"max":1e+21,"ratio":0.1},"region":"eu-west-1","replicas":3,' +
+  '"\u0080":"c1","\u00f6":"o","\u20ac":"euro","\ud83d\ude00":"smile","\ufb33":"dalet"}';
+
+let tmp;
+before(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-cli-'));
+});
+after(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Runs the CLI; `input` (string or Buffer) becomes its standard input. */
+function run(args, { input = '', bin = BIN } = {}) {
+  const result = spawnSync(process.execPath, [bin, ...args], { input, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 });
+  assert.equal(result.error, undefined, `spawning ${args.join(' ')} failed: ${result.error}`);
+  return { status: result.status, signal: result.signal, stdout: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8') };
+}
+
+function writeTemp(name, content) {
+  const file = path.join(tmp, name);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+function describeRun(label, result) {
+  return `${label}: status ${result.status} (signal ${result.signal})\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;
+}
+
+/** The independent oracle: SHA-256 of the RFC 8785 envelope, built by hand. */
+function envelopeHash(agentName, toolName, argsCanonicalJson) {
+  const envelope = `{"agentName":${JSON.stringify(agentName)},"argsCanonicalJson":${JSON.stringify(argsCanonicalJson)},` +
+    `"kind":"tool","toolName":${JSON.stringify(toolName)}}`;
+  return createHash('sha256').update(envelope, 'utf8').digest('hex');
+}
+
+const EXPECTED_HASH = envelopeHash(AGENT, TOOL, CANONICAL);
+/** What hash and verify print on standard error for CANONICAL, whose key U+0080 is a C1 control. */
+const C1_WARNING = 'tool-argument-snapshot: warning: the canonical JSON contains 1 invisible or bidirectional control ' +
+  'character(s) (U+0080); a terminal may not show exactly what was hashed\n';
+
+describe('help and version', () => {
+  for (const args of [['--help'], ['-h'], ['help'], ['hash', '--help'], ['verify', '-h', '--agent', 'x']]) {
+    test(`${args.join(' ')} prints the usage, the commands and every exit status, and exits 0`, () => {
+      const result = run(args);
+      assert.equal(result.status, 0, describeRun(args.join(' '), result));
+      assert.equal(result.stderr, '');
+      for (const needle of ['Usage:', 'hash --agent NAME --tool NAME', 'verify --agent NAME --tool NAME --hash HEX',
+        'canonicalize [--no-newline]', '--json', '--include-path', 'Exit status:', 'byte order mark']) {
+        assert.ok(result.stdout.includes(needle), `help mentions ${needle}`);
+      }
+      for (const status of ['0 ', '1 ', '2 ', '3 ', '70 ']) {
+        assert.match(result.stdout, new RegExp(`^  ${status}`, 'm'), `help documents exit status ${status.trim()}`);
+      }
+    });
+  }
+
+  test('--version prints the version of package.json', () => {
+    const result = run(['--version']);
+    assert.equal(result.status, 0, describeRun('--version', result));
+    assert.equal(result.stdout, `${VERSION}\n`);
+    assert.equal(result.stderr, '');
+  });
+
+  test('the file is executable and starts with a node shebang', { skip: process.platform === 'win32' && 'no executable bit on Windows' }, () => {
+    assert.ok(fs.readFileSync(BIN, 'utf8').startsWith('#!/usr/bin/env node\n'));
+    assert.ok((fs.statSync(BIN).mode & 0o111) !== 0, 'bin/tool-argument-snapshot.js has an executable bit');
+  });
+});
+
+describe('hash', () => {
+  test('the library and node:crypto over the envelope agree on the expected hash', () => {
+    const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: RAW });
+    assert.equal(prepared.argsCanonicalJson, CANONICAL);
+    assert.equal(prepared.proposalHash, EXPECTED_HASH);
+    assert.equal(referenceCanonicalize(JSON.parse(RAW)), CANONICAL, 'json-canonicalize agrees on the canonical JSON');
+  });
+
+  test('reads standard input when no FILE is given and prints two labelled lines', () => {
+    const result = run(['hash', '--agent', AGENT, '--tool', TOOL], { input: RAW });
+    assert.equal(result.status, 0, describeRun('hash', result));
+    assert.equal(result.stdout, `canonical JSON: ${CANONICAL}\nproposal hash:  ${EXPECTED_HASH}\n`);
+    assert.equal(result.stderr, C1_WARNING);
+  });
+
+  test('reads standard input for - and a file for FILE, with the same output', () => {
+    const file = writeTemp('args.json', RAW);
+    const fromDash = run(['hash', '--agent', AGENT, '--tool', TOOL, '-'], { input: RAW });
+    const fromFile = run(['hash', '--agent', AGENT, '--tool', TOOL, file]);
+    const fileFirst = run(['hash', file, '--tool', TOOL, '--agent', AGENT]);
+    for (const [label, result] of [['-', fromDash], ['FILE', fromFile], ['FILE before the options', fileFirst]]) {
+      assert.equal(result.status, 0, describeRun(label, result));
+      assert.equal(result.stdout, `canonical JSON: ${CANONICAL}\nproposal hash:  ${EXPECTED_HASH}\n`, label);
+    }
+  });
+
+  test('--json prints exactly one object with agentName, toolName, argsCanonicalJson and proposalHash', () => {
+    const result = run(['hash', '--json', '--agent', AGENT, '--tool', TOOL], { input: RAW });
+    assert.equal(result.status, 0, describeRun('hash --json', result));
+    assert.ok(result.stdout.endsWith('}\n') && result.stdout.split('\n').length === 2, 'one line of JSON');
+    assert.deepEqual(JSON.parse(result.stdout), {
+      agentName: AGENT, toolName: TOOL, argsCanonicalJson: CANONICAL, proposalHash: EXPECTED_HASH,
+    });
+  });
+
+  test('the hash binds the agent and the tool: other names give other hashes, each matching the oracle', () => {
+    const json = (agent, tool) => JSON.parse(run(['hash', '--json', '--agent', agent, '--tool', tool], { input: '{"a":1}' }).stdout);
+    const seen = new Set();
+    for (const [agent, tool] of [['a', 't'], ['b', 't'], ['a', 'u'], ['', ''], ['agent "quoted"\n', 'tool\\']]) {
+      const out = json(agent, tool);
+      assert.equal(out.argsCanonicalJson, '{"a":1}');
+      assert.equal(out.proposalHash, envelopeHash(agent, tool, '{"a":1}'), `oracle for ${JSON.stringify([agent, tool])}`);
+      assert.equal(out.proposalHash, prepareToolCall({ agentName: agent, toolName: tool, rawArguments: '{"a":1}' }).proposalHash);
+      seen.add(out.proposalHash);
+    }
+    assert.equal(seen.size, 5, 'five distinct hashes');
+  });
+
+  test('empty or whitespace-only input is the empty object, as providers send it', () => {
+    for (const input of ['', ' \n\t']) {
+      const result = run(['hash', '--json', '--agent', 'a', '--tool', 't'], { input });
+      assert.equal(result.status, 0, describeRun(JSON.stringify(input), result));
+      const out = JSON.parse(result.stdout);
+      assert.equal(out.argsCanonicalJson, '{}');
+      assert.equal(out.proposalHash, envelopeHash('a', 't', '{}'));
+    }
+  });
+
+  test('invisible or bidirectional control characters in the canonical JSON print a warning, not an error', () => {
+    const input = '{"path":"/srv/app/\\u202Etxt.exe","note":"a\\u200Bb"}';
+    const result = run(['hash', '--agent', 'a', '--tool', 't'], { input });
+    assert.equal(result.status, 0, describeRun('bidi', result));
+    assert.match(result.stderr, /^tool-argument-snapshot: warning: .* 2 invisible .*\(U\+200B, U\+202E\)/);
+    assert.ok(result.stdout.startsWith('canonical JSON: {"note":"a\u200Bb","path":"/srv/app/\u202Etxt.exe"}\n'));
+    const quiet = run(['hash', '--json', '--agent', 'a', '--tool', 't'], { input });
+    assert.equal(quiet.stderr, '', '--json output is for scripts: no warning');
+  });
+});
+
+describe('verify', () => {
+  const base = ['verify', '--agent', AGENT, '--tool', TOOL];
+
+  test('exits 0 and prints "match" and the hash when the hash matches, in any case', () => {
+    for (const hash of [EXPECTED_HASH, EXPECTED_HASH.toUpperCase()]) {
+      const result = run([...base, '--hash', hash], { input: RAW });
+      assert.equal(result.status, 0, describeRun('verify', result));
+      assert.equal(result.stdout, `match\nproposal hash:  ${EXPECTED_HASH}\n`);
+      assert.equal(result.stderr, C1_WARNING);
+    }
+  });
+
+  test('a different spelling of the same arguments matches', () => {
+    const respelled = JSON.stringify(JSON.parse(RAW), null, 2);
+    const result = run([...base, '--hash', EXPECTED_HASH, writeTemp('respelled.json', respelled)]);
+    assert.equal(result.status, 0, describeRun('respelled', result));
+  });
+
+  test('exits 1 on a mismatch and prints the expected hash, the actual hash and the canonical JSON', () => {
+    const other = '{"region":"eu-west-1","replicas":30}';
+    const actual = envelopeHash(AGENT, TOOL, '{"region":"eu-west-1","replicas":30}');
+    const result = run([...base, '--hash', EXPECTED_HASH.toUpperCase()], { input: other });
+    assert.equal(result.status, 1, describeRun('mismatch', result));
+    assert.equal(result.stdout,
+      `mismatch\nexpected hash:  ${EXPECTED_HASH}\nactual hash:    ${actual}\ncanonical JSON: {"region":"eu-west-1","replicas":30}\n`);
+    assert.equal(result.stderr, '');
+  });
+
+  test('the same arguments under another agent or tool do not match', () => {
+    for (const names of [['--agent', 'Other agent', '--tool', TOOL], ['--agent', AGENT, '--tool', 'other_tool']]) {
+      const result = run(['verify', ...names, '--hash', EXPECTED_HASH], { input: RAW });
+      assert.equal(result.status, 1, describeRun(names.join(' '), result));
+      assert.ok(result.stdout.startsWith('mismatch\n'));
+    }
+  });
+
+  test('--json prints match, both hashes and the canonical JSON, with exit 0 or 1', () => {
+    const ok = run([...base, '--json', '--hash', EXPECTED_HASH.toUpperCase()], { input: RAW });
+    assert.equal(ok.status, 0, describeRun('verify --json', ok));
+    assert.deepEqual(JSON.parse(ok.stdout), {
+      match: true, agentName: AGENT, toolName: TOOL, argsCanonicalJson: CANONICAL, proposalHash: EXPECTED_HASH, expectedHash: EXPECTED_HASH,
+    });
+    const wrong = 'f'.repeat(64);
+    const bad = run([...base, '--json', '--hash', wrong], { input: RAW });
+    assert.equal(bad.status, 1, describeRun('verify --json mismatch', bad));
+    assert.deepEqual(JSON.parse(bad.stdout), {
+      match: false, agentName: AGENT, toolName: TOOL, argsCanonicalJson: CANONICAL, proposalHash: EXPECTED_HASH, expectedHash: wrong,
+    });
+  });
+
+  test('rejected input exits 3, not 1', () => {
+    const result = run([...base, '--hash', EXPECTED_HASH], { input: '{"a":1,"a":1}' });
+    assert.equal(result.status, 3, describeRun('verify rejected', result));
+    assert.equal(result.stdout, '');
+  });
+});
+
+describe('canonicalize', () => {
+  const SAMPLES = [
+    '{"b":[1,2,{"z":null,"y":true}],"a":"x"}',
+    '[1E2, 0.000001, 1e-7, 123456789012345678901234567890, -1.5, 4.35, 0.1, 9007199254740993]',
+    '"\\u0041\\u00e9\\ud83d\\ude00\\u001f\\u2028/"',
+    ' 1 ',
+    RAW,
+  ];
+
+  test('prints the RFC 8785 form, agreeing with the library and json-canonicalize, followed by a newline', () => {
+    for (const text of SAMPLES) {
+      const expected = referenceCanonicalize(JSON.parse(text));
+      assert.equal(libCanonicalize(JSON.parse(text)), expected, `library vs json-canonicalize on ${text}`);
+      const result = run(['canonicalize'], { input: text });
+      assert.equal(result.status, 0, describeRun(text, result));
+      assert.equal(result.stdout, `${expected}\n`, text);
+      assert.equal(result.stderr, '');
+    }
+  });
+
+  test('--no-newline prints the canonical bytes alone; FILE and - work', () => {
+    const file = writeTemp('sample.json', SAMPLES[0]);
+    const expected = referenceCanonicalize(JSON.parse(SAMPLES[0]));
+    for (const args of [['canonicalize', '--no-newline', file], ['canonicalize', '--no-newline', '-']]) {
+      const result = spawnSync(process.execPath, [BIN, ...args], { input: SAMPLES[0] });
+      assert.equal(result.status, 0, args.join(' '));
+      assert.deepEqual(result.stdout, Buffer.from(expected, 'utf8'), `${args.join(' ')}: byte-exact`);
+    }
+  });
+
+  test('accepts only strict snapshot JSON: empty text, duplicate keys and -0 are rejected', () => {
+    for (const [input, stage, code] of [
+      ['', 'json', 'invalid_json'],
+      ['{"a":1,"a":1}', 'json', 'duplicate_key'],
+      ['[-0.0]', 'snapshot', 'negative_zero'],
+      ['[1e400]', 'json', 'non_finite_number'],
+      ['["\\udc00"]', 'json', 'lone_surrogate'],
+    ]) {
+      const result = run(['canonicalize'], { input });
+      assert.equal(result.status, 3, describeRun(input, result));
+      assert.equal(result.stdout, '');
+      assert.ok(result.stderr.startsWith(PREFIX) && result.stderr.endsWith(`(stage ${stage}, code ${code})\n`), describeRun(input, result));
+    }
+  });
+});
+
+describe('usage errors exit 2 with a hint and no output', () => {
+  const H = 'a'.repeat(64);
+  const CASES = [
+    ['no command', []],
+    ['an unknown command', ['sign']],
+    ['an unknown option', ['hash', '--agent', 'a', '--tool', 't', '--bogus']],
+    ['a missing --agent', ['hash', '--tool', 't']],
+    ['a missing --tool', ['verify', '--agent', 'a', '--hash', H]],
+    ['a missing --hash', ['verify', '--agent', 'a', '--tool', 't']],
+    ['an option without its value', ['hash', '--tool', 't', '--agent']],
+    ['--hash of 63 digits', ['verify', '--agent', 'a', '--tool', 't', '--hash', H.slice(1)]],
+    ['--hash with a non-hex digit', ['verify', '--agent', 'a', '--tool', 't', '--hash', `${H.slice(1)}g`]],
+    ['--hash with a prefix', ['verify', '--agent', 'a', '--tool', 't', '--hash', `sha256:${H}`]],
+    ['an option given twice', ['verify', '--agent', 'a', '--tool', 't', '--hash', H, '--hash', H]],
+    ['an option of another command', ['hash', '--agent', 'a', '--tool', 't', '--hash', H]],
+    ['--no-newline on hash', ['hash', '--agent', 'a', '--tool', 't', '--no-newline']],
+    ['--json on canonicalize', ['canonicalize', '--json']],
+    ['two inputs', ['canonicalize', 'a.json', 'b.json']],
+    ['--version with a command', ['hash', '--version']],
+  ];
+  for (const [label, args] of CASES) {
+    test(label, () => {
+      const result = run(args, { input: '{}' });
+      assert.equal(result.status, 2, describeRun(label, result));
+      assert.equal(result.stdout, '');
+      assert.ok(result.stderr.startsWith(PREFIX), describeRun(label, result));
+      assert.ok(result.stderr.endsWith("\nTry 'tool-argument-snapshot --help'.\n"), describeRun(label, result));
+      assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack trace');
+    });
+  }
+});
+
+describe('rejected input exits 3, names stage and code, and never echoes the payload', () => {
+  const secret = `SECRET-${randomBytes(8).toString('hex')}`;
+  const utf8 = (text) => Buffer.from(text, 'utf8');
+  const CASES = [
+    ['truncated JSON', utf8(`{"token":"${secret}"`), 'json', 'invalid_json'],
+    ['a trailing comma', utf8(`{"token":"${secret}",}`), 'json', 'invalid_json'],
+    ['a duplicate key', utf8(`{"${secret}":1,"${secret}":2}`), 'json', 'duplicate_key'],
+    ['a duplicate key with a secret value', utf8(`{"token":"${secret}","token":"x"}`), 'json', 'duplicate_key'],
+    ['a lone surrogate', utf8(`{"token":"${secret}\\ud800"}`), 'json', 'lone_surrogate'],
+    ['a number that overflows', utf8(`{"token":"${secret}","n":1e400}`), 'json', 'non_finite_number'],
+    ['negative zero', utf8(`{"token":"${secret}","n":-0}`), 'snapshot', 'negative_zero'],
+    ['invalid UTF-8 bytes', Buffer.concat([utf8(`{"token":"${secret}`), Buffer.from([0xff, 0xfe]), utf8('"}')]), 'json', 'invalid_json'],
+    ['an overlong UTF-8 encoding', Buffer.concat([utf8(`{"token":"${secret}`), Buffer.from([0xc0, 0xaf]), utf8('"}')]), 'json', 'invalid_json'],
+    ['a UTF-8 encoded surrogate', Buffer.concat([utf8(`{"token":"${secret}`), Buffer.from([0xed, 0xa0, 0x80]), utf8('"}')]), 'json', 'invalid_json'],
+    ['a UTF-8 byte order mark', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8(`{"token":"${secret}"}`)]), 'json', 'invalid_json'],
+    ['UTF-16LE text', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`{"token":"${secret}"}`, 'utf16le')]), 'json', 'invalid_json'],
+    ['nesting past the depth limit', utf8(`[{"token":"${secret}"},${'['.repeat(2000)}`), 'json', 'depth_limit'],
+  ];
+
+  for (const [label, input, stage, code] of CASES) {
+    for (const command of ['hash', 'verify']) {
+      test(`${command}: ${label}`, () => {
+        const args = command === 'hash' ? ['hash', '--agent', 'a', '--tool', 't'] : ['verify', '--agent', 'a', '--tool', 't', '--hash', '0'.repeat(64)];
+        const result = run(args, { input });
+        assert.equal(result.status, 3, describeRun(label, result));
+        assert.equal(result.stdout, '', 'nothing on standard output');
+        const lines = result.stderr.split('\n');
+        assert.equal(lines.length, 2, `one line on standard error: ${result.stderr}`);
+        assert.ok(lines[0].startsWith(PREFIX), result.stderr);
+        assert.ok(lines[0].endsWith(`(stage ${stage}, code ${code})`), `stage ${stage}, code ${code}: ${result.stderr}`);
+        assert.ok(!result.stderr.includes(secret), `the payload leaks to standard error: ${result.stderr}`);
+      });
+    }
+  }
+
+  test('--json also prints {"error": {stage, code, message}} on standard output, without the payload', () => {
+    const result = run(['hash', '--json', '--agent', 'a', '--tool', 't'], { input: `{"${secret}":1,"${secret}":2}` });
+    assert.equal(result.status, 3, describeRun('--json', result));
+    const { error } = JSON.parse(result.stdout);
+    assert.deepEqual(Object.keys(error), ['stage', 'code', 'message']);
+    assert.equal(error.stage, 'json');
+    assert.equal(error.code, 'duplicate_key');
+    assert.ok(!result.stdout.includes(secret) && !result.stderr.includes(secret));
+  });
+
+  test('--include-path adds the JSON Pointer (made of payload keys), and only then', () => {
+    const input = `{"outer":{"${secret}":1,"${secret}":2}}`;
+    const result = run(['hash', '--include-path', '--agent', 'a', '--tool', 't'], { input });
+    assert.equal(result.status, 3, describeRun('--include-path', result));
+    assert.ok(result.stderr.endsWith(`(stage json, code duplicate_key, path "/outer/${secret}")\n`), result.stderr);
+    const json = run(['hash', '--json', '--include-path', '--agent', 'a', '--tool', 't'], { input });
+    assert.equal(JSON.parse(json.stdout).error.path, `/outer/${secret}`);
+  });
+
+  test("a million '[' exits 3 with depth_limit, without a crash, for every command", () => {
+    const input = '['.repeat(1e6);
+    for (const args of [['hash', '--agent', 'a', '--tool', 't'], ['verify', '--agent', 'a', '--tool', 't', '--hash', 'a'.repeat(64)], ['canonicalize']]) {
+      const result = run(args, { input });
+      assert.equal(result.signal, null, describeRun(args[0], result));
+      assert.equal(result.status, 3, describeRun(args[0], result));
+      assert.ok(result.stderr.endsWith('(stage json, code depth_limit)\n'), describeRun(args[0], result));
+      assert.equal(result.stderr.split('\n').length, 2, 'one line, no stack');
+    }
+  });
+
+  test('a missing file and a directory exit 3 at stage input, naming the file', () => {
+    const missing = path.join(tmp, 'no-such-file.json');
+    const gone = run(['hash', '--agent', 'a', '--tool', 't', missing]);
+    assert.equal(gone.status, 3, describeRun('missing', gone));
+    assert.equal(gone.stderr, `${PREFIX}cannot read ${JSON.stringify(missing)}: no such file or directory (stage input, code ENOENT)\n`);
+    const dir = run(['canonicalize', tmp]);
+    assert.equal(dir.status, 3, describeRun('directory', dir));
+    assert.match(dir.stderr, /^tool-argument-snapshot: error: cannot read .*\(stage input, code EISDIR\)\n$/);
+  });
+});
+
+describe('internal errors exit 70', () => {
+  /** A stand-in package around a copy of the CLI, whose index.js is `indexSource`. */
+  function fakePackage(name, indexSource) {
+    const dir = path.join(tmp, name);
+    fs.mkdirSync(path.join(dir, 'bin'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'tool-argument-snapshot', version: '9.8.7', main: 'index.js' }));
+    fs.writeFileSync(path.join(dir, 'index.js'), indexSource);
+    fs.copyFileSync(BIN, path.join(dir, 'bin', 'tool-argument-snapshot.js'));
+    return path.join(dir, 'bin', 'tool-argument-snapshot.js');
+  }
+
+  test('an unexpected exception prints its stack and exits 70', () => {
+    const bin = fakePackage('throws', `'use strict';
+class E extends Error {}
+module.exports = {
+  ToolArgumentsValidationError: E,
+  SnapshotDomainError: E,
+  prepareToolCall() { throw new RangeError('unexpected failure planted by the test'); },
+};
+`);
+    const result = run(['hash', '--agent', 'a', '--tool', 't'], { input: '{}', bin });
+    assert.equal(result.status, 70, describeRun('internal', result));
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /^tool-argument-snapshot: internal error: RangeError: unexpected failure planted by the test\n\s+at /);
+  });
+
+  test('a library that cannot load (no native binary) exits 70 with its message, without a stack; --version and --help still work', () => {
+    const bin = fakePackage('unloadable', `'use strict';
+throw new Error('tool-argument-snapshot has no native binary for this platform (test-triple)');
+`);
+    const result = run(['canonicalize'], { input: '{}', bin });
+    assert.equal(result.status, 70, describeRun('unloadable', result));
+    assert.equal(result.stderr,
+      'tool-argument-snapshot: error: cannot load tool-argument-snapshot: tool-argument-snapshot has no native binary for this platform (test-triple)\n');
+    assert.equal(run(['--version'], { bin }).stdout, '9.8.7\n');
+    assert.equal(run(['--help'], { bin }).status, 0);
+  });
+});

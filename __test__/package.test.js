@@ -1,0 +1,398 @@
+'use strict';
+// The package as users get it: `npm pack` of this folder and of this platform's npm/
+// folder (with the freshly built binary), installed into throwaway projects. Checks the
+// published file list, the native loader's refusals (no binary, a platform package of
+// another version), the installed CLI, and TypeScript consumers (CommonJS, ESM with
+// node16 resolution, ESM with bundler resolution) that type-check under --strict and run
+// a zod-validated tool call through prepare, authorize and execute.
+// The TypeScript projects need typescript@5 and zod@3 from the registry: without one
+// they are skipped, visibly.
+
+const { test, describe, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.join(__dirname, '..');
+const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const { platformTriple } = require('../lib/native');
+
+const TRIPLE = platformTriple();
+const BINARY = `tool-argument-snapshot.${TRIPLE}.node`;
+const PLATFORM_NAME = `tool-argument-snapshot-${TRIPLE}`;
+const PLATFORM_DIR = path.join(ROOT, 'npm', TRIPLE);
+const MISMATCHED_VERSION = '0.0.0-mismatch.1';
+const NO_PLATFORM_PACKAGE =
+  !fs.existsSync(path.join(PLATFORM_DIR, 'package.json')) ? `no npm/${TRIPLE} folder`
+    : !fs.existsSync(path.join(ROOT, BINARY)) ? `no built ${BINARY} (run npm run build)`
+      : false;
+
+/** Child processes get no npm script context (npm test sets these for /work/main). */
+function childEnv(extra = {}) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^npm_(package_|lifecycle_|command$|config_local_prefix$)/i.test(key)) continue;
+    env[key] = value;
+  }
+  return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', ...extra };
+}
+
+function exec(file, args, { cwd, input, env, timeout = 120_000, shell = false } = {}) {
+  const result = spawnSync(file, args, { cwd, input, env: env || childEnv(), timeout, shell, maxBuffer: 64 * 1024 * 1024 });
+  return {
+    status: result.status,
+    signal: result.signal,
+    error: result.error,
+    stdout: result.stdout ? result.stdout.toString('utf8') : '',
+    stderr: result.stderr ? result.stderr.toString('utf8') : '',
+  };
+}
+
+/** Runs npm: the npm that runs this test when there is one, else the npm on PATH. */
+function npm(args, options = {}) {
+  const execPath = process.env.npm_execpath;
+  if (execPath && /npm-cli\.c?js$/.test(execPath)) return exec(process.execPath, [execPath, ...args], options);
+  return exec('npm', args, { ...options, shell: process.platform === 'win32' });
+}
+
+function describeRun(label, result) {
+  return `${label}: status ${result.status}, signal ${result.signal}, error ${result.error}\n--- stdout\n${result.stdout.slice(-4000)}\n--- stderr\n${result.stderr.slice(-4000)}`;
+}
+
+function mustSucceed(label, result) {
+  assert.equal(result.status, 0, describeRun(label, result));
+  return result;
+}
+
+function node(args, options) {
+  return exec(process.execPath, args, options);
+}
+
+/** `npm pack --json` of `dir` into `destination`, without lifecycle scripts (no rebuild). */
+function pack(dir, destination) {
+  const result = mustSucceed(`npm pack ${dir}`, npm(['pack', '--json', '--ignore-scripts', '--pack-destination', destination], { cwd: dir }));
+  const [info] = JSON.parse(result.stdout);
+  return { file: path.join(destination, info.filename), files: info.files.map((f) => f.path.replace(/\\/g, '/')).sort() };
+}
+
+function writeJson(file, value) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** A `file:` dependency spec of a tarball (forward slashes, also on Windows). */
+function fileSpec(tarball) {
+  return `file:${tarball.file.replace(/\\/g, '/')}`;
+}
+
+/** A project in `dir` depending on `deps` (name → spec), installed by npm. */
+function install(dir, deps, extraArgs = []) {
+  writeJson(path.join(dir, 'package.json'), { name: path.basename(dir), version: '1.0.0', private: true, dependencies: deps });
+  return mustSucceed(`npm install in ${path.basename(dir)}`, npm(['install', '--no-audit', '--no-fund', ...extraArgs], { cwd: dir }));
+}
+
+/** The RFC-0016 proposal hash, by hand over the envelope: the oracle. */
+function envelopeHash(agentName, toolName, argsCanonicalJson) {
+  const envelope = `{"agentName":${JSON.stringify(agentName)},"argsCanonicalJson":${JSON.stringify(argsCanonicalJson)},` +
+    `"kind":"tool","toolName":${JSON.stringify(toolName)}}`;
+  return createHash('sha256').update(envelope, 'utf8').digest('hex');
+}
+
+let tmp;
+let mainTarball;
+let platformTarball;
+let mismatchedTarball;
+
+before(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-package-'));
+  mainTarball = pack(ROOT, tmp);
+  if (NO_PLATFORM_PACKAGE) return;
+  // The platform package as `napi prepublish` publishes it: npm/<triple> plus the binary.
+  for (const [name, version] of [['platform', PKG.version], ['mismatched', MISMATCHED_VERSION]]) {
+    const dir = path.join(tmp, `${name}-src`);
+    fs.cpSync(PLATFORM_DIR, dir, { recursive: true });
+    fs.copyFileSync(path.join(ROOT, BINARY), path.join(dir, BINARY));
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    writeJson(path.join(dir, 'package.json'), { ...manifest, version });
+    const out = path.join(tmp, name);
+    fs.mkdirSync(out);
+    if (name === 'platform') platformTarball = pack(dir, out);
+    else mismatchedTarball = pack(dir, out);
+  }
+});
+
+after(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the published file list', () => {
+  test('the main tarball holds exactly package.json, README.md, LICENSE, index.js, index.d.ts, lib/*.js, lib/*.d.ts and the CLI', () => {
+    const lib = fs.readdirSync(path.join(ROOT, 'lib')).filter((f) => f.endsWith('.js') || f.endsWith('.d.ts')).map((f) => `lib/${f}`);
+    assert.ok(lib.includes('lib/native.js') && lib.includes('lib/native.d.ts'), 'lib/ holds the loader and its declarations');
+    const expected = ['package.json', 'README.md', 'LICENSE', 'index.js', 'index.d.ts', 'bin/tool-argument-snapshot.js', ...lib].sort();
+    const missing = expected.filter((f) => !mainTarball.files.includes(f));
+    const unexpected = mainTarball.files.filter((f) => !expected.includes(f));
+    const absent = missing.filter((f) => !fs.existsSync(path.join(ROOT, f)));
+    assert.deepEqual({ missing, unexpected }, { missing: [], unexpected: [] },
+      `missing from the tarball: ${missing.join(', ') || 'none'}${absent.length ? ` (not in the package folder: ${absent.join(', ')})` : ''}; ` +
+        `unexpected in the tarball: ${unexpected.join(', ') || 'none'}`);
+  });
+
+  test('the main tarball holds no tests, benchmarks, Rust sources, build output, binaries, examples or platform folders', () => {
+    const forbidden = /^(__test__|benches|src|tests|target|examples|npm|node_modules|\.ci|\.github)\/|^Cargo\.|^build\.rs$|^rustfmt\.toml$|\.node$|\.tgz$/;
+    assert.deepEqual(mainTarball.files.filter((f) => forbidden.test(f)), []);
+  });
+
+  test('its package.json points main, types and bin at files it holds', () => {
+    assert.equal(PKG.main, 'index.js');
+    assert.equal(PKG.types, 'index.d.ts');
+    assert.deepEqual(PKG.bin, { 'tool-argument-snapshot': 'bin/tool-argument-snapshot.js' });
+    for (const file of [PKG.main, PKG.types, ...Object.values(PKG.bin)]) {
+      assert.ok(mainTarball.files.includes(file.replace(/^\.\//, '')), `${file} is in the tarball`);
+    }
+  });
+
+  test(`the platform tarball holds its package.json, README.md and ${BINARY}`, { skip: NO_PLATFORM_PACKAGE }, () => {
+    assert.deepEqual(platformTarball.files, [BINARY, 'README.md', 'package.json'].sort());
+    assert.deepEqual(mismatchedTarball.files, platformTarball.files);
+  });
+});
+
+describe('installed from the tarballs', { skip: NO_PLATFORM_PACKAGE }, () => {
+  // One shared install: the TypeScript consumers below add typescript and zod to it.
+  let app;
+  before(() => {
+    app = path.join(tmp, 'app');
+    install(app, { 'tool-argument-snapshot': fileSpec(mainTarball), [PLATFORM_NAME]: fileSpec(platformTarball) }, ['--offline']);
+  });
+
+  test('require() loads the native binary from the platform package and hashes as the oracle does', () => {
+    const script = `
+      const tas = require('tool-argument-snapshot');
+      const p = tas.prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"b":1,"a":[1e2]}' });
+      console.log(JSON.stringify({ json: p.argsCanonicalJson, hash: p.proposalHash, from: require.resolve('${PLATFORM_NAME}') }));`;
+    const out = JSON.parse(mustSucceed('require', node(['-e', script], { cwd: app })).stdout);
+    assert.equal(out.json, '{"a":[100],"b":1}');
+    assert.equal(out.hash, envelopeHash('a', 't', '{"a":[100],"b":1}'));
+    assert.equal(out.from, fs.realpathSync(path.join(app, 'node_modules', PLATFORM_NAME, BINARY)));
+    assert.equal(fs.existsSync(path.join(app, 'node_modules', 'tool-argument-snapshot', BINARY)), false, 'the main package ships no binary');
+  });
+
+  test('the installed CLI hashes standard input, and npm linked it into node_modules/.bin', () => {
+    const bin = path.join(app, 'node_modules', 'tool-argument-snapshot', 'bin', 'tool-argument-snapshot.js');
+    const result = mustSucceed('cli', node([bin, 'hash', '--json', '--agent', 'a', '--tool', 't'], { cwd: app, input: '{"b":1,"a":[1e2]}' }));
+    assert.equal(JSON.parse(result.stdout).proposalHash, envelopeHash('a', 't', '{"a":[100],"b":1}'));
+    const linked = path.join(app, 'node_modules', '.bin', process.platform === 'win32' ? 'tool-argument-snapshot.cmd' : 'tool-argument-snapshot');
+    assert.ok(fs.existsSync(linked), `${linked} exists`);
+    if (process.platform !== 'win32') {
+      // Through the shebang, as a shell runs it.
+      const env = childEnv({ PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` });
+      const version = mustSucceed('.bin --version', exec(linked, ['--version'], { cwd: app, env }));
+      assert.equal(version.stdout, `${PKG.version}\n`);
+    }
+  });
+
+  test('ESM named imports work from the CommonJS package (cjs-module-lexer sees every export)', () => {
+    const script = `
+      import * as ns from 'tool-argument-snapshot';
+      import tas, { prepareToolCall, authorizeToolCall, canonicalize, createSnapshot, decodeView, proposalHash, decodeRequest,
+        SnapshotDomainError, ToolArgumentsValidationError, ERROR_CODES, MAX_DEPTH } from 'tool-argument-snapshot';
+      const named = Object.keys(ns).filter((k) => k !== 'default').sort();
+      console.log(JSON.stringify({ named, all: Object.keys(tas).sort(), same: prepareToolCall === tas.prepareToolCall, depth: MAX_DEPTH }));`;
+    const out = JSON.parse(mustSucceed('esm', node(['--input-type=module', '-e', script], { cwd: app })).stdout);
+    assert.deepEqual(out.named, out.all, 'every CommonJS export is a named ESM export');
+    assert.equal(out.same, true);
+    assert.equal(out.depth, 1024);
+  });
+
+  describe('TypeScript consumers (tsc --strict, then run)', () => {
+    let registry = null;
+    let tsc;
+    before(() => {
+      const ping = npm(['ping', '--fetch-retries=0', '--fetch-timeout=8000'], { timeout: 20_000 });
+      if (ping.status !== 0) {
+        const code = /npm error code (\S+)/.exec(ping.stderr);
+        registry = `the npm registry is unreachable (npm ping failed: ${code ? code[1] : ping.error ? ping.error.code || ping.error.message : `status ${ping.status}`})`;
+        return;
+      }
+      mustSucceed('npm install typescript@5 zod@3', npm(['install', '--no-audit', '--no-fund', '--prefer-offline', 'typescript@5', 'zod@3'], { cwd: app }));
+      tsc = path.join(app, 'node_modules', 'typescript', 'bin', 'tsc');
+    });
+
+    const AGENT = 'Consumer agent';
+    const TOOL = 'write_file';
+    const CANONICAL = '{"mode":493,"overwrite":false,"path":"/srv/app/a.txt"}';
+
+    /** The program body: prepare with a zod schema, authorize (allow, then require_approval), execute. */
+    const BODY = `
+const schema = z.object({
+  path: z.string(),
+  mode: z.coerce.number().int(),
+  overwrite: z.boolean().default(false),
+});
+
+async function main(): Promise<void> {
+  const prepared: PreparedToolCall = prepareToolCall({
+    agentName: ${JSON.stringify(AGENT)},
+    toolName: ${JSON.stringify(TOOL)},
+    rawArguments: '{"path":"/srv/app/a.txt","mode":"493","ignored":true}',
+    schema,
+  });
+  let policySawHash = '';
+  const allowed = await authorizeToolCall({
+    prepared,
+    policy: (input: ToolPolicyInput): ToolPolicyResult => {
+      policySawHash = input.proposalHash;
+      return { decision: 'allow', reason: 'inside the workspace' };
+    },
+    execute: (args: SnapshotValue) => ({ wrote: canonicalize(args) }),
+  });
+  if (allowed.decision !== 'allow') throw new Error('expected allow, got ' + allowed.decision);
+  const executed: string = allowed.result.wrote;
+
+  const held = await authorizeToolCall({
+    prepared,
+    policy: () => ({ decision: 'require_approval' as const, reason: 'needs a reviewer' }),
+    execute: () => 'never',
+  });
+  const proposalHash: string = held.decision === 'require_approval' ? held.proposal.proposalHash : 'none';
+
+  let rejected = '';
+  try {
+    prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"a":1,"a":2}' });
+  } catch (error) {
+    if (error instanceof ToolArgumentsValidationError) rejected = error.stage + '/' + error.code;
+  }
+
+  // @ts-expect-error toolName is required: the declarations are in effect, not any.
+  const untyped = () => prepareToolCall({ agentName: 'a', rawArguments: '{}' });
+  void untyped;
+
+  console.log(JSON.stringify({
+    argsCanonicalJson: prepared.argsCanonicalJson,
+    proposalHash: prepared.proposalHash,
+    policySawHash,
+    executed,
+    suspended: held.decision + ':' + proposalHash,
+    rejected,
+    maxDepth: MAX_DEPTH,
+  }));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  throw error;
+});
+`;
+
+    const NAMED = `import { z } from 'zod';
+import { prepareToolCall, authorizeToolCall, canonicalize, ToolArgumentsValidationError, MAX_DEPTH } from 'tool-argument-snapshot';
+import type { PreparedToolCall, ToolPolicyInput, ToolPolicyResult, SnapshotValue } from 'tool-argument-snapshot';
+`;
+    const NAMESPACE = (importLine) => `import { z } from 'zod';
+${importLine}
+const { prepareToolCall, authorizeToolCall, canonicalize, ToolArgumentsValidationError, MAX_DEPTH } = tas;
+type PreparedToolCall = tas.PreparedToolCall;
+type ToolPolicyInput = tas.ToolPolicyInput;
+type ToolPolicyResult = tas.ToolPolicyResult;
+type SnapshotValue = tas.SnapshotValue;
+`;
+
+    const PROJECTS = [
+      {
+        name: 'commonjs (module commonjs, moduleResolution node10)',
+        dir: 'cjs',
+        type: undefined,
+        compilerOptions: { module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true },
+        sources: { 'named.ts': NAMED, 'require-style.ts': NAMESPACE("import tas = require('tool-argument-snapshot');") },
+        emitted: /require\(["']tool-argument-snapshot["']\)/,
+      },
+      {
+        name: 'ESM (type module, module and moduleResolution node16)',
+        dir: 'esm-node16',
+        type: 'module',
+        compilerOptions: { module: 'node16', moduleResolution: 'node16' },
+        sources: { 'named.ts': NAMED, 'default-import.ts': NAMESPACE("import tas from 'tool-argument-snapshot';") },
+        emitted: /^import .* from ["']tool-argument-snapshot["'];$/m,
+      },
+      {
+        name: 'ESM (type module, module esnext, moduleResolution bundler)',
+        dir: 'esm-bundler',
+        type: 'module',
+        compilerOptions: { module: 'esnext', moduleResolution: 'bundler' },
+        sources: { 'named.ts': NAMED },
+        emitted: /^import .* from ["']tool-argument-snapshot["'];$/m,
+      },
+    ];
+
+    for (const project of PROJECTS) {
+      test(project.name, (t) => {
+        if (registry) {
+          t.skip(registry);
+          return;
+        }
+        const dir = path.join(app, project.dir);
+        writeJson(path.join(dir, 'package.json'), { name: project.dir, private: true, ...(project.type ? { type: project.type } : {}) });
+        writeJson(path.join(dir, 'tsconfig.json'), {
+          compilerOptions: {
+            strict: true, target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false,
+            outDir: 'dist', rootDir: '.', ...project.compilerOptions,
+          },
+          include: ['*.ts'],
+        });
+        for (const [file, header] of Object.entries(project.sources)) fs.writeFileSync(path.join(dir, file), header + BODY);
+
+        mustSucceed(`tsc -p ${project.dir}`, node([tsc, '-p', dir], { cwd: dir }));
+        for (const file of Object.keys(project.sources)) {
+          const emitted = path.join(dir, 'dist', file.replace(/\.ts$/, '.js'));
+          assert.match(fs.readFileSync(emitted, 'utf8'), project.emitted, `${file} compiled to the expected module form`);
+          const out = JSON.parse(mustSucceed(`node ${file}`, node([emitted], { cwd: dir })).stdout);
+          const hash = envelopeHash(AGENT, TOOL, CANONICAL);
+          assert.deepEqual(out, {
+            argsCanonicalJson: CANONICAL,
+            proposalHash: hash,
+            policySawHash: hash,
+            executed: CANONICAL,
+            suspended: `require_approval:${hash}`,
+            rejected: 'json/duplicate_key',
+            maxDepth: 1024,
+          }, file);
+        }
+      });
+    }
+  });
+});
+
+describe("the loader's refusals, installed from tarballs", { skip: NO_PLATFORM_PACKAGE }, () => {
+  test('a platform package of another version is refused, naming both versions', () => {
+    const dir = path.join(tmp, 'mismatch');
+    install(dir, { 'tool-argument-snapshot': fileSpec(mainTarball), [PLATFORM_NAME]: fileSpec(mismatchedTarball) }, ['--offline']);
+    const result = node(['-e', "require('tool-argument-snapshot')"], { cwd: dir });
+    assert.notEqual(result.status, 0, describeRun('require', result));
+    assert.ok(result.stderr.includes(`tool-argument-snapshot ${PKG.version} cannot use ${PLATFORM_NAME} ${MISMATCHED_VERSION}`), describeRun('require', result));
+
+    const bin = path.join(dir, 'node_modules', 'tool-argument-snapshot', 'bin', 'tool-argument-snapshot.js');
+    const cli = node([bin, 'canonicalize'], { cwd: dir, input: '{}' });
+    assert.equal(cli.status, 70, describeRun('cli', cli));
+    assert.match(cli.stderr, new RegExp(`^tool-argument-snapshot: error: cannot load tool-argument-snapshot: .*${MISMATCHED_VERSION.replace(/\./g, '\\.')}`));
+    assert.doesNotMatch(cli.stderr, /^\s+at /m, 'no stack trace');
+  });
+
+  test('without a platform package, the error names the platform triple and the package to install', () => {
+    const dir = path.join(tmp, 'bare');
+    install(dir, { 'tool-argument-snapshot': fileSpec(mainTarball) }, ['--offline']);
+    const result = node(['-e', "require('tool-argument-snapshot')"], { cwd: dir });
+    assert.notEqual(result.status, 0, describeRun('require', result));
+    assert.ok(result.stderr.includes(`no native binary for this platform (${TRIPLE}`), describeRun('require', result));
+    assert.ok(result.stderr.includes(PLATFORM_NAME), describeRun('require', result));
+
+    const bin = path.join(dir, 'node_modules', 'tool-argument-snapshot', 'bin', 'tool-argument-snapshot.js');
+    const cli = node([bin, 'hash', '--agent', 'a', '--tool', 't'], { cwd: dir, input: '{}' });
+    assert.equal(cli.status, 70, describeRun('cli', cli));
+    assert.ok(cli.stderr.includes(TRIPLE), describeRun('cli', cli));
+    assert.equal(mustSucceed('--version', node([bin, '--version'], { cwd: dir })).stdout, `${PKG.version}\n`, '--version needs no binary');
+  });
+});
