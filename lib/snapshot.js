@@ -4,7 +4,7 @@
 const { binding } = require('./native');
 const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, invalidArgument, nativeFailure, FAILED } = require('./errors');
 const { canonicalJson, hashedCanonicalJson } = require('./walk');
-const { firstView, view } = require('./view');
+const { firstView, view, PARSE_EACH_TIME } = require('./view');
 const P = require('./primordials');
 
 const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, JSONParse, WeakMapPrototypeGet, WeakMapPrototypeSet, StringPrototypeIsWellFormed, isProxy } = P;
@@ -63,7 +63,7 @@ function createSnapshot(input) {
     argsCanonicalJson: hashAndJson[1],
     proposalHash: hashAndJson[0],
   });
-  WeakMapPrototypeSet(SNAPSHOTS, snapshot, { template: NO_TEMPLATE });
+  WeakMapPrototypeSet(SNAPSHOTS, snapshot, { template: hashAndJson[2] ? NO_TEMPLATE : PARSE_EACH_TIME });
   return snapshot;
 }
 

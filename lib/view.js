@@ -91,4 +91,4 @@ function view(template, json) {
   }
 }
 
-module.exports = { firstView, view };
+module.exports = { firstView, view, PARSE_EACH_TIME };
