@@ -50,4 +50,56 @@ function load() {
   return require(packageName);
 }
 
-module.exports = { binding: load(), platformTriple, version };
+/**
+ * The addon, with its fallible calls guarded: a Rust panic (which never should happen;
+ * napi-rs turns it into a thrown error instead of an abort) becomes an ordinary failure
+ * with the code internal_error, like any failure the native side records itself.
+ */
+function guarded(native) {
+  const FAILED = 0xffffffff;
+  let panicked = false;
+  return Object.freeze({
+    ...native,
+    encodeTape(ops, opsLen, nums, numsLen, lens, lensLen, text, bigs, bigsLen, flags) {
+      try {
+        return native.encodeTape(ops, opsLen, nums, numsLen, lens, lensLen, text, bigs, bigsLen, flags);
+      } catch {
+        panicked = true;
+        return FAILED;
+      }
+    },
+    checkJson(text, flags) {
+      try {
+        return native.checkJson(text, flags);
+      } catch {
+        panicked = true;
+        return FAILED;
+      }
+    },
+    canonicalizeJson(text, flags) {
+      try {
+        return native.canonicalizeJson(text, flags);
+      } catch {
+        panicked = true;
+        return FAILED;
+      }
+    },
+    hashProposal(agentName, toolName, argsCanonicalJson) {
+      try {
+        return native.hashProposal(agentName, toolName, argsCanonicalJson);
+      } catch {
+        panicked = true;
+        return FAILED;
+      }
+    },
+    lastFailureCode() {
+      if (panicked) {
+        panicked = false;
+        return 'internal_error';
+      }
+      return native.lastFailureCode();
+    },
+  });
+}
+
+module.exports = { binding: guarded(load()), platformTriple, version };

@@ -44,6 +44,11 @@ type Outcome<T> = std::result::Result<T, Failure>;
 
 #[derive(Default)]
 struct Scratch {
+  /// Copies of the tape's typed arrays: JavaScript could share their memory with another
+  /// thread, and the encoder must read a tape that holds still.
+  ops: Vec<u8>,
+  nums: Vec<f64>,
+  lens: Vec<u32>,
   text: Vec<u16>,
   /// The long strings of a tape, read one after the other.
   big_text: Vec<u16>,
@@ -75,6 +80,9 @@ impl Scratch {
     trim(&mut self.tape.nums);
     trim(&mut self.tape.lens);
     trim(&mut self.tape.text);
+    trim(&mut self.ops);
+    trim(&mut self.nums);
+    trim(&mut self.lens);
     trim(&mut self.text);
     trim(&mut self.big_text);
     trim(&mut self.narrow);
@@ -214,6 +222,9 @@ pub fn encode_tape<'env>(
 ) -> Either<JsString<'env>, u32> {
   with_scratch(|scratch| {
     let Scratch {
+      ops: own_ops,
+      nums: own_nums,
+      lens: own_lens,
       text: units,
       big_text,
       narrow,
@@ -242,7 +253,13 @@ pub fn encode_tape<'env>(
     if ops_len > ops.len() || nums_len > nums.len() || lens_len > lens.len() {
       return Err(internal());
     }
-    let (mut lens, mut text) = (&lens[..lens_len], &units[..]);
+    own_ops.clear();
+    own_ops.extend_from_slice(&ops[..ops_len]);
+    own_nums.clear();
+    own_nums.extend_from_slice(&nums[..nums_len]);
+    own_lens.clear();
+    own_lens.extend_from_slice(&lens[..lens_len]);
+    let (mut lens, mut text) = (&own_lens[..], &units[..]);
     let mut names = None;
     if flags & FLAG_HASH != 0 {
       let (agent_len, tool_len) = match lens {
@@ -257,8 +274,8 @@ pub fn encode_tape<'env>(
       lens = &lens[2..];
     }
     let tape = TapeRef {
-      ops: &ops[..ops_len],
-      nums: &nums[..nums_len],
+      ops: own_ops,
+      nums: own_nums,
       lens,
       text,
       bigs: &big_slices,
