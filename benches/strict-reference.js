@@ -47,6 +47,9 @@ function detach(value, depth, path, seen) {
       return value;
     case 'object':
       break;
+    case 'function':
+      fail(types.isProxy(value) ? 'non_plain_object' : 'unsupported_type');
+      break;
     default:
       fail('unsupported_type');
   }
@@ -78,7 +81,17 @@ function detach(value, depth, path, seen) {
     const proto = Object.getPrototypeOf(value);
     if ((proto !== OBJECT_PROTO && proto !== null) || hasInternalSlots(value)) fail('non_plain_object');
     out = Object.create(null);
-    for (const key of Reflect.ownKeys(value)) {
+    const keys = Reflect.ownKeys(value);
+    // Engine objects util.types cannot name refuse structured cloning, which reads
+    // nothing from an object without own properties.
+    if (keys.length === 0) {
+      try {
+        structuredClone(value);
+      } catch {
+        fail('non_plain_object');
+      }
+    }
+    for (const key of keys) {
       if (typeof key === 'symbol') fail('symbol_key');
       if (!key.isWellFormed()) fail('lone_surrogate');
       const d = Object.getOwnPropertyDescriptor(value, key);

@@ -18,6 +18,7 @@ const {
 } = P;
 
 const MAX_DEPTH = binding.maxDepth();
+const { MAX_STRING_LENGTH } = require('node:buffer').constants;
 const RE_STRING_LENGTH = /string length/;
 
 // Tape op codes: the constants of src/jcs/tape.rs.
@@ -70,8 +71,10 @@ function ownSlots(count) {
 const bigs = ownSlots(16);
 let bigsOwned = 16;
 let bigsLen = 0;
+let bigsTotal = 0;
 
 function pushBig(value) {
+  bigsTotal += value.length;
   if (bigsLen === bigsOwned) {
     P.ObjectDefineProperty(bigs, bigsLen, SLOT);
     bigsOwned++;
@@ -299,6 +302,7 @@ function reset() {
   text = '';
   for (let i = 0; i < bigsLen; i++) bigs[i] = undefined;
   bigsLen = 0;
+  bigsTotal = 0;
   opsLen = 0;
   numsLen = 0;
   lensLen = 0;
@@ -308,6 +312,9 @@ function reset() {
 }
 
 function encodeTape(flags) {
+  // Canonical JSON holds at least every character of every string: when they alone
+  // exceed the longest string V8 can make, fail before copying any of them.
+  if (text.length + bigsTotal > MAX_STRING_LENGTH) throw new WalkFailure('size_limit', undefined);
   const result = binding.encodeTape(ops, opsLen, nums, numsLen, lens, lensLen, text, bigs, bigsLen, flags);
   if (typeof result !== 'string') throw nativeFailure(includePath);
   return result;

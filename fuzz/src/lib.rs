@@ -64,7 +64,11 @@ fn same_tape(a: &Tape, b: &Tape) -> bool {
     && a.lens == b.lens
     && a.text == b.text
     && a.nums.len() == b.nums.len()
-    && a.nums.iter().zip(&b.nums).all(|(x, y)| x.to_bits() == y.to_bits())
+    && a
+      .nums
+      .iter()
+      .zip(&b.nums)
+      .all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// The deepest nesting on a decoded tape.
@@ -115,32 +119,65 @@ fn encode_all_forms(tape: TapeRef<'_>) -> Result<Vec<u8>, ErrorCode> {
   let mut encoder = Encoder::default();
   let mut utf8 = Vec::new();
   let result = encoder.encode(tape, &mut utf8, false).map(|_| ());
-  let traced = Encoder::default().encode(tape, &mut Vec::new(), true).map(|_| ());
-  assert_eq!(code(&result), code(&traced), "path tracking changed the encoder's outcome");
+  let traced = Encoder::default()
+    .encode(tape, &mut Vec::new(), true)
+    .map(|_| ());
+  assert_eq!(
+    code(&result),
+    code(&traced),
+    "path tracking changed the encoder's outcome"
+  );
   let mut wide = Vec::new();
   let wide_result = encoder.encode_into(tape, &mut Utf16Out(&mut wide), false);
-  assert_eq!(code(&result), code(&wide_result), "UTF-8 and UTF-16 encodings disagree");
-  let latin1_possible = tape.text.iter().chain(tape.bigs.iter().flat_map(|b| b.iter())).all(|&u| u < 0x100);
+  assert_eq!(
+    code(&result),
+    code(&wide_result),
+    "UTF-8 and UTF-16 encodings disagree"
+  );
+  let latin1_possible = tape
+    .text
+    .iter()
+    .chain(tape.bigs.iter().flat_map(|b| b.iter()))
+    .all(|&u| u < 0x100);
   let mut narrow = Vec::new();
   let narrow_result = encoder.encode_into(tape, &mut Latin1Out(&mut narrow), false);
   if latin1_possible {
-    assert_eq!(code(&result), code(&narrow_result), "UTF-8 and Latin-1 encodings disagree");
+    assert_eq!(
+      code(&result),
+      code(&narrow_result),
+      "UTF-8 and Latin-1 encodings disagree"
+    );
   }
   if let Err(failure) = result {
     return Err(failure.code);
   }
   let text = std::str::from_utf8(&utf8).expect("the encoder writes UTF-8");
-  assert_eq!(String::from_utf16(&wide).expect("the UTF-16 form is well-formed"), text, "the UTF-16 form differs");
+  assert_eq!(
+    String::from_utf16(&wide).expect("the UTF-16 form is well-formed"),
+    text,
+    "the UTF-16 form differs"
+  );
   if latin1_possible {
     let latin1: String = narrow.iter().map(|&b| b as char).collect();
     assert_eq!(latin1, text, "the Latin-1 form differs");
   }
   // One proposal hash, whatever form it is computed from.
-  let (agent, tool): (Vec<u16>, Vec<u16>) = ("agent é".encode_utf16().collect(), "tool 😀".encode_utf16().collect());
+  let (agent, tool): (Vec<u16>, Vec<u16>) = (
+    "agent é".encode_utf16().collect(),
+    "tool 😀".encode_utf16().collect(),
+  );
   let from_utf8 = proposal_hash_of(&agent, &tool, Canonical::Utf8(&utf8)).expect("hash");
-  assert_eq!(from_utf8, proposal_hash_of(&agent, &tool, Canonical::Utf16(&wide)).expect("hash"), "UTF-16 hash differs");
+  assert_eq!(
+    from_utf8,
+    proposal_hash_of(&agent, &tool, Canonical::Utf16(&wide)).expect("hash"),
+    "UTF-16 hash differs"
+  );
   if latin1_possible {
-    assert_eq!(from_utf8, proposal_hash_of(&agent, &tool, Canonical::Latin1(&narrow)).expect("hash"), "Latin-1 hash differs");
+    assert_eq!(
+      from_utf8,
+      proposal_hash_of(&agent, &tool, Canonical::Latin1(&narrow)).expect("hash"),
+      "Latin-1 hash differs"
+    );
   }
   Ok(utf8)
 }
@@ -148,9 +185,16 @@ fn encode_all_forms(tape: TapeRef<'_>) -> Result<Vec<u8>, ErrorCode> {
 /// Canonical JSON must be a fixed point: decoded as snapshot text and encoded again, it
 /// gives the same bytes.
 fn assert_fixed_point(canonical: &[u8]) {
-  let units: Vec<u16> = std::str::from_utf8(canonical).expect("UTF-8").encode_utf16().collect();
-  let again = jcs::canonicalize_text(&units, DecodeOptions::snapshot())
-    .unwrap_or_else(|failure| panic!("canonical JSON does not re-decode: {failure}: {}", String::from_utf8_lossy(canonical)));
+  let units: Vec<u16> = std::str::from_utf8(canonical)
+    .expect("UTF-8")
+    .encode_utf16()
+    .collect();
+  let again = jcs::canonicalize_text(&units, DecodeOptions::snapshot()).unwrap_or_else(|failure| {
+    panic!(
+      "canonical JSON does not re-decode: {failure}: {}",
+      String::from_utf8_lossy(canonical)
+    )
+  });
   assert_eq!(again, canonical, "canonical JSON is not a fixed point");
 }
 
@@ -161,9 +205,17 @@ pub fn check_decode(data: &[u8]) {
   let result = decode(&units, options, &mut tape);
   let mut other = Tape::default();
   let flipped = decode(&units, options.with_path(!options.track_path), &mut other);
-  assert_eq!(code(&result), code(&flipped), "path tracking changed the decoder's outcome");
+  assert_eq!(
+    code(&result),
+    code(&flipped),
+    "path tracking changed the decoder's outcome"
+  );
   if let Err(failure) = &result {
-    assert_eq!(failure.path.is_some(), options.track_path, "a path without track_path, or none with it");
+    assert_eq!(
+      failure.path.is_some(),
+      options.track_path,
+      "a path without track_path, or none with it"
+    );
   }
   let as_string = String::from_utf16(&units).ok();
   stat(if result.is_ok() { 0 } else { 1 });
@@ -171,36 +223,63 @@ pub fn check_decode(data: &[u8]) {
     Err(failure) => {
       let allowed = matches!(
         failure.code,
-        ErrorCode::InvalidJson | ErrorCode::DuplicateKey | ErrorCode::LoneSurrogate | ErrorCode::NonFiniteNumber | ErrorCode::DepthLimit
+        ErrorCode::InvalidJson
+          | ErrorCode::DuplicateKey
+          | ErrorCode::LoneSurrogate
+          | ErrorCode::NonFiniteNumber
+          | ErrorCode::DepthLimit
       ) || (failure.code == ErrorCode::NegativeZero && options.reject_negative_zero);
       assert!(allowed, "unexpected decoder code {:?}", failure.code);
       // Not RFC 8259 JSON for us: serde_json (also strict RFC 8259) must refuse it too.
       if failure.code == ErrorCode::InvalidJson {
         if let Some(text) = &as_string {
-          assert!(serde_json::from_str::<serde_json::Value>(text).is_err(), "serde_json accepts text the decoder calls invalid: {text:?}");
+          assert!(
+            serde_json::from_str::<serde_json::Value>(text).is_err(),
+            "serde_json accepts text the decoder calls invalid: {text:?}"
+          );
         }
       }
     }
     Ok(()) => {
-      assert!(same_tape(&tape, &other), "path tracking changed the decoded tape");
-      assert!(tape_depth(&tape) <= MAX_DEPTH, "a decoded tape deeper than MAX_DEPTH");
+      assert!(
+        same_tape(&tape, &other),
+        "path tracking changed the decoded tape"
+      );
+      assert!(
+        tape_depth(&tape) <= MAX_DEPTH,
+        "a decoded tape deeper than MAX_DEPTH"
+      );
       // Accepted text is JSON for serde_json too (below its recursion limit of 128).
       if let Some(text) = &as_string {
         if tape_depth(&tape) < 120 {
-          assert!(serde_json::from_str::<serde_json::Value>(text).is_ok(), "serde_json refuses text the decoder accepts: {text:?}");
+          assert!(
+            serde_json::from_str::<serde_json::Value>(text).is_ok(),
+            "serde_json refuses text the decoder accepts: {text:?}"
+          );
         }
       }
       match encode_all_forms(tape.as_ref()) {
         Ok(canonical) => {
           assert_fixed_point(&canonical);
           // The decoded tape encodes to exactly what canonicalize_text gives for the text.
-          let direct = jcs::canonicalize_text(&units, options).expect("canonicalize_text of decodable text");
-          assert_eq!(direct, canonical, "decode + encode differs from canonicalize_text");
+          let direct =
+            jcs::canonicalize_text(&units, options).expect("canonicalize_text of decodable text");
+          assert_eq!(
+            direct, canonical,
+            "decode + encode differs from canonicalize_text"
+          );
         }
         Err(code) => {
           // Provider text may hold -0, which only the snapshot encoder refuses.
-          assert_eq!(code, ErrorCode::NegativeZero, "a decoded tape fails to encode");
-          assert!(!options.reject_negative_zero, "-0 passed the snapshot decoder");
+          assert_eq!(
+            code,
+            ErrorCode::NegativeZero,
+            "a decoded tape fails to encode"
+          );
+          assert!(
+            !options.reject_negative_zero,
+            "-0 passed the snapshot decoder"
+          );
         }
       }
     }
@@ -231,9 +310,23 @@ impl Reader<'_> {
 }
 
 const UNITS: [u16; 16] = [
-  0x61, 0x62, 0x22, 0x5c, 0x00, 0x1f, 0x7f, 0xe9, 0xff, 0x20ac, 0xd83d, 0xde00, 0xd800, 0xdc00, 0x2028, 0xfeff,
+  0x61, 0x62, 0x22, 0x5c, 0x00, 0x1f, 0x7f, 0xe9, 0xff, 0x20ac, 0xd83d, 0xde00, 0xd800, 0xdc00,
+  0x2028, 0xfeff,
 ];
-const NUMBERS: [f64; 12] = [0.0, -0.0, 1.0, -1.5, 1e21, 1e-7, 5e-324, f64::MAX, f64::NAN, f64::INFINITY, 9007199254740993.0, 0.1];
+const NUMBERS: [f64; 12] = [
+  0.0,
+  -0.0,
+  1.0,
+  -1.5,
+  1e21,
+  1e-7,
+  5e-324,
+  f64::MAX,
+  f64::NAN,
+  f64::INFINITY,
+  9007199254740993.0,
+  0.1,
+];
 
 /// An owned tape with its long strings.
 #[derive(Debug, Default)]
@@ -277,7 +370,11 @@ fn structured_value(r: &mut Reader<'_>, t: &mut OwnedTape) {
       3 | 4 => {
         t.ops.push(tape::NUMBER);
         let b = r.byte();
-        t.nums.push(if b < 128 { NUMBERS[b as usize % NUMBERS.len()] } else { f64::from_bits(u64::from(r.u32()) << 32 | u64::from(r.u32())) });
+        t.nums.push(if b < 128 {
+          NUMBERS[b as usize % NUMBERS.len()]
+        } else {
+          f64::from_bits(u64::from(r.u32()) << 32 | u64::from(r.u32()))
+        });
       }
       5 | 6 => {
         let s = string_units(r, 8);
@@ -287,13 +384,17 @@ fn structured_value(r: &mut Reader<'_>, t: &mut OwnedTape) {
       }
       7 => {
         let mut s = string_units(r, 8);
-        s.extend(std::iter::repeat(0x78).take(r.byte() as usize));
+        s.extend(std::iter::repeat_n(0x78, r.byte() as usize));
         t.ops.push(tape::BIG_STRING);
         t.bigs.push(s);
       }
       8 => {
         // A run of nested arrays, sometimes past the depth limit.
-        let levels = if r.byte() == 0xff { MAX_DEPTH + (r.byte() as usize % 3) } else { r.byte() as usize % 8 };
+        let levels = if r.byte() == 0xff {
+          MAX_DEPTH + (r.byte() as usize % 3)
+        } else {
+          r.byte() as usize % 8
+        };
         for _ in 0..levels {
           t.ops.push(tape::ARRAY);
           t.lens.push(1);
@@ -349,7 +450,8 @@ pub fn tape_from_bytes(data: &[u8]) -> OwnedTape {
     }
     for _ in 0..r.byte() % 32 {
       let b = r.byte();
-      t.lens.push(if b < 240 { u32::from(b % 6) } else { r.u32() });
+      t.lens
+        .push(if b < 240 { u32::from(b % 6) } else { r.u32() });
     }
     for _ in 0..r.byte() % 8 {
       let b = r.byte();
@@ -371,7 +473,9 @@ pub fn tape_from_bytes(data: &[u8]) -> OwnedTape {
         }
         1 if !t.lens.is_empty() => {
           let i = r.u16() as usize % t.lens.len();
-          t.lens[i] = t.lens[i].wrapping_add(u32::from(r.byte())).wrapping_sub(128);
+          t.lens[i] = t.lens[i]
+            .wrapping_add(u32::from(r.byte()))
+            .wrapping_sub(128);
         }
         2 => {
           t.text.truncate(t.text.len().saturating_sub(1));
@@ -409,7 +513,7 @@ pub fn check_encode(data: &[u8]) {
 pub struct XorShift(pub u64);
 
 impl XorShift {
-  pub fn next(&mut self) -> u64 {
+  pub fn next_u64(&mut self) -> u64 {
     let mut x = self.0;
     x ^= x << 13;
     x ^= x >> 7;
@@ -418,13 +522,45 @@ impl XorShift {
     x.wrapping_mul(0x2545_f491_4f6c_dd1d)
   }
   pub fn below(&mut self, n: usize) -> usize {
-    (self.next() % n.max(1) as u64) as usize
+    (self.next_u64() % n.max(1) as u64) as usize
   }
 }
 
 const TOKENS: [&str; 34] = [
-  "{", "}", "[", "]", ":", ",", "\"", "\\", "\\u", "\\ud800", "\\udc00", "\\ud83d\\ude00", "true", "false", "null", "-0", "0", "1",
-  "1e400", "-1e-400", "1E+2", "0.5", ".", "e", "-", " ", "\n", "\"a\"", "\"a\":1", "__proto__", "é", "😀", "\u{1}", "\u{feff}",
+  "{",
+  "}",
+  "[",
+  "]",
+  ":",
+  ",",
+  "\"",
+  "\\",
+  "\\u",
+  "\\ud800",
+  "\\udc00",
+  "\\ud83d\\ude00",
+  "true",
+  "false",
+  "null",
+  "-0",
+  "0",
+  "1",
+  "1e400",
+  "-1e-400",
+  "1E+2",
+  "0.5",
+  ".",
+  "e",
+  "-",
+  " ",
+  "\n",
+  "\"a\"",
+  "\"a\":1",
+  "__proto__",
+  "é",
+  "😀",
+  "\u{1}",
+  "\u{feff}",
 ];
 
 /// Generates one input for either target: random bytes, a token soup, or a mutated
@@ -434,7 +570,7 @@ pub fn generate(rng: &mut XorShift, out: &mut Vec<u8>) {
   match rng.below(4) {
     0 => {
       for _ in 0..rng.below(256) {
-        out.push(rng.next() as u8);
+        out.push(rng.next_u64() as u8);
       }
     }
     1 | 2 => {
@@ -491,7 +627,10 @@ mod tests {
 
   #[test]
   fn seeded_inputs_pass_both_checks() {
-    let iterations: usize = std::env::var("FUZZ_ITERATIONS").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    let iterations: usize = std::env::var("FUZZ_ITERATIONS")
+      .ok()
+      .and_then(|s| s.parse().ok())
+      .unwrap_or(20_000);
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     let mut input = Vec::new();
     for _ in 0..iterations {
@@ -504,7 +643,7 @@ mod tests {
   #[test]
   fn a_million_brackets_give_depth_limit() {
     let mut input = vec![0u8];
-    input.extend(std::iter::repeat(b'[').take(1_000_000));
+    input.extend(std::iter::repeat_n(b'[', 1_000_000));
     check_decode(&input);
   }
 

@@ -60,7 +60,10 @@ fn main() {
       break;
     }
     generate(&mut rng, &mut input);
-    for (name, enabled, check) in [("decode", decode, check_decode as fn(&[u8])), ("encode", encode, check_encode as fn(&[u8]))] {
+    for (name, enabled, check) in [
+      ("decode", decode, check_decode as fn(&[u8])),
+      ("encode", encode, check_encode as fn(&[u8])),
+    ] {
       if !enabled {
         continue;
       }
@@ -69,7 +72,10 @@ fn main() {
         let _ = std::fs::create_dir_all("fuzz/artifacts");
         let file = format!("fuzz/artifacts/smoke-{name}-{findings}.bin");
         let _ = std::fs::write(&file, &input);
-        eprintln!("finding #{findings} in {name}: input written to {file} ({} bytes)", input.len());
+        eprintln!(
+          "finding #{findings} in {name}: input written to {file} ({} bytes)",
+          input.len()
+        );
       }
     }
     runs += 1;
@@ -84,7 +90,13 @@ fn main() {
     runs as f64 / elapsed.max(1e-9)
   );
   let stat = |i: usize| STATS[i].load(std::sync::atomic::Ordering::Relaxed);
-  println!("smoke: decode accepted {} / rejected {}; encode accepted {} / rejected {}", stat(0), stat(1), stat(2), stat(3));
+  println!(
+    "smoke: decode accepted {} / rejected {}; encode accepted {} / rejected {}",
+    stat(0),
+    stat(1),
+    stat(2),
+    stat(3)
+  );
   if findings > 0 {
     std::process::exit(1);
   }
