@@ -8,8 +8,8 @@
 // setter runs, not even for an own "__proto__" key), arrays with Array.prototype.slice
 // while Array's species lookup is untouched (otherwise with toSpliced, which never
 // consults it), and nested containers are then written over the copy's own data
-// properties. Templates that copying would not speed up (objects with hundreds of keys,
-// which V8 keeps as dictionaries) are not kept: their views are parsed each time.
+// properties. Snapshots whose views copying would not speed up (decided from the shape
+// of the value when the snapshot is made, see lib/walk.js) parse every view instead.
 
 const P = require('./primordials');
 
@@ -18,32 +18,19 @@ const {
   ArrayPrototype, ArrayPrototypeSlice, ArrayPrototypeToSpliced, SafeArray, speciesGetter,
 } = P;
 
-const SPREAD_LIMIT = 512;
+/** Objects with more keys than this are not copied: V8 keeps them as dictionaries. */
+const COPYABLE_KEYS = 512;
 /** Marks a snapshot whose views are parsed from its JSON every time. */
 const PARSE_EACH_TIME = Symbol('parse each time');
 
-function copyable(container) {
-  const isArray = ArrayIsArray(container);
-  const keys = isArray ? null : ObjectKeys(container);
-  if (!isArray && keys.length > SPREAD_LIMIT) return false;
-  const count = isArray ? container.length : keys.length;
-  for (let i = 0; i < count; i++) {
-    const child = isArray ? container[i] : container[keys[i]];
-    if (typeof child === 'object' && child !== null && !copyable(child)) return false;
-  }
-  return true;
-}
-
 /**
- * Parses canonical JSON for a snapshot's first view. Returns the template to keep
- * (PARSE_EACH_TIME when copies would be slower than parsing) and that first view: a
- * copy of the template, or the parsed value itself when no template is kept.
+ * Parses canonical JSON for a snapshot's first view, for a snapshot whose walk found no
+ * object too wide to copy. Returns the template to keep and that first view, a copy.
  */
 function firstView(json) {
   const parsed = JSONParse(json);
   if (typeof parsed !== 'object' || parsed === null) return { template: parsed, view: parsed };
   try {
-    if (!copyable(parsed)) return { template: PARSE_EACH_TIME, view: parsed };
     return { template: parsed, view: copy(parsed, speciesUntouched()) };
   } catch (error) {
     // Copying recurses once per level; on a thread with little stack left, a deep
@@ -91,4 +78,4 @@ function view(template, json) {
   }
 }
 
-module.exports = { firstView, view, PARSE_EACH_TIME };
+module.exports = { firstView, view, PARSE_EACH_TIME, COPYABLE_KEYS };

@@ -8,6 +8,7 @@
 
 const { binding } = require('./native');
 const { WalkFailure, nativeFailure } = require('./errors');
+const { COPYABLE_KEYS } = require('./view');
 const P = require('./primordials');
 
 const {
@@ -93,6 +94,7 @@ const seen = new P.SafeSet();
 // The shape of the last value walked, for deciding how its views are made.
 let containers = 0;
 let members = 0;
+let widestObject = 0;
 
 function growOps() {
   const next = new P.SafeUint8Array(opsCap * 2);
@@ -212,6 +214,7 @@ function enter(value) {
     if (ObjectGetOwnPropertySymbols(value).length !== 0) fail('symbol_key');
     keys = ObjectGetOwnPropertyNames(value);
     count = keys.length;
+    if (count > widestObject) widestObject = count;
     if (count === 0 && !isOrdinaryWhenEmpty(value)) fail('non_plain_object');
     pushOp(OBJECT);
   }
@@ -328,6 +331,7 @@ function run(value, withPath, agentName, toolName) {
   includePath = withPath;
   containers = 0;
   members = 0;
+  widestObject = 0;
   let flags = withPath ? FLAG_PATH : 0;
   try {
     if (agentName !== undefined) {
@@ -360,10 +364,11 @@ function canonicalJson(value, withPath) {
  * per container and 5 ns per member, parsing about 3.5 ns per byte of JSON, and a
  * template costs a parse plus two copies' worth of work before its first view. With two
  * or more views per snapshot (policy, execution) it pays off for long strings and long
- * arrays of numbers, not for small or container-heavy values.
+ * arrays of numbers, not for small or container-heavy values, nor for objects with
+ * hundreds of keys (V8 keeps those as dictionaries, which spread copies slowly).
  */
 function worthATemplate(jsonLength) {
-  return jsonLength > 90 * containers + 5 * members;
+  return widestObject <= COPYABLE_KEYS && jsonLength > 90 * containers + 5 * members;
 }
 
 /** [proposal hash, canonical JSON, whether views should copy a template]. */
