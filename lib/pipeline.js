@@ -25,20 +25,25 @@ function requireString(value, what, wellFormed) {
   return value;
 }
 
-/** Strict decoding of provider text; `{}` for empty or whitespace-only text. */
-function decodeFor(toolName, rawArguments, includePath) {
+/** Strict check of provider text: true when it is empty or whitespace only. */
+function checkRequest(toolName, rawArguments, includePath) {
   const status = binding.checkJson(rawArguments, includePath ? FLAG_PATH : 0);
   if (status === FAILED) {
     const failure = nativeFailure(includePath);
     throw new ToolArgumentsValidationError('json', toolName, failure.code, failure.path);
   }
-  return status === JSON_BLANK ? {} : JSONParse(rawArguments);
+  return status === JSON_BLANK;
+}
+
+/** A new value of checked provider text; `{}` for empty or whitespace-only text. */
+function parseRequest(rawArguments, blank) {
+  return blank ? {} : JSONParse(rawArguments);
 }
 
 function decodeRequest(rawArguments, options) {
   requireString(rawArguments, 'rawArguments', false);
   const toolName = options != null && typeof options.toolName === 'string' ? options.toolName : '';
-  return decodeFor(toolName, rawArguments, options != null && options.includePath === true);
+  return parseRequest(rawArguments, checkRequest(toolName, rawArguments, options != null && options.includePath === true));
 }
 
 /** The one-argument parse function of a schema: a function, or an object with `parse` (zod). */
@@ -94,10 +99,11 @@ function prepareToolCall(input) {
   const includePath = input.includePath === true;
   const parse = schemaParser(input.schema);
 
-  const requestedArguments = decodeFor(toolName, rawArguments, includePath);
+  const blank = checkRequest(toolName, rawArguments, includePath);
+  const requestedArguments = parseRequest(rawArguments, blank);
   // The schema gets its own decoded copy, so that a schema returning its input (or
   // part of it) cannot alias the requestedArguments evidence handed to policy.
-  const schemaInput = decodeFor(toolName, rawArguments, includePath);
+  const schemaInput = parseRequest(rawArguments, blank);
   let schemaOutput;
   try {
     schemaOutput = parse(schemaInput);

@@ -174,40 +174,18 @@ const CONVERT_CHUNK: usize = 16 * 1024;
 
 /// Feeds canonical JSON held as Latin-1 bytes to `sink` as UTF-8, escaped as the inside
 /// of a JSON string literal (for the proposal envelope).
-pub fn escape_latin1_into(bytes: &[u8], mut sink: impl FnMut(&[u8])) {
-  let mut buffer = [0u8; CONVERT_CHUNK];
-  let mut filled = 0;
-  let mut i = 0;
-  while i < bytes.len() {
-    let end = bytes.len().min(i + (CONVERT_CHUNK - filled) / MAX_PER_UNIT);
-    while i < end {
-      let b = bytes[i];
-      if b < 0x80 {
-        if ESCAPE[b as usize] == 0 {
-          buffer[filled] = b;
-          filled += 1;
-        } else {
-          let (sequence, len) = escape_sequence(b);
-          buffer[filled..filled + len].copy_from_slice(&sequence[..len]);
-          filled += len;
-        }
-      } else {
-        buffer[filled] = 0xc0 | (b >> 6);
-        buffer[filled + 1] = 0x80 | (b & 0x3f);
-        filled += 2;
-      }
-      i += 1;
-    }
-    if CONVERT_CHUNK - filled < MAX_PER_UNIT * 64 || i == bytes.len() {
-      sink(&buffer[..filled]);
-      filled = 0;
-    }
-  }
+pub fn escape_latin1_into(bytes: &[u8], sink: impl FnMut(&[u8])) {
+  escape_units_into(bytes, sink);
 }
 
 /// Feeds canonical JSON held as well-formed UTF-16 to `sink` as UTF-8, escaped as the
 /// inside of a JSON string literal (for the proposal envelope).
-pub fn escape_utf16_into(units: &[u16], mut sink: impl FnMut(&[u8])) {
+pub fn escape_utf16_into(units: &[u16], sink: impl FnMut(&[u8])) {
+  escape_units_into(units, sink);
+}
+
+/// Both of the above: Latin-1 bytes are the first 256 UTF-16 units.
+fn escape_units_into<T: Copy + Into<u16>>(units: &[T], mut sink: impl FnMut(&[u8])) {
   let mut buffer = [0u8; CONVERT_CHUNK];
   let mut filled = 0;
   let mut i = 0;
@@ -215,7 +193,7 @@ pub fn escape_utf16_into(units: &[u16], mut sink: impl FnMut(&[u8])) {
   while i < n {
     let end = n.min(i + (CONVERT_CHUNK - filled) / MAX_PER_UNIT);
     while i < end {
-      let unit = units[i];
+      let unit: u16 = units[i].into();
       if unit < 0x80 {
         let b = unit as u8;
         if ESCAPE[b as usize] == 0 {
@@ -232,7 +210,8 @@ pub fn escape_utf16_into(units: &[u16], mut sink: impl FnMut(&[u8])) {
         filled += 2;
       } else if (0xd800..0xdc00).contains(&unit) && i + 1 < n {
         // A pair: four bytes for two units, within the room kept for them.
-        let cp = 0x10000 + (((unit as u32) - 0xd800) << 10) + ((units[i + 1] as u32) - 0xdc00);
+        let low: u16 = units[i + 1].into();
+        let cp = 0x10000 + (((unit as u32) - 0xd800) << 10) + ((low as u32) - 0xdc00);
         buffer[filled] = 0xf0 | (cp >> 18) as u8;
         buffer[filled + 1] = 0x80 | ((cp >> 12) & 0x3f) as u8;
         buffer[filled + 2] = 0x80 | ((cp >> 6) & 0x3f) as u8;
