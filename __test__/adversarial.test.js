@@ -38,14 +38,7 @@ const TOOL = 'adversarial_tool';
 const LONG = process.env.HARDENING_LONG === '1';
 const ROOT = path.join(__dirname, '..');
 
-/** Runs fn; never throws. Field reads happen only on the error path. */
-function outcome(fn) {
-  try {
-    return { ok: true, value: fn() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
+const { attempt: outcome } = require('./support');
 
 function describeOutcome(result) {
   if (result.ok) return `returned ${typeof result.value === 'string' ? JSON.stringify(result.value.slice(0, 120)) : typeof result.value}`;

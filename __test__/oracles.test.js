@@ -10,6 +10,7 @@ const assert = require('node:assert/strict');
 const { createHash } = require('node:crypto');
 
 const { canonicalize, createSnapshot, decodeView, proposalHash, SnapshotDomainError, ToolArgumentsValidationError } = require('..');
+const { attempt, describeError } = require('./support');
 
 const DEFAULT_SEED = 0x20260716;
 const SEED = parseSeed(process.env.SEED);
@@ -101,19 +102,7 @@ function show(text) {
   return JSON.stringify(text);
 }
 
-function describeError(error) {
-  if (error instanceof SnapshotDomainError) return `SnapshotDomainError ${error.code}`;
-  if (error instanceof ToolArgumentsValidationError) return `ToolArgumentsValidationError ${error.stage} ${error.code}`;
-  return error && error.name ? `${error.name}: ${error.message}` : String(error);
-}
 
-function attempt(fn) {
-  try {
-    return { ok: true, value: fn() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
 
 /**
  * Collects failures across many cases and reports them in one assertion, the seed and

@@ -12,6 +12,7 @@ const path = require('node:path');
 const { createHash } = require('node:crypto');
 
 const { canonicalize, createSnapshot, decodeView, proposalHash, SnapshotDomainError } = require('..');
+const { attempt, describeError } = require('./support');
 
 const VECTORS_DIR = process.env.JCS_VECTORS_DIR
   ? path.resolve(process.env.JCS_VECTORS_DIR)
@@ -85,19 +86,7 @@ function doubleFromHex(hex) {
   return bitsView.getFloat64(0);
 }
 
-function describeError(error) {
-  if (error instanceof SnapshotDomainError) return `SnapshotDomainError ${error.code}`;
-  return error && error.name ? `${error.name}: ${error.message}` : String(error);
-}
 
-/** Runs fn; returns its result as { ok, value } or { ok: false, error }. */
-function attempt(fn) {
-  try {
-    return { ok: true, value: fn() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
 
 function assertDomainError(fn, code, where) {
   const result = attempt(fn);
