@@ -7,7 +7,7 @@
 const assert = require('node:assert/strict');
 const { createHash } = require('node:crypto');
 
-const zod3 = require('zod');
+const zod3 = require('zod3');
 const zod4 = require('zod/v4');
 
 const { prepareToolCall, authorizeToolCall } = require('..');

@@ -20,7 +20,7 @@ const assert = require('node:assert/strict');
 const util = require('node:util');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const z = require('zod');
+const z = require('zod3');
 
 const {
   canonicalize, createSnapshot, decodeView, decodeRequest, prepareToolCall, proposalHash,
@@ -257,7 +257,7 @@ describe('argument errors and uncaught errors carry no payload', () => {
   // report holds the secret only inside the [cause] block, which is the ZodError.
   test('Node\'s report of an uncaught stage-schema error holds the payload only inside the schema error it quotes as cause', () => {
     const secret = newSecret();
-    const child = uncaughtReport(`const z = require('zod'); prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"mode":"${secret}"}', schema: z.object({ mode: z.enum(['r']) }) });`);
+    const child = uncaughtReport(`const z = require('zod3'); prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"mode":"${secret}"}', schema: z.object({ mode: z.enum(['r']) }) });`);
     assert.match(child.stderr, /ToolArgumentsValidationError/, 'Node printed the error');
     const causeAt = child.stderr.indexOf('[cause]');
     assert.ok(causeAt > 0, `Node printed no [cause] block:\n${child.stderr.slice(0, 1500)}`);

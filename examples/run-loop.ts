@@ -19,7 +19,7 @@ import {
 
 interface ToolDefinition<Args> {
   name: string;
-  parameters: z.ZodType<Args, z.ZodTypeDef, unknown>;
+  parameters: z.ZodType<Args, unknown>;
   execute(args: Args, context: RunContext): Promise<unknown>;
 }
 

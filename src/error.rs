@@ -40,12 +40,22 @@ pub enum ErrorCode {
   DuplicateKey,
   #[error("the canonical JSON would exceed the largest string JavaScript can hold")]
   SizeLimit,
+  #[error("the package was called again from code that ran during one of its own calls; the outer call fails closed")]
+  ReentrantCall,
+  #[error("the tool schema is asynchronous; use prepareToolCallAsync")]
+  AsyncSchema,
+  #[error("the snapshot text is strict JSON but not in RFC 8785 canonical form")]
+  NotCanonical,
+  #[error("the proposal hash does not match the agent name, tool name and canonical JSON")]
+  HashMismatch,
+  #[error("the value is not a stored snapshot (an object with string fields agentName, toolName, argsCanonicalJson and proposalHash)")]
+  NotASnapshot,
   #[error("an internal error occurred in tool-argument-snapshot (a bug: please report it)")]
   Internal,
 }
 
 impl ErrorCode {
-  pub const ALL: [ErrorCode; 17] = [
+  pub const ALL: [ErrorCode; 22] = [
     ErrorCode::UnsupportedType,
     ErrorCode::NonFiniteNumber,
     ErrorCode::NegativeZero,
@@ -62,6 +72,11 @@ impl ErrorCode {
     ErrorCode::InvalidJson,
     ErrorCode::DuplicateKey,
     ErrorCode::SizeLimit,
+    ErrorCode::ReentrantCall,
+    ErrorCode::AsyncSchema,
+    ErrorCode::NotCanonical,
+    ErrorCode::HashMismatch,
+    ErrorCode::NotASnapshot,
     ErrorCode::Internal,
   ];
 
@@ -84,6 +99,11 @@ impl ErrorCode {
       ErrorCode::InvalidJson => "invalid_json",
       ErrorCode::DuplicateKey => "duplicate_key",
       ErrorCode::SizeLimit => "size_limit",
+      ErrorCode::ReentrantCall => "reentrant_call",
+      ErrorCode::AsyncSchema => "async_schema",
+      ErrorCode::NotCanonical => "not_canonical",
+      ErrorCode::HashMismatch => "hash_mismatch",
+      ErrorCode::NotASnapshot => "not_a_snapshot",
       ErrorCode::Internal => "internal_error",
     }
   }
