@@ -226,3 +226,92 @@ export declare function authorizeToolCall<R, P extends ToolPolicyResult = ToolPo
    */
   policyContext?: object;
 }): Promise<ToolCallOutcome<R, P>>;
+
+// ---------------------------------------------------------------------------------
+// Approval grants bound to the proposal hash (lib/grants.js).
+
+/** A stored grant. `expiresAt` is milliseconds since the epoch (the grants' clock), or null. */
+export interface ApprovalGrantRecord {
+  readonly agentName: string;
+  readonly toolName: string;
+  readonly proposalHash: string;
+  /** The canonical JSON the approver saw (verified against `proposalHash` before storing). */
+  readonly argsCanonicalJson: string;
+  readonly expiresAt: number | null;
+  /** Executions left; 1 for a single-use grant. */
+  readonly uses: number;
+}
+
+/** What a grant is looked up and spent by. */
+export interface ApprovalGrantQuery {
+  readonly agentName: string;
+  readonly toolName: string;
+  readonly proposalHash: string;
+}
+
+/**
+ * Where grants live. Methods are own properties of the store object (inherited ones are
+ * not read), may be async, and get `now` from the grants' clock. A record is live when
+ * `uses > 0` and (`expiresAt === null` or `now < expiresAt`).
+ */
+export interface ApprovalGrantStore {
+  /** Insert a record (several may exist for one query; each counts separately). */
+  put(record: ApprovalGrantRecord): void | Promise<void>;
+  /** Whether a live record matches the query. A read: it must change nothing. */
+  has(query: ApprovalGrantQuery, now: number): boolean | Promise<boolean>;
+  /**
+   * Atomically: if a live record matches, decrement its `uses` (removing it at 0) and
+   * return true; otherwise return false. Two concurrent calls for a record with one use
+   * left must not both return true (a conditional update, e.g.
+   * `UPDATE ... SET uses = uses - 1 WHERE ... AND uses > 0 AND (expires_at IS NULL OR expires_at > $now)`
+   * reporting whether one row changed). Anything but `true` counts as false.
+   */
+  take(query: ApprovalGrantQuery, now: number): boolean | Promise<boolean>;
+  /** Remove every record matching the query (for `revoke`). Optional. */
+  delete?(query: ApprovalGrantQuery): void | Promise<void>;
+}
+
+export interface ApprovalGrantsOptions {
+  /** Default: an in-memory store (one process). */
+  store?: ApprovalGrantStore;
+  /** The clock, in milliseconds. Default: `Date.now`. */
+  now?: () => number;
+  /** Default uses of a grant. Default: 1 (single use). */
+  uses?: number;
+  /** Default lifetime of a grant in milliseconds. Default: none (grants do not expire). */
+  ttlMs?: number;
+}
+
+export interface ApprovalGrants {
+  /**
+   * Grants exactly this action: `approved` is a SuspendedToolProposal, a decision, or a
+   * stored record, with own `agentName`, `toolName`, `argsCanonicalJson`, `proposalHash`.
+   * The hash is checked against the text first (`verifySnapshot`).
+   * @throws {SnapshotDomainError} `not_a_snapshot`, `not_canonical` or `hash_mismatch`.
+   */
+  grant(
+    approved: { agentName: string; toolName: string; argsCanonicalJson: string; proposalHash: string },
+    options?: { uses?: number; ttlMs?: number; expiresAt?: number },
+  ): Promise<ApprovalGrantRecord>;
+  /** Whether a live grant matches (a read; spends nothing). */
+  has(query: ApprovalGrantQuery): Promise<boolean>;
+  /** Removes every grant of this action (needs `store.delete`). */
+  revoke(query: ApprovalGrantQuery): Promise<void>;
+  /**
+   * A policy that allows (`reason: 'approval_granted'`) exactly a call with a live
+   * matching grant, and otherwise returns what `fallback` returns (default:
+   * `{ decision: 'require_approval', reason: 'approval_required' }`). Looking spends nothing.
+   */
+  policy<I extends ApprovalGrantQuery>(
+    fallback?: (input: I) => ToolPolicyResult | Promise<ToolPolicyResult>,
+  ): (input: I) => Promise<ToolPolicyResult>;
+  /**
+   * The `grants` hook of `executeToolCall` / `authorizeToolCall`: for an allow made by
+   * this object's `policy`, atomically consumes the matching grant and returns whether it
+   * did; for any other allow returns true and spends nothing; otherwise false.
+   */
+  spend(decision: unknown): Promise<boolean>;
+}
+
+/** Approval grants bound to agent, tool and proposal hash, spent when the call executes. */
+export declare function createApprovalGrants(options?: ApprovalGrantsOptions): ApprovalGrants;

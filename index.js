@@ -5,6 +5,7 @@ const { canonicalize, createSnapshot, decodeView, proposalHash } = require('./li
 const { SnapshotDomainError, ToolArgumentsValidationError, ERROR_CODES } = require('./lib/errors');
 const { MAX_DEPTH } = require('./lib/walk');
 const { decodeRequest, prepareToolCall, authorizeToolCall } = require('./lib/pipeline');
+const { createApprovalGrants } = require('./lib/grants');
 
 module.exports = {
   canonicalize,
@@ -14,6 +15,7 @@ module.exports = {
   decodeRequest,
   prepareToolCall,
   authorizeToolCall,
+  createApprovalGrants,
   SnapshotDomainError,
   ToolArgumentsValidationError,
   ERROR_CODES,
