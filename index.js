@@ -2,9 +2,11 @@
 // tool-argument-snapshot: RFC-0016 authorized tool-argument snapshots (RFC 8785 JCS).
 
 const { canonicalize, createSnapshot, decodeView, proposalHash } = require('./lib/snapshot');
-const { SnapshotDomainError, ToolArgumentsValidationError, ERROR_CODES } = require('./lib/errors');
+const { SnapshotDomainError, ToolArgumentsValidationError, ToolCallNotAllowedError, ERROR_CODES } = require('./lib/errors');
 const { MAX_DEPTH } = require('./lib/walk');
-const { decodeRequest, prepareToolCall, authorizeToolCall } = require('./lib/pipeline');
+const {
+  decodeRequest, prepareToolCall, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
+} = require('./lib/pipeline');
 const { createApprovalGrants } = require('./lib/grants');
 
 module.exports = {
@@ -14,10 +16,14 @@ module.exports = {
   proposalHash,
   decodeRequest,
   prepareToolCall,
+  evaluateToolCall,
+  executeToolCall,
   authorizeToolCall,
+  RUNTIME_REASONS,
   createApprovalGrants,
   SnapshotDomainError,
   ToolArgumentsValidationError,
+  ToolCallNotAllowedError,
   ERROR_CODES,
   MAX_DEPTH,
 };

@@ -202,7 +202,7 @@ describe('JSON Pointers follow RFC 6901', () => {
 
 describe('ToolArgumentsValidationError identifies the tool and the stage only', () => {
   test('the message names the tool and stage, and not the payload', () => {
-    for (const toolName of ['search', 'write_file', 'outil é', 'tool "q"', '工具', 'x'.repeat(200)]) {
+    for (const toolName of ['search', 'write_file', 'outil é', 'tool q\u{1F600}', '工具', 'x'.repeat(200)]) {
       const secret = newSecret();
       const error = capture(() => createSnapshot({ agentName: AGENT, toolName, value: { [secret]: secret, bad: new Map([[secret, secret]]) } }), `tool ${toolName}`);
       assertValidationError(error, 'non_plain_object', toolName, `tool ${JSON.stringify(toolName)}`);

@@ -386,8 +386,10 @@ for (const flavor of FLAVORS) {
 
           schemaOutput.city = 'Changed output';
           schemaOutput.extra.keep.push(3);
-          prepared.requestedArguments.city = 'Changed request';
-          prepared.requestedArguments.extra.admin = true;
+          // requestedArguments is frozen at every depth (strict mode: assigning throws).
+          assert.throws(() => { prepared.requestedArguments.city = 'Changed request'; }, TypeError);
+          assert.throws(() => { prepared.requestedArguments.extra.admin = true; }, TypeError);
+          assert.deepEqual(prepared.requestedArguments, JSON.parse(raw), `row 3 ${label}: requestedArguments unchanged`);
 
           const { policy, calls } = recordingPolicy(() => ({ ...ALLOW }));
           const handler = recordingHandler();

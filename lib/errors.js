@@ -9,7 +9,7 @@
 const { binding } = require('./native');
 const P = require('./primordials');
 
-const { ObjectDefineProperty, ObjectFreeze, ObjectHasOwn } = P;
+const { ObjectDefineProperty, ObjectFreeze, ObjectHasOwn, StringPrototypeCharCodeAt, StringPrototypeSlice } = P;
 
 const DESCRIPTIONS = binding.errorMessages();
 const MESSAGES = { __proto__: null };
@@ -25,6 +25,50 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 function describe(code) {
   return ObjectHasOwn(MESSAGES, code) ? MESSAGES[code] : 'the value is outside the strict snapshot domain';
+}
+
+const HEX = '0123456789abcdef';
+
+/** Whether UTF-16 unit `c` must not appear raw in a log line (see escapeName). */
+function needsEscape(c) {
+  return (
+    c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0x7f && c <= 0x9f) || // C0, quote, backslash, DEL, C1 (with U+0085)
+    c === 0x061c || c === 0x200e || c === 0x200f || // bidi marks
+    (c >= 0x2028 && c <= 0x202e) || // line and paragraph separators, bidi embeddings and overrides
+    (c >= 0x2066 && c <= 0x2069) || // bidi isolates
+    (c >= 0xd800 && c <= 0xdfff) // surrogates: kept when paired, escaped when lone
+  );
+}
+
+/**
+ * A name as it may appear inside double quotes in a message or inspect output: every
+ * control character (C0, DEL, C1 including U+0085), U+2028, U+2029, every bidi control,
+ * a lone surrogate, the quote and the backslash become `\uXXXX`, so no name can break a
+ * log line, reorder what a terminal shows, or close the quotes early.
+ */
+function escapeName(name) {
+  const length = name.length;
+  let i = 0;
+  for (; i < length; i++) if (needsEscape(StringPrototypeCharCodeAt(name, i))) break;
+  if (i === length) return name;
+  let out = StringPrototypeSlice(name, 0, i);
+  for (; i < length; i++) {
+    const c = StringPrototypeCharCodeAt(name, i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < length) {
+      const d = StringPrototypeCharCodeAt(name, i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        out += StringPrototypeSlice(name, i, i + 2);
+        i++;
+        continue;
+      }
+    }
+    if (needsEscape(c)) {
+      out += '\\u' + HEX[(c >> 12) & 15] + HEX[(c >> 8) & 15] + HEX[(c >> 4) & 15] + HEX[c & 15];
+    } else {
+      out += StringPrototypeSlice(name, i, i + 1);
+    }
+  }
+  return out;
 }
 
 /** Defines a read-only data property without touching anything inherited. */
@@ -46,7 +90,7 @@ class SnapshotDomainError extends Error {
 class ToolArgumentsValidationError extends Error {
   constructor(stage, toolName, code, path, cause) {
     const reason = stage === 'schema' ? 'the tool schema rejected the arguments' : describe(code);
-    const subject = toolName === '' ? 'Tool arguments' : `Arguments of tool "${toolName}"`;
+    const subject = toolName === '' ? 'Tool arguments' : `Arguments of tool "${escapeName(toolName)}"`;
     super(`${subject} failed at stage ${stage}: ${reason} [${code}]`);
     defineData(this, 'name', 'ToolArgumentsValidationError', false);
     defineData(this, 'stage', stage, true);
@@ -59,9 +103,42 @@ class ToolArgumentsValidationError extends Error {
   }
 
   [INSPECT]() {
-    let fields = `stage: '${this.stage}', toolName: '${this.toolName}', code: '${this.code}'`;
-    if (this.path !== undefined) fields += `, path: '${this.path}'`;
+    let fields = `stage: '${this.stage}', toolName: "${escapeName(this.toolName)}", code: '${this.code}'`;
+    if (this.path !== undefined) fields += `, path: "${escapeName(this.path)}"`;
     if (this.cause !== undefined) fields += ', cause: [schema error, read error.cause]';
+    return `${this.stack} { ${fields} }`;
+  }
+}
+
+const NOT_ALLOWED_REASONS = {
+  __proto__: null,
+  not_allowed: 'the decision is not an allow',
+  already_executed: 'the decision was already executed',
+  not_a_decision: 'the value is not a decision made by evaluateToolCall',
+  grant_unavailable: 'the grants object refused the grant the decision needs',
+};
+
+/**
+ * executeToolCall refused to run the handler: a deny or approval decision
+ * (`not_allowed`), a decision already executed (`already_executed`), an object that
+ * evaluateToolCall did not make (`not_a_decision`), or a grant that was not available
+ * (`grant_unavailable`). Nothing ran.
+ */
+class ToolCallNotAllowedError extends Error {
+  constructor(code, toolName, decision) {
+    const subject = toolName === undefined ? 'Tool call' : `Call of tool "${escapeName(toolName)}"`;
+    const what = code === 'not_allowed' ? `the decision is ${decision}, not allow` : NOT_ALLOWED_REASONS[code];
+    super(`${subject} was not executed: ${what} [${code}]`);
+    defineData(this, 'name', 'ToolCallNotAllowedError', false);
+    defineData(this, 'code', code, true);
+    if (toolName !== undefined) defineData(this, 'toolName', toolName, true);
+    if (decision !== undefined) defineData(this, 'decision', decision, true);
+  }
+
+  [INSPECT]() {
+    let fields = `code: '${this.code}'`;
+    if (this.toolName !== undefined) fields += `, toolName: "${escapeName(this.toolName)}"`;
+    if (this.decision !== undefined) fields += `, decision: '${this.decision}'`;
     return `${this.stack} { ${fields} }`;
   }
 }
@@ -96,7 +173,9 @@ const FAILED = 0xffffffff;
 module.exports = {
   SnapshotDomainError,
   ToolArgumentsValidationError,
+  ToolCallNotAllowedError,
   WalkFailure,
+  escapeName,
   invalidArgument,
   nativeFailure,
   FAILED,
