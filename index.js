@@ -1,7 +1,7 @@
 'use strict';
 // tool-argument-snapshot: RFC-0016 authorized tool-argument snapshots (RFC 8785 JCS).
 
-const { canonicalize, createSnapshot, decodeView, proposalHash } = require('./lib/snapshot');
+const { canonicalize, createSnapshot, decodeView, proposalHash, verifySnapshot } = require('./lib/snapshot');
 const { SnapshotDomainError, ToolArgumentsValidationError, ToolCallNotAllowedError, ERROR_CODES } = require('./lib/errors');
 const { MAX_DEPTH } = require('./lib/walk');
 const {
@@ -14,6 +14,7 @@ module.exports = {
   createSnapshot,
   decodeView,
   proposalHash,
+  verifySnapshot,
   decodeRequest,
   prepareToolCall,
   evaluateToolCall,

@@ -174,9 +174,20 @@ function checkTextRow(row) {
   }
 
   const view = outcome(() => decodeView(text));
-  const stored = outcome(() => decodeView({ agentName: AGENT, toolName: TOOL, argsCanonicalJson: text, proposalHash: '0'.repeat(64) }));
+  // A stored record with the right hash: verified (strict JSON, exact RFC 8785 form) and
+  // decoded; text that is strict but not canonical is refused with not_canonical.
+  let hash = '0'.repeat(64);
+  try {
+    hash = reference.proposalHash(AGENT, TOOL, text);
+  } catch {
+    // Text the reference cannot hash (a lone surrogate) fails before the hash is compared.
+  }
+  const record = { agentName: AGENT, toolName: TOOL, argsCanonicalJson: text, proposalHash: hash };
+  const stored = outcome(() => decodeView(record));
   for (const [label, result] of [['decodeView(text)', view], ['decodeView(stored)', stored]]) {
-    if (row.view.code !== undefined) {
+    if (label === 'decodeView(stored)' && row.view.code === undefined && text !== row.view.json) {
+      assertDomainCode(result, 'not_canonical', `${row.id}: ${label}`);
+    } else if (row.view.code !== undefined) {
       assertDomainCode(result, row.view.code, `${row.id}: ${label}`);
     } else {
       assert.deepStrictEqual(assertOk(result, `${row.id}: ${label}`), parsed.value, `${row.id}: ${label} equals JSON.parse`);

@@ -23,7 +23,7 @@ const ROOT = path.join(__dirname, '..');
  * error's `stage/code`, or its name for anything else.
  */
 function checks(pkgPath, maxDepth, parts) {
-  const { canonicalize, createSnapshot, decodeView, decodeRequest, prepareToolCall } = require(pkgPath);
+  const { canonicalize, createSnapshot, decodeView, decodeRequest, prepareToolCall, proposalHash } = require(pkgPath);
   const MILLION = 1_000_000;
   const out = {};
   const record = (label, fn) => {
@@ -72,8 +72,10 @@ function checks(pkgPath, maxDepth, parts) {
   const sameAsJson = (v) => (JSON.stringify(v) === json ? json : 'different');
   if (parts.includes('maxText')) {
     record('max text: decodeView(text)', () => sameAsJson(decodeView(json)));
-    record('max text: decodeView(stored) #1', () => sameAsJson(decodeView({ argsCanonicalJson: json })));
-    record('max text: decodeView(stored) #2', () => sameAsJson(decodeView({ argsCanonicalJson: json })));
+    // A stored record is verified (canonical form, hash) before it is decoded.
+    const stored = { agentName: 'a', toolName: 't', argsCanonicalJson: json, proposalHash: proposalHash({ agentName: 'a', toolName: 't', argsCanonicalJson: json }) };
+    record('max text: decodeView(stored) #1', () => sameAsJson(decodeView(stored)));
+    record('max text: decodeView(stored) #2', () => sameAsJson(decodeView(stored)));
     record('max text: decodeRequest', () => sameAsJson(decodeRequest(json)));
   }
   // The same value through the encoder: canonicalize, snapshots, and views of a snapshot.

@@ -313,3 +313,85 @@ describe('authorizeToolCall is evaluateToolCall then executeToolCall', () => {
     assert.equal(outcome.proposal.argsCanonicalJson, CANONICAL);
   });
 });
+
+describe('verifySnapshot: stored proposals are verified before anything uses them', () => {
+  const { verifySnapshot, decodeView, createSnapshot, proposalHash, SnapshotDomainError } = require('..');
+  const { createHash } = require('node:crypto');
+  const AGENT2 = 'Verify agent';
+  const TOOL2 = 'transfer';
+  const VALUE = { amount: 100, to: 'acct-7', memo: 'rent' };
+  // Oracle: the RFC-0016 envelope, key-sorted by hand, through JSON.stringify and SHA-256.
+  const envelopeHash = (agentName, toolName, argsCanonicalJson) =>
+    createHash('sha256').update(JSON.stringify({ agentName, argsCanonicalJson, kind: 'tool', toolName })).digest('hex');
+  const storedRecord = () => JSON.parse(JSON.stringify(createSnapshot({ agentName: AGENT2, toolName: TOOL2, value: VALUE })));
+  const code = (c) => (error) => error instanceof SnapshotDomainError && error.code === c;
+
+  test('a record loaded from storage verifies, and the result is a frozen snapshot decodeView treats as its own', () => {
+    const stored = { ...storedRecord(), savedAt: '2026-12-01', approvedBy: 'ops' };
+    assert.equal(stored.argsCanonicalJson, '{"amount":100,"memo":"rent","to":"acct-7"}');
+    assert.equal(stored.proposalHash, envelopeHash(AGENT2, TOOL2, stored.argsCanonicalJson));
+    const snapshot = verifySnapshot(stored);
+    assert.ok(Object.isFrozen(snapshot));
+    assert.deepEqual(Object.keys(snapshot).sort(), ['agentName', 'argsCanonicalJson', 'proposalHash', 'toolName']);
+    assert.equal(snapshot.proposalHash, stored.proposalHash);
+    const a = decodeView(snapshot);
+    const b = decodeView(snapshot);
+    assert.deepEqual(a, VALUE);
+    assert.notEqual(a, b, 'fresh views');
+  });
+
+  test('a changed key order is not_canonical', () => {
+    const stored = storedRecord();
+    stored.argsCanonicalJson = '{"memo":"rent","amount":100,"to":"acct-7"}';
+    stored.proposalHash = envelopeHash(AGENT2, TOOL2, stored.argsCanonicalJson);
+    assert.throws(() => verifySnapshot(stored), code('not_canonical'));
+  });
+
+  test('other non-canonical spellings are not_canonical', () => {
+    for (const text of ['{"amount":100, "memo":"rent","to":"acct-7"}', '{"amount":1e2,"memo":"rent","to":"acct-7"}', '{"amount":100,"memo":"r\\u0065nt","to":"acct-7"}', ' {"amount":100,"memo":"rent","to":"acct-7"}']) {
+      const stored = { agentName: AGENT2, toolName: TOOL2, argsCanonicalJson: text, proposalHash: envelopeHash(AGENT2, TOOL2, text) };
+      assert.throws(() => verifySnapshot(stored), code('not_canonical'), text);
+    }
+  });
+
+  test('a changed value is hash_mismatch', () => {
+    const stored = storedRecord();
+    stored.argsCanonicalJson = '{"amount":100000,"memo":"rent","to":"acct-7"}';
+    assert.throws(() => verifySnapshot(stored), code('hash_mismatch'));
+  });
+
+  test('a changed agent or tool is hash_mismatch', () => {
+    assert.throws(() => verifySnapshot({ ...storedRecord(), agentName: 'Other agent' }), code('hash_mismatch'));
+    assert.throws(() => verifySnapshot({ ...storedRecord(), toolName: 'delete_account' }), code('hash_mismatch'));
+  });
+
+  test('a wrong hash is hash_mismatch', () => {
+    for (const hash of ['0'.repeat(64), envelopeHash(AGENT2, TOOL2, '{}'), storedRecord().proposalHash.toUpperCase(), '']) {
+      assert.throws(() => verifySnapshot({ ...storedRecord(), proposalHash: hash }), code('hash_mismatch'), hash);
+    }
+  });
+
+  test('anything else is not_a_snapshot, and no getter or trap runs', () => {
+    let ran = 0;
+    const withGetter = storedRecord();
+    Object.defineProperty(withGetter, 'proposalHash', { get() { ran += 1; return storedRecord().proposalHash; }, enumerable: true });
+    const inherited = Object.create(storedRecord());
+    const { toolName, ...missing } = storedRecord();
+    assert.equal(toolName, TOOL2);
+    for (const [label, value] of [
+      ['null', null], ['a string', '{}'], ['a number', 1], ['an array', []], ['a missing field', missing],
+      ['a non-string field', { ...storedRecord(), argsCanonicalJson: { amount: 100 } }],
+      ['a lone surrogate in the agent name', { ...storedRecord(), agentName: 'a\ud800' }],
+      ['a getter', withGetter], ['inherited fields', inherited],
+      ['a Proxy', new Proxy(storedRecord(), { get() { ran += 1; }, getOwnPropertyDescriptor() { ran += 1; } })],
+    ]) {
+      assert.throws(() => verifySnapshot(value), code('not_a_snapshot'), label);
+    }
+    assert.equal(ran, 0);
+  });
+
+  test('the hash it checks is the one proposalHash computes', () => {
+    const stored = storedRecord();
+    assert.equal(proposalHash(stored), stored.proposalHash);
+  });
+});

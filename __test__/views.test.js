@@ -186,23 +186,36 @@ describe('decodeView accepts snapshots, their text and stored copies', () => {
     assert.deepStrictEqual(decodeView('null'), null, 'null at the root');
   });
 
+  const isDomainError = (code) => (error) => error instanceof SnapshotDomainError && error.code === code;
+  /** A stored record of `argsCanonicalJson` with its proposal hash, as storage would hold it. */
+  const storedOf = (argsCanonicalJson, agentName = 'Views agent', toolName = 'views_tool') =>
+    ({ agentName, toolName, argsCanonicalJson, proposalHash: proposalHash({ agentName, toolName, argsCanonicalJson }) });
+
   test('it accepts a snapshot stored and loaded as plain JSON', () => {
     const snapshot = snapshotOf();
     const stored = JSON.parse(JSON.stringify(snapshot));
     const view = decodeView(stored);
     assert.deepStrictEqual(view, JSON.parse(snapshot.argsCanonicalJson), 'the stored snapshot decodes to the same value');
     assert.notEqual(decodeView(stored), view, 'a stored snapshot also gives fresh views');
-    assert.deepStrictEqual(decodeView({ argsCanonicalJson: '{"b":1,"a":2}' }), { a: 2, b: 1 }, 'a minimal snapshot-like object');
-    const bare = Object.assign(Object.create(null), { argsCanonicalJson: '[1]' });
-    assert.deepStrictEqual(decodeView(bare), [1], 'a null-prototype snapshot-like object');
+    const bare = Object.assign(Object.create(null), storedOf('[1]'));
+    assert.deepStrictEqual(decodeView(bare), [1], 'a null-prototype stored record');
+    assert.deepStrictEqual(decodeView({ ...storedOf('{"a":2,"b":1}'), savedAt: 'x' }), { a: 2, b: 1 }, 'extra fields are ignored');
+  });
+
+  test('a stored record is verified before it is decoded: a record without a valid hash is refused', () => {
+    assert.throws(() => decodeView({ argsCanonicalJson: '{"a":2,"b":1}' }), isDomainError('not_a_snapshot'), 'a hash-less record');
+    assert.throws(() => decodeView({ ...storedOf('{"a":2,"b":1}'), proposalHash: '0'.repeat(64) }), isDomainError('hash_mismatch'), 'a wrong hash');
+    const tampered = { ...storedOf('{"a":2,"b":1}'), argsCanonicalJson: '{"a":3,"b":1}' };
+    assert.throws(() => decodeView(tampered), isDomainError('hash_mismatch'), 'a changed value');
+    assert.throws(() => decodeView(storedOf('{"b":1,"a":2}')), isDomainError('not_canonical'), 'keys out of order, even with the matching hash');
   });
 
   test('a stored snapshot holding text outside the domain is rejected', () => {
-    assert.throws(() => decodeView({ argsCanonicalJson: '{"a":-0}' }), (error) => error instanceof SnapshotDomainError && error.code === 'negative_zero', 'negative zero in stored JSON');
-    assert.throws(() => decodeView({ argsCanonicalJson: '{"a":1,"a":1}' }), (error) => error instanceof SnapshotDomainError && error.code === 'duplicate_key', 'duplicate key in stored JSON');
+    assert.throws(() => decodeView(storedOf('{"a":-0}')), isDomainError('negative_zero'), 'negative zero in stored JSON');
+    assert.throws(() => decodeView(storedOf('{"a":1,"a":1}')), isDomainError('duplicate_key'), 'duplicate key in stored JSON');
   });
 
-  test('it rejects non-strings and non-objects with TypeError', () => {
+  test('it rejects non-strings and non-objects with TypeError, and objects that are not stored snapshots with not_a_snapshot', () => {
     for (const [label, value] of [
       ['undefined', undefined], ['null', null], ['a number', 42], ['NaN', NaN], ['a boolean', true], ['a bigint', 1n],
       ['a symbol', Symbol('s')], ['a function', () => '{}'],
@@ -211,21 +224,24 @@ describe('decodeView accepts snapshots, their text and stored copies', () => {
     }
     for (const [label, value] of [
       ['an object without argsCanonicalJson', { agentName: 'a' }],
-      ['an object whose argsCanonicalJson is a number', { argsCanonicalJson: 1 }],
-      ['an object whose argsCanonicalJson is an object', { argsCanonicalJson: { a: 1 } }],
+      ['an object whose argsCanonicalJson is a number', { ...storedOf('{}'), argsCanonicalJson: 1 }],
+      ['an object whose argsCanonicalJson is an object', { ...storedOf('{}'), argsCanonicalJson: { a: 1 } }],
       ['an array', ['{}']],
     ]) {
-      assert.throws(() => decodeView(value), TypeError, `decodeView(${label})`);
+      assert.throws(() => decodeView(value), isDomainError('not_a_snapshot'), `decodeView(${label})`);
     }
   });
 
   test('an argsCanonicalJson getter or inherited field is rejected without being called', () => {
     let calls = 0;
-    const getter = Object.defineProperty({}, 'argsCanonicalJson', { get() { calls += 1; return '{}'; }, enumerable: true });
-    assert.throws(() => decodeView(getter), TypeError, 'a getter argsCanonicalJson');
+    const { argsCanonicalJson, ...rest } = storedOf('{}');
+    assert.equal(argsCanonicalJson, '{}');
+    const getter = Object.defineProperty({ ...rest }, 'argsCanonicalJson', { get() { calls += 1; return '{}'; }, enumerable: true });
+    assert.throws(() => decodeView(getter), isDomainError('not_a_snapshot'), 'a getter argsCanonicalJson');
     const inherited = Object.create(Object.defineProperty({}, 'argsCanonicalJson', { get() { calls += 1; return '{}'; } }));
-    assert.throws(() => decodeView(inherited), TypeError, 'an inherited argsCanonicalJson getter');
-    assert.throws(() => decodeView(Object.create({ argsCanonicalJson: '{}' })), TypeError, 'an inherited argsCanonicalJson data property');
+    Object.assign(inherited, rest);
+    assert.throws(() => decodeView(inherited), isDomainError('not_a_snapshot'), 'an inherited argsCanonicalJson getter');
+    assert.throws(() => decodeView(Object.assign(Object.create({ argsCanonicalJson: '{}' }), rest)), isDomainError('not_a_snapshot'), 'an inherited argsCanonicalJson data property');
     assert.equal(calls, 0, 'the argsCanonicalJson getter was never called');
   });
 
@@ -237,7 +253,7 @@ describe('decodeView accepts snapshots, their text and stored copies', () => {
     }
     const snapshot = snapshotOf();
     const proxy = new Proxy({ ...snapshot }, handler);
-    assert.throws(() => decodeView(proxy), TypeError, 'a Proxy of a stored snapshot');
+    assert.throws(() => decodeView(proxy), isDomainError('not_a_snapshot'), 'a Proxy of a stored snapshot');
     assert.equal(traps, 0, 'no trap of the Proxy ran');
   });
 

@@ -29,10 +29,25 @@ function requireName(value, what) {
   return value;
 }
 
+/**
+ * The value of an own data property, or undefined: an inherited field, an accessor (never
+ * called) and a missing field all read as absent. `object` must not be a Proxy.
+ */
+function own(object, key) {
+  const descriptor = ObjectGetOwnPropertyDescriptor(object, key);
+  return descriptor !== undefined && ObjectHasOwn(descriptor, 'value') ? descriptor.value : undefined;
+}
+
+/** An input or options object of the API, or a TypeError: a Proxy is refused unread. */
+function requireInput(input, message) {
+  if (input === null || typeof input !== 'object' || isProxy(input)) throw invalidArgument(message);
+  return input;
+}
+
 function readOptions(options) {
   if (options === undefined || options === null) return false;
-  if (typeof options !== 'object') throw invalidArgument('options must be an object');
-  return options.includePath === true;
+  requireInput(options, 'options must be an object');
+  return own(options, 'includePath') === true;
 }
 
 function canonicalize(value, options) {
@@ -46,13 +61,14 @@ function canonicalize(value, options) {
 }
 
 function createSnapshot(input) {
-  if (input === null || typeof input !== 'object') throw invalidArgument('createSnapshot expects { agentName, toolName, value }');
-  const agentName = requireName(input.agentName, 'agentName');
-  const toolName = requireName(input.toolName, 'toolName');
-  const includePath = input.includePath === true;
+  requireInput(input, 'createSnapshot expects { agentName, toolName, value }');
+  const agentName = requireName(own(input, 'agentName'), 'agentName');
+  const toolName = requireName(own(input, 'toolName'), 'toolName');
+  const includePath = own(input, 'includePath') === true;
+  const value = own(input, 'value');
   let hashAndJson;
   try {
-    hashAndJson = hashedCanonicalJson(input.value, includePath, agentName, toolName);
+    hashAndJson = hashedCanonicalJson(value, includePath, agentName, toolName);
   } catch (error) {
     if (error instanceof WalkFailure) throw new ToolArgumentsValidationError('snapshot', toolName, error.code, error.path);
     throw error;
@@ -92,24 +108,66 @@ function decodeView(source, options) {
   }
   const includePath = readOptions(options);
   if (typeof source === 'string') return decodeText(source, includePath);
-  if (typeof source === 'object' && source !== null && !isProxy(source)) {
-    // A snapshot that came back from storage: read its JSON without running its code.
-    const descriptor = ObjectGetOwnPropertyDescriptor(source, 'argsCanonicalJson');
-    if (descriptor !== undefined && ObjectHasOwn(descriptor, 'value') && typeof descriptor.value === 'string') {
-      return decodeText(descriptor.value, includePath);
-    }
+  if (typeof source === 'object' && source !== null) {
+    // A snapshot that came back from storage: verified as verifySnapshot does (without
+    // running any of its code), then decoded. Its JSON is then canonical, strict JSON.
+    return JSONParse(verifiedFields(source, includePath).argsCanonicalJson);
   }
   throw invalidArgument('decodeView expects a ToolArgumentSnapshot or its argsCanonicalJson string');
 }
 
+/**
+ * The four fields of a stored snapshot, checked: own data strings (else not_a_snapshot),
+ * argsCanonicalJson strict JSON (else its decoding code) in exact RFC 8785 form (else
+ * not_canonical), and proposalHash the hash of the three others (else hash_mismatch).
+ */
+function verifiedFields(stored, includePath) {
+  if (stored === null || typeof stored !== 'object' || isProxy(stored)) throw new SnapshotDomainError('not_a_snapshot', undefined);
+  const agentName = own(stored, 'agentName');
+  const toolName = own(stored, 'toolName');
+  const argsCanonicalJson = own(stored, 'argsCanonicalJson');
+  const hash = own(stored, 'proposalHash');
+  if (
+    typeof agentName !== 'string' || !StringPrototypeIsWellFormed(agentName) ||
+    typeof toolName !== 'string' || !StringPrototypeIsWellFormed(toolName) ||
+    typeof argsCanonicalJson !== 'string' || typeof hash !== 'string'
+  ) {
+    throw new SnapshotDomainError('not_a_snapshot', undefined);
+  }
+  const canonical = binding.canonicalizeJson(argsCanonicalJson, FLAG_REJECT_NEGATIVE_ZERO | (includePath ? FLAG_PATH : 0));
+  if (canonical === FAILED) {
+    const failure = nativeFailure(includePath);
+    throw new SnapshotDomainError(failure.code, failure.path);
+  }
+  if (canonical !== argsCanonicalJson) throw new SnapshotDomainError('not_canonical', undefined);
+  if (binding.hashProposal(agentName, toolName, argsCanonicalJson) !== hash) throw new SnapshotDomainError('hash_mismatch', undefined);
+  return { __proto__: null, agentName, toolName, argsCanonicalJson, proposalHash: hash };
+}
+
+/**
+ * A snapshot loaded from storage, verified: returns a new frozen snapshot that decodeView
+ * treats as one of its own. Nothing executes from it: resuming prepares a new attempt.
+ */
+function verifySnapshot(stored) {
+  const fields = verifiedFields(stored, false);
+  const snapshot = ObjectFreeze({
+    agentName: fields.agentName,
+    toolName: fields.toolName,
+    argsCanonicalJson: fields.argsCanonicalJson,
+    proposalHash: fields.proposalHash,
+  });
+  WeakMapPrototypeSet(SNAPSHOTS, snapshot, { template: PARSE_EACH_TIME });
+  return snapshot;
+}
+
 function proposalHash(input) {
-  if (input === null || typeof input !== 'object') throw invalidArgument('proposalHash expects { agentName, toolName, argsCanonicalJson }');
-  const agentName = requireName(input.agentName, 'agentName');
-  const toolName = requireName(input.toolName, 'toolName');
-  const argsCanonicalJson = requireName(input.argsCanonicalJson, 'argsCanonicalJson');
+  requireInput(input, 'proposalHash expects { agentName, toolName, argsCanonicalJson }');
+  const agentName = requireName(own(input, 'agentName'), 'agentName');
+  const toolName = requireName(own(input, 'toolName'), 'toolName');
+  const argsCanonicalJson = requireName(own(input, 'argsCanonicalJson'), 'argsCanonicalJson');
   const hash = binding.hashProposal(agentName, toolName, argsCanonicalJson);
   if (typeof hash !== 'string') throw new SnapshotDomainError(nativeFailure(false).code, undefined);
   return hash;
 }
 
-module.exports = { canonicalize, createSnapshot, decodeView, proposalHash };
+module.exports = { canonicalize, createSnapshot, decodeView, proposalHash, verifySnapshot };
