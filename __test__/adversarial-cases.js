@@ -572,14 +572,16 @@ for (const [name, text] of [['-0', '-0'], ['-0.0', '-0.0'], ['-0e0', '-0e0'], ['
 
 Tbad('text depth_limit', `${MAX_DEPTH + 1} nested arrays`, `${'['.repeat(MAX_DEPTH + 1)}${']'.repeat(MAX_DEPTH + 1)}`, 'depth_limit');
 Tbad('text depth_limit', `${MAX_DEPTH + 1} nested objects`, `${'{"a":'.repeat(MAX_DEPTH + 1)}1${'}'.repeat(MAX_DEPTH + 1)}`, 'depth_limit');
-// The first error in text order decides the code: the decoder rejects snapshot text at
-// "-0" before it reaches the stray digit, while provider text (where -0 is allowed)
-// fails on the digit.
-add({ kind: 'text', group: 'text order', name: 'a negative leading zero "-01"', text: '-01', jsonParse: false, view: err('negative_zero'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
-add({ kind: 'text', group: 'text order', name: '"-0" then garbage', text: '[-0,}', jsonParse: false, view: err('negative_zero'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
-add({ kind: 'text', group: 'text order', name: 'a duplicate key before garbage', text: '{"a":1,"a":2} x', jsonParse: false, view: err('duplicate_key'), request: err('duplicate_key'), prepare: { stage: 'json', code: 'duplicate_key' } });
-add({ kind: 'text', group: 'text order', name: 'a lone surrogate before garbage', text: '["\\ud800" x', jsonParse: false, view: err('lone_surrogate'), request: err('lone_surrogate'), prepare: { stage: 'json', code: 'lone_surrogate' } });
-add({ kind: 'text', group: 'text order', name: 'an overflow before garbage', text: '[1e999,,]', jsonParse: false, view: err('non_finite_number'), request: err('non_finite_number'), prepare: { stage: 'json', code: 'non_finite_number' } });
+// Text that is not JSON is invalid_json before any value rule (issue 9, item 10): a
+// negative zero, a duplicate key, a lone surrogate or an overflow followed by garbage is
+// invalid_json for snapshot text and provider text alike. Only the depth limit, a limit
+// hit while reading, comes first (below).
+add({ kind: 'text', group: 'text order', name: 'a negative leading zero "-01"', text: '-01', jsonParse: false, view: err('invalid_json'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
+add({ kind: 'text', group: 'text order', name: '"-00" and "-0."', text: '[-00]', jsonParse: false, view: err('invalid_json'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
+add({ kind: 'text', group: 'text order', name: '"-0" then garbage', text: '[-0,}', jsonParse: false, view: err('invalid_json'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
+add({ kind: 'text', group: 'text order', name: 'a duplicate key before garbage', text: '{"a":1,"a":2} x', jsonParse: false, view: err('invalid_json'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
+add({ kind: 'text', group: 'text order', name: 'a lone surrogate before garbage', text: '["\\ud800" x', jsonParse: false, view: err('invalid_json'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
+add({ kind: 'text', group: 'text order', name: 'an overflow before garbage', text: '[1e999,,]', jsonParse: false, view: err('invalid_json'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
 Tbad('text depth_limit', 'the depth limit is found before the missing closers', '['.repeat(MAX_DEPTH + 1), 'depth_limit');
 
 Tok('text valid', 'whitespace around members', ' \t\r\n{"b" : 1 , "a" : [ true , false , null ] } \n', '{"a":[true,false,null],"b":1}');

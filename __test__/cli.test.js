@@ -66,13 +66,13 @@ const C1_WARNING = 'tool-argument-snapshot: warning: the canonical JSON contains
   'character(s) (U+0080); a terminal may not show exactly what was hashed\n';
 
 describe('help and version', () => {
-  for (const args of [['--help'], ['-h'], ['help'], ['hash', '--help'], ['verify', '-h', '--agent', 'x']]) {
+  for (const args of [['--help'], ['-h'], ['help'], ['hash', '--help'], ['verify', '-h'], ['help', 'verify'], ['verify-snapshot', '--help']]) {
     test(`${args.join(' ')} prints the usage, the commands and every exit status, and exits 0`, () => {
       const result = run(args);
       assert.equal(result.status, 0, describeRun(args.join(' '), result));
       assert.equal(result.stderr, '');
       for (const needle of ['Usage:', 'hash --agent NAME --tool NAME', 'verify --agent NAME --tool NAME --hash HEX',
-        'canonicalize [--no-newline]', '--json', '--include-path', 'Exit status:', 'byte order mark']) {
+        'verify-snapshot [--hash HEX]', 'canonicalize [--no-newline]', '--json', '--include-path', 'Exit status:', 'byte order mark']) {
         assert.ok(result.stdout.includes(needle), `help mentions ${needle}`);
       }
       for (const status of ['0 ', '1 ', '2 ', '3 ', '70 ']) {
@@ -80,6 +80,25 @@ describe('help and version', () => {
       }
     });
   }
+
+  test('help with any other option or operand is a usage error (exit 2), never help with exit 0', () => {
+    const H = 'f'.repeat(64);
+    for (const args of [
+      ['verify', '-h', '--agent', 'x'],
+      ['verify', '--agent', 'a', '--tool', 't', '--hash', H, '--help'],
+      ['verify', '--agent', 'a', '--tool', 't', '--hash', H, 'args.json', '-h'],
+      ['hash', '--help', 'args.json'],
+      ['--help', '--version'],
+      ['help', 'verify', 'args.json'],
+      ['help', '--json'],
+      ['help', 'no-such-command'],
+    ]) {
+      const result = run(args, { input: '{}' });
+      assert.equal(result.status, 2, describeRun(args.join(' '), result));
+      assert.equal(result.stdout, '', `${args.join(' ')}: no help on standard output`);
+      assert.ok(result.stderr.startsWith(PREFIX), describeRun(args.join(' '), result));
+    }
+  });
 
   test('--version prints the version of package.json', () => {
     const result = run(['--version']);
@@ -152,6 +171,35 @@ describe('hash', () => {
     }
   });
 
+  test('the invisible-character warning goes by Unicode property: U+206A-206F, U+FFF9-FFFB, U+1D173-1D17A, variation selectors, U+034F, U+180B-180F', () => {
+    // The code points the security review listed (issue 9, item 10), plus the ones the
+    // warning always named: each must be named; groups of 8, which the warning lists in full.
+    const range = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    const codePoints = [
+      ...range(0x206a, 0x206f), ...range(0xfff9, 0xfffb), ...range(0x1d173, 0x1d17a),
+      ...range(0xfe00, 0xfe0f), 0xe0100, 0xe01ef, 0x034f, ...range(0x180b, 0x180f),
+      0x007f, 0x0085, 0x009f, 0x00ad, 0x061c, 0x115f, 0x1160, 0x200b, 0x200e, 0x202e, 0x2028, 0x2029,
+      0x2060, 0x2066, 0x2069, 0x3164, 0xfeff, 0xffa0, 0xe0001, 0xe0041, 0xe007f,
+    ];
+    const label = (cp) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+    for (let i = 0; i < codePoints.length; i += 8) {
+      const group = codePoints.slice(i, i + 8);
+      const input = JSON.stringify({ note: group.map((cp) => `x${String.fromCodePoint(cp)}`).join('') });
+      const result = run(['hash', '--agent', 'a', '--tool', 't'], { input });
+      assert.equal(result.status, 0, describeRun(group.map(label).join(' '), result));
+      assert.equal(result.stderr,
+        `tool-argument-snapshot: warning: the canonical JSON contains ${group.length} invisible or bidirectional control ` +
+          `character(s) (${group.map(label).join(', ')}); a terminal may not show exactly what was hashed\n`);
+    }
+  });
+
+  test('visible text, from many scripts, prints no warning', () => {
+    const input = JSON.stringify({ text: 'Zürich Ελλάδα Київ עברית العربية हिन्दी 日本語 한국어 e\u0301 😀 ½ € ✓ \u00a0 tab\t' });
+    const result = run(['hash', '--agent', 'a', '--tool', 't'], { input });
+    assert.equal(result.status, 0, describeRun('visible', result));
+    assert.equal(result.stderr, '');
+  });
+
   test('invisible or bidirectional control characters in the canonical JSON print a warning, not an error', () => {
     const input = '{"path":"/srv/app/\\u202Etxt.exe","note":"a\\u200Bb"}';
     const result = run(['hash', '--agent', 'a', '--tool', 't'], { input });
@@ -218,6 +266,50 @@ describe('verify', () => {
     assert.equal(result.status, 3, describeRun('verify rejected', result));
     assert.equal(result.stdout, '');
   });
+
+  test('an option value is never a flag: verify --agent ops --tool -h --hash <wrong> args.json compares and exits 1', () => {
+    const file = writeTemp('verify-args.json', '{"replicas":3}');
+    const wrong = 'e'.repeat(64);
+    const result = run(['verify', '--agent', 'ops', '--tool', '-h', '--hash', wrong, file]);
+    assert.equal(result.status, 1, describeRun('--tool -h', result));
+    assert.equal(result.stdout,
+      `mismatch\nexpected hash:  ${wrong}\nactual hash:    ${envelopeHash('ops', '-h', '{"replicas":3}')}\ncanonical JSON: {"replicas":3}\n`);
+    assert.doesNotMatch(result.stdout + result.stderr, /Usage:/);
+    // The value really is the tool name: its own hash matches.
+    const right = run(['verify', '--agent', 'ops', '--tool', '-h', '--hash', envelopeHash('ops', '-h', '{"replicas":3}'), file]);
+    assert.equal(right.status, 0, describeRun('--tool -h, right hash', right));
+    assert.equal(right.stdout, `match\nproposal hash:  ${envelopeHash('ops', '-h', '{"replicas":3}')}\n`);
+  });
+
+  test('verify exits 0 only after comparing: flag-like values in every option slot never print help or exit 0 on a wrong hash', () => {
+    const file = writeTemp('verify-slots.json', '{"a":1}');
+    const wrong = 'd'.repeat(64);
+    for (const token of ['-h', '--help', '--version', 'help', '--', '-', '--json', '--hash']) {
+      for (const slot of ['agent', 'tool']) {
+        for (const inline of [false, true]) {
+          const values = { agent: 'ops', tool: 'deploy', [slot]: token };
+          const args = ['verify'];
+          for (const name of ['agent', 'tool']) args.push(...(inline && name === slot ? [`--${name}=${values[name]}`] : [`--${name}`, values[name]]));
+          args.push('--hash', wrong, file);
+          const label = args.join(' ');
+          const result = run(args);
+          assert.equal(result.status, 1, describeRun(label, result));
+          assert.equal(result.stdout.split('\n')[0], 'mismatch', label);
+          assert.ok(result.stdout.includes(`actual hash:    ${envelopeHash(values.agent, values.tool, '{"a":1}')}\n`), describeRun(label, result));
+        }
+      }
+      // As the value of --hash, a flag-like token is a malformed hash: a usage error.
+      const result = run(['verify', '--agent', 'ops', '--tool', 'deploy', '--hash', token, file]);
+      assert.equal(result.status, 2, describeRun(`--hash ${token}`, result));
+      assert.equal(result.stdout, '');
+    }
+  });
+
+  test('after --, -h is the input file, not a help request', () => {
+    const result = run(['verify', '--agent', 'ops', '--tool', 'deploy', '--hash', 'd'.repeat(64), '--', '-h']);
+    assert.equal(result.status, 3, describeRun('-- -h', result));
+    assert.ok(result.stderr.endsWith('(stage input, code ENOENT)\n'), describeRun('-- -h', result));
+  });
 });
 
 describe('canonicalize', () => {
@@ -257,6 +349,11 @@ describe('canonicalize', () => {
       ['[-0.0]', 'snapshot', 'negative_zero'],
       ['[1e400]', 'json', 'non_finite_number'],
       ['["\\udc00"]', 'json', 'lone_surrogate'],
+      // Text that is not JSON is invalid_json before any value rule (issue 9, item 10).
+      ['-01', 'json', 'invalid_json'],
+      ['[-00]', 'json', 'invalid_json'],
+      ['-0.', 'json', 'invalid_json'],
+      ['{"a":1,"a":1} x', 'json', 'invalid_json'],
     ]) {
       const result = run(['canonicalize'], { input });
       assert.equal(result.status, 3, describeRun(input, result));
@@ -309,6 +406,7 @@ describe('rejected input exits 3, names stage and code, and never echoes the pay
     ['a lone surrogate', utf8(`{"token":"${secret}\\ud800"}`), 'json', 'lone_surrogate'],
     ['a number that overflows', utf8(`{"token":"${secret}","n":1e400}`), 'json', 'non_finite_number'],
     ['negative zero', utf8(`{"token":"${secret}","n":-0}`), 'snapshot', 'negative_zero'],
+    ['a negative number with a leading zero', utf8(`{"token":"${secret}","n":-01}`), 'json', 'invalid_json'],
     ['invalid UTF-8 bytes', Buffer.concat([utf8(`{"token":"${secret}`), Buffer.from([0xff, 0xfe]), utf8('"}')]), 'json', 'invalid_json'],
     ['an overlong UTF-8 encoding', Buffer.concat([utf8(`{"token":"${secret}`), Buffer.from([0xc0, 0xaf]), utf8('"}')]), 'json', 'invalid_json'],
     ['a UTF-8 encoded surrogate', Buffer.concat([utf8(`{"token":"${secret}`), Buffer.from([0xed, 0xa0, 0x80]), utf8('"}')]), 'json', 'invalid_json'],

@@ -2,13 +2,19 @@
 'use strict';
 // The command line of tool-argument-snapshot, for approval reviewers and scripts: the
 // canonical JSON and proposal hash of a provider's raw tool-call arguments (hash), a
-// check of those arguments against an approved hash (verify), and RFC 8785 for any
-// strict JSON text (canonicalize). Input is read as bytes and must be UTF-8 without a
-// byte order mark. Error messages name the stage and the code, never the payload.
+// check of those arguments against an approved hash (verify), a check of a stored
+// proposal or snapshot (verify-snapshot), and RFC 8785 for any strict JSON text
+// (canonicalize). Input is read as bytes and must be UTF-8 without a byte order mark.
+// Error messages name the stage and the code, never the payload.
+//
+// The command line is parsed here, not by util.parseArgs, so that the rules are ours and
+// few: an option that takes a value always takes the next argument, whatever it looks
+// like (`--tool -h` names the tool "-h"; an option's value is never a flag), and help is
+// printed only when asked for alone, so that no invocation with values can exit 0
+// without having done its work.
 
 const { createReadStream, readFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { parseArgs } = require('node:util');
 const { constants: bufferConstants } = require('node:buffer');
 
 const PROGRAM = 'tool-argument-snapshot';
@@ -23,8 +29,9 @@ const HELP = `Usage:
   ${PROGRAM} hash --agent NAME --tool NAME [--json] [FILE|-]
   ${PROGRAM} verify --agent NAME --tool NAME --hash HEX
                                 [--json] [FILE|-]
+  ${PROGRAM} verify-snapshot [--hash HEX] [--json] [FILE|-]
   ${PROGRAM} canonicalize [--no-newline] [FILE|-]
-  ${PROGRAM} help | --help | -h
+  ${PROGRAM} help | --help | -h | COMMAND --help
   ${PROGRAM} --version
 
 RFC-0016 authorized tool-argument snapshots: RFC 8785 (JCS) canonical JSON and
@@ -35,9 +42,22 @@ Commands:
                 string) and print their canonical JSON and proposal hash. Empty
                 or whitespace-only input is the empty object {}, as providers
                 send it.
-  verify        Exit 0 and print "match" when the arguments' proposal hash is
-                HEX (64 hex digits, any case); otherwise print "mismatch", both
-                hashes and the canonical JSON that was hashed, and exit 1.
+  verify        Hash the raw tool-call arguments as hash does; exit 0 and print
+                "match" only when that proposal hash is HEX (64 hex digits, any
+                case); otherwise print "mismatch", both hashes and the canonical
+                JSON that was hashed, and exit 1. This checks the provider's raw
+                arguments: an approval binds the snapshot of the schema's output,
+                which differs when the schema adds defaults or converts values.
+                To check a stored approval, use verify-snapshot.
+  verify-snapshot
+                Check a stored proposal or snapshot (JSON with agentName,
+                toolName, argsCanonicalJson and proposalHash, such as a
+                SuspendedToolProposal): its JSON must be canonical and its hash
+                must be the proposal hash of its agent, tool and JSON. Exit 0 and
+                print "verified" with the verified fields; with --hash HEX, also
+                only when its hash is HEX (else "mismatch", exit 1). A record
+                whose JSON or hash does not check exits 1 (code not_canonical or
+                hash_mismatch); a file that is no such record exits 3.
   canonicalize  Print the RFC 8785 form of strict JSON text, followed by a
                 newline. Accepts exactly the values a snapshot can hold:
                 duplicate keys, lone surrogates, -0 and numbers that overflow
@@ -51,34 +71,46 @@ What is decoded is exactly what was read.
 Options:
   --agent NAME     The agent name bound into the proposal hash.
   --tool NAME      The tool name bound into the proposal hash.
-  --hash HEX       verify: the approved proposal hash.
-  --json           hash, verify: print one JSON object on standard output:
-                   {agentName, toolName, argsCanonicalJson, proposalHash}, and
-                   for verify also {match, expectedHash}. A rejected input
-                   prints {"error": {stage, code, message}} there too.
+  --hash HEX       verify, verify-snapshot: the approved proposal hash.
+  --json           hash, verify, verify-snapshot: print one JSON object on
+                   standard output: {agentName, toolName, argsCanonicalJson,
+                   proposalHash}, for verify also {match, expectedHash}, for
+                   verify-snapshot also {verified} (and {match, expectedHash}
+                   with --hash). A rejected input prints
+                   {"error": {stage, code, message}} there too.
   --no-newline     canonicalize: print the canonical JSON alone, byte-exact.
   --include-path   On rejected input, also print the JSON Pointer of the
                    offending value. Off by default: a pointer is made of the
                    payload's keys.
-  -h, --help       Print this help.
+  -h, --help       Print this help, alone or after a command name only: with
+                   any other option or operand it is a usage error.
   --version        Print the version.
+
+An option that takes a value takes the next argument, even one that starts
+with a dash (--tool -h names the tool "-h"); --tool=VALUE works too. Use -- to
+end the options before a FILE that starts with a dash.
 
 Output:
   hash prints two labelled lines: "canonical JSON: ..." and
   "proposal hash:  ...".
   When the canonical JSON holds invisible or bidirectional control characters
-  (which can make a terminal show something other than what was hashed), hash
-  and verify print a warning naming them on standard error.
+  (which can make a terminal show something other than what was hashed), hash,
+  verify and verify-snapshot print a warning naming them on standard error.
+  verify-snapshot prints the agent and tool names as JSON strings with those
+  characters escaped.
 
 Exit status:
-  0   success; for verify, the hash matches
-  1   verify: the hash does not match
+  0   success; for verify, the hash matches; for verify-snapshot, the record
+      checks (and its hash is HEX, when given)
+  1   verify: the hash does not match; verify-snapshot: the record's JSON is
+      not canonical, its hash does not bind its fields, or it is not HEX
   2   usage error (unknown command or option, missing or malformed option)
   3   input rejected: not UTF-8, not strict JSON, outside the snapshot
       domain, or unreadable. Standard error then says
         ${PROGRAM}: error: MESSAGE (stage STAGE, code CODE)
       where STAGE is input (reading), json (decoding) or snapshot (the
-      value's domain) and CODE a stable code such as duplicate_key.
+      value's domain; for verify-snapshot, the record) and CODE a stable
+      code such as duplicate_key.
       The message never quotes the input.
   70  internal error, or the native addon cannot be loaded
 
@@ -87,6 +119,7 @@ Examples:
     ${PROGRAM} hash --agent bot --tool write_file
   ${PROGRAM} verify --agent bot --tool write_file \\
     --hash "$APPROVED_HASH" args.json
+  ${PROGRAM} verify-snapshot --hash "$APPROVED_HASH" proposal.json
   ${PROGRAM} canonicalize --no-newline data.json > data.jcs.json
 `;
 
@@ -106,30 +139,39 @@ class InputRejected extends Error {
 /** The library could not be loaded (no or wrong native binary): exit 70 without a stack. */
 class LoadFailure extends Error {}
 
+/** Every option: whether it takes a value. `-h` is the only short option. */
 const OPTIONS = {
-  agent: { type: 'string' },
-  tool: { type: 'string' },
-  hash: { type: 'string' },
-  json: { type: 'boolean' },
-  'no-newline': { type: 'boolean' },
-  'include-path': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean' },
+  __proto__: null,
+  agent: 'string',
+  tool: 'string',
+  hash: 'string',
+  json: 'boolean',
+  'no-newline': 'boolean',
+  'include-path': 'boolean',
+  help: 'boolean',
+  version: 'boolean',
 };
 
 const COMMANDS = {
+  __proto__: null,
   hash: { allowed: ['agent', 'tool', 'json', 'include-path'], required: ['agent', 'tool'], run: runHash },
   verify: { allowed: ['agent', 'tool', 'hash', 'json', 'include-path'], required: ['agent', 'tool', 'hash'], run: runVerify },
+  'verify-snapshot': { allowed: ['hash', 'json', 'include-path'], required: [], run: runVerifySnapshot },
   canonicalize: { allowed: ['no-newline', 'include-path'], required: [], run: runCanonicalize },
 };
 
-// Characters a terminal draws as nothing, or that reorder what follows: C1 controls,
-// DEL, soft hyphen, the Arabic letter mark, zero-width and bidirectional marks,
-// embeddings, overrides and isolates, line/paragraph separators, word joiner and the
-// invisible operators, the Hangul fillers, the BOM, and the tag characters that can
-// smuggle invisible ASCII. JCS escapes only U+0000..U+001F.
-const DECEPTIVE =
-  /[\u007F-\u009F\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]/gu;
+// Characters a terminal draws as nothing, or that reorder what follows, by Unicode
+// property rather than by list: controls (Cc: DEL and the C1 controls, U+0085
+// included; JCS escapes only U+0000..U+001F), format characters (Cf: soft hyphen, the
+// Arabic letter mark, zero-width and bidirectional marks, embeddings, overrides and
+// isolates, word joiner and invisible operators, U+206A..U+206F, the interlinear
+// annotation characters U+FFF9..U+FFFB, the BOM, musical formatting U+1D173..U+1D17A,
+// the tag characters that can smuggle invisible ASCII), Default_Ignorable_Code_Point
+// (the combining grapheme joiner U+034F, the Mongolian variation selectors
+// U+180B..U+180F, variation selectors, the Hangul fillers, and the code points
+// reserved to be invisible), every Bidi_Control, and the line and paragraph
+// separators.
+const DECEPTIVE = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Bidi_Control}\u2028\u2029]/gu;
 
 function packageVersion() {
   // Read directly, so that --version works even when the native addon cannot load.
@@ -144,41 +186,90 @@ function loadLibrary() {
   }
 }
 
+/** An argument as it may appear in a usage message: quoted, controls escaped. */
+function quoteArgument(text) {
+  return displayString(text.length > 40 ? `${text.slice(0, 40)}...` : text);
+}
+
+/**
+ * Splits argv into options (in order, with their values) and operands. An option that
+ * takes a value takes the next argument whatever it is: a value is never read as an
+ * option, so `--tool -h` is the tool "-h", never a help request.
+ */
+function splitArguments(argv) {
+  const options = [];
+  const operands = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      operands.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg === '-' || !arg.startsWith('-')) {
+      operands.push(arg);
+      continue;
+    }
+    let name;
+    let inline;
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+      inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    } else if (arg === '-h') {
+      name = 'help';
+    } else {
+      throw new UsageError(`unknown option ${quoteArgument(arg)}`);
+    }
+    const kind = OPTIONS[name];
+    if (kind === undefined) throw new UsageError(`unknown option ${quoteArgument(`--${name}`)}`);
+    if (kind === 'boolean') {
+      if (inline !== undefined) throw new UsageError(`option --${name} takes no value`);
+      options.push({ name, value: true });
+    } else if (inline !== undefined) {
+      options.push({ name, value: inline });
+    } else if (i + 1 < argv.length) {
+      options.push({ name, value: argv[++i] });
+    } else {
+      throw new UsageError(`option --${name} needs a value`);
+    }
+  }
+  return { options, operands };
+}
+
 /** Parses argv into { command, values, file }; throws UsageError. */
 function parseCommandLine(argv) {
-  const beforeTerminator = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
-  if (beforeTerminator.includes('--help') || beforeTerminator.includes('-h')) return { command: 'help' };
-
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true, tokens: true });
-  } catch (error) {
-    if (typeof error.code === 'string' && error.code.startsWith('ERR_PARSE_ARGS_')) {
-      throw new UsageError(error.message.replace(/\s*\n\s*/g, ' '));
-    }
-    throw error;
+  const { options, operands: positionals } = splitArguments(argv);
+  const values = { __proto__: null };
+  for (const { name, value } of options) {
+    if (name in values) throw new UsageError(`option --${name} is given more than once`);
+    values[name] = value;
   }
-  const { values, positionals, tokens } = parsed;
+  const given = Object.keys(values);
 
-  const seen = new Set();
-  for (const token of tokens) {
-    if (token.kind !== 'option') continue;
-    if (seen.has(token.name)) throw new UsageError(`option --${token.name} is given more than once`);
-    seen.add(token.name);
+  // Help has its own exit path: only `help [COMMAND]`, `--help` / `-h` alone, or
+  // `COMMAND --help`. With any other option or operand it is a usage error, so no
+  // command that was given something to check can end in help's exit status 0.
+  if (values.help) {
+    const aboutCommand = positionals.length === 1 && positionals[0] in COMMANDS;
+    if (given.length === 1 && (positionals.length === 0 || aboutCommand)) return { command: 'help' };
+    throw new UsageError('--help takes no other argument (at most a command name)');
   }
-
+  if (positionals[0] === 'help') {
+    const aboutCommand = positionals.length === 2 && positionals[1] in COMMANDS;
+    if (given.length === 0 && (positionals.length === 1 || aboutCommand)) return { command: 'help' };
+    throw new UsageError('help takes no other argument (at most a command name)');
+  }
   if (values.version) {
-    if (positionals.length > 0 || seen.size > 1) throw new UsageError('--version takes no other argument');
+    if (positionals.length > 0 || given.length > 1) throw new UsageError('--version takes no other argument');
     return { command: 'version' };
   }
   if (positionals.length === 0) throw new UsageError('no command given');
 
   const [command, ...operands] = positionals;
-  if (command === 'help') return { command: 'help' };
-  if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  if (!(command in COMMANDS)) throw new UsageError(`unknown command ${quoteArgument(command)}`);
   const spec = COMMANDS[command];
 
-  for (const name of seen) {
+  for (const name of given) {
     if (!spec.allowed.includes(name)) throw new UsageError(`option --${name} does not apply to ${command}`);
   }
   for (const name of spec.required) {
@@ -282,10 +373,28 @@ async function prepare(values, file) {
   }
 }
 
+/** `U+XXXX` of a character. */
+function codePointLabel(c) {
+  return `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * A string as a JSON string literal whose deceptive characters (see DECEPTIVE) are
+ * escaped too: JSON.stringify alone leaves DEL, the C1 controls, U+2028/U+2029 and the
+ * bidi controls raw. Characters outside the BMP are escaped as their surrogate pair.
+ */
+function displayString(text) {
+  return JSON.stringify(text).replace(DECEPTIVE, (c) => {
+    let out = '';
+    for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return out;
+  });
+}
+
 function warnIfDeceptive(canonicalJson) {
   const found = canonicalJson.match(DECEPTIVE);
   if (found === null) return;
-  const codePoints = [...new Set(found)].map((c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  const codePoints = [...new Set(found)].map(codePointLabel);
   const listed = codePoints.length > 8 ? `${codePoints.slice(0, 8).join(', ')}, ...` : codePoints.join(', ');
   process.stderr.write(
     `${PROGRAM}: warning: the canonical JSON contains ${found.length} invisible or bidirectional control ` +
@@ -324,6 +433,49 @@ async function runVerify({ values, file }) {
     );
   }
   if (!values.json) warnIfDeceptive(argsCanonicalJson);
+  return match ? EXIT_OK : EXIT_MISMATCH;
+}
+
+/** The codes of verifySnapshot for a record that is a snapshot but does not check (exit 1). */
+const RECORD_FAILS = ['not_canonical', 'hash_mismatch'];
+
+async function runVerifySnapshot({ values, file }) {
+  const text = await readText(file);
+  const lib = loadLibrary();
+  const includePath = values['include-path'] === true;
+  let record;
+  try {
+    // Strict, like every input here: a duplicate key could make two readers of the same
+    // file see two different records.
+    record = lib.decodeView(text, { includePath });
+  } catch (error) {
+    throw rejectedFrom(lib, error, () => 'json');
+  }
+  let snapshot;
+  try {
+    snapshot = lib.verifySnapshot(record);
+  } catch (error) {
+    const rejected = rejectedFrom(lib, error, () => 'snapshot');
+    if (rejected instanceof InputRejected && RECORD_FAILS.includes(rejected.code)) rejected.exitStatus = EXIT_MISMATCH;
+    throw rejected;
+  }
+  const { agentName, toolName, argsCanonicalJson, proposalHash } = snapshot;
+  const expectedHash = values.hash === undefined ? undefined : values.hash.toLowerCase();
+  const match = expectedHash === undefined || proposalHash === expectedHash;
+  if (values.json) {
+    const out = { verified: true, agentName, toolName, argsCanonicalJson, proposalHash };
+    if (expectedHash !== undefined) Object.assign(out, { match, expectedHash });
+    writeJson(out);
+    return match ? EXIT_OK : EXIT_MISMATCH;
+  }
+  const fields = `agent name:     ${displayString(agentName)}\ntool name:      ${displayString(toolName)}\n` +
+    `canonical JSON: ${argsCanonicalJson}\n`;
+  if (match) {
+    process.stdout.write(`verified\n${fields}proposal hash:  ${proposalHash}\n`);
+  } else {
+    process.stdout.write(`mismatch\n${fields}expected hash:  ${expectedHash}\nactual hash:    ${proposalHash}\n`);
+  }
+  warnIfDeceptive(argsCanonicalJson);
   return match ? EXIT_OK : EXIT_MISMATCH;
 }
 
@@ -376,7 +528,7 @@ async function main(argv) {
   } catch (error) {
     if (error instanceof InputRejected) {
       reportRejected(error, invocation.values.json === true);
-      return EXIT_REJECTED;
+      return error.exitStatus === EXIT_MISMATCH ? EXIT_MISMATCH : EXIT_REJECTED;
     }
     if (error instanceof LoadFailure) {
       process.stderr.write(`${PROGRAM}: error: ${error.message}\n`);

@@ -2,6 +2,12 @@
 //! `JSON.parse` in exactly the ways an authorization payload needs: duplicate keys,
 //! lone surrogates (raw or escaped), numbers that overflow to infinity and nesting past
 //! [`MAX_DEPTH`] are errors. It never recurses, so no input can exhaust the stack.
+//!
+//! Text that is not JSON is `invalid_json` before any value rule: a duplicate key, a lone
+//! surrogate, a number that overflows or a negative zero is only recorded where it is
+//! found, the grammar is checked to the end, and the recorded failure is returned only
+//! when the whole text is JSON (`-01` is `invalid_json`, `-0` is `negative_zero`). The
+//! depth limit is a resource limit, not a value rule: it stops decoding where it is hit.
 
 use super::pointer::{self, Segment};
 use super::string::is_well_formed;
@@ -57,6 +63,8 @@ struct Parser<'a, 't> {
   stack: Vec<Frame>,
   /// (start, len) in `tape.text` of the keys of every open object, for duplicates.
   keys: Vec<(usize, usize)>,
+  /// The first value rule broken so far, returned if the whole text turns out to be JSON.
+  pending: Option<Failure>,
 }
 
 const WS: [bool; 128] = {
@@ -78,6 +86,7 @@ pub fn decode(input: &[u16], options: DecodeOptions, tape: &mut Tape) -> Result<
     tape,
     stack: Vec::new(),
     keys: Vec::new(),
+    pending: None,
   };
   parser.run()
 }
@@ -127,6 +136,14 @@ impl Parser<'_, '_> {
     Failure {
       code,
       path: Some(pointer::build(&segments)),
+    }
+  }
+
+  /// Records a broken value rule (the first one wins, with its path) and lets the grammar
+  /// check go on: text that is not JSON must still be reported as `invalid_json`.
+  fn break_rule(&mut self, code: ErrorCode) {
+    if self.pending.is_none() {
+      self.pending = Some(self.fail(code));
     }
   }
 
@@ -195,7 +212,10 @@ impl Parser<'_, '_> {
           if self.pos != self.input.len() {
             return Err(self.fail(ErrorCode::InvalidJson));
           }
-          return Ok(());
+          return match self.pending.take() {
+            None => Ok(()),
+            Some(failure) => Err(failure),
+          };
         };
         frame.count += 1;
         let frame = *frame;
@@ -211,7 +231,7 @@ impl Parser<'_, '_> {
           }
           Some(0x7d) if frame.object => {
             self.pos += 1;
-            self.check_duplicates(frame)?;
+            self.check_duplicates(frame);
             self.keys.truncate(frame.keys_base);
             self.close(frame);
           }
@@ -244,10 +264,10 @@ impl Parser<'_, '_> {
     self.expect(b':')
   }
 
-  fn check_duplicates(&mut self, frame: Frame) -> Result<(), Failure> {
+  fn check_duplicates(&mut self, frame: Frame) {
     let keys = &mut self.keys[frame.keys_base..];
-    if keys.len() < 2 {
-      return Ok(());
+    if keys.len() < 2 || self.pending.is_some() {
+      return;
     }
     let text = &self.tape.text;
     let mut order: Vec<(usize, usize)> = keys.to_vec();
@@ -257,10 +277,11 @@ impl Parser<'_, '_> {
       if text[a.0..a.0 + a.1] == text[b.0..b.0 + b.1] {
         // Point at the repeated key: make it the object's current key.
         self.keys.push(b);
-        return Err(self.fail(ErrorCode::DuplicateKey));
+        self.break_rule(ErrorCode::DuplicateKey);
+        self.keys.pop();
+        return;
       }
     }
-    Ok(())
   }
 
   fn literal(&mut self, word: &[u8], op: u8) -> Result<(), Failure> {
@@ -322,10 +343,9 @@ impl Parser<'_, '_> {
       .parse()
       .map_err(|_| self.fail(ErrorCode::InvalidJson))?;
     if !value.is_finite() {
-      return Err(self.fail(ErrorCode::NonFiniteNumber));
-    }
-    if value == 0.0 && value.is_sign_negative() && self.options.reject_negative_zero {
-      return Err(self.fail(ErrorCode::NegativeZero));
+      self.break_rule(ErrorCode::NonFiniteNumber);
+    } else if value == 0.0 && value.is_sign_negative() && self.options.reject_negative_zero {
+      self.break_rule(ErrorCode::NegativeZero);
     }
     self.tape.ops.push(tape::NUMBER);
     self.tape.nums.push(value);
@@ -394,11 +414,11 @@ impl Parser<'_, '_> {
         _ => return Err(self.fail(ErrorCode::InvalidJson)),
       }
     }
-    let units = &self.tape.text[start..];
-    if !is_well_formed(units) {
-      return Err(self.fail(ErrorCode::LoneSurrogate));
+    let len = self.tape.text.len() - start;
+    if !is_well_formed(&self.tape.text[start..]) {
+      self.break_rule(ErrorCode::LoneSurrogate);
     }
-    Ok(units.len())
+    Ok(len)
   }
 }
 
@@ -477,8 +497,16 @@ mod tests {
       "Infinity",
       "[1]]",
       "\"abc",
+      "-00",
+      "-0.",
+      "-01",
     ] {
       assert_eq!(code(doc), ErrorCode::InvalidJson, "{doc:?}");
+      assert_eq!(
+        code_with(doc, DecodeOptions::snapshot()),
+        ErrorCode::InvalidJson,
+        "{doc:?} as a snapshot"
+      );
     }
   }
 
@@ -523,6 +551,94 @@ mod tests {
     for z in ["-0", "-0.0", "[-0e7]"] {
       let e = decode(&u(z), DecodeOptions::snapshot(), &mut Tape::default()).unwrap_err();
       assert_eq!(e.code, ErrorCode::NegativeZero, "{z}");
+    }
+  }
+
+  fn code_with(s: &str, options: DecodeOptions) -> ErrorCode {
+    decode(&u(s), options, &mut Tape::default())
+      .unwrap_err()
+      .code
+  }
+
+  #[test]
+  fn text_that_is_not_json_is_invalid_json_before_any_value_rule() {
+    // Each text breaks a value rule (negative zero, overflow, lone surrogate, duplicate
+    // key) before, or while, it stops being JSON: the grammar decides first.
+    for doc in [
+      "-01",
+      "-00",
+      "-0.",
+      "-0e",
+      "-0e+",
+      "-0x",
+      "-0 1",
+      "[-0 1]",
+      "[-0,]",
+      "{\"a\":-0",
+      "{\"a\":-0,}",
+      "-0.0.0",
+      "[1e400,]",
+      "1e400x",
+      "[1e400",
+      "[\"\\ud800\",]",
+      "\"\\udc00",
+      "{\"\\ud800\":1",
+      "{\"a\":1,\"a\":2}x",
+      "{\"a\":1,\"a\":2},",
+      "[{\"a\":1,\"a\":2}",
+      "[{\"a\":1,\"a\":2}]]",
+      "[-0, 1e400, \"\\ud800\", {\"k\":1,\"k\":1}, 01]",
+    ] {
+      for options in [DecodeOptions::request(), DecodeOptions::snapshot()] {
+        assert_eq!(
+          code_with(doc, options),
+          ErrorCode::InvalidJson,
+          "{doc:?} {options:?}"
+        );
+        assert_eq!(
+          code_with(doc, options.with_path(true)),
+          ErrorCode::InvalidJson,
+          "{doc:?} {options:?} with a path"
+        );
+      }
+    }
+  }
+
+  #[test]
+  fn json_text_reports_the_first_value_rule_it_breaks_with_its_path() {
+    let snapshot = DecodeOptions::snapshot().with_path(true);
+    for (doc, expected, pointer) in [
+      ("-0", ErrorCode::NegativeZero, ""),
+      (" -0.0e5 ", ErrorCode::NegativeZero, ""),
+      ("[1e400, -0]", ErrorCode::NonFiniteNumber, "/0"),
+      (
+        "{\"b\":-0,\"a\":\"\\ud800\"}",
+        ErrorCode::NegativeZero,
+        "/b",
+      ),
+      (
+        "[{\"k\":1,\"k\":2}, 1e999]",
+        ErrorCode::DuplicateKey,
+        "/0/k",
+      ),
+      (
+        "{\"x\":[\"\\udc00\"],\"y\":{\"a\":1,\"a\":1}}",
+        ErrorCode::LoneSurrogate,
+        "/x/0",
+      ),
+      (
+        "{\"o\":{\"a\":1,\"a\":1},\"p\":{\"b\":1,\"b\":1}}",
+        ErrorCode::DuplicateKey,
+        "/o/a",
+      ),
+    ] {
+      let failure = decode(&u(doc), snapshot, &mut Tape::default()).unwrap_err();
+      assert_eq!(failure.code, expected, "{doc:?}");
+      assert_eq!(
+        String::from_utf16(&failure.path.unwrap()).unwrap(),
+        pointer,
+        "{doc:?}"
+      );
     }
   }
 
