@@ -2,7 +2,7 @@
 // Approval grants bound to the proposal hash (issue 11): looked at by the policy helper,
 // spent by executeToolCall's grants hook right before the handler, once.
 
-const nodeTest = require('node:test');
+const test = require('node:test');
 const assert = require('node:assert/strict');
 const {
   createApprovalGrants,
@@ -13,10 +13,6 @@ const {
   SnapshotDomainError,
   ToolCallNotAllowedError,
 } = require('..');
-
-// Until the run-loop contract v2 (evaluateToolCall / executeToolCall) is in the tree.
-const waiting = (typeof executeToolCall !== 'function' || typeof require('..').verifySnapshot !== 'function') && 'needs contract v2 (issue 10)';
-const test = (name, fn) => nodeTest(name, { skip: waiting }, fn);
 
 const AGENT = 'payments';
 const TOOL = 'transfer';
