@@ -1,0 +1,458 @@
+'use strict';
+// tool-argument-snapshot/openai-agents against the real OpenAI Agents SDK 0.20, with its own
+// mock model (ScriptedModel, functionCall from @openai/agents/testing) and no network. Each
+// scenario an app relies on, and beside it what the SDK alone does with the same calls.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+
+const { Agent, run, tool, RunState, setTracingDisabled } = require('@openai/agents');
+const { ScriptedModel, functionCall, assistantMessage } = require('@openai/agents/testing');
+const { z } = require('zod'); // zod 4: the SDK's peer dependency
+const z3 = require('zod3'); // zod 3, for the package's schema step
+const { createApprovalGrants, proposalHash } = require('tool-argument-snapshot');
+const { createOpenAIAgentsGate } = require('tool-argument-snapshot/openai-agents');
+
+setTracingDisabled(true);
+
+const AGENT = 'Payments';
+
+/** A transfer schema whose refinement counts every run of the schema's own code. */
+function transferSchema(zod) {
+  const counter = { runs: 0 };
+  // The refinement sits on a field: the SDK converts only object schemas of zod 3.
+  const cents = zod.number().int().refine(() => {
+    counter.runs++;
+    return true;
+  });
+  const schema = zod.object({ to: zod.string(), cents, memo: zod.string().optional() });
+  return { schema, counter };
+}
+
+/** A model that makes the given function calls (one turn each), then answers "done". */
+function scripted(...calls) {
+  const steps = calls.map(([name, raw, callId]) => [functionCall(name, raw, { callId })]);
+  steps.push([assistantMessage('done')], [assistantMessage('done')]);
+  return new ScriptedModel(steps);
+}
+
+/** The text the SDK sent back to the model for each call id. */
+function toolOutputs(result) {
+  const out = {};
+  for (const item of result.newItems) {
+    if (item.type !== 'tool_call_output_item') continue;
+    const output = item.rawItem.output;
+    out[item.rawItem.callId] = typeof output === 'string' ? output : output.text;
+  }
+  return out;
+}
+
+/**
+ * An app on the SDK with the gate: records what policy saw, what the handler received and
+ * every decision.
+ */
+function gatedApp({ policy, grants, zod = z, calls }) {
+  const { schema, counter } = transferSchema(zod);
+  const seen = { policy: [], executed: [], decisions: [] };
+  const gate = createOpenAIAgentsGate({
+    agentName: AGENT,
+    grants,
+    policy: policy && ((input) => {
+      seen.policy.push(input);
+      return policy(input);
+    }),
+    onDecision: (decision) => {
+      seen.decisions.push(decision);
+    },
+  });
+  const transfer = gate.tool({
+    name: 'transfer',
+    description: 'Send money',
+    parameters: schema,
+    execute: (args) => {
+      seen.executed.push(args);
+      return `sent ${args.cents}`;
+    },
+  });
+  const model = scripted(...calls);
+  const agent = new Agent({ name: AGENT, model: gate.model(model), tools: [transfer] });
+  return { gate, agent, seen, counter, model };
+}
+
+/** The same app on the SDK alone: its own tool(), its own zod parse. */
+function plainApp({ needsApproval = false, calls }) {
+  const executed = [];
+  const transfer = tool({
+    name: 'transfer',
+    description: 'Send money',
+    parameters: z.object({ to: z.string(), cents: z.number().int(), memo: z.string().optional() }),
+    needsApproval,
+    execute: (args) => {
+      executed.push(args);
+      return `sent ${args.cents}`;
+    },
+  });
+  const agent = new Agent({ name: AGENT, model: scripted(...calls), tools: [transfer] });
+  return { agent, executed };
+}
+
+const allowSmall = (input) =>
+  input.parsedArguments.cents <= 100
+    ? { decision: 'allow', reason: 'small transfer' }
+    : { decision: 'require_approval', reason: 'large transfer' };
+
+/**
+ * Edits a stored RunState the way anyone who can write the store can: the arguments and the
+ * SDK's own invocation fingerprint (its 0.20 encoding), so the SDK's check still passes.
+ */
+function editStoredState(text, fromCents, toCents) {
+  const edit = (value) => {
+    if (typeof value === 'string') {
+      return value
+        .split(`"cents":${fromCents}`).join(`"cents":${toCents}`)
+        .split(`number:${fromCents}e0`).join(`number:${toCents}e0`);
+    }
+    if (Array.isArray(value)) return value.map(edit);
+    if (value !== null && typeof value === 'object') {
+      const out = {};
+      for (const key of Object.keys(value)) out[key] = edit(value[key]);
+      return out;
+    }
+    return value;
+  };
+  return JSON.stringify(edit(JSON.parse(text)));
+}
+
+test('an allowed call: the handler gets its own object with the same JSON, not the policy view', async () => {
+  const { agent, seen, counter } = gatedApp({ policy: allowSmall, calls: [['transfer', '{"to":"bob","cents":5}', 'c1']] });
+  const result = await run(agent, 'pay bob');
+  assert.equal(result.finalOutput, 'done');
+  assert.equal(seen.executed.length, 1);
+  assert.equal(seen.policy.length, 1);
+  const [args] = seen.executed;
+  const view = seen.policy[0].parsedArguments;
+  assert.notEqual(args, view, 'handler and policy must not share an object');
+  assert.equal(JSON.stringify(args), JSON.stringify(view));
+  assert.deepEqual(args, { cents: 5, to: 'bob' });
+  assert.equal(seen.policy[0].rawArguments, '{"to":"bob","cents":5}');
+  assert.equal(seen.policy[0].callId, 'c1');
+  assert.equal(typeof seen.policy[0].runContext.isToolApproved, 'function', 'policy input carries the SDK run context');
+  assert.equal(toolOutputs(result).c1, 'sent 5');
+  assert.equal(counter.runs, 1);
+  assert.equal(seen.decisions.length, 1);
+  assert.equal(seen.decisions[0].decision, 'allow');
+  assert.equal(seen.decisions[0].proposalHash, proposalHash({ agentName: AGENT, toolName: 'transfer', argsCanonicalJson: '{"cents":5,"to":"bob"}' }));
+});
+
+test('a policy deny: nothing executes and the model is told the call was not executed', async () => {
+  const { agent, seen, counter } = gatedApp({
+    policy: () => ({ decision: 'deny', reason: 'recipient blocked' }),
+    calls: [['transfer', '{"to":"mallory","cents":5}', 'c1']],
+  });
+  const result = await run(agent, 'pay mallory');
+  assert.equal(seen.executed.length, 0);
+  assert.match(toolOutputs(result).c1, /not executed \(deny: recipient blocked\)/);
+  assert.equal(seen.decisions[0].decidedBy, 'policy');
+  assert.equal(result.interruptions.length, 0);
+  assert.equal(counter.runs, 1);
+});
+
+test('a policy that mutates its view is denied by the runtime and nothing executes', async () => {
+  const { agent, seen } = gatedApp({
+    policy: (input) => {
+      input.parsedArguments.cents = 99999999;
+      return { decision: 'allow', reason: 'looks fine' };
+    },
+    calls: [['transfer', '{"to":"bob","cents":5}', 'c1']],
+  });
+  const result = await run(agent, 'pay bob');
+  assert.equal(seen.executed.length, 0);
+  assert.equal(seen.decisions[0].decision, 'deny');
+  assert.equal(seen.decisions[0].decidedBy, 'runtime');
+  assert.equal(seen.decisions[0].reason, 'policy_mutated_arguments');
+  assert.match(toolOutputs(result).c1, /not executed \(deny: policy_mutated_arguments\)/);
+});
+
+test('a duplicate-key call: the SDK alone executes the last value; the gate rejects it at stage json', async () => {
+  const raw = '{"to":"bob","cents":5,"cents":99999999}';
+  const plain = plainApp({ calls: [['transfer', raw, 'c1']] });
+  await run(plain.agent, 'pay bob');
+  assert.deepEqual(plain.executed, [{ to: 'bob', cents: 99999999 }], 'the SDK alone keeps the last duplicate');
+
+  const { agent, seen, counter } = gatedApp({ policy: allowSmall, calls: [['transfer', raw, 'c1']] });
+  const result = await run(agent, 'pay bob');
+  assert.equal(seen.executed.length, 0);
+  assert.equal(seen.policy.length, 0, 'no policy runs for invalid input');
+  assert.equal(seen.decisions.length, 0, 'invalid input is not a decision');
+  assert.equal(counter.runs, 0, 'the schema never ran');
+  const output = toolOutputs(result).c1;
+  assert.match(output, /stage json/);
+  assert.match(output, /duplicate_key/);
+  assert.doesNotMatch(output, /not executed/, 'invalid input must not look like a denial');
+  assert.doesNotMatch(output, /99999999/, 'no payload in the error');
+});
+
+test('schema and snapshot failures reach the invalid-input answer, not a denial', async () => {
+  // A schema error (cents is not an integer), then a transform that returns a Date.
+  const dated = z.object({ to: z.string(), cents: z.number(), when: z.string().transform((s) => new Date(s)) });
+  const executed = [];
+  let policyCalls = 0;
+  const gate = createOpenAIAgentsGate({ agentName: AGENT, policy: () => (policyCalls++, { decision: 'allow', reason: 'ok' }) });
+  const { schema } = transferSchema(z);
+  const agent = new Agent({
+    name: AGENT,
+    model: gate.model(scripted(['transfer', '{"to":"bob","cents":1.5}', 'c1'], ['later', '{"to":"bob","cents":5,"when":"2026-12-01"}', 'c2'])),
+    tools: [
+      gate.tool({ name: 'transfer', description: 'Send', parameters: schema, execute: (a) => executed.push(a) }),
+      gate.tool({ name: 'later', description: 'Send later', parameters: dated, execute: (a) => executed.push(a) }),
+    ],
+  });
+  const result = await run(agent, 'pay');
+  const outputs = toolOutputs(result);
+  assert.match(outputs.c1, /stage schema/);
+  assert.match(outputs.c1, /schema_error/);
+  assert.match(outputs.c2, /stage snapshot/);
+  assert.match(outputs.c2, /non_plain_object/);
+  assert.equal(executed.length, 0);
+  assert.equal(policyCalls, 0);
+});
+
+test('a call that needs approval, granted by hash and resumed, executes once', async () => {
+  const grants = createApprovalGrants();
+  const { gate, agent, seen, counter } = gatedApp({ policy: allowSmall, grants, calls: [['transfer', '{"to":"bob","cents":50000}', 'c1']] });
+  let result = await run(agent, 'pay bob');
+  assert.equal(seen.executed.length, 0);
+  assert.equal(result.interruptions.length, 1);
+  const [{ interruption, proposal }] = gate.pending(result.state);
+  assert.equal(interruption.rawItem.callId, 'c1');
+  // The interruption carries the SuspendedToolProposal the policy evaluated.
+  assert.equal(proposal.kind, 'tool');
+  assert.equal(proposal.agentName, AGENT);
+  assert.equal(proposal.toolName, 'transfer');
+  assert.equal(proposal.rawArguments, interruption.rawItem.arguments);
+  assert.equal(proposal.argsCanonicalJson, '{"cents":50000,"to":"bob"}');
+  assert.equal(proposal.proposalHash, seen.decisions[0].proposalHash);
+  assert.equal(proposal.reason, 'large transfer');
+  assert.equal(gate.proposal(interruption), proposal);
+  assert.equal(counter.runs, 1);
+
+  await gate.approve(result.state, interruption, proposal);
+  assert.equal(await grants.has(proposal), true);
+  result = await run(agent, result.state);
+  assert.deepEqual(seen.executed, [{ cents: 50000, to: 'bob' }]);
+  assert.equal(toolOutputs(result).c1, 'sent 50000');
+  assert.equal(result.finalOutput, 'done');
+  assert.equal(counter.runs, 2, 'one schema run for each of the two attempts');
+  assert.equal(seen.decisions.at(-1).decision, 'allow');
+  assert.equal(seen.decisions.at(-1).reason, 'approval_granted');
+  assert.equal(await grants.has(proposal), false, 'the grant is spent by the execution');
+});
+
+test('the same approval replayed executes nothing', async () => {
+  const grants = createApprovalGrants();
+  const { gate, agent, seen } = gatedApp({ policy: allowSmall, grants, calls: [['transfer', '{"to":"bob","cents":50000}', 'c1']] });
+  let result = await run(agent, 'pay bob');
+  const [{ interruption, proposal }] = gate.pending(result.state);
+  await gate.approve(result.state, interruption, proposal);
+  const stored = result.state.toString();
+  result = await run(agent, await RunState.fromString(agent, stored));
+  assert.equal(seen.executed.length, 1);
+  // The stored, approved state again: the SDK approves it again; the grant is gone.
+  result = await run(agent, await RunState.fromString(agent, stored));
+  assert.equal(seen.executed.length, 1, 'a replayed approval must not execute twice');
+  assert.match(toolOutputs(result).c1, /not executed \(require_approval: large transfer\)/);
+});
+
+test('stored arguments edited after approval: the SDK alone executes them; the gate executes nothing', async () => {
+  // The SDK alone, with its per-call approval.
+  const plain = plainApp({ needsApproval: true, calls: [['transfer', '{"to":"bob","cents":5}', 'c1']] });
+  let result = await run(plain.agent, 'pay bob');
+  result.state.approve(result.interruptions[0]);
+  const tamperedPlain = editStoredState(result.state.toString(), 5, 99999999);
+  await run(plain.agent, await RunState.fromString(plain.agent, tamperedPlain));
+  assert.deepEqual(plain.executed, [{ to: 'bob', cents: 99999999 }], 'the SDK alone runs the edited value');
+
+  const grants = createApprovalGrants();
+  const { gate, agent, seen } = gatedApp({
+    policy: () => ({ decision: 'require_approval', reason: 'every transfer' }),
+    grants,
+    calls: [['transfer', '{"to":"bob","cents":5}', 'c1']],
+  });
+  result = await run(agent, 'pay bob');
+  const [{ interruption, proposal }] = gate.pending(result.state);
+  await gate.approve(result.state, interruption, proposal);
+  const tampered = editStoredState(result.state.toString(), 5, 99999999);
+  result = await run(agent, await RunState.fromString(agent, tampered));
+  assert.equal(seen.executed.length, 0);
+  assert.match(toolOutputs(result).c1, /not executed \(require_approval: every transfer\)/);
+  assert.equal(seen.policy.at(-1).parsedArguments.cents, 99999999, 'the new attempt saw the edited value');
+  assert.equal(await grants.has(proposal), true, 'the grant for 5 cents is still unspent');
+});
+
+test('the same action respelled by the model matches the grant; another value does not', async () => {
+  const grants = createApprovalGrants();
+  const { gate, agent, seen } = gatedApp({
+    policy: allowSmall,
+    grants,
+    calls: [
+      ['transfer', '{"to":"bob","cents":50000}', 'c1'],
+      ['transfer', '{"cents":50001,"to":"bob"}', 'c2'],
+      ['transfer', '{ "cents" : 5.0E4 , "to" : "\\u0062ob", "memo": null }', 'c3'],
+    ],
+  });
+  let result = await run(agent, 'pay bob');
+  const [{ interruption, proposal }] = gate.pending(result.state);
+  await gate.approve(result.state, interruption, proposal);
+  // New runs (the approved state is left alone), where the model asks for another amount,
+  // then spells the approved transfer differently.
+  result = await run(agent, 'pay bob again');
+  assert.equal(seen.executed.length, 0);
+  assert.equal(result.interruptions.length, 1, '50001 was not approved');
+  assert.equal(gate.pending(result.state)[0].proposal.argsCanonicalJson, '{"cents":50001,"to":"bob"}');
+
+  result = await run(agent, 'pay bob once more');
+  assert.equal(result.interruptions.length, 0);
+  assert.deepEqual(seen.executed, [{ cents: 50000, to: 'bob' }]);
+  assert.equal(seen.decisions.at(-1).proposalHash, proposal.proposalHash);
+  assert.equal(toolOutputs(result).c3, 'sent 50000');
+});
+
+test('alwaysApprove is tool-wide in the SDK; a grant approves one hash', async () => {
+  const plain = plainApp({ needsApproval: true, calls: [['transfer', '{"to":"bob","cents":5}', 'c1'], ['transfer', '{"to":"bob","cents":99999999}', 'c2']] });
+  let result = await run(plain.agent, 'pay');
+  result.state.approve(result.interruptions[0], { alwaysApprove: true });
+  result = await run(plain.agent, result.state);
+  assert.deepEqual(plain.executed.map((a) => a.cents), [5, 99999999], 'one approval of 5 cents let 99,999,999 through');
+
+  const grants = createApprovalGrants();
+  const { gate, agent, seen } = gatedApp({
+    policy: () => ({ decision: 'require_approval', reason: 'every transfer' }),
+    grants,
+    calls: [['transfer', '{"to":"bob","cents":5}', 'c1'], ['transfer', '{"to":"bob","cents":99999999}', 'c2']],
+  });
+  result = await run(agent, 'pay');
+  const [{ interruption, proposal }] = gate.pending(result.state);
+  await gate.approve(result.state, interruption, proposal);
+  result = await run(agent, result.state);
+  assert.deepEqual(seen.executed.map((a) => a.cents), [5]);
+  assert.equal(result.interruptions.length, 1, 'the large transfer asks again');
+  assert.equal(gate.pending(result.state)[0].proposal.argsCanonicalJson, '{"cents":99999999,"to":"bob"}');
+});
+
+test('strict mode: a null for an optional field is removed before the schema; the evidence keeps it', async () => {
+  const optionalShapes = z.object({
+    to: z.string(),
+    cents: z.number(),
+    memo: z.string().optional(),
+    tag: z.string().nullable(),
+    priority: z.number().default(1),
+    lines: z.array(z.object({ sku: z.string(), note: z.string().optional() })),
+  });
+  const sdkSaw = [];
+  const plainTool = tool({ name: 'order', description: 'Order', parameters: optionalShapes, execute: (a) => sdkSaw.push(a) });
+  // The model is shown every optional field as required and nullable.
+  assert.deepEqual(plainTool.parameters.required, ['to', 'cents', 'memo', 'tag', 'priority', 'lines']);
+
+  const raw = '{"to":"bob","cents":5,"memo":null,"tag":null,"priority":null,"lines":[{"sku":"a","note":null}]}';
+  await run(new Agent({ name: AGENT, model: scripted(['order', raw, 'c1']), tools: [plainTool] }), 'order');
+
+  const seen = [];
+  const executed = [];
+  const gate = createOpenAIAgentsGate({ agentName: AGENT, policy: (input) => (seen.push(input), { decision: 'allow', reason: 'ok' }) });
+  const gated = gate.tool({ name: 'order', description: 'Order', parameters: optionalShapes, execute: (a) => executed.push(a) });
+  assert.deepEqual(gated.parameters, plainTool.parameters, 'the model sees the same JSON schema as without the gate');
+  await run(new Agent({ name: AGENT, model: gate.model(scripted(['order', raw, 'c1'])), tools: [gated] }), 'order');
+
+  const expected = { cents: 5, lines: [{ sku: 'a' }], priority: 1, tag: null, to: 'bob' };
+  assert.deepEqual(executed, [expected]);
+  assert.equal(seen[0].rawArguments, raw);
+  assert.equal(seen[0].requestedArguments.memo, null, 'requestedArguments keeps what the model sent');
+  assert.equal(seen[0].argsCanonicalJson, '{"cents":5,"lines":[{"sku":"a"}],"priority":1,"tag":null,"to":"bob"}');
+  // The SDK alone validated the same normalized value, except that it keeps the null of a
+  // defaulted field and so rejected the call: its zod saw neither the raw string nor this.
+  assert.equal(sdkSaw.length, 0);
+});
+
+test('zod 3 as the schema: the same gate, strict nulls removed, the schema run once per attempt', async () => {
+  const grants = createApprovalGrants();
+  const { gate, agent, seen, counter } = gatedApp({
+    zod: z3,
+    policy: allowSmall,
+    grants,
+    calls: [['transfer', '{"to":"bob","cents":5,"memo":null}', 'c1'], ['transfer', '{"to":"bob","cents":700,"memo":"rent"}', 'c2']],
+  });
+  let result = await run(agent, 'pay');
+  assert.deepEqual(seen.executed, [{ cents: 5, to: 'bob' }]);
+  assert.equal(counter.runs, 2);
+  const [{ interruption, proposal }] = gate.pending(result.state);
+  assert.equal(proposal.argsCanonicalJson, '{"cents":700,"memo":"rent","to":"bob"}');
+  await gate.approve(result.state, interruption, proposal);
+  result = await run(agent, result.state);
+  assert.deepEqual(seen.executed, [{ cents: 5, to: 'bob' }, { cents: 700, memo: 'rent', to: 'bob' }]);
+  assert.equal(counter.runs, 3);
+});
+
+test('the schema runs exactly once per attempt and the SDK never runs it', async () => {
+  const grants = createApprovalGrants();
+  const { gate, agent, counter, seen } = gatedApp({
+    policy: allowSmall,
+    grants,
+    calls: [
+      ['transfer', '{"to":"bob","cents":1}', 'c1'], // allow: one attempt
+      ['transfer', '{"to":"bob","cents":2,"to":"eve"}', 'c2'], // json failure: the schema never runs
+      ['transfer', '{"to":"bob","cents":3000}', 'c3'], // approval: one attempt, then one on resume
+    ],
+  });
+  let result = await run(agent, 'pay');
+  assert.equal(counter.runs, 2);
+  const [{ interruption, proposal }] = gate.pending(result.state);
+  await gate.approve(result.state, interruption, proposal);
+  result = await run(agent, result.state);
+  assert.equal(counter.runs, 3);
+  assert.equal(seen.executed.length, 2);
+  assert.equal(seen.decisions.length, 3, 'three attempts were decided');
+  assert.equal(seen.policy.length, 2, 'the resume was allowed by the grant, without the app policy');
+});
+
+test('arguments the SDK cannot parse at all: its forced approval has no proposal and executes nothing', async () => {
+  const grants = createApprovalGrants();
+  const { gate, agent, seen } = gatedApp({ policy: allowSmall, grants, calls: [['transfer', '{"to":"bob","cents":', 'c1']] });
+  let result = await run(agent, 'pay');
+  // The SDK asks for approval of any unparseable call of a tool with an approval function.
+  assert.equal(result.interruptions.length, 1);
+  const [{ interruption, proposal }] = gate.pending(result.state);
+  assert.equal(proposal, undefined);
+  await gate.approve(result.state, interruption);
+  result = await run(agent, result.state);
+  assert.equal(seen.executed.length, 0);
+  assert.match(toolOutputs(result).c1, /parsing tool arguments/);
+});
+
+test('streamed runs are gated the same way', async () => {
+  const { agent, seen } = gatedApp({ policy: allowSmall, calls: [['transfer', '{"to":"bob","cents":5}', 'c1'], ['transfer', '{"to":"bob","cents":5,"cents":6}', 'c2']] });
+  const stream = await run(agent, 'pay', { stream: true });
+  for await (const _event of stream) { /* drain */ }
+  await stream.completed;
+  assert.deepEqual(seen.executed, [{ cents: 5, to: 'bob' }]);
+  assert.match(toolOutputs(stream).c2, /duplicate_key/);
+});
+
+test('without gate.model the run fails loudly instead of deciding on the SDK copy', async () => {
+  const gate = createOpenAIAgentsGate({ agentName: AGENT, policy: allowSmall });
+  const executed = [];
+  const agent = new Agent({
+    name: AGENT,
+    model: scripted(['transfer', '{"to":"bob","cents":5}', 'c1']),
+    tools: [gate.tool({ name: 'transfer', description: 'Send', parameters: transferSchema(z).schema, execute: (a) => executed.push(a) })],
+  });
+  await assert.rejects(run(agent, 'pay'), /gate\.model/);
+  assert.equal(executed.length, 0);
+});
+
+test('the gate refuses needsApproval on a tool and checks its options', () => {
+  const gate = createOpenAIAgentsGate({ agentName: AGENT, policy: allowSmall });
+  assert.throws(() => gate.tool({ name: 't', description: 'd', parameters: z.object({}), needsApproval: true, execute: () => 1 }), /needsApproval/);
+  assert.throws(() => gate.tool({ description: 'd', parameters: z.object({}), execute: () => 1 }), /name/);
+  assert.throws(() => createOpenAIAgentsGate({ policy: allowSmall }), TypeError);
+  assert.throws(() => gate.model({}), TypeError);
+});
