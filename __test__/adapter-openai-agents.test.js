@@ -456,3 +456,12 @@ test('the gate refuses needsApproval on a tool and checks its options', () => {
   assert.throws(() => createOpenAIAgentsGate({ policy: allowSmall }), TypeError);
   assert.throws(() => gate.model({}), TypeError);
 });
+
+test('the declarations accept ordinary usage and reject misuse under tsc --strict (CommonJS and ESM)', () => {
+  const { spawnSync } = require('node:child_process');
+  const { join } = require('node:path');
+  const tsc = require.resolve('typescript/bin/tsc');
+  // skipLibCheck: the SDK's own declarations do not check against @types/node's EventEmitter.
+  const result = spawnSync(process.execPath, [tsc, '-p', join(__dirname, 'types', 'openai-agents', 'tsconfig.json')], { encoding: 'utf8' });
+  assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
+});
