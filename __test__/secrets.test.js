@@ -10,8 +10,8 @@
 // - text codes through decodeView (text and stored snapshot), decodeRequest and
 //   prepareToolCall at stage json, with and without includePath;
 // - stage schema with zod 3 schemas whose error messages quote the payload: the error
-//   hides its `cause` (the ZodError) from enumeration, JSON and inspection, but keeps
-//   it reachable as error.cause;
+//   has no `cause` and no property holding the ZodError (no renderer, no cloning path
+//   reaches it); the application reads it with error.getSchemaError();
 // - stage snapshot through prepareToolCall;
 // - TypeErrors for malformed arguments (names with lone surrogates, bad options).
 
@@ -182,7 +182,7 @@ describe('text errors carry no payload', () => {
   });
 });
 
-describe('stage schema: the schema\'s own error is the cause, reachable but never rendered', () => {
+describe('stage schema: the schema\'s own error is reachable with getSchemaError(), never rendered nor cloned', () => {
   const SCHEMAS = [
     ['an enum that quotes the received value', (s) => z.object({ mode: z.enum(['read', 'write']) }), (s) => ({ mode: s })],
     ['a refinement whose message embeds the value', () => z.object({ q: z.string().refine((v) => v.length < 3, (v) => ({ message: `too long: ${v}` })) }), (s) => ({ q: s })],
@@ -202,24 +202,38 @@ describe('stage schema: the schema\'s own error is the cause, reachable but neve
       assert.equal(error.stage, 'schema', `${label}: stage`);
       assert.equal(error.code, 'schema_error', `${label}: code`);
       assertNoSecret(error, [secret], label);
-      // The cause is the schema's own error and does quote the payload ...
-      assert.ok(error.cause instanceof Error, `${label}: cause is the schema's error`);
-      assert.ok(`${error.cause.message}${JSON.stringify(error.cause.issues || [])}`.includes(secret), `${label}: the cause holds the schema's detail`);
-      // ... so it is non-enumerable, and absent from inspection and JSON.
-      const descriptor = Object.getOwnPropertyDescriptor(error, 'cause');
-      assert.equal(descriptor.enumerable, false, `${label}: cause is not enumerable`);
-      assert.ok(!Object.keys(error).includes('cause'), `${label}: Object.keys`);
-      assert.equal(JSON.parse(JSON.stringify(error)).cause, undefined, `${label}: JSON`);
-      assert.match(util.inspect(error, { showHidden: true, depth: 10 }), /cause: \[schema error, read error\.cause\]/, `${label}: inspect names the cause without showing it`);
+      // The schema's own error does quote the payload ...
+      const schemaError = error.getSchemaError();
+      assert.ok(schemaError instanceof Error, `${label}: getSchemaError() is the schema's error`);
+      assert.ok(`${schemaError.message}${JSON.stringify(schemaError.issues || [])}`.includes(secret), `${label}: the schema error holds the schema's detail`);
+      // ... so the package's error has no property holding it: no cause at all.
+      assert.equal(Object.hasOwn(error, 'cause'), false, `${label}: no own cause`);
+      assert.equal('cause' in error, false, `${label}: no cause anywhere`);
+      assert.ok(!util.inspect(error, { showHidden: true, depth: 10, customInspect: false }).includes(secret), `${label}: util.inspect customInspect: false`);
+      assert.ok(!util.inspect(error, { showHidden: true, depth: 10 }).includes(secret), `${label}: util.inspect showHidden`);
+      const clone = structuredClone(error);
+      assert.equal(clone.cause, undefined, `${label}: structuredClone carries no cause`);
+      assert.ok(!util.inspect(clone, { showHidden: true, depth: 10, customInspect: false }).includes(secret), `${label}: structuredClone carries no payload`);
+      // What a log needs, as data: the number of issues and zod's issue codes.
+      if (schemaError instanceof z.ZodError) {
+        assert.equal(error.issueCount, schemaError.issues.length, `${label}: issueCount`);
+        assert.deepEqual(error.issueCodes, schemaError.issues.map((issue) => issue.code), `${label}: issueCodes are zod's codes`);
+      } else {
+        // A transform's own throw escapes zod's parse as it is: no issues were reported.
+        assert.equal(error.issueCount, undefined, `${label}: no issueCount`);
+      }
+      assert.equal(error.issuePaths, undefined, `${label}: no issue paths without includePath`);
     });
   }
 
-  test('prepareToolCall with includePath and a schema error attaches no path', () => {
+  test('prepareToolCall with includePath and a schema error attaches the issue paths only (no path, no message)', () => {
     const secret = newSecret();
     const error = capture(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: JSON.stringify({ [secret]: secret }), schema: z.object({ [secret]: z.number() }), includePath: true }), 'includePath');
     assert.equal(error.stage, 'schema', 'stage');
     assert.equal(error.path, undefined, 'no path at stage schema');
-    assertNoSecret(error, [secret], 'schema error with includePath');
+    assert.deepEqual(error.issuePaths, [`/${secret}`], 'the issue path, as asked for');
+    assert.deepEqual(error.issueCodes, ['invalid_type'], 'the zod code');
+    assert.ok(!error.message.includes(secret), 'the message holds no key');
   });
 });
 
@@ -248,23 +262,17 @@ describe('argument errors and uncaught errors carry no payload', () => {
   }
 
   // Node reports a fatal exception with util.inspect(error, { customInspect: false }),
-  // and its error formatting always prints an own `cause`, enumerable or not: the
-  // ZodError, and with it the payload, reaches stderr. The same holds for any
-  // util.inspect(error, { customInspect: false }).
-  // Documented limit: the schema's own error stays reachable as `cause` (the pipeline
-  // promises it), and Node's fatal-exception report prints any `cause` it can reach,
-  // whatever inspect hooks say. Everything of the package's own error stays clean: the
-  // report holds the secret only inside the [cause] block, which is the ZodError.
-  test('Node\'s report of an uncaught stage-schema error holds the payload only inside the schema error it quotes as cause', () => {
+  // which prints an own `cause`, enumerable or not. The error has none: the schema's
+  // error is reachable only through error.getSchemaError().
+  test('Node\'s report of an uncaught stage-schema error prints no payload (there is no cause to print)', () => {
     const secret = newSecret();
     const child = uncaughtReport(`const z = require('zod3'); prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"mode":"${secret}"}', schema: z.object({ mode: z.enum(['r']) }) });`);
     assert.match(child.stderr, /ToolArgumentsValidationError/, 'Node printed the error');
-    const causeAt = child.stderr.indexOf('[cause]');
-    assert.ok(causeAt > 0, `Node printed no [cause] block:\n${child.stderr.slice(0, 1500)}`);
-    assert.ok(!child.stderr.slice(0, causeAt).includes(secret), `the report holds the secret before [cause]:\n${child.stderr.slice(0, 1500)}`);
+    assert.ok(!child.stderr.includes('[cause]'), `Node printed a [cause] block:\n${child.stderr.slice(0, 1500)}`);
+    assert.ok(!child.stderr.includes(secret), `the report holds the secret:\n${child.stderr.slice(0, 1500)}`);
     const error = capture(() => prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: JSON.stringify({ mode: secret }), schema: z.object({ mode: z.enum(['r']) }) }), 'schema');
     assert.ok(!util.inspect(error).includes(secret), 'util.inspect (default) holds the secret');
-    assert.ok(error.cause instanceof z.ZodError, 'cause is the schema\'s own error');
+    assert.ok(error.getSchemaError() instanceof z.ZodError, 'getSchemaError() is the schema\'s own error');
   });
 
   test('Node\'s report of an uncaught error at the other stages prints no payload', () => {

@@ -86,10 +86,23 @@ class SnapshotDomainError extends Error {
   }
 }
 
+/**
+ * The schema's own error (or its Standard Schema issues) of each stage-schema error. It
+ * can quote the payload, so it is no property of the error at all: no renderer, no
+ * `cause` printer and no structured clone can reach it. getSchemaError() returns it.
+ */
+const SCHEMA_ERRORS = new P.SafeWeakMap();
+const { WeakMapPrototypeGet, WeakMapPrototypeSet } = P;
+const WeakMapPrototypeHas = Function.prototype.call.bind(WeakMap.prototype.has);
+
 /** Tool arguments rejected at one stage of RFC-0016's pipeline: json, schema or snapshot. */
 class ToolArgumentsValidationError extends Error {
-  constructor(stage, toolName, code, path, cause) {
-    const reason = stage === 'schema' ? 'the tool schema rejected the arguments' : describe(code);
+  /**
+   * `detail` (stage schema only): a null-prototype record of `schemaError` (what the
+   * schema threw or reported), `issueCount`, `issueCodes` and `issuePaths`, each optional.
+   */
+  constructor(stage, toolName, code, path, detail) {
+    const reason = stage === 'schema' && code === 'schema_error' ? 'the tool schema rejected the arguments' : describe(code);
     const subject = toolName === '' ? 'Tool arguments' : `Arguments of tool "${escapeName(toolName)}"`;
     super(`${subject} failed at stage ${stage}: ${reason} [${code}]`);
     defineData(this, 'name', 'ToolArgumentsValidationError', false);
@@ -97,15 +110,37 @@ class ToolArgumentsValidationError extends Error {
     defineData(this, 'toolName', toolName, true);
     defineData(this, 'code', code, true);
     if (path !== undefined) defineData(this, 'path', path, true);
-    // The schema's own error can quote the payload; keep it reachable for the
-    // application but out of enumeration, JSON and inspection.
-    if (cause !== undefined) defineData(this, 'cause', cause, false);
+    if (detail !== undefined) {
+      if (detail.issueCount !== undefined) defineData(this, 'issueCount', detail.issueCount, true);
+      if (detail.issueCodes !== undefined) defineData(this, 'issueCodes', detail.issueCodes, true);
+      if (detail.issuePaths !== undefined) defineData(this, 'issuePaths', detail.issuePaths, true);
+      if (detail.hasSchemaError) WeakMapPrototypeSet(SCHEMA_ERRORS, this, detail.schemaError);
+    }
+  }
+
+  /**
+   * The schema's own error (what `parse` threw or `parseAsync` rejected with; for a
+   * Standard Schema, its `issues`), or undefined. It can quote the payload: never log it.
+   */
+  getSchemaError() {
+    return WeakMapPrototypeGet(SCHEMA_ERRORS, this);
   }
 
   [INSPECT]() {
     let fields = `stage: '${this.stage}', toolName: "${escapeName(this.toolName)}", code: '${this.code}'`;
     if (this.path !== undefined) fields += `, path: "${escapeName(this.path)}"`;
-    if (this.cause !== undefined) fields += ', cause: [schema error, read error.cause]';
+    if (this.issueCount !== undefined) fields += `, issueCount: ${this.issueCount}`;
+    if (this.issueCodes !== undefined) {
+      let list = '';
+      for (let i = 0; i < this.issueCodes.length; i++) list += `${i === 0 ? '' : ', '}'${this.issueCodes[i]}'`;
+      fields += `, issueCodes: [${list}]`;
+    }
+    if (this.issuePaths !== undefined) {
+      let list = '';
+      for (let i = 0; i < this.issuePaths.length; i++) list += `${i === 0 ? '' : ', '}"${escapeName(this.issuePaths[i])}"`;
+      fields += `, issuePaths: [${list}]`;
+    }
+    if (WeakMapPrototypeHas(SCHEMA_ERRORS, this)) fields += ', [schema error: error.getSchemaError()]';
     return `${this.stack} { ${fields} }`;
   }
 }

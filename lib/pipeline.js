@@ -14,7 +14,7 @@ const P = require('./primordials');
 const {
   ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames,
   ObjectHasOwn, JSONParse, ArrayIsArray, WeakMapPrototypeGet, WeakMapPrototypeSet,
-  StringPrototypeIsWellFormed, isProxy,
+  StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, StringPrototypeSlice, isProxy,
 } = P;
 
 // Built-ins this file needs beyond lib/primordials.js, captured at load the same way.
@@ -107,13 +107,339 @@ function decodeRequest(rawArguments, options) {
   return parseRequest(rawArguments, checkRequest(toolName, rawArguments, includePath));
 }
 
-/** The one-argument parse function of a schema: a function, or an object with `parse` (zod). */
-function schemaParser(schema) {
-  if (schema === undefined || schema === null) return (value) => value;
-  if (typeof schema === 'function') return schema;
-  // The schema's own methods may be inherited or getters: the schema runs anyway.
-  if (typeof schema === 'object' && typeof schema.parse === 'function') return (value) => schema.parse(value);
-  throw invalidArgument('schema must be a function or an object with a parse method');
+// ---------------------------------------------------------------------------------
+// Promises the package receives (from a schema, a policy, a grants object). The engine's
+// `then` looks up `constructor` and then `Symbol.species` on the promise: a getter or a
+// Proxy there would run code. A promise is only ever attached to when that lookup is
+// answered by data the engine put there (or by an own `constructor: undefined` the
+// package defines for the duration of the call); a non-native thenable's `then` is
+// never called.
+
+const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
+const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
+const promiseSpeciesGetter = ObjectGetOwnPropertyDescriptor(Promise, Symbol.species).get;
+const SymbolSpecies = Symbol.species;
+const ObjectIsExtensible = Object.isExtensible;
+const ReflectDeleteProperty = Reflect.deleteProperty;
+const { ObjectGetPrototypeOf } = P;
+
+/** Whether Promise.prototype.then on this native promise would run only engine code. */
+function thenIsHookFree(promise) {
+  let object = promise;
+  // SpeciesConstructor(promise): the first `constructor` on the chain, then its species.
+  for (let depth = 0; depth < 1024; depth++) {
+    if (object === null) return true; // no constructor: the default, %Promise%
+    if (isProxy(object)) return false;
+    const descriptor = ObjectGetOwnPropertyDescriptor(object, 'constructor');
+    if (descriptor !== undefined) {
+      if (!ObjectHasOwn(descriptor, 'value')) return false;
+      const constructor = descriptor.value;
+      if (constructor === undefined) return true;
+      if (constructor !== SafePromise) return false;
+      const species = ObjectGetOwnPropertyDescriptor(SafePromise, SymbolSpecies);
+      return species !== undefined && species.get === promiseSpeciesGetter;
+    }
+    object = ObjectGetPrototypeOf(object);
+  }
+  return false;
+}
+
+/**
+ * Attaches reactions to a native promise without running any code of it. When the
+ * constructor lookup could reach code, an own `constructor: undefined` shadows it for the
+ * duration of the call (then the promise's own property, if any, is put back as it was):
+ * `then` then uses the engine's %Promise%. Returns false, attaching nothing, when even
+ * that is impossible: a non-extensible promise without an own configurable `constructor`,
+ * or one with a non-configurable own accessor, whose lookup would run code.
+ */
+function attach(promise, onFulfilled, onRejected) {
+  if (thenIsHookFree(promise)) {
+    PromisePrototypeThen(promise, onFulfilled, onRejected);
+    return true;
+  }
+  const saved = ObjectGetOwnPropertyDescriptor(promise, 'constructor');
+  if (saved === undefined ? !ObjectIsExtensible(promise) : !saved.configurable) return false;
+  ObjectDefineProperty(promise, 'constructor', { __proto__: null, value: undefined, writable: false, enumerable: false, configurable: true });
+  try {
+    PromisePrototypeThen(promise, onFulfilled, onRejected);
+  } finally {
+    if (saved === undefined) ReflectDeleteProperty(promise, 'constructor');
+    else ObjectDefineProperty(promise, 'constructor', nullPrototype(saved));
+  }
+  return true;
+}
+
+/** A copy of a property descriptor with no prototype (defineProperty reads no inherited field). */
+function nullPrototype(descriptor) {
+  const copy = { __proto__: null, enumerable: descriptor.enumerable, configurable: descriptor.configurable };
+  if (ObjectHasOwn(descriptor, 'value')) {
+    copy.value = descriptor.value;
+    copy.writable = descriptor.writable;
+  } else {
+    copy.get = descriptor.get;
+    copy.set = descriptor.set;
+  }
+  return copy;
+}
+
+function ignore() {}
+
+/** Handles a native promise's rejection (and ignores its value) without running its code. */
+function handleRejection(promise) {
+  return attach(promise, ignore, ignore);
+}
+
+/**
+ * A promise of the package's own that `await` adopts without looking anything up: its
+ * own `constructor` is %Promise%, so PromiseResolve returns it as it is.
+ */
+function ours(promise) {
+  ObjectDefineProperty(promise, 'constructor', { __proto__: null, value: SafePromise, writable: false, enumerable: false, configurable: false });
+  return promise;
+}
+
+/** A null-prototype box: resolving a promise with it looks up no `then`. */
+function box(ok, value) {
+  return { __proto__: null, ok, value };
+}
+
+const UNATTACHABLE = 'the promise cannot be awaited without running code of its prototype chain';
+
+/** Settles a native promise to a box ({ ok, value }), running none of its code. */
+function settleNative(promise) {
+  return ours(new SafePromise((resolve) => {
+    const attached = attach(promise, (value) => resolve(box(true, value)), (error) => resolve(box(false, error)));
+    if (!attached) resolve(box(false, invalidArgument(UNATTACHABLE)));
+  }));
+}
+
+/**
+ * Whether a value is a thenable other than a native promise, told without running code:
+ * a function-valued data property `then` on it or its prototype chain (no Proxy on it).
+ */
+function isThenable(value) {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  let object = value;
+  for (let depth = 0; depth < 1024 && object !== null; depth++) {
+    if (isProxy(object)) return false;
+    const descriptor = ObjectGetOwnPropertyDescriptor(object, 'then');
+    if (descriptor !== undefined) return ObjectHasOwn(descriptor, 'value') && typeof descriptor.value === 'function';
+    object = ObjectGetPrototypeOf(object);
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------
+// Schemas: a function, an object with `parse` (zod 3, zod 4), or a Standard Schema v1
+// (`~standard.validate`: zod 3.24+, zod 4, valibot, arktype). Their methods may be
+// inherited or getters (valibot and zod 4 define `~standard` as a getter): the schema
+// runs anyway.
+
+const KIND_NONE = 0;
+const KIND_FUNCTION = 1;
+const KIND_PARSE = 2;
+const KIND_STANDARD = 3;
+const KIND_SAFE_PARSE_ASYNC = 4;
+const KIND_PARSE_ASYNC = 5;
+
+const SCHEMA_USAGE = 'schema must be a function, an object with a parse method, or a Standard Schema (~standard.validate)';
+
+/** The Standard Schema v1 interface of a schema, or undefined. */
+function standardOf(schema) {
+  const standard = schema['~standard'];
+  return standard !== null && typeof standard === 'object' && typeof standard.validate === 'function' ? standard : undefined;
+}
+
+/**
+ * How a schema is run. Synchronously: `parse`, else `~standard.validate`, else the
+ * function itself. Asynchronously: `safeParseAsync`, else `parseAsync`, else
+ * `~standard.validate`, else the function, else `parse`: the schema's own code runs
+ * once per attempt (zod's `~standard.validate` would run an async refinement twice).
+ */
+function schemaKind(schema, async) {
+  if (schema === undefined || schema === null) return KIND_NONE;
+  if (typeof schema !== 'object' && typeof schema !== 'function') throw invalidArgument(SCHEMA_USAGE);
+  if (async) {
+    if (typeof schema.safeParseAsync === 'function') return KIND_SAFE_PARSE_ASYNC;
+    if (typeof schema.parseAsync === 'function') return KIND_PARSE_ASYNC;
+  }
+  if (!async && typeof schema.parse === 'function') return KIND_PARSE;
+  if (standardOf(schema) !== undefined) return KIND_STANDARD;
+  if (typeof schema === 'function') return KIND_FUNCTION;
+  if (typeof schema.parse === 'function') return KIND_PARSE;
+  throw invalidArgument(SCHEMA_USAGE);
+}
+
+// What zod 3 and zod 4 throw from a synchronous parse of an asynchronous schema.
+const ZOD_ASYNC_MESSAGES = [
+  'Async refinement encountered during synchronous parse operation. Use .parseAsync instead.',
+  'Asynchronous transform encountered during synchronous parse operation. Use .parseAsync instead.',
+  'Synchronous parse encountered promise.',
+  'Encountered Promise during synchronous parse. Use .parseAsync() instead.',
+];
+
+/** Whether a schema's synchronous parse threw because the schema is asynchronous. */
+function isAsyncParseError(error) {
+  if (!types.isNativeError(error) || isProxy(error)) return false;
+  const message = own(error, 'message');
+  for (let i = 0; i < ZOD_ASYNC_MESSAGES.length; i++) if (message === ZOD_ASYNC_MESSAGES[i]) return true;
+  return false;
+}
+
+// The issue codes of zod 3 and zod 4: a fixed vocabulary, so they cannot carry payload.
+const ZOD_ISSUE_CODES = ObjectFreeze({
+  __proto__: null,
+  invalid_type: true, invalid_literal: true, custom: true, invalid_union: true, invalid_union_discriminator: true,
+  invalid_enum_value: true, unrecognized_keys: true, invalid_arguments: true, invalid_return_type: true,
+  invalid_date: true, invalid_string: true, too_small: true, too_big: true, invalid_intersection_types: true,
+  not_multiple_of: true, not_finite: true, invalid_format: true, invalid_key: true, invalid_element: true,
+  invalid_value: true,
+});
+/** At most this many issue codes and paths are listed; issueCount counts them all. */
+const MAX_LISTED_ISSUES = 100;
+
+/** Whether a schema is zod's (its Standard Schema vendor is "zod"). Never throws. */
+function isZod(schema) {
+  try {
+    const standard = standardOf(schema);
+    return standard !== undefined && standard.vendor === 'zod';
+  } catch {
+    return false;
+  }
+}
+
+/** An RFC 6901 segment: `~` as `~0`, `/` as `~1`. */
+function pointerSegment(segment) {
+  let out = '';
+  for (let i = 0; i < segment.length; i++) {
+    const c = StringPrototypeCharCodeAt(segment, i);
+    out += c === 0x7e ? '~0' : c === 0x2f ? '~1' : StringPrototypeSlice(segment, i, i + 1);
+  }
+  return out;
+}
+
+/** The JSON Pointer of an issue's path (zod: keys; Standard Schema: keys or { key }). */
+function issuePointer(path) {
+  if (!ArrayIsArray(path) || isProxy(path)) return '';
+  const length = own(path, 'length');
+  let pointer = '';
+  for (let i = 0; i < length; i++) {
+    let segment = own(path, i);
+    if (segment !== null && typeof segment === 'object' && !isProxy(segment)) segment = own(segment, 'key');
+    if (typeof segment === 'number') segment = `${segment}`;
+    pointer += typeof segment === 'string' ? `/${pointerSegment(segment)}` : '/';
+  }
+  return pointer;
+}
+
+/**
+ * What a log may hold of a schema's issues: their number, zod's issue codes (zod only),
+ * and their paths (with includePath only). Never an issue's message or input.
+ */
+function issueDetail(detail, issues, zod, includePath) {
+  if (!ArrayIsArray(issues) || isProxy(issues)) return;
+  const count = own(issues, 'length');
+  if (typeof count !== 'number') return;
+  detail.issueCount = count;
+  const listed = count < MAX_LISTED_ISSUES ? count : MAX_LISTED_ISSUES;
+  const codes = zod ? [] : undefined;
+  const paths = includePath ? [] : undefined;
+  for (let i = 0; i < listed; i++) {
+    let issue = own(issues, i);
+    if (issue === null || typeof issue !== 'object' || isProxy(issue)) issue = undefined;
+    if (codes !== undefined) {
+      const code = issue === undefined ? undefined : own(issue, 'code');
+      defineField(codes, i, typeof code === 'string' && ZOD_ISSUE_CODES[code] === true ? code : 'unknown');
+    }
+    if (paths !== undefined) defineField(paths, i, issue === undefined ? '' : issuePointer(own(issue, 'path')));
+  }
+  if (codes !== undefined) detail.issueCodes = ObjectFreeze(codes);
+  if (paths !== undefined) detail.issuePaths = ObjectFreeze(paths);
+}
+
+/** The stage-schema error for what a schema threw, rejected with, or reported as issues. */
+function schemaFailure(toolName, includePath, schema, schemaError, issues) {
+  const detail = { __proto__: null, hasSchemaError: true, schemaError, issueCount: undefined, issueCodes: undefined, issuePaths: undefined };
+  try {
+    if (issues === undefined && schemaError !== null && typeof schemaError === 'object' && !isProxy(schemaError)) {
+      issues = own(schemaError, 'issues');
+    }
+    issueDetail(detail, issues, isZod(schema), includePath);
+  } catch {
+    // An exotic error object: it keeps what was read before.
+  }
+  return new ToolArgumentsValidationError('schema', toolName, 'schema_error', undefined, detail);
+}
+
+/** A schema that is asynchronous where a synchronous one is needed. */
+function asyncSchema(stage, toolName, includePath) {
+  return new ToolArgumentsValidationError(stage, toolName, 'async_schema', stage === 'snapshot' && includePath ? '' : undefined, undefined);
+}
+
+/** The output of a Standard Schema result, or a stage-schema error. */
+function standardOutput(result, toolName, includePath, schema) {
+  if (result === null || typeof result !== 'object' || isProxy(result)) {
+    throw schemaFailure(toolName, includePath, schema, result, undefined);
+  }
+  const issues = own(result, 'issues');
+  if (issues !== undefined) throw schemaFailure(toolName, includePath, schema, issues, issues);
+  return own(result, 'value');
+}
+
+/** Runs a schema synchronously, once. Throws ToolArgumentsValidationError at stage schema. */
+function runSchema(kind, schema, value, toolName, includePath) {
+  if (kind === KIND_NONE) return value;
+  let output;
+  try {
+    if (kind === KIND_PARSE) output = schema.parse(value);
+    else if (kind === KIND_FUNCTION) output = schema(value);
+    else output = standardOf(schema).validate(value);
+  } catch (error) {
+    if (kind === KIND_PARSE && isAsyncParseError(error)) throw asyncSchema('schema', toolName, includePath);
+    throw schemaFailure(toolName, includePath, schema, error, undefined);
+  }
+  if (kind !== KIND_STANDARD) return output;
+  // A Standard Schema reporting that it is asynchronous.
+  if (isPromise(output)) {
+    handleRejection(output);
+    throw asyncSchema('schema', toolName, includePath);
+  }
+  if (isThenable(output)) throw asyncSchema('schema', toolName, includePath);
+  return standardOutput(output, toolName, includePath, schema);
+}
+
+/** Awaits what a schema method returned (a native promise; anything else as it is). */
+async function settled(result) {
+  return isPromise(result) ? await settleNative(result) : box(true, result);
+}
+
+/**
+ * Runs a schema asynchronously, once. Settles to a box of its output (a box, so that no
+ * `then` of the output is ever looked up); rejects with ToolArgumentsValidationError at
+ * stage schema.
+ */
+async function runSchemaAsync(kind, schema, value, toolName, includePath) {
+  if (kind === KIND_NONE) return box(true, value);
+  if (kind === KIND_PARSE) return box(true, runSchema(kind, schema, value, toolName, includePath));
+  let result;
+  try {
+    if (kind === KIND_SAFE_PARSE_ASYNC) result = schema.safeParseAsync(value);
+    else if (kind === KIND_PARSE_ASYNC) result = schema.parseAsync(value);
+    else if (kind === KIND_FUNCTION) result = schema(value);
+    else result = standardOf(schema).validate(value);
+  } catch (error) {
+    throw schemaFailure(toolName, includePath, schema, error, undefined);
+  }
+  const outcome = await ours(settled(result));
+  if (!outcome.ok) throw schemaFailure(toolName, includePath, schema, outcome.value, undefined);
+  const output = outcome.value;
+  if (kind === KIND_SAFE_PARSE_ASYNC) {
+    if (output === null || typeof output !== 'object' || isProxy(output)) throw schemaFailure(toolName, includePath, schema, output, undefined);
+    if (own(output, 'success') === true) return box(true, own(output, 'data'));
+    throw schemaFailure(toolName, includePath, schema, own(output, 'error'), undefined);
+  }
+  if (kind === KIND_STANDARD) return box(true, standardOutput(output, toolName, includePath, schema));
+  return box(true, output);
 }
 
 class PreparedToolCall {
@@ -155,14 +481,15 @@ ObjectFreeze(PreparedToolCall);
 
 const PREPARE_USAGE = 'prepareToolCall expects { agentName, toolName, rawArguments, schema? }';
 
-function prepareToolCall(input) {
+/** The checked fields of a prepare input, the decoded request and the schema's input. */
+function readPrepare(input, async) {
   requireInput(input, PREPARE_USAGE);
   const agentName = requireString(own(input, 'agentName'), 'agentName', true);
   const toolName = requireString(own(input, 'toolName'), 'toolName', true);
   const rawArguments = requireString(own(input, 'rawArguments'), 'rawArguments', false);
   const includePath = own(input, 'includePath') === true;
-  const parse = schemaParser(own(input, 'schema'));
-
+  const schema = own(input, 'schema');
+  const kind = schemaKind(schema, async);
   const blank = checkRequest(toolName, rawArguments, includePath);
   // Diagnostic evidence, frozen at every depth: no policy can change what another
   // policy, the proposal or the prepared call shows.
@@ -170,23 +497,43 @@ function prepareToolCall(input) {
   // The schema gets its own decoded copy, so that a schema returning its input (or
   // part of it) cannot alias the requestedArguments evidence handed to policy.
   const schemaInput = parseRequest(rawArguments, blank);
-  let schemaOutput;
+  return { __proto__: null, agentName, toolName, rawArguments, includePath, schema, kind, requestedArguments, schemaInput };
+}
+
+/** Snapshots the schema output (not referenced afterwards) into a registered prepared call. */
+function finishPrepare(read, schemaOutput) {
+  const { agentName, toolName, includePath } = read;
+  let snapshot;
   try {
-    schemaOutput = parse(schemaInput);
+    snapshot = createSnapshot({ agentName, toolName, value: schemaOutput, includePath });
   } catch (error) {
-    throw new ToolArgumentsValidationError('schema', toolName, 'schema_error', undefined, error);
+    // Schema output that is a promise or another thenable is outside the snapshot
+    // domain (RFC-0016), with its own code; a native promise's rejection is handled.
+    if (isPromise(schemaOutput)) {
+      handleRejection(schemaOutput);
+      throw asyncSchema('snapshot', toolName, includePath);
+    }
+    if (isThenable(schemaOutput)) throw asyncSchema('snapshot', toolName, includePath);
+    throw error;
   }
-  // createSnapshot throws ToolArgumentsValidationError at stage 'snapshot'. The schema
-  // output is not referenced after this line.
-  const snapshot = createSnapshot({ agentName, toolName, value: schemaOutput, includePath });
-  const prepared = new PreparedToolCall(agentName, toolName, rawArguments, requestedArguments, snapshot);
+  const prepared = new PreparedToolCall(agentName, toolName, read.rawArguments, read.requestedArguments, snapshot);
   WeakMapPrototypeSet(PREPARED, prepared, snapshot);
   return prepared;
 }
 
-/** A null-prototype box: resolving a promise with it looks up no `then`. */
-function box(ok, value) {
-  return { __proto__: null, ok, value };
+function prepareToolCall(input) {
+  const read = readPrepare(input, false);
+  return finishPrepare(read, runSchema(read.kind, read.schema, read.schemaInput, read.toolName, read.includePath));
+}
+
+/**
+ * prepareToolCall for asynchronous schemas: awaits safeParseAsync, parseAsync or
+ * ~standard.validate, so the schema's code runs exactly once per attempt.
+ */
+async function prepareToolCallAsync(input) {
+  const read = readPrepare(input, true);
+  const output = await ours(runSchemaAsync(read.kind, read.schema, read.schemaInput, read.toolName, read.includePath));
+  return finishPrepare(read, output.value);
 }
 
 /**
@@ -203,11 +550,7 @@ async function settle(fn, argument) {
     return box(false, error);
   }
   if (!isPromise(result)) return box(true, result);
-  try {
-    return box(true, await result);
-  } catch (error) {
-    return box(false, error);
-  }
+  return await settleNative(result);
 }
 
 /** The decision and reason of a policy result, or null when it is not a valid result. */
@@ -296,28 +639,28 @@ function readEvaluation(input, usage) {
   return { __proto__: null, prepared, snapshot, policy, policyContext };
 }
 
-/** The decision of one evaluation: policy on its own view, then the runtime's checks. */
+/** The decision of one evaluation, in a box (see box): policy on its own view, then the runtime's checks. */
 async function decide(read) {
   const { prepared, snapshot, policy, policyContext } = read;
   if (policy === undefined) {
-    return makeDecision(snapshot, 'deny', 'policy_not_configured', 'runtime', undefined);
+    return box(true, makeDecision(snapshot, 'deny', 'policy_not_configured', 'runtime', undefined));
   }
   const parsedArguments = decodeView(snapshot);
-  const settled = await settle(policy, policyInputOf(prepared, snapshot, policyContext, parsedArguments));
+  const settled = await ours(settle(policy, policyInputOf(prepared, snapshot, policyContext, parsedArguments)));
   if (!settled.ok) {
-    return makeDecision(snapshot, 'deny', 'policy_error', 'runtime', { __proto__: null, error: settled.value });
+    return box(true, makeDecision(snapshot, 'deny', 'policy_error', 'runtime', { __proto__: null, error: settled.value }));
   }
   const policyResult = settled.value;
   if (!viewUnchanged(parsedArguments, snapshot.argsCanonicalJson)) {
-    return makeDecision(snapshot, 'deny', 'policy_mutated_arguments', 'runtime', { __proto__: null, policyResult });
+    return box(true, makeDecision(snapshot, 'deny', 'policy_mutated_arguments', 'runtime', { __proto__: null, policyResult }));
   }
   const read2 = readPolicyResult(policyResult);
   if (read2 === null) {
-    return makeDecision(snapshot, 'deny', 'invalid_policy_result', 'runtime', { __proto__: null, policyResult });
+    return box(true, makeDecision(snapshot, 'deny', 'invalid_policy_result', 'runtime', { __proto__: null, policyResult }));
   }
   const { decision, reason } = read2;
   if (decision !== 'require_approval') {
-    return makeDecision(snapshot, decision, reason, 'policy', { __proto__: null, policyResult });
+    return box(true, makeDecision(snapshot, decision, reason, 'policy', { __proto__: null, policyResult }));
   }
   // require_approval: the fingerprint policy evaluated, reused, with its own view.
   const proposal = ObjectFreeze({
@@ -330,7 +673,7 @@ async function decide(read) {
     proposalHash: snapshot.proposalHash,
     reason,
   });
-  return makeDecision(snapshot, decision, reason, 'policy', { __proto__: null, proposal, policyResult });
+  return box(true, makeDecision(snapshot, decision, reason, 'policy', { __proto__: null, proposal, policyResult }));
 }
 
 /**
@@ -345,7 +688,12 @@ function evaluateToolCall(input) {
   } catch (error) {
     return SafePromise.reject(error);
   }
-  return decide(read);
+  return unbox(decide(read));
+}
+
+/** The decision of a boxed evaluation (the caller's own await looks up its `then`). */
+async function unbox(promise) {
+  return (await ours(promise)).value;
 }
 
 /** Why a decision cannot run, as a ToolCallNotAllowedError code, or undefined if it can. */
@@ -371,7 +719,7 @@ function readGrants(options) {
 /** Whether the grants object lets the decision run: only `true` (or a promise of it) does. */
 async function grantAvailable(grants, decision) {
   if (grants === undefined) return true;
-  const settled = await settle((d) => grants.spend(d), decision);
+  const settled = await ours(settle((d) => grants.spend(d), decision));
   return settled.ok && settled.value === true;
 }
 
@@ -386,7 +734,7 @@ async function run(decision, handler, grants) {
   if (code !== undefined) return box(false, new ToolCallNotAllowedError(code, state.snapshot.toolName, state.decision));
   // Spent before anything else can run: a second call, even a concurrent one, is refused.
   state.executed = true;
-  if (!(await grantAvailable(grants, decision))) {
+  if (!(await ours(grantAvailable(grants, decision)))) {
     return box(false, new ToolCallNotAllowedError('grant_unavailable', state.snapshot.toolName, state.decision));
   }
   return box(true, await handler(decodeView(state.snapshot)));
@@ -407,7 +755,7 @@ async function executeToolCall(decision, handler, options) {
   checkDecision(decision);
   if (typeof handler !== 'function') throw invalidArgument('handler must be a function');
   const grants = readGrants(options);
-  const ran = await run(decision, handler, grants);
+  const ran = await ours(run(decision, handler, grants));
   if (!ran.ok) throw ran.value;
   return ran.value;
 }
@@ -429,10 +777,10 @@ async function authorizeToolCall(input) {
   const execute = own(input, 'execute');
   if (typeof execute !== 'function') throw invalidArgument('execute must be a function');
   const grants = readGrants(input);
-  const decision = await decide(read);
+  const decision = (await ours(decide(read))).value;
   const outcome = outcomeOf(decision);
   if (decision.decision !== 'allow') return outcome;
-  const ran = await run(decision, execute, grants);
+  const ran = await ours(run(decision, execute, grants));
   if (!ran.ok) {
     // Only a refused grant reaches here: the decision was fresh and an allow.
     return outcomeOf(makeDecision(read.snapshot, 'deny', ran.value.code, 'runtime', ObjectHasOwn(decision, 'policyResult') ? { __proto__: null, policyResult: decision.policyResult } : undefined));
@@ -444,6 +792,7 @@ async function authorizeToolCall(input) {
 module.exports = {
   decodeRequest,
   prepareToolCall,
+  prepareToolCallAsync,
   evaluateToolCall,
   executeToolCall,
   authorizeToolCall,
