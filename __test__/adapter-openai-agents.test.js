@@ -449,6 +449,25 @@ test('without gate.model the run fails loudly instead of deciding on the SDK cop
   assert.equal(executed.length, 0);
 });
 
+test('the answers for a call not executed and for invalid input are the app\'s to choose', async () => {
+  const gate = createOpenAIAgentsGate({
+    agentName: AGENT,
+    policy: () => ({ decision: 'deny', reason: 'blocked' }),
+    notExecutedOutput: (decision) => `NO ${decision.decidedBy} ${decision.reason}`,
+    invalidInputOutput: (error) => `BAD ${error.stage} ${error.code}`,
+  });
+  const executed = [];
+  const agent = new Agent({
+    name: AGENT,
+    model: gate.model(scripted(['transfer', '{"to":"bob","cents":5}', 'c1'], ['transfer', '{"to":"bob","cents":-0}', 'c2'])),
+    tools: [gate.tool({ name: 'transfer', description: 'Send', parameters: transferSchema(z).schema, execute: (a) => executed.push(a) })],
+  });
+  const outputs = toolOutputs(await run(agent, 'pay'));
+  assert.equal(outputs.c1, 'NO policy blocked');
+  assert.equal(outputs.c2, 'BAD snapshot negative_zero', '-0 decodes, and the snapshot refuses it');
+  assert.equal(executed.length, 0);
+});
+
 test('the gate refuses needsApproval on a tool and checks its options', () => {
   const gate = createOpenAIAgentsGate({ agentName: AGENT, policy: allowSmall });
   assert.throws(() => gate.tool({ name: 't', description: 'd', parameters: z.object({}), needsApproval: true, execute: () => 1 }), /needsApproval/);

@@ -50,6 +50,18 @@ export interface OpenAIAgentsGateOptions {
   grants?: ApprovalGrants;
   /** Called with every decision before anything executes (record it here); awaited. */
   onDecision?: (decision: OpenAIAgentsDecision, call: { callId: string | undefined; runContext: RunContext<unknown> }) => void | Promise<void>;
+  /**
+   * What the model is told when a call is not executed (a deny; an approval the resumed
+   * attempt no longer matches; `grant_unavailable`). Default: a sentence with the decision
+   * and its reason.
+   */
+  notExecutedOutput?: (decision: { decision: 'deny' | 'require_approval'; reason: string; decidedBy: 'policy' | 'runtime' }) => unknown;
+  /**
+   * What the model is told for invalid input (stage json, schema or snapshot): no decision
+   * exists and the policy never ran. Default: the error's message (tool, stage and code,
+   * never the payload) and a request to call again.
+   */
+  invalidInputOutput?: (error: ToolArgumentsValidationError) => unknown;
   /** Attach JSON Pointers to validation errors (they are made of payload keys). */
   includePath?: boolean;
 }

@@ -253,7 +253,7 @@ function wireSchemaOf(name, schema) {
   }
 }
 
-const GATE_USAGE = 'createOpenAIAgentsGate expects { agentName, policy?, grants?, onDecision?, includePath? }';
+const GATE_USAGE = 'createOpenAIAgentsGate expects { agentName, policy?, grants?, onDecision?, notExecutedOutput?, invalidInputOutput?, includePath? }';
 
 /**
  * A gate for one agent's function tools: `gate.model(model)` captures the provider's raw
@@ -273,6 +273,11 @@ function createOpenAIAgentsGate(options) {
   const onDecision = own(options, 'onDecision');
   if (onDecision !== undefined && typeof onDecision !== 'function') throw invalidArgument('onDecision must be a function');
   const includePath = own(options, 'includePath') === true;
+  const notExecutedOutput = own(options, 'notExecutedOutput') ?? defaultNotExecutedOutput;
+  const invalidInputOutput = own(options, 'invalidInputOutput') ?? defaultInvalidInputOutput;
+  if (typeof notExecutedOutput !== 'function' || typeof invalidInputOutput !== 'function') {
+    throw invalidArgument('notExecutedOutput and invalidInputOutput must be functions');
+  }
 
   // With grants, a matching unspent grant allows; anything else goes to the app's policy
   // (with no policy: require approval). Without grants, the app's policy alone (with no
@@ -385,19 +390,19 @@ function createOpenAIAgentsGate(options) {
       }
       if (result.error !== undefined) throw result.error;
       const decision = result.decision;
-      if (decision.decision !== 'allow') return defaultNotExecutedOutput(decision);
+      if (decision.decision !== 'allow') return notExecutedOutput(decision);
       try {
         return await executeToolCall(decision, (args) => handler(args, runContext, details), executeOptions);
       } catch (error) {
         if (isNotAllowedError(error) && error.code === 'grant_unavailable') {
-          return defaultNotExecutedOutput({ decision: 'deny', reason: 'grant_unavailable' });
+          return notExecutedOutput({ decision: 'deny', decidedBy: 'runtime', reason: 'grant_unavailable' });
         }
         throw error;
       }
     }
 
     function errorHook(runContext, error, details) {
-      if (isValidationError(error)) return defaultInvalidInputOutput(error);
+      if (isValidationError(error)) return invalidInputOutput(error);
       if (errorFunction === null) throw error;
       if (errorFunction === undefined) return SDK_DEFAULT_ERROR_OUTPUT;
       return errorFunction(runContext, error, details);
