@@ -2,10 +2,13 @@
 // tool-argument-snapshot: RFC-0016 authorized tool-argument snapshots (RFC 8785 JCS).
 
 const { canonicalize, createSnapshot, decodeView, proposalHash, verifySnapshot } = require('./lib/snapshot');
-const { SnapshotDomainError, ToolArgumentsValidationError, ToolCallNotAllowedError, ERROR_CODES } = require('./lib/errors');
+const {
+  SnapshotDomainError, ToolArgumentsValidationError, ToolCallNotAllowedError, ERROR_CODES,
+  isSnapshotDomainError, isToolArgumentsValidationError, isToolCallNotAllowedError,
+} = require('./lib/errors');
 const { MAX_DEPTH } = require('./lib/walk');
 const {
-  decodeRequest, prepareToolCall, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
+  decodeRequest, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
 } = require('./lib/pipeline');
 const { createApprovalGrants } = require('./lib/grants');
 
@@ -17,6 +20,7 @@ module.exports = {
   verifySnapshot,
   decodeRequest,
   prepareToolCall,
+  prepareToolCallAsync,
   evaluateToolCall,
   executeToolCall,
   authorizeToolCall,
@@ -25,6 +29,9 @@ module.exports = {
   SnapshotDomainError,
   ToolArgumentsValidationError,
   ToolCallNotAllowedError,
+  isSnapshotDomainError,
+  isToolArgumentsValidationError,
+  isToolCallNotAllowedError,
   ERROR_CODES,
   MAX_DEPTH,
 };

@@ -9,7 +9,7 @@
 const { binding } = require('./native');
 const P = require('./primordials');
 
-const { ObjectDefineProperty, ObjectFreeze, ObjectHasOwn, StringPrototypeCharCodeAt, StringPrototypeSlice } = P;
+const { ObjectDefineProperty, ObjectFreeze, ObjectHasOwn, ObjectGetOwnPropertyDescriptor, StringPrototypeCharCodeAt, StringPrototypeSlice, isProxy } = P;
 
 const DESCRIPTIONS = binding.errorMessages();
 const MESSAGES = { __proto__: null };
@@ -22,6 +22,12 @@ for (let i = 0; i < DESCRIPTIONS.length; i++) {
 ObjectFreeze(CODES);
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+/**
+ * The brand of the package's errors: a registered symbol, so that every copy of the
+ * package loaded in one process (a runtime that bundles its own) recognizes the others'
+ * errors. A brand tells the class, not who made it: any code can put it on an object.
+ */
+const BRAND = Symbol.for('tool-argument-snapshot.error');
 
 function describe(code) {
   return ObjectHasOwn(MESSAGES, code) ? MESSAGES[code] : 'the value is outside the strict snapshot domain';
@@ -81,6 +87,7 @@ class SnapshotDomainError extends Error {
   constructor(code, path) {
     super(`${describe(code)} [${code}]`);
     defineData(this, 'name', 'SnapshotDomainError', false);
+    defineData(this, BRAND, 'SnapshotDomainError', false);
     defineData(this, 'code', code, true);
     if (path !== undefined) defineData(this, 'path', path, true);
   }
@@ -106,6 +113,7 @@ class ToolArgumentsValidationError extends Error {
     const subject = toolName === '' ? 'Tool arguments' : `Arguments of tool "${escapeName(toolName)}"`;
     super(`${subject} failed at stage ${stage}: ${reason} [${code}]`);
     defineData(this, 'name', 'ToolArgumentsValidationError', false);
+    defineData(this, BRAND, 'ToolArgumentsValidationError', false);
     defineData(this, 'stage', stage, true);
     defineData(this, 'toolName', toolName, true);
     defineData(this, 'code', code, true);
@@ -165,6 +173,7 @@ class ToolCallNotAllowedError extends Error {
     const what = code === 'not_allowed' ? `the decision is ${decision}, not allow` : NOT_ALLOWED_REASONS[code];
     super(`${subject} was not executed: ${what} [${code}]`);
     defineData(this, 'name', 'ToolCallNotAllowedError', false);
+    defineData(this, BRAND, 'ToolCallNotAllowedError', false);
     defineData(this, 'code', code, true);
     if (toolName !== undefined) defineData(this, 'toolName', toolName, true);
     if (decision !== undefined) defineData(this, 'decision', decision, true);
@@ -176,6 +185,28 @@ class ToolCallNotAllowedError extends Error {
     if (this.decision !== undefined) fields += `, decision: '${this.decision}'`;
     return `${this.stack} { ${fields} }`;
   }
+}
+
+/** Whether `value` carries the brand `name` as an own data property (no getter, no trap runs). */
+function hasBrand(value, name) {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function') || isProxy(value)) return false;
+  const descriptor = ObjectGetOwnPropertyDescriptor(value, BRAND);
+  return descriptor !== undefined && ObjectHasOwn(descriptor, 'value') && descriptor.value === name;
+}
+
+/** Whether `value` is a SnapshotDomainError of this or any other copy of the package. */
+function isSnapshotDomainError(value) {
+  return hasBrand(value, 'SnapshotDomainError');
+}
+
+/** Whether `value` is a ToolArgumentsValidationError of this or any other copy of the package. */
+function isToolArgumentsValidationError(value) {
+  return hasBrand(value, 'ToolArgumentsValidationError');
+}
+
+/** Whether `value` is a ToolCallNotAllowedError of this or any other copy of the package. */
+function isToolCallNotAllowedError(value) {
+  return hasBrand(value, 'ToolCallNotAllowedError');
 }
 
 /** A TypeError for a bad argument of the API itself (never about the payload). */
@@ -209,6 +240,9 @@ module.exports = {
   SnapshotDomainError,
   ToolArgumentsValidationError,
   ToolCallNotAllowedError,
+  isSnapshotDomainError,
+  isToolArgumentsValidationError,
+  isToolCallNotAllowedError,
   WalkFailure,
   escapeName,
   invalidArgument,
