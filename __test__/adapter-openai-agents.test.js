@@ -248,7 +248,15 @@ test('a call that needs approval, granted by hash and resumed, executes once', a
   assert.equal(await grants.has(proposal), false, 'the grant is spent by the execution');
 });
 
-test('the same approval replayed executes nothing', async () => {
+test('the same approval replayed: the SDK alone executes it again; the gate executes nothing', async () => {
+  const plain = plainApp({ needsApproval: true, calls: [['transfer', '{"to":"bob","cents":5}', 'c1']] });
+  const first = await run(plain.agent, 'pay bob');
+  first.state.approve(first.interruptions[0]);
+  const storedPlain = first.state.toString();
+  await run(plain.agent, await RunState.fromString(plain.agent, storedPlain));
+  await run(plain.agent, await RunState.fromString(plain.agent, storedPlain));
+  assert.equal(plain.executed.length, 2, 'the SDK alone runs a replayed approval again');
+
   const grants = createApprovalGrants();
   const { gate, agent, seen } = gatedApp({ policy: allowSmall, grants, calls: [['transfer', '{"to":"bob","cents":50000}', 'c1']] });
   let result = await run(agent, 'pay bob');
@@ -354,7 +362,7 @@ test('strict mode: a null for an optional field is removed before the schema; th
   assert.deepEqual(plainTool.parameters.required, ['to', 'cents', 'memo', 'tag', 'priority', 'lines']);
 
   const raw = '{"to":"bob","cents":5,"memo":null,"tag":null,"priority":null,"lines":[{"sku":"a","note":null}]}';
-  await run(new Agent({ name: AGENT, model: scripted(['order', raw, 'c1']), tools: [plainTool] }), 'order');
+  const plainResult = await run(new Agent({ name: AGENT, model: scripted(['order', raw, 'c1']), tools: [plainTool] }), 'order');
 
   const seen = [];
   const executed = [];
@@ -368,9 +376,10 @@ test('strict mode: a null for an optional field is removed before the schema; th
   assert.equal(seen[0].rawArguments, raw);
   assert.equal(seen[0].requestedArguments.memo, null, 'requestedArguments keeps what the model sent');
   assert.equal(seen[0].argsCanonicalJson, '{"cents":5,"lines":[{"sku":"a"}],"priority":1,"tag":null,"to":"bob"}');
-  // The SDK alone validated the same normalized value, except that it keeps the null of a
-  // defaulted field and so rejected the call: its zod saw neither the raw string nor this.
+  // The SDK alone strips nulls of optional fields but keeps the null of a defaulted one, so
+  // its zod rejected this call (and what it validated was never the raw string).
   assert.equal(sdkSaw.length, 0);
+  assert.equal(toolOutputs(plainResult).c1, 'An error occurred while running the tool. Please try again.');
 });
 
 test('zod 3 as the schema: the same gate, strict nulls removed, the schema run once per attempt', async () => {
@@ -474,6 +483,18 @@ test('the gate refuses needsApproval on a tool and checks its options', () => {
   assert.throws(() => gate.tool({ description: 'd', parameters: z.object({}), execute: () => 1 }), /name/);
   assert.throws(() => createOpenAIAgentsGate({ policy: allowSmall }), TypeError);
   assert.throws(() => gate.model({}), TypeError);
+});
+
+test('examples/openai-agents-agent.js runs as written', () => {
+  const { spawnSync } = require('node:child_process');
+  const { join } = require('node:path');
+  const result = spawnSync(process.execPath, [join(__dirname, '..', 'examples', 'openai-agents-agent.js')], { encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(
+    result.stdout,
+    'call_1: sent 500 cents to bob\ncall_2: sent 250000 cents to carol\n' +
+      'reviewed: {"cents":250000,"memo":"rent","to":"carol"}\nBoth transfers are done.\n',
+  );
 });
 
 test('the declarations accept ordinary usage and reject misuse under tsc --strict (CommonJS and ESM)', () => {
