@@ -1,5 +1,7 @@
 // Type declarations of tool-argument-snapshot/langchain (adapters/langchain.js), the
 // RFC-0016 gate for LangChain.js core 1.x. @langchain/core is an optional peer dependency.
+// langchain.d.ts and langchain.d.mts are the same text (a test checks it): TypeScript resolves
+// @langchain/core's own types by the importer's module kind, so CommonJS and ESM each need one.
 
 import type { AIMessage, AIMessageChunk, ToolMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';

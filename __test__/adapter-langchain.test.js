@@ -1,0 +1,448 @@
+'use strict';
+// tool-argument-snapshot/langchain against the real @langchain/core 1.x, no network.
+// The model is a small BaseChatModel that answers with what @langchain/openai makes of a
+// Chat Completions response (the provider's argument strings in
+// additional_kwargs.tool_calls, tool_calls parsed by core's own parseToolCall), because
+// core's fake chat models keep no raw arguments. Expected canonical JSON is written out
+// by hand and expected hashes come from node:crypto, never from the package.
+
+const { describe, test } = require('node:test');
+const assert = require('node:assert/strict');
+const { createHash } = require('node:crypto');
+
+const { BaseChatModel } = require('@langchain/core/language_models/chat_models');
+const {
+  AIMessage,
+  AIMessageChunk,
+  HumanMessage,
+  ToolMessage,
+  mapChatMessagesToStoredMessages,
+  mapStoredMessagesToChatMessages,
+} = require('@langchain/core/messages');
+const { tool, ToolInputParsingException } = require('@langchain/core/tools');
+const { parseToolCall, makeInvalidToolCall } = require('@langchain/core/output_parsers/openai_tools');
+const { convertToOpenAITool } = require('@langchain/core/utils/function_calling');
+
+const { createApprovalGrants } = require('tool-argument-snapshot');
+const { createToolGate } = require('tool-argument-snapshot/langchain');
+
+const AGENT = 'Payments assistant';
+
+/** RFC-0016's proposal hash, computed here (ASCII names: JSON.stringify with sorted keys is JCS). */
+function expectedHashOf(agentName, toolName, argsCanonicalJson) {
+  const envelope = JSON.stringify({ agentName, argsCanonicalJson, kind: 'tool', toolName });
+  return createHash('sha256').update(envelope, 'utf8').digest('hex');
+}
+
+function expectedHash(toolName, argsCanonicalJson) {
+  return expectedHashOf(AGENT, toolName, argsCanonicalJson);
+}
+
+/** Answers each model call with the next scripted turn, shaped as ChatOpenAI's messages. */
+class ScriptedOpenAIChatModel extends BaseChatModel {
+  constructor(turns) {
+    super({});
+    this.turns = turns;
+    this.boundTools = [];
+  }
+
+  _llmType() {
+    return 'scripted-openai';
+  }
+
+  bindTools(tools) {
+    this.boundTools = tools.map((t) => convertToOpenAITool(t));
+    return this;
+  }
+
+  async _generate() {
+    const turn = this.turns.shift();
+    const raw = turn.map(([id, name, text]) => ({ id, type: 'function', function: { name, arguments: text } }));
+    const toolCalls = [];
+    const invalidToolCalls = [];
+    for (const rawCall of raw) {
+      try {
+        toolCalls.push(parseToolCall(rawCall, { returnId: true }));
+      } catch (error) {
+        invalidToolCalls.push(makeInvalidToolCall(rawCall, error.message));
+      }
+    }
+    const message = new AIMessage({
+      content: '',
+      additional_kwargs: { tool_calls: raw },
+      tool_calls: toolCalls,
+      invalid_tool_calls: invalidToolCalls,
+    });
+    return { generations: [{ text: '', message }] };
+  }
+}
+
+/** What @langchain/anthropic makes of a tool_use block: an object, no text anywhere. */
+function anthropicMessage(id, name, input) {
+  return new AIMessage({
+    content: [{ type: 'tool_use', id, name, input }],
+    tool_calls: [{ id, name, args: input, type: 'tool_call' }],
+  });
+}
+
+const ZODS = [
+  ['zod 4', require('zod')],
+  ['zod 3', require('zod3')],
+];
+
+for (const [label, z] of ZODS) {
+  describe(`LangChain core adapter with ${label}`, () => {
+    /** A pay tool made with LangChain's tool(), counting every run of its schema. */
+    function setup(options = {}) {
+      const state = { schemaRuns: 0, executed: [], configs: [], policyInputs: [] };
+      const schema = z.preprocess(
+        (value) => {
+          state.schemaRuns++;
+          return value;
+        },
+        z.object({ amount: z.number().int().positive(), currency: z.string().default('EUR') }),
+      );
+      const pay = tool(
+        async (args, config) => {
+          state.executed.push(args);
+          state.configs.push(config);
+          return `paid ${args.amount} ${args.currency}`;
+        },
+        { name: 'pay', description: 'Pay an amount', schema },
+      );
+      const appPolicy =
+        options.policy ??
+        ((input) => {
+          state.policyInputs.push(input);
+          if (input.parsedArguments.currency === 'XXX') return { decision: 'deny', reason: 'currency not allowed' };
+          if (input.parsedArguments.amount > 1000) return { decision: 'require_approval', reason: 'over the limit' };
+          return { decision: 'allow', reason: 'small payment' };
+        });
+      const grants = options.grants ?? createApprovalGrants();
+      const gate = createToolGate({ agentName: AGENT, tools: [pay], policy: appPolicy, grants });
+      return { state, pay, gate, grants };
+    }
+
+    async function modelTurn(texts) {
+      const model = new ScriptedOpenAIChatModel([texts]);
+      return model.invoke([new HumanMessage('pay the invoice')]);
+    }
+
+    test('an allowed call runs the handler once with a distinct object of the same JSON', async () => {
+      const { state, gate } = setup();
+      const raw = '{"currency":"EUR","amount":25}';
+      const ai = await modelTurn([['call_1', 'pay', raw]]);
+      const { messages, pending, results } = await gate.run(ai);
+
+      assert.equal(pending.length, 0);
+      assert.equal(results.length, 1);
+      assert.equal(results[0].status, 'executed');
+      assert.equal(results[0].decidedBy, 'policy');
+      assert.equal(state.executed.length, 1);
+      const [args] = state.executed;
+      const policyView = state.policyInputs[0].parsedArguments;
+      assert.notEqual(args, policyView, 'the handler must not get the policy view');
+      assert.notEqual(args, ai.tool_calls[0].args, 'the handler must not get LangChain parsed arguments');
+      assert.notEqual(args, state.configs[0].toolCall.args, 'config.toolCall.args is a view of its own');
+      assert.equal(JSON.stringify(args), '{"amount":25,"currency":"EUR"}');
+      assert.equal(JSON.stringify(policyView), '{"amount":25,"currency":"EUR"}');
+      // The policy saw the provider's own text, marked as such.
+      assert.equal(state.policyInputs[0].rawArguments, raw);
+      assert.equal(state.policyInputs[0].argumentsSource, 'provider_text');
+      assert.equal(state.policyInputs[0].toolCallId, 'call_1');
+      assert.equal(state.policyInputs[0].proposalHash, expectedHash('pay', '{"amount":25,"currency":"EUR"}'));
+      // LangChain made the ToolMessage.
+      assert.equal(messages.length, 1);
+      assert.ok(ToolMessage.isInstance(messages[0]));
+      assert.equal(messages[0].status, 'success');
+      assert.equal(messages[0].tool_call_id, 'call_1');
+      assert.equal(messages[0].content, 'paid 25 EUR');
+    });
+
+    test('a policy deny executes nothing and answers with an error ToolMessage', async () => {
+      const { state, gate } = setup();
+      const ai = await modelTurn([['call_1', 'pay', '{"amount":25,"currency":"XXX"}']]);
+      const { messages, results } = await gate.run(ai);
+      assert.equal(results[0].status, 'denied');
+      assert.equal(results[0].decidedBy, 'policy');
+      assert.equal(results[0].reason, 'currency not allowed');
+      assert.equal(state.executed.length, 0);
+      assert.equal(messages[0].status, 'error');
+      assert.equal(messages[0].tool_call_id, 'call_1');
+      assert.equal(results[0].error, undefined, 'a denial is not an invalid-input error');
+    });
+
+    test('a policy that mutates its view is denied and nothing executes', async () => {
+      const { state, gate } = setup({
+        policy: (input) => {
+          input.parsedArguments.amount = 9999900;
+          return { decision: 'allow', reason: 'looks fine' };
+        },
+      });
+      const ai = await modelTurn([['call_1', 'pay', '{"amount":500}']]);
+      const { results, messages } = await gate.run(ai);
+      assert.equal(results[0].status, 'denied');
+      assert.equal(results[0].decidedBy, 'runtime');
+      assert.equal(results[0].reason, 'policy_mutated_arguments');
+      assert.equal(state.executed.length, 0);
+      assert.equal(messages[0].status, 'error');
+    });
+
+    test('a duplicate-key call is rejected at stage json, where LangChain alone executes the last value', async () => {
+      const raw = '{"amount":5,"amount":5000000}';
+      // The framework alone: the integration's JSON.parse keeps the last value and
+      // tool.invoke executes it.
+      const alone = setup();
+      const aiAlone = await modelTurn([['call_1', 'pay', raw]]);
+      await alone.pay.invoke(aiAlone.tool_calls[0]);
+      assert.deepEqual(alone.state.executed, [{ amount: 5000000, currency: 'EUR' }]);
+
+      const { state, gate } = setup();
+      const ai = await modelTurn([['call_1', 'pay', raw]]);
+      const { results, messages, pending } = await gate.run(ai);
+      assert.equal(results[0].status, 'invalid_input');
+      assert.ok(results[0].error instanceof ToolInputParsingException, 'LangChain invalid-input error');
+      assert.equal(results[0].error.cause.stage, 'json');
+      assert.equal(results[0].error.cause.code, 'duplicate_key');
+      assert.equal(results[0].decision, undefined, 'no policy decision for invalid input');
+      assert.equal(state.policyInputs.length, 0);
+      assert.equal(state.schemaRuns, 0);
+      assert.equal(state.executed.length, 0);
+      assert.equal(pending.length, 0);
+      assert.equal(messages[0].status, 'error');
+      assert.equal(messages[0].tool_call_id, 'call_1');
+      for (const text of [messages[0].content, results[0].error.message]) {
+        assert.ok(!text.includes('5000000') && !text.includes('amount'), 'no payload in the error text');
+      }
+    });
+
+    test('schema and snapshot failures reach the invalid-input path, not a denial', async () => {
+      const { state, gate } = setup();
+      const ai = await modelTurn([
+        ['call_1', 'pay', '{"amount":-5}'],
+        ['call_2', 'pay', '{"amount":5,'],
+      ]);
+      const { results } = await gate.run(ai);
+      assert.deepEqual(
+        results.map((r) => [r.toolCallId, r.status, r.error.cause.stage, r.error.cause.code]),
+        [
+          ['call_1', 'invalid_input', 'schema', 'schema_error'],
+          ['call_2', 'invalid_input', 'json', 'invalid_json'],
+        ],
+      );
+      assert.equal(state.policyInputs.length, 0);
+
+      const dated = tool(async () => 'never', {
+        name: 'when',
+        schema: z.object({ at: z.string() }).transform((v) => ({ at: new Date(v.at) })),
+      });
+      const gate2 = createToolGate({ agentName: AGENT, tools: [dated], policy: () => ({ decision: 'allow', reason: 'ok' }) });
+      const ai2 = await modelTurn([['call_3', 'when', '{"at":"2026-01-01"}']]);
+      const [result] = (await gate2.run(ai2)).results;
+      assert.equal(result.status, 'invalid_input');
+      assert.equal(result.error.cause.stage, 'snapshot');
+      assert.equal(result.error.cause.code, 'non_plain_object');
+    });
+
+    test('a call that needs approval, granted by hash and resumed, executes once; a replay executes nothing', async () => {
+      const { state, gate, grants } = setup();
+      const ai = await modelTurn([['call_1', 'pay', '{"amount":50000}']]);
+      const first = await gate.run(ai);
+      assert.equal(state.executed.length, 0);
+      assert.equal(first.messages.length, 0, 'a pending call has no answer yet');
+      assert.equal(first.pending.length, 1);
+      const [proposal] = first.pending;
+      assert.equal(proposal.kind, 'tool');
+      assert.equal(proposal.toolCallId, 'call_1');
+      assert.equal(proposal.argumentsSource, 'provider_text');
+      assert.equal(proposal.rawArguments, '{"amount":50000}');
+      assert.equal(proposal.argsCanonicalJson, '{"amount":50000,"currency":"EUR"}');
+      assert.equal(proposal.proposalHash, expectedHash('pay', '{"amount":50000,"currency":"EUR"}'));
+      assert.equal(proposal.reason, 'over the limit');
+
+      // The conversation is stored while a human decides; the provider text survives.
+      const stored = JSON.stringify(mapChatMessagesToStoredMessages([ai]));
+      await grants.grant(proposal);
+
+      const [restored] = mapStoredMessagesToChatMessages(JSON.parse(stored));
+      const resumed = await gate.run(restored, { toolCallIds: ['call_1'] });
+      assert.equal(resumed.results[0].status, 'executed');
+      assert.equal(resumed.results[0].reason, 'approval_granted');
+      assert.deepEqual(state.executed, [{ amount: 50000, currency: 'EUR' }]);
+      assert.equal(resumed.messages[0].tool_call_id, 'call_1');
+      assert.equal(resumed.messages[0].status, 'success');
+
+      const replay = await gate.run(mapStoredMessagesToChatMessages(JSON.parse(stored))[0], { toolCallIds: ['call_1'] });
+      assert.equal(replay.results[0].status, 'pending', 'a spent grant asks again');
+      assert.equal(state.executed.length, 1, 'the replay executed nothing');
+    });
+
+    test('stored arguments edited after approval execute nothing', async () => {
+      const { state, gate, grants } = setup();
+      const ai = await modelTurn([['call_1', 'pay', '{"amount":50000}']]);
+      const [proposal] = (await gate.run(ai)).pending;
+      const stored = JSON.stringify(mapChatMessagesToStoredMessages([ai]));
+      await grants.grant(proposal);
+
+      // Both the provider text and LangChain's parsed copy edited.
+      const edited = stored.replaceAll('50000', '5000000');
+      assert.notEqual(edited, stored);
+      const [tampered] = mapStoredMessagesToChatMessages(JSON.parse(edited));
+      const attempt = await gate.run(tampered, { toolCallIds: ['call_1'] });
+      assert.equal(attempt.results[0].status, 'pending', 'a different hash is a new approval request');
+      assert.notEqual(attempt.pending[0].proposalHash, proposal.proposalHash);
+      assert.equal(state.executed.length, 0);
+      assert.equal(await grants.has(proposal), true, 'the mismatch did not burn the grant');
+
+      // Only LangChain's parsed copy edited: the provider text decides what executes.
+      const parsedOnly = JSON.parse(stored);
+      parsedOnly[0].data.tool_calls[0].args.amount = 5000000;
+      const [copyEdited] = mapStoredMessagesToChatMessages(parsedOnly);
+      const run = await gate.run(copyEdited, { toolCallIds: ['call_1'] });
+      assert.equal(run.results[0].status, 'executed');
+      assert.deepEqual(state.executed, [{ amount: 50000, currency: 'EUR' }]);
+    });
+
+    test('the same action respelled by the model matches the grant', async () => {
+      const { state, gate, grants } = setup();
+      const [proposal] = (await gate.run(await modelTurn([['call_1', 'pay', '{"amount":50000}']]))).pending;
+      await grants.grant(proposal);
+
+      const other = await gate.run(await modelTurn([['call_2', 'pay', '{"amount":50001}']]));
+      assert.equal(other.results[0].status, 'pending');
+      assert.equal(state.executed.length, 0);
+
+      const respelled = '{ "currency" : "EUR",\n  "amount" : 50000.0 }';
+      const { results } = await gate.run(await modelTurn([['call_3', 'pay', respelled]]));
+      assert.equal(results[0].status, 'executed');
+      assert.equal(results[0].decision.proposalHash, proposal.proposalHash);
+      assert.deepEqual(state.executed, [{ amount: 50000, currency: 'EUR' }]);
+    });
+
+    test('the schema runs exactly once per attempt', async () => {
+      const { state, gate, grants } = setup();
+      let attempts = 0;
+      async function attempt(texts, options) {
+        attempts += texts.length;
+        return gate.run(await modelTurn(texts), options);
+      }
+      await attempt([['call_1', 'pay', '{"amount":25}']]); // allowed
+      await attempt([['call_2', 'pay', '{"amount":25,"currency":"XXX"}']]); // denied
+      const { pending } = await attempt([['call_3', 'pay', '{"amount":50000}']]); // approval
+      await grants.grant(pending[0]);
+      await attempt([['call_4', 'pay', '{"amount":50000}']]); // granted
+      await attempt([['call_5', 'pay', '{"amount":0}']]); // schema failure
+      assert.equal(attempts, 5);
+      assert.equal(state.schemaRuns, 5);
+      assert.equal(state.executed.length, 2);
+
+      // For comparison, tool.invoke alone runs it once per call too: executing through
+      // the gate added no second run.
+      const alone = setup();
+      await alone.pay.invoke({ type: 'tool_call', id: 'x', name: 'pay', args: { amount: 1 } });
+      assert.equal(alone.state.schemaRuns, 1);
+    });
+
+    test('a grant lost to another attempt is a runtime deny and nothing executes', async () => {
+      // A store that says a grant exists but whose atomic take finds it gone.
+      const grants = createApprovalGrants({ store: { put() {}, has: () => true, take: () => false } });
+      const { state, gate } = setup({ grants });
+      const { results, messages } = await gate.run(await modelTurn([['call_1', 'pay', '{"amount":50000}']]));
+      assert.equal(results[0].status, 'denied');
+      assert.equal(results[0].decidedBy, 'runtime');
+      assert.equal(results[0].reason, 'grant_unavailable');
+      assert.equal(state.executed.length, 0);
+      assert.equal(messages[0].status, 'error');
+    });
+
+    test('an Anthropic-style call with object arguments is visibly marked', async () => {
+      const { state, gate } = setup();
+      const { results, pending } = await gate.run(anthropicMessage('toolu_1', 'pay', { amount: 50000 }));
+      assert.equal(results[0].status, 'pending');
+      assert.equal(results[0].argumentsSource, 'object');
+      assert.equal(state.policyInputs[0].argumentsSource, 'object');
+      assert.equal(pending[0].argumentsSource, 'object');
+      assert.equal(pending[0].toolCallId, 'toolu_1');
+      // The hash binds the schema's output, so it is the one the provider text gives.
+      assert.equal(pending[0].proposalHash, expectedHash('pay', '{"amount":50000,"currency":"EUR"}'));
+
+      // An object outside the strict domain fails at stage snapshot, before the schema.
+      const bad = await gate.run(anthropicMessage('toolu_2', 'pay', { amount: -0 }));
+      assert.equal(bad.results[0].status, 'invalid_input');
+      assert.equal(bad.results[0].error.cause.stage, 'snapshot');
+      assert.equal(bad.results[0].error.cause.code, 'negative_zero');
+      assert.equal(state.executed.length, 0);
+    });
+
+    test('a concatenated stream uses the provider text of its chunks', async () => {
+      const { state, gate } = setup();
+      const first = new AIMessageChunk({ content: '', tool_call_chunks: [{ id: 'call_1', name: 'pay', args: '{"amount":5,', index: 0, type: 'tool_call_chunk' }] });
+      const rest = new AIMessageChunk({ content: '', tool_call_chunks: [{ args: '"amount":5000000}', index: 0, type: 'tool_call_chunk' }] });
+      const streamed = first.concat(rest);
+      assert.deepEqual(streamed.tool_calls[0].args, { amount: 5000000 }, 'LangChain keeps the last value');
+      const { results } = await gate.run(streamed);
+      assert.equal(results[0].status, 'invalid_input');
+      assert.equal(results[0].error.cause.code, 'duplicate_key');
+      assert.equal(results[0].argumentsSource, 'provider_text');
+
+      const clean = new AIMessageChunk({ content: '', tool_call_chunks: [{ id: 'call_2', name: 'pay', args: '{"amount":', index: 0, type: 'tool_call_chunk' }] }).concat(
+        new AIMessageChunk({ content: '', tool_call_chunks: [{ args: '7}', index: 0, type: 'tool_call_chunk' }] }),
+      );
+      const done = await gate.run(clean);
+      assert.equal(done.results[0].status, 'executed');
+      assert.deepEqual(state.executed, [{ amount: 7, currency: 'EUR' }]);
+    });
+
+    test('the model is bound to the tool itself, and an unknown tool name executes nothing', async () => {
+      const { state, pay, gate } = setup();
+      const model = new ScriptedOpenAIChatModel([[['call_1', 'refund', '{"amount":5}']]]).bindTools([pay]);
+      assert.equal(model.boundTools[0].function.name, 'pay');
+      assert.deepEqual(Object.keys(model.boundTools[0].function.parameters.properties), ['amount', 'currency']);
+      const ai = await model.invoke([new HumanMessage('refund')]);
+      const { results, messages } = await gate.run(ai);
+      assert.equal(results[0].status, 'unknown_tool');
+      assert.equal(messages[0].status, 'error');
+      assert.equal(state.executed.length, 0);
+      assert.equal(state.schemaRuns, 0);
+    });
+  });
+}
+
+test('createToolGate refuses a JSON-schema tool and a bad option', () => {
+  const jsonSchemaTool = tool(async () => 'x', { name: 'raw', schema: { type: 'object', properties: { a: { type: 'number' } } } });
+  assert.throws(() => createToolGate({ agentName: AGENT, tools: [jsonSchemaTool] }), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' });
+  assert.throws(() => createToolGate({ agentName: AGENT, tools: 'pay' }), { name: 'TypeError' });
+  const inherited = Object.create({ agentName: AGENT, tools: [] });
+  assert.throws(() => createToolGate(inherited), { name: 'TypeError' }, 'inherited options never count');
+});
+
+test('without a policy or grants every call is denied by the runtime', async () => {
+  const pay = tool(async () => 'paid', { name: 'pay', schema: require('zod').object({ amount: require('zod').number() }) });
+  const gate = createToolGate({ agentName: AGENT, tools: [pay] });
+  const ai = await new ScriptedOpenAIChatModel([[['call_1', 'pay', '{"amount":1}']]]).invoke([new HumanMessage('x')]);
+  const { results } = await gate.run(ai);
+  assert.equal(results[0].status, 'denied');
+  assert.equal(results[0].decidedBy, 'runtime');
+  assert.equal(results[0].reason, 'policy_not_configured');
+});
+
+test('langchain.d.ts and langchain.d.mts are the same declarations', () => {
+  const { readFileSync } = require('node:fs');
+  const { join } = require('node:path');
+  const dir = join(__dirname, '..', 'adapters');
+  assert.equal(readFileSync(join(dir, 'langchain.d.mts'), 'utf8'), readFileSync(join(dir, 'langchain.d.ts'), 'utf8'));
+});
+
+test('examples/langchain-agent.js runs as written', () => {
+  const { spawnSync } = require('node:child_process');
+  const { join } = require('node:path');
+  const result = spawnSync(process.execPath, [join(__dirname, '..', 'examples', 'langchain-agent.js')], { encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  const lines = result.stdout.trim().split('\n');
+  assert.equal(lines[0], `reviewer sees {"cents":250000,"to":"bob"} (${expectedHashOf('Payments assistant', 'transfer', '{"cents":250000,"to":"bob"}').slice(0, 16)}…)`);
+  assert.deepEqual(lines.slice(1), [
+    'call_1 success: sent 500 cents to alice',
+    'call_3 error: Arguments of tool "transfer" failed at stage json: the text has an object with the same key twice [duplicate_key]',
+    'call_2 success: sent 250000 cents to bob',
+  ]);
+});
