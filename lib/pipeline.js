@@ -376,14 +376,39 @@ function asyncSchema(stage, toolName, includePath) {
   return new ToolArgumentsValidationError(stage, toolName, 'async_schema', stage === 'snapshot' && includePath ? '' : undefined, undefined);
 }
 
-/** The output of a Standard Schema result, or a stage-schema error. */
+/**
+ * The output of a Standard Schema result, or a stage-schema error. The result is the
+ * schema library's own object (arktype's failure result is its error list, whose
+ * `issues` is a getter): its fields are read as the library defines them.
+ */
 function standardOutput(result, toolName, includePath, schema) {
-  if (result === null || typeof result !== 'object' || isProxy(result)) {
-    throw schemaFailure(toolName, includePath, schema, result, undefined);
+  if (result === null || typeof result !== 'object') throw schemaFailure(toolName, includePath, schema, result, undefined);
+  let issues;
+  let value;
+  try {
+    issues = result.issues;
+    if (issues === undefined) value = result.value;
+  } catch (error) {
+    throw schemaFailure(toolName, includePath, schema, error, undefined);
   }
-  const issues = own(result, 'issues');
   if (issues !== undefined) throw schemaFailure(toolName, includePath, schema, issues, issues);
-  return own(result, 'value');
+  return value;
+}
+
+/** The output of a zod safeParse result ({ success, data, error }), or a stage-schema error. */
+function safeParseOutput(result, toolName, includePath, schema) {
+  if (result === null || typeof result !== 'object') throw schemaFailure(toolName, includePath, schema, result, undefined);
+  let success;
+  let payload;
+  try {
+    // zod 3 defines `error` as a getter of the result: the schema library's own code.
+    success = result.success === true;
+    payload = success ? result.data : result.error;
+  } catch (error) {
+    throw schemaFailure(toolName, includePath, schema, error, undefined);
+  }
+  if (!success) throw schemaFailure(toolName, includePath, schema, payload, undefined);
+  return payload;
 }
 
 /** Runs a schema synchronously, once. Throws ToolArgumentsValidationError at stage schema. */
@@ -433,11 +458,7 @@ async function runSchemaAsync(kind, schema, value, toolName, includePath) {
   const outcome = await ours(settled(result));
   if (!outcome.ok) throw schemaFailure(toolName, includePath, schema, outcome.value, undefined);
   const output = outcome.value;
-  if (kind === KIND_SAFE_PARSE_ASYNC) {
-    if (output === null || typeof output !== 'object' || isProxy(output)) throw schemaFailure(toolName, includePath, schema, output, undefined);
-    if (own(output, 'success') === true) return box(true, own(output, 'data'));
-    throw schemaFailure(toolName, includePath, schema, own(output, 'error'), undefined);
-  }
+  if (kind === KIND_SAFE_PARSE_ASYNC) return box(true, safeParseOutput(output, toolName, includePath, schema));
   if (kind === KIND_STANDARD) return box(true, standardOutput(output, toolName, includePath, schema));
   return box(true, output);
 }
