@@ -114,6 +114,20 @@ for (const [flavor, z] of FLAVORS) {
   });
 
   test(`${flavor}: a policy that mutates its view is denied by the runtime and nothing executes`, async () => {
+    // The framework alone: the approval hook and execute share one object.
+    const plain = transferApp(z, limitPolicy);
+    await generateText({
+      model: model(toolCall('{"amount":500,"to":"bob"}'), TEXT),
+      tools: plain.tools,
+      toolApproval: ({ toolCall: call }) => {
+        call.input.amount = 9999900;
+        return 'approved';
+      },
+      stopWhen: stepCountIs(3),
+      messages: PROMPT,
+    });
+    assert.deepEqual(plain.executed.map((a) => a.amount), [9999900]);
+
     const app = transferApp(z, (input) => {
       input.parsedArguments.amount = 9999900;
       return { decision: 'allow', reason: 'looks fine' };
@@ -187,21 +201,34 @@ for (const [flavor, z] of FLAVORS) {
 
     const approval = await app.gate.approve(request);
     assert.deepEqual(approval, { type: 'tool-approval-response', approvalId: request.approvalId, approved: true });
-    const resumed = [...PROMPT, ...first.response.messages, { role: 'tool', content: [approval] }];
+    const resumed = [...PROMPT, ...first.responseMessages, { role: 'tool', content: [approval] }];
     await app.run(model(TEXT), resumed);
     assert.deepEqual(app.executed.map((a) => JSON.stringify(a)), ['{"amount":50000,"to":"bob"}']);
     assert.equal(app.counts.schema, 2, 'once for the first attempt, once for the resumed one');
     assert.equal(app.decisions.at(-1).argumentsSource, 'history');
     assert.equal(app.decisions.at(-1).reason, 'approval_granted');
 
-    // The same approval replayed: the grant is spent, so the resume is denied.
-    await app.run(model(TEXT), resumed);
+    // The same approval replayed: the grant is spent, so the resume is denied (the SDK's
+    // denial, not a tool error: on this path the SDK executes whatever is not denied).
+    const replay = await app.run(model(TEXT), resumed);
     assert.equal(app.executed.length, 1);
+    const outputs = replay.responseMessages.filter((m) => m.role === 'tool').flatMap((m) => m.content).map((p) => p.output);
+    assert.deepEqual(outputs, [{ type: 'execution-denied', reason: 'large' }]);
     assert.deepEqual([app.decisions.at(-1).decision, app.decisions.at(-1).reason], ['require_approval', 'large']);
     assert.equal(app.counts.schema, 3);
   });
 
   test(`${flavor}: arguments edited in the stored history after approval execute nothing and keep the grant`, async () => {
+    // The framework alone: the approval binds the call id, so the edited value executes.
+    const plain = transferApp(z, limitPolicy);
+    const plainRun = (languageModel, messages) => generateText({ model: languageModel, tools: plain.tools, toolApproval: () => 'user-approval', stopWhen: stepCountIs(3), messages });
+    const asked = await plainRun(model(toolCall('{"amount":50000,"to":"bob"}')), PROMPT);
+    const plainRequest = asked.content.find((p) => p.type === 'tool-approval-request');
+    const plainStored = JSON.parse(JSON.stringify([...PROMPT, ...asked.responseMessages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: plainRequest.approvalId, approved: true }] }]));
+    plainStored[1].content[0].input.amount = 5000000;
+    await plainRun(model(TEXT), plainStored);
+    assert.deepEqual(plain.executed.map((a) => a.amount), [5000000]);
+
     const grants = createApprovalGrants();
     const app = transferApp(z, limitPolicy, { grants });
     const first = await app.run(model(toolCall('{"amount":50000,"to":"bob"}')), PROMPT);
@@ -210,7 +237,7 @@ for (const [flavor, z] of FLAVORS) {
     const approval = await app.gate.approve(request);
     // The history is stored (JSON) and edited before the resume; a fresh gate (another
     // process) with the same grants resumes it.
-    const stored = JSON.parse(JSON.stringify([...PROMPT, ...first.response.messages, { role: 'tool', content: [approval] }]));
+    const stored = JSON.parse(JSON.stringify([...PROMPT, ...first.responseMessages, { role: 'tool', content: [approval] }]));
     stored[1].content[0].input.amount = 5000000 - 1;
     const fresh = transferApp(z, limitPolicy, { grants });
     await fresh.run(model(TEXT), stored);
@@ -289,6 +316,86 @@ test('without toolApproval wired, execute still decides first: a deny or an appr
   }
   await generateText({ model: app.gate.model(model(toolCall('{"amount":5,"to":"bob"}'), TEXT)), tools: app.gate.tools, stopWhen: stepCountIs(3), messages: PROMPT });
   assert.deepEqual(app.executed.map((a) => a.amount), [5]);
+});
+
+test('a call fixed by repairToolCall (no provider text) is denied with no_provider_text', async () => {
+  const z = require('zod').z;
+  const app = transferApp(z, () => ({ decision: 'allow', reason: 'any' }));
+  let repaired = 0;
+  const result = await generateText({
+    model: app.gate.model(model(toolCall('{"amount":5,"to":'), TEXT)),
+    tools: app.gate.tools,
+    toolApproval: app.gate.toolApproval,
+    repairToolCall: async ({ toolCall: call }) => {
+      repaired++;
+      return { ...call, input: '{"amount":5,"to":"bob"}' };
+    },
+    stopWhen: stepCountIs(3),
+    messages: PROMPT,
+  });
+  assert.equal(repaired, 1);
+  assert.equal(app.executed.length, 0);
+  assert.equal(result.steps[0].content.find((p) => p.type === 'tool-approval-response').reason, 'no_provider_text');
+});
+
+test('experimental_refineToolInput replaces the input object: the call is denied with not_prepared', async () => {
+  const z = require('zod').z;
+  const app = transferApp(z, () => ({ decision: 'allow', reason: 'any' }));
+  const result = await generateText({
+    model: app.gate.model(model(toolCall('{"amount":5,"to":"bob"}'), TEXT)),
+    tools: app.gate.tools,
+    toolApproval: app.gate.toolApproval,
+    experimental_refineToolInput: { transfer: (input) => ({ ...input, amount: 6 }) },
+    stopWhen: stepCountIs(3),
+    messages: PROMPT,
+  });
+  assert.equal(app.executed.length, 0);
+  assert.equal(result.steps[0].content.find((p) => p.type === 'tool-approval-response').reason, 'not_prepared');
+});
+
+test('a streaming tool (async generator execute) streams through the gate with its own view', async () => {
+  const z = require('zod').z;
+  const seen = [];
+  const tools = {
+    progress: tool({
+      inputSchema: z.object({ steps: z.number() }),
+      async *execute(args) {
+        seen.push(args);
+        for (let i = 1; i <= args.steps; i++) yield `step ${i}`;
+      },
+    }),
+  };
+  const gate = createToolGate({ agentName: 'ops', tools, policy: () => ({ decision: 'allow', reason: 'any' }) });
+  const response = { content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'progress', input: '{"steps":2}' }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: USAGE };
+  const result = await generateText({ model: gate.model(model(response, TEXT)), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), messages: PROMPT });
+  assert.deepEqual(result.steps[0].toolResults.map((r) => r.output), ['step 2']);
+  assert.deepEqual(seen.map((a) => JSON.stringify(a)), ['{"steps":2}']);
+  assert.notEqual(seen[0], result.steps[0].toolCalls[0].input);
+});
+
+test('examples/ai-agent.js: allowed, approved and resumed, duplicate key refused', async () => {
+  const { runAgent, scriptedModel } = require('../examples/ai-agent.js');
+  const shown = [];
+  const messages = await runAgent(
+    scriptedModel([[
+      ['call_1', 'transfer', '{"to":"alice","cents":500}'],
+      ['call_2', 'transfer', '{"to":"bob","cents":250000}'],
+      ['call_3', 'transfer', '{"to":"eve","cents":5,"cents":99999999}'],
+    ]]),
+    'Pay alice and bob',
+    (proposal) => {
+      shown.push(proposal.argsCanonicalJson);
+      return true;
+    },
+  );
+  const results = messages.filter((m) => m.role === 'tool').flatMap((m) => m.content).filter((p) => p.type === 'tool-result');
+  const byId = Object.fromEntries(results.map((p) => [p.toolCallId, p.output]));
+  assert.deepEqual(shown, ['{"cents":250000,"to":"bob"}']);
+  assert.deepEqual(byId.call_1, { type: 'text', value: 'sent 500 cents to alice' });
+  assert.deepEqual(byId.call_2, { type: 'text', value: 'sent 250000 cents to bob' });
+  assert.equal(byId.call_3.type, 'error-text');
+  assert.match(byId.call_3.value, /duplicate_key/);
+  assert.equal(results.length, 3);
 });
 
 test('the package pulls no framework: ai is an optional peer dependency only', () => {
