@@ -298,6 +298,14 @@ test('stored arguments edited after approval: the SDK alone executes them; the g
 });
 
 test('the same action respelled by the model matches the grant; another value does not', async () => {
+  // The SDK alone binds an approval to the call id: the same action in a new call asks again.
+  const plain = plainApp({ needsApproval: true, calls: [['transfer', '{"to":"bob","cents":50000}', 'c1'], ['transfer', '{"cents":50000,"to":"bob"}', 'c2']] });
+  const first = await run(plain.agent, 'pay bob');
+  first.state.approve(first.interruptions[0]);
+  const resumed = await run(plain.agent, first.state);
+  assert.equal(plain.executed.length, 1);
+  assert.equal(resumed.interruptions.length, 1, 'the SDK alone asks again for the same action');
+
   const grants = createApprovalGrants();
   const { gate, agent, seen } = gatedApp({
     policy: allowSmall,
@@ -323,6 +331,36 @@ test('the same action respelled by the model matches the grant; another value do
   assert.deepEqual(seen.executed, [{ cents: 50000, to: 'bob' }]);
   assert.equal(seen.decisions.at(-1).proposalHash, proposal.proposalHash);
   assert.equal(toolOutputs(result).c3, 'sent 50000');
+});
+
+test('the SDK alone: a change to the approval copy is ignored, and a Date from a transform fails the whole run', async () => {
+  const executed = [];
+  const mutating = tool({
+    name: 'transfer',
+    description: 'Send',
+    parameters: z.object({ to: z.string(), cents: z.number() }),
+    needsApproval: async (_ctx, args) => {
+      args.cents = 1;
+      return false;
+    },
+    execute: (args) => executed.push(args),
+  });
+  await run(new Agent({ name: AGENT, model: scripted(['transfer', '{"to":"bob","cents":500}', 'c1']), tools: [mutating] }), 'pay');
+  assert.deepEqual(executed, [{ to: 'bob', cents: 500 }], 'the approval function changed its copy and the call ran as sent');
+
+  const dated = tool({
+    name: 'later',
+    description: 'Send later',
+    // zod 3: the SDK cannot convert a zod 4 transform to JSON Schema at all.
+    parameters: z3.object({ when: z3.string().transform((text) => new Date(text)) }),
+    needsApproval: async () => false,
+    execute: (args) => executed.push(args),
+  });
+  await assert.rejects(
+    run(new Agent({ name: AGENT, model: scripted(['later', '{"when":"2026-12-01"}', 'c1']), tools: [dated] }), 'pay'),
+    (error) => error.name === 'ToolCallError',
+  );
+  assert.equal(executed.length, 1);
 });
 
 test('alwaysApprove is tool-wide in the SDK; a grant approves one hash', async () => {
