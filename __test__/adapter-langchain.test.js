@@ -355,6 +355,21 @@ for (const [label, z] of ZODS) {
       assert.equal(messages[0].status, 'error');
     });
 
+    test('a resume with an aborted signal executes nothing and keeps the grant', async () => {
+      const { state, gate, grants } = setup();
+      const ai = await modelTurn([['call_1', 'pay', '{"amount":50000}']]);
+      const [proposal] = (await gate.run(ai)).pending;
+      await grants.grant(proposal);
+      const controller = new AbortController();
+      controller.abort(new Error('user left'));
+      await assert.rejects(gate.run(ai, { config: { signal: controller.signal } }), { message: 'user left' });
+      assert.equal(state.executed.length, 0);
+      assert.equal(await grants.has(proposal), true);
+      const { results } = await gate.run(ai);
+      assert.equal(results[0].status, 'executed');
+      assert.equal(state.executed.length, 1);
+    });
+
     test('an Anthropic-style call with object arguments is visibly marked', async () => {
       const { state, gate } = setup();
       const { results, pending } = await gate.run(anthropicMessage('toolu_1', 'pay', { amount: 50000 }));

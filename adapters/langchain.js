@@ -211,6 +211,13 @@ class SnapshotToolExecution extends StructuredTool {
   }
 }
 
+/** The error LangChain rejects with for an aborted signal (its reason when that is an Error). */
+function abortError(signal) {
+  const reason = signal.reason;
+  if (reason instanceof Error) return reason;
+  return new Error(typeof reason === 'string' ? reason : 'Aborted');
+}
+
 function toolMessage(id, name, content) {
   return new ToolMessage({ status: 'error', tool_call_id: id, name, content });
 }
@@ -292,16 +299,20 @@ function createToolGate(options) {
     }
 
     let started = false;
-    const execution = new SnapshotToolExecution(entry, (runManager, runConfig) =>
-      executeToolCall(
+    const execution = new SnapshotToolExecution(entry, (runManager, runConfig) => {
+      // LangChain's tool() wrapper checks the signal only once the handler runs, which is
+      // after the grant was spent: an aborted run stops here and keeps the grant.
+      const signal = own(runConfig, 'signal');
+      if (signal !== undefined && signal !== null && signal.aborted === true) throw abortError(signal);
+      return executeToolCall(
         decision,
         (args) => {
           started = true;
           return ReflectApply(entry.call, entry.target, [args, runManager, runConfig]);
         },
         executeOptions,
-      ),
-    );
+      );
+    });
     let output;
     try {
       // The callbacks (and config.toolCall) get a view of their own, never the handler's.
