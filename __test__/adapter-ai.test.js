@@ -406,3 +406,12 @@ test('the package pulls no framework: ai is an optional peer dependency only', (
   assert.equal((manifest.optionalDependencies ?? {}).ai, undefined);
   assert.equal(manifest.exports['./ai'].default, './adapters/ai.js');
 });
+
+test('the declarations accept ordinary usage and reject misuse under tsc --strict (CommonJS and ESM)', () => {
+  const { spawnSync } = require('node:child_process');
+  const { join } = require('node:path');
+  const tsc = require.resolve('typescript/bin/tsc');
+  // skipLibCheck: the SDK's own declarations do not check against @types/node.
+  const result = spawnSync(process.execPath, [tsc, '-p', join(__dirname, 'types', 'ai', 'tsconfig.json')], { encoding: 'utf8' });
+  assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
+});

@@ -24,6 +24,33 @@ function platformTriple() {
   return `${platform}-${arch}`;
 }
 
+/** The platforms with a prebuilt-binary package (the folders of npm/ in the repository). */
+const PREBUILT = ['linux-x64-gnu', 'linux-arm64-gnu', 'linux-x64-musl', 'linux-arm64-musl', 'darwin-x64', 'darwin-arm64', 'win32-x64-msvc'];
+
+/**
+ * Why no binary was found, and what to do, true where this copy of the package is: a
+ * source checkout (it has Cargo.toml: the published package ships no Rust sources) is
+ * told to build; an installed package on a platform with a prebuilt binary is told to
+ * install its platform package; one on any other platform, to build from a clone.
+ */
+function noBinaryMessage(triple, local, packageName) {
+  const head = `tool-argument-snapshot has no native binary for this platform (${triple}, Node ${process.version})`;
+  if (existsSync(join(__dirname, '..', 'Cargo.toml'))) {
+    return `${head}: this is a source checkout and ${local} is not built yet. Build it here: \`npm install\` ` +
+      '(installs the build tools, then builds) or, after that, `npm run build`; both need a stable Rust toolchain (https://rustup.rs).';
+  }
+  if (PREBUILT.includes(triple)) {
+    return `${head}: its platform package ${packageName}, which holds the binary, is not installed. npm installs it ` +
+      'with tool-argument-snapshot as an optional dependency, unless optional dependencies are omitted ' +
+      '(--omit=optional, --no-optional) or a lockfile made without it is reused. Install it at the same version: ' +
+      `\`npm install ${packageName}@${version}\` (from a local pack: the ${packageName}-${version}.tgz that ` +
+      '`npm run pack:local` wrote beside the main tarball).';
+  }
+  return `${head}: prebuilt binaries exist for ${PREBUILT.join(', ')} only. Build one from source: clone the ` +
+    'repository, install a stable Rust toolchain (https://rustup.rs), run `npm install` in the clone (it builds the ' +
+    'addon), then install that folder in your project (`npm install /path/to/the/clone`).';
+}
+
 function load() {
   const triple = platformTriple();
   const local = join(__dirname, '..', `tool-argument-snapshot.${triple}.node`);
@@ -34,17 +61,13 @@ function load() {
   try {
     packageVersion = require(`${packageName}/package.json`).version;
   } catch {
-    throw new Error(
-      `tool-argument-snapshot has no native binary for this platform (${triple}, Node ${process.version}). ` +
-        `Neither ${local} nor the package ${packageName} was found. Supported: linux-x64-gnu, linux-arm64-gnu, ` +
-        'linux-x64-musl, linux-arm64-musl, darwin-x64, darwin-arm64, win32-x64-msvc. On another platform, ' +
-        'build from source: install Rust, then run `npm run build` in the package folder.',
-    );
+    throw new Error(noBinaryMessage(triple, local, packageName));
   }
   if (packageVersion !== version) {
     throw new Error(
       `tool-argument-snapshot ${version} cannot use ${packageName} ${packageVersion}: the main package and its ` +
-        'platform package must have the same version. Reinstall so that npm picks matching versions.',
+        `platform package must have the same version. Install the matching one: \`npm install ${packageName}@${version}\` ` +
+        '(from a local pack: both tarballs of the same `npm run pack:local`).',
     );
   }
   return require(packageName);
