@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { prepareToolCall, canonicalize: libCanonicalize } = require('..');
+const { prepareToolCall, authorizeToolCall, canonicalize: libCanonicalize } = require('..');
 const { canonicalize: referenceCanonicalize } = require('json-canonicalize');
 
 const ROOT = path.join(__dirname, '..');
@@ -309,6 +309,121 @@ describe('verify', () => {
     const result = run(['verify', '--agent', 'ops', '--tool', 'deploy', '--hash', 'd'.repeat(64), '--', '-h']);
     assert.equal(result.status, 3, describeRun('-- -h', result));
     assert.ok(result.stderr.endsWith('(stage input, code ENOENT)\n'), describeRun('-- -h', result));
+  });
+});
+
+describe('verify-snapshot', () => {
+  // A stored approval as a run loop stores it: the SuspendedToolProposal of a
+  // require_approval decision, as JSON. The schema adds a default and the model wrote 3.0,
+  // so the approved snapshot is not the hash of the raw arguments.
+  const RAW_CALL = '{"replicas":3.0,"service":"api"}';
+  const SNAPSHOT_JSON = '{"region":"eu-west-1","replicas":3,"service":"api"}';
+  const APPROVED = envelopeHash('ops', 'deploy', SNAPSHOT_JSON);
+  let proposal;
+  before(async () => {
+    const { z } = require('zod');
+    const schema = z.object({ service: z.string(), replicas: z.number(), region: z.string().default('eu-west-1') });
+    const prepared = prepareToolCall({ agentName: 'ops', toolName: 'deploy', rawArguments: RAW_CALL, schema });
+    const outcome = await authorizeToolCall({ prepared, policy: () => ({ decision: 'require_approval', reason: 'needs review' }), execute: () => 'never' });
+    assert.equal(outcome.decision, 'require_approval');
+    proposal = JSON.parse(JSON.stringify(outcome.proposal));
+  });
+  const stored = (record, name = 'proposal.json') => writeTemp(name, typeof record === 'string' ? record : JSON.stringify(record, null, 2));
+
+  test('a stored SuspendedToolProposal verifies: exit 0, "verified", its names, canonical JSON and hash (the oracle\'s)', () => {
+    assert.equal(proposal.argsCanonicalJson, referenceCanonicalize({ service: 'api', replicas: 3, region: 'eu-west-1' }));
+    assert.equal(proposal.proposalHash, APPROVED);
+    const result = run(['verify-snapshot', stored(proposal)]);
+    assert.equal(result.status, 0, describeRun('verify-snapshot', result));
+    assert.equal(result.stdout,
+      `verified\nagent name:     "ops"\ntool name:      "deploy"\ncanonical JSON: ${SNAPSHOT_JSON}\nproposal hash:  ${APPROVED}\n`);
+    assert.equal(result.stderr, '');
+    const fromStdin = run(['verify-snapshot'], { input: JSON.stringify(proposal) });
+    assert.equal(fromStdin.stdout, result.stdout, 'standard input works the same');
+  });
+
+  test('verify checks raw arguments, verify-snapshot the stored approval: the same approval is a mismatch for verify', () => {
+    const raw = run(['verify', '--agent', 'ops', '--tool', 'deploy', '--hash', APPROVED], { input: RAW_CALL });
+    assert.equal(raw.status, 1, describeRun('verify raw', raw));
+    assert.ok(raw.stdout.includes(`actual hash:    ${envelopeHash('ops', 'deploy', '{"replicas":3,"service":"api"}')}\n`));
+    const ok = run(['verify-snapshot', '--hash', APPROVED.toUpperCase(), stored(proposal)]);
+    assert.equal(ok.status, 0, describeRun('verify-snapshot --hash', ok));
+    assert.ok(ok.stdout.startsWith('verified\n'));
+  });
+
+  test('--hash: another approved hash is a mismatch, exit 1, with both hashes', () => {
+    const other = envelopeHash('ops', 'deploy', '{"region":"eu-west-1","replicas":30,"service":"api"}');
+    const result = run(['verify-snapshot', '--hash', other, stored(proposal)]);
+    assert.equal(result.status, 1, describeRun('mismatch', result));
+    assert.equal(result.stdout,
+      `mismatch\nagent name:     "ops"\ntool name:      "deploy"\ncanonical JSON: ${SNAPSHOT_JSON}\nexpected hash:  ${other}\nactual hash:    ${APPROVED}\n`);
+  });
+
+  test('--json prints verified, the fields, and with --hash match and expectedHash', () => {
+    const plain = run(['verify-snapshot', '--json', stored(proposal)]);
+    assert.equal(plain.status, 0, describeRun('--json', plain));
+    assert.deepEqual(JSON.parse(plain.stdout), { verified: true, agentName: 'ops', toolName: 'deploy', argsCanonicalJson: SNAPSHOT_JSON, proposalHash: APPROVED });
+    const wrong = 'a'.repeat(64);
+    const bad = run(['verify-snapshot', '--json', '--hash', wrong, stored(proposal)]);
+    assert.equal(bad.status, 1, describeRun('--json --hash', bad));
+    assert.deepEqual(JSON.parse(bad.stdout), {
+      verified: true, agentName: 'ops', toolName: 'deploy', argsCanonicalJson: SNAPSHOT_JSON, proposalHash: APPROVED, match: false, expectedHash: wrong,
+    });
+  });
+
+  test('an edited record does not verify: exit 1 with hash_mismatch or not_canonical, never "verified"', () => {
+    for (const [label, edit, code] of [
+      ['another value, still canonical', { argsCanonicalJson: '{"region":"eu-west-1","replicas":30,"service":"api"}' }, 'hash_mismatch'],
+      ['another agent', { agentName: 'ops2' }, 'hash_mismatch'],
+      ['another tool', { toolName: 'destroy' }, 'hash_mismatch'],
+      ['another hash', { proposalHash: 'b'.repeat(64) }, 'hash_mismatch'],
+      ['the same value respelled', { argsCanonicalJson: '{"service":"api","replicas":3.0,"region":"eu-west-1"}' }, 'not_canonical'],
+    ]) {
+      const result = run(['verify-snapshot', stored({ ...proposal, ...edit }, 'edited.json')]);
+      assert.equal(result.status, 1, describeRun(label, result));
+      assert.equal(result.stdout, '', label);
+      assert.ok(result.stderr.startsWith(PREFIX) && result.stderr.endsWith(`(stage snapshot, code ${code})\n`), describeRun(label, result));
+      const json = run(['verify-snapshot', '--json', stored({ ...proposal, ...edit }, 'edited.json')]);
+      assert.equal(json.status, 1, describeRun(`${label} --json`, json));
+      assert.equal(JSON.parse(json.stdout).error.code, code, label);
+    }
+  });
+
+  test('a file that is no stored snapshot exits 3: not JSON, a duplicate key, a missing field', () => {
+    const { proposalHash: _omitted, ...noHash } = proposal;
+    for (const [label, content, stage, code] of [
+      ['not JSON', '{"agentName":', 'json', 'invalid_json'],
+      ['empty', '', 'json', 'invalid_json'],
+      ['a duplicate proposalHash', `{"agentName":"ops","toolName":"deploy","argsCanonicalJson":${JSON.stringify(SNAPSHOT_JSON)},"proposalHash":"${APPROVED}","proposalHash":"${'c'.repeat(64)}"}`, 'json', 'duplicate_key'],
+      ['no proposalHash', JSON.stringify(noHash), 'snapshot', 'not_a_snapshot'],
+      ['an array', '[]', 'snapshot', 'not_a_snapshot'],
+    ]) {
+      const result = run(['verify-snapshot', stored(content, 'broken.json')]);
+      assert.equal(result.status, 3, describeRun(label, result));
+      assert.equal(result.stdout, '');
+      assert.ok(result.stderr.endsWith(`(stage ${stage}, code ${code})\n`), describeRun(label, result));
+    }
+  });
+
+  test('names from the file are printed as JSON strings with control, bidi and invisible characters escaped; the JSON gets the warning', () => {
+    const { createSnapshot } = require('..');
+    const agentName = 'ops\n\u202eevil\u2028x\u0085';
+    const toolName = 'deploy\u200b\u2066';
+    const snapshot = createSnapshot({ agentName, toolName, value: { note: 'a\u202eb' } });
+    const result = run(['verify-snapshot', stored({ ...snapshot }, 'names.json')]);
+    assert.equal(result.status, 0, describeRun('names', result));
+    const lines = result.stdout.split('\n');
+    assert.equal(lines[1], 'agent name:     "ops\\n\\u202eevil\\u2028x\\u0085"');
+    assert.equal(lines[2], 'tool name:      "deploy\\u200b\\u2066"');
+    assert.equal(lines.length, 6, 'no name breaks a line');
+    assert.match(result.stderr, /warning: .* 1 invisible .*\(U\+202E\)/);
+  });
+
+  test('verify-snapshot takes no --agent or --tool (the hash binds them) and one input', () => {
+    for (const args of [['verify-snapshot', '--agent', 'a', 'x.json'], ['verify-snapshot', '--tool', 't'], ['verify-snapshot', 'a.json', 'b.json'], ['verify-snapshot', '--no-newline']]) {
+      const result = run(args);
+      assert.equal(result.status, 2, describeRun(args.join(' '), result));
+    }
   });
 });
 

@@ -1,12 +1,17 @@
 'use strict';
-// The package as users get it: `npm pack` of this folder and of this platform's npm/
-// folder (with the freshly built binary), installed into throwaway projects. Checks the
-// published file list, the native loader's refusals (no binary, a platform package of
-// another version), the installed CLI, and TypeScript consumers (CommonJS, ESM with
-// node16 resolution, ESM with bundler resolution) that type-check under --strict and run
-// a zod-validated tool call through prepare, authorize and execute.
-// The TypeScript projects need typescript@5 and zod@3 from the registry: without one
-// they are skipped, visibly.
+// The package as users get it: the two tarballs of `npm run pack:local` (scripts/pack.js:
+// the main package with a cleaned manifest whose optionalDependencies name this
+// platform's package, and that platform package with the freshly built binary),
+// installed into throwaway projects. Checks the published file list and manifest (no
+// scripts, so no install-script warning; no devDependencies), the release staging, the
+// native loader's messages (no binary in an installed package, in a source checkout, on
+// a platform without a prebuilt binary; a platform package of another version), the
+// installed CLI, a fresh TypeScript project following the README's local install, and
+// TypeScript consumers (CommonJS, ESM with node16 resolution, ESM with bundler
+// resolution) that type-check under --strict and run a zod-validated tool call through
+// prepare, authorize and execute.
+// The TypeScript projects need typescript@5 and zod@3 from the registry or npm's cache
+// (--prefer-offline): without both they are skipped, visibly.
 
 const { test, describe, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -101,17 +106,39 @@ function envelopeHash(agentName, toolName, argsCanonicalJson) {
   return createHash('sha256').update(envelope, 'utf8').digest('hex');
 }
 
+/** The network failures after which a registry install is skipped rather than failed. */
+const OFFLINE = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|ENOTCACHED|EHOSTUNREACH)\b/;
+
+/** The files a tarball holds (tar lists them; the package/ prefix removed). */
+function tarballFiles(file) {
+  const listed = mustSucceed(`tar -tzf ${file}`, exec('tar', ['-tzf', file]));
+  return listed.stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')).sort();
+}
+
+/** The package.json inside a tarball. */
+function tarballManifest(file) {
+  return JSON.parse(mustSucceed(`tar -xzOf ${file}`, exec('tar', ['-xzOf', file, 'package/package.json'])).stdout);
+}
+
 let tmp;
+let local; // the output of scripts/pack.js --json (npm run pack:local)
 let mainTarball;
 let platformTarball;
 let mismatchedTarball;
 
 before(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-package-'));
-  mainTarball = pack(ROOT, tmp);
-  if (NO_PLATFORM_PACKAGE) return;
-  // The platform package as `napi prepublish` publishes it: npm/<triple> plus the binary.
-  for (const [name, version] of [['platform', PKG.version], ['mismatched', MISMATCHED_VERSION]]) {
+  if (NO_PLATFORM_PACKAGE) {
+    mainTarball = pack(ROOT, tmp);
+    return;
+  }
+  // What `npm run pack:local` runs after its build (the binary is fresh: npm test builds).
+  const out = path.join(tmp, 'local');
+  local = JSON.parse(mustSucceed('node scripts/pack.js', node([path.join(ROOT, 'scripts', 'pack.js'), '--out', out, '--json'], { cwd: ROOT })).stdout);
+  mainTarball = { file: local.main, files: tarballFiles(local.main) };
+  platformTarball = { file: local.platform, files: tarballFiles(local.platform) };
+  // A platform package of another version, staged as `napi prepublish` publishes one.
+  for (const [name, version] of [['mismatched', MISMATCHED_VERSION]]) {
     const dir = path.join(tmp, `${name}-src`);
     fs.cpSync(PLATFORM_DIR, dir, { recursive: true });
     fs.copyFileSync(path.join(ROOT, BINARY), path.join(dir, BINARY));
@@ -119,8 +146,7 @@ before(() => {
     writeJson(path.join(dir, 'package.json'), { ...manifest, version });
     const out = path.join(tmp, name);
     fs.mkdirSync(out);
-    if (name === 'platform') platformTarball = pack(dir, out);
-    else mismatchedTarball = pack(dir, out);
+    mismatchedTarball = pack(dir, out);
   }
 });
 
@@ -129,10 +155,14 @@ after(() => {
 });
 
 describe('the published file list', () => {
-  test('the main tarball holds exactly package.json, README.md, LICENSE, index.js, index.d.ts, lib/*.js, lib/*.d.ts and the CLI', () => {
+  test('the main tarball holds exactly package.json, README.md, LICENSE, index.js, index.d.ts, lib/*.js, lib/*.d.ts, the adapters and the CLI', () => {
     const lib = fs.readdirSync(path.join(ROOT, 'lib')).filter((f) => f.endsWith('.js') || f.endsWith('.d.ts')).map((f) => `lib/${f}`);
     assert.ok(lib.includes('lib/native.js') && lib.includes('lib/native.d.ts'), 'lib/ holds the loader and its declarations');
-    const expected = ['package.json', 'README.md', 'LICENSE', 'index.js', 'index.d.ts', 'bin/tool-argument-snapshot.js', ...lib].sort();
+    const adapterDir = path.join(ROOT, 'adapters');
+    const adapters = fs.existsSync(adapterDir)
+      ? fs.readdirSync(adapterDir).filter((f) => /\.(c?js|mjs|d\.ts|d\.mts|d\.cts)$/.test(f)).map((f) => `adapters/${f}`)
+      : [];
+    const expected = ['package.json', 'README.md', 'LICENSE', 'index.js', 'index.d.ts', 'bin/tool-argument-snapshot.js', ...lib, ...adapters].sort();
     const missing = expected.filter((f) => !mainTarball.files.includes(f));
     const unexpected = mainTarball.files.filter((f) => !expected.includes(f));
     const absent = missing.filter((f) => !fs.existsSync(path.join(ROOT, f)));
@@ -142,7 +172,7 @@ describe('the published file list', () => {
   });
 
   test('the main tarball holds no tests, benchmarks, Rust sources, build output, binaries, examples or platform folders', () => {
-    const forbidden = /^(__test__|benches|src|tests|target|examples|npm|node_modules|\.ci|\.github)\/|^Cargo\.|^build\.rs$|^rustfmt\.toml$|\.node$|\.tgz$/;
+    const forbidden = /^(__test__|benches|src|tests|target|examples|npm|node_modules|scripts|fuzz|\.ci|\.github|\.tmp)\/|^Cargo\.|^build\.rs$|^rustfmt\.toml$|\.node$|\.tgz$/;
     assert.deepEqual(mainTarball.files.filter((f) => forbidden.test(f)), []);
   });
 
@@ -158,6 +188,59 @@ describe('the published file list', () => {
   test(`the platform tarball holds its package.json, README.md and ${BINARY}`, { skip: NO_PLATFORM_PACKAGE }, () => {
     assert.deepEqual(platformTarball.files, [BINARY, 'README.md', 'package.json'].sort());
     assert.deepEqual(mismatchedTarball.files, platformTarball.files);
+    assert.deepEqual(local.mainFiles, mainTarball.files, 'scripts/pack.js reports what the tarball holds');
+    assert.deepEqual(local.platformFiles, platformTarball.files);
+  });
+});
+
+describe('the packed manifests carry only what users need', { skip: NO_PLATFORM_PACKAGE }, () => {
+  test('the main manifest has no scripts (no install-script warning), no devDependencies, no napi settings, and otherwise the clone\'s fields', () => {
+    const packed = tarballManifest(mainTarball.file);
+    for (const field of ['scripts', 'devDependencies', 'napi']) {
+      assert.ok(PKG[field] !== undefined, `the clone's package.json has ${field} (the test would prove nothing otherwise)`);
+      assert.equal(Object.hasOwn(packed, field), false, `the packed manifest has no ${field}`);
+    }
+    const { optionalDependencies, ...rest } = packed;
+    const clone = { ...PKG };
+    for (const field of ['scripts', 'devDependencies', 'napi', 'optionalDependencies']) delete clone[field];
+    assert.deepEqual(rest, clone, 'every other field as in the clone');
+    assert.deepEqual(optionalDependencies, { [PLATFORM_NAME]: PKG.version }, 'the platform package of npm run pack:local, at exactly this version');
+  });
+
+  test('the platform manifest has the main package\'s version, its os/cpu constraints and no scripts', () => {
+    const packed = tarballManifest(platformTarball.file);
+    const folder = JSON.parse(fs.readFileSync(path.join(PLATFORM_DIR, 'package.json'), 'utf8'));
+    assert.equal(packed.name, PLATFORM_NAME);
+    assert.equal(packed.version, PKG.version);
+    assert.equal(packed.main, BINARY);
+    assert.deepEqual({ os: packed.os, cpu: packed.cpu }, { os: folder.os, cpu: folder.cpu });
+    assert.equal(Object.hasOwn(packed, 'scripts'), false);
+  });
+
+  test('the release staging (npm run pack:release -- DIR) depends on every platform package of npm/ at this version', () => {
+    const stage = path.join(tmp, 'release-stage');
+    mustSucceed('pack:release', node([path.join(ROOT, 'scripts', 'pack.js'), '--release', '--stage', stage], { cwd: ROOT }));
+    assert.equal(PKG.scripts['pack:release'], 'node scripts/pack.js --release --stage');
+    const staged = JSON.parse(fs.readFileSync(path.join(stage, 'package.json'), 'utf8'));
+    const folders = fs.readdirSync(path.join(ROOT, 'npm')).filter((d) => fs.existsSync(path.join(ROOT, 'npm', d, 'package.json')));
+    assert.ok(folders.length >= 7, 'the seven napi-rs platform folders');
+    assert.deepEqual(staged.optionalDependencies, Object.fromEntries(folders.sort().map((d) => [`tool-argument-snapshot-${d}`, PKG.version])));
+    for (const field of ['scripts', 'devDependencies', 'napi']) assert.equal(Object.hasOwn(staged, field), false, field);
+    const files = [];
+    const walk = (dir, prefix) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(path.join(dir, entry.name), `${prefix}${entry.name}/`);
+        else files.push(`${prefix}${entry.name}`);
+      }
+    };
+    walk(stage, '');
+    assert.deepEqual(files.sort(), mainTarball.files, 'the staged folder holds what the local tarball holds');
+  });
+
+  test('npm publish of the clone itself is refused, pointing at the staged package', () => {
+    const result = npm(['publish', '--dry-run'], { cwd: ROOT });
+    assert.notEqual(result.status, 0, describeRun('npm publish --dry-run', result));
+    assert.ok(result.stderr.includes('npm run pack:release -- DIR && npm publish DIR'), describeRun('npm publish --dry-run', result));
   });
 });
 
@@ -373,6 +456,7 @@ describe("the loader's refusals, installed from tarballs", { skip: NO_PLATFORM_P
     const result = node(['-e', "require('tool-argument-snapshot')"], { cwd: dir });
     assert.notEqual(result.status, 0, describeRun('require', result));
     assert.ok(result.stderr.includes(`tool-argument-snapshot ${PKG.version} cannot use ${PLATFORM_NAME} ${MISMATCHED_VERSION}`), describeRun('require', result));
+    assert.ok(result.stderr.includes(`npm install ${PLATFORM_NAME}@${PKG.version}`), 'names the command that installs the matching one');
 
     const bin = path.join(dir, 'node_modules', 'tool-argument-snapshot', 'bin', 'tool-argument-snapshot.js');
     const cli = node([bin, 'canonicalize'], { cwd: dir, input: '{}' });
@@ -381,18 +465,100 @@ describe("the loader's refusals, installed from tarballs", { skip: NO_PLATFORM_P
     assert.doesNotMatch(cli.stderr, /^\s+at /m, 'no stack trace');
   });
 
-  test('without a platform package, the error names the platform triple and the package to install', () => {
+  test('without a platform package, the error names the platform triple and the command that installs the package (no build, no "another platform")', () => {
     const dir = path.join(tmp, 'bare');
+    // The main tarball alone: its optional dependency cannot be fetched offline.
     install(dir, { 'tool-argument-snapshot': fileSpec(mainTarball) }, ['--offline']);
+    assert.equal(fs.existsSync(path.join(dir, 'node_modules', PLATFORM_NAME)), false, 'no platform package installed');
     const result = node(['-e', "require('tool-argument-snapshot')"], { cwd: dir });
     assert.notEqual(result.status, 0, describeRun('require', result));
     assert.ok(result.stderr.includes(`no native binary for this platform (${TRIPLE}`), describeRun('require', result));
-    assert.ok(result.stderr.includes(PLATFORM_NAME), describeRun('require', result));
+    assert.ok(result.stderr.includes(`npm install ${PLATFORM_NAME}@${PKG.version}`), describeRun('require', result));
+    assert.ok(result.stderr.includes(`${PLATFORM_NAME}-${PKG.version}.tgz`), 'names the local tarball too');
+    assert.equal(path.basename(platformTarball.file), `${PLATFORM_NAME}-${PKG.version}.tgz`, 'the tarball it names is the one pack:local makes');
+    // Untrue in an installed package: it has no Rust sources, no napi, no build script.
+    assert.ok(!fs.existsSync(path.join(dir, 'node_modules', 'tool-argument-snapshot', 'Cargo.toml')));
+    assert.doesNotMatch(result.stderr, /npm run build|another platform|source checkout/, describeRun('require', result));
 
     const bin = path.join(dir, 'node_modules', 'tool-argument-snapshot', 'bin', 'tool-argument-snapshot.js');
     const cli = node([bin, 'hash', '--agent', 'a', '--tool', 't'], { cwd: dir, input: '{}' });
     assert.equal(cli.status, 70, describeRun('cli', cli));
     assert.ok(cli.stderr.includes(TRIPLE), describeRun('cli', cli));
     assert.equal(mustSucceed('--version', node([bin, '--version'], { cwd: dir })).stdout, `${PKG.version}\n`, '--version needs no binary');
+  });
+
+  test('on a platform without a prebuilt binary, the installed package says which platforms have one and how to build from a clone', () => {
+    const dir = path.join(tmp, 'bare');
+    // An architecture no package exists for, set before the loader reads it.
+    const preload = path.join(tmp, 'riscv.js');
+    fs.writeFileSync(preload, "Object.defineProperty(process, 'arch', { value: 'riscv64' });\n");
+    const result = node(['-r', preload, '-e', "require('tool-argument-snapshot')"], { cwd: dir });
+    assert.notEqual(result.status, 0, describeRun('require', result));
+    const triple = `${process.platform === 'linux' ? 'linux-riscv64-' + TRIPLE.split('-')[2] : `${TRIPLE.split('-')[0]}-riscv64`}`;
+    assert.ok(result.stderr.includes(`no native binary for this platform (${triple}`), describeRun('require', result));
+    const folders = fs.readdirSync(path.join(ROOT, 'npm')).filter((d) => fs.existsSync(path.join(ROOT, 'npm', d, 'package.json')));
+    for (const folder of folders) assert.ok(result.stderr.includes(folder), `names ${folder}, which has a prebuilt package`);
+    assert.match(result.stderr, /clone the repository/);
+    assert.doesNotMatch(result.stderr, /npm run build in the package folder/);
+  });
+
+  test('in a source checkout without a built binary, the error says to build there (npm install or npm run build)', () => {
+    // A checkout as git clone leaves it: package.json, Cargo.toml, lib/, no binary, no node_modules.
+    const dir = path.join(tmp, 'checkout');
+    fs.mkdirSync(path.join(dir, 'lib'), { recursive: true });
+    for (const file of ['package.json', 'Cargo.toml', 'lib/native.js']) fs.copyFileSync(path.join(ROOT, file), path.join(dir, file));
+    const result = node(['-e', "require('./lib/native')"], { cwd: dir });
+    assert.notEqual(result.status, 0, describeRun('require', result));
+    assert.ok(result.stderr.includes(`no native binary for this platform (${TRIPLE}`), describeRun('require', result));
+    assert.match(result.stderr, /source checkout/);
+    assert.ok(result.stderr.includes('`npm run build`') && result.stderr.includes('`npm install`'), describeRun('require', result));
+    assert.equal(typeof PKG.scripts.build, 'string', 'the build script it names exists');
+    assert.match(PKG.scripts.prepare, /npm run build/, 'npm install builds, as it says');
+  });
+});
+
+describe('a fresh TypeScript project installs the local pack as the README says', { skip: NO_PLATFORM_PACKAGE }, () => {
+  test('npm install ./tool-argument-snapshot-V.tgz ./tool-argument-snapshot-TRIPLE-V.tgz typescript@5 --prefer-offline: no install-script warning, tsc --strict, run', (t) => {
+    assert.equal(PKG.scripts['pack:local'], 'npm run build && node scripts/pack.js', 'npm run pack:local builds, then runs the script this test ran');
+    const dir = path.join(tmp, 'newcomer');
+    fs.mkdirSync(dir);
+    const mainName = path.basename(mainTarball.file);
+    const platformName = path.basename(platformTarball.file);
+    assert.deepEqual([mainName, platformName], [`tool-argument-snapshot-${PKG.version}.tgz`, `${PLATFORM_NAME}-${PKG.version}.tgz`]);
+    fs.copyFileSync(mainTarball.file, path.join(dir, mainName));
+    fs.copyFileSync(platformTarball.file, path.join(dir, platformName));
+    writeJson(path.join(dir, 'package.json'), { name: 'newcomer', version: '1.0.0', private: true });
+    const installed = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./${mainName}`, `./${platformName}`, 'typescript@5'], { cwd: dir, timeout: 180_000 });
+    if (installed.status !== 0 && OFFLINE.test(installed.stderr)) {
+      t.skip(`typescript@5 is neither in npm's cache nor reachable (${OFFLINE.exec(installed.stderr)[1]})`);
+      return;
+    }
+    mustSucceed('npm install (newcomer)', installed);
+    assert.doesNotMatch(installed.stdout + installed.stderr, /install.scripts?/i, 'npm warns about no install script');
+    const lock = JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
+    for (const [key, entry] of Object.entries(lock.packages)) assert.equal(entry.hasInstallScript, undefined, `${key || 'root'} has no install script`);
+    assert.equal(lock.packages[`node_modules/${PLATFORM_NAME}`].version, PKG.version);
+
+    fs.writeFileSync(path.join(dir, 'index.ts'), `import { prepareToolCall, createSnapshot, ToolArgumentsValidationError } from 'tool-argument-snapshot';
+
+const prepared = prepareToolCall({ agentName: 'ops', toolName: 'deploy', rawArguments: '{ "service": "api", "replicas": 3.0 }' });
+const hash: string = prepared.proposalHash;
+const snapshot = createSnapshot({ agentName: 'ops', toolName: 'deploy', value: { replicas: 3, service: 'api' } });
+let refused = '';
+try {
+  prepareToolCall({ agentName: 'ops', toolName: 'deploy', rawArguments: '{"a":1,"a":2}' });
+} catch (error) {
+  if (error instanceof ToolArgumentsValidationError) refused = error.stage + '/' + error.code;
+}
+console.log(JSON.stringify({ json: prepared.argsCanonicalJson, hash, same: snapshot.proposalHash === hash, refused }));
+`);
+    writeJson(path.join(dir, 'tsconfig.json'), {
+      compilerOptions: { strict: true, target: 'es2022', module: 'commonjs', moduleResolution: 'node10', types: [], outDir: 'dist', rootDir: '.', skipLibCheck: false },
+      include: ['index.ts'],
+    });
+    mustSucceed('tsc', node([path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: dir }));
+    const out = JSON.parse(mustSucceed('node dist/index.js', node([path.join(dir, 'dist', 'index.js')], { cwd: dir })).stdout);
+    const json = '{"replicas":3,"service":"api"}';
+    assert.deepEqual(out, { json, hash: envelopeHash('ops', 'deploy', json), same: true, refused: 'json/duplicate_key' });
   });
 });

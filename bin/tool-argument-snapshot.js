@@ -56,8 +56,10 @@ Commands:
                 must be the proposal hash of its agent, tool and JSON. Exit 0 and
                 print "verified" with the verified fields; with --hash HEX, also
                 only when its hash is HEX (else "mismatch", exit 1). A record
-                whose JSON or hash does not check exits 1 (code not_canonical or
-                hash_mismatch); a file that is no such record exits 3.
+                whose JSON or hash does not check exits 1 (code not_canonical,
+                hash_mismatch, or the error of its argsCanonicalJson, such as
+                invalid_json); a file that is no such record exits 3
+                (not_a_snapshot, or the file's own JSON error).
   canonicalize  Print the RFC 8785 form of strict JSON text, followed by a
                 newline. Accepts exactly the values a snapshot can hold:
                 duplicate keys, lone surrogates, -0 and numbers that overflow
@@ -102,8 +104,9 @@ Output:
 Exit status:
   0   success; for verify, the hash matches; for verify-snapshot, the record
       checks (and its hash is HEX, when given)
-  1   verify: the hash does not match; verify-snapshot: the record's JSON is
-      not canonical, its hash does not bind its fields, or it is not HEX
+  1   verify: the hash does not match; verify-snapshot: the record does not
+      check (its JSON is not canonical or not strict JSON, its hash does not
+      bind its fields) or its hash is not HEX
   2   usage error (unknown command or option, missing or malformed option)
   3   input rejected: not UTF-8, not strict JSON, outside the snapshot
       domain, or unreadable. Standard error then says
@@ -436,8 +439,11 @@ async function runVerify({ values, file }) {
   return match ? EXIT_OK : EXIT_MISMATCH;
 }
 
-/** The codes of verifySnapshot for a record that is a snapshot but does not check (exit 1). */
-const RECORD_FAILS = ['not_canonical', 'hash_mismatch'];
+/**
+ * The codes of verifySnapshot that do not mean "a record that does not check" (exit 1):
+ * the file holds no stored snapshot at all, or the package failed (exit 3 as elsewhere).
+ */
+const NOT_A_RECORD = ['not_a_snapshot', 'internal_error'];
 
 async function runVerifySnapshot({ values, file }) {
   const text = await readText(file);
@@ -456,7 +462,7 @@ async function runVerifySnapshot({ values, file }) {
     snapshot = lib.verifySnapshot(record);
   } catch (error) {
     const rejected = rejectedFrom(lib, error, () => 'snapshot');
-    if (rejected instanceof InputRejected && RECORD_FAILS.includes(rejected.code)) rejected.exitStatus = EXIT_MISMATCH;
+    if (rejected instanceof InputRejected && !NOT_A_RECORD.includes(rejected.code)) rejected.exitStatus = EXIT_MISMATCH;
     throw rejected;
   }
   const { agentName, toolName, argsCanonicalJson, proposalHash } = snapshot;
