@@ -535,6 +535,36 @@ test('examples/openai-agents-agent.js runs as written', () => {
   );
 });
 
+test('installing the package pulls no framework: @openai/agents is an optional peer', () => {
+  const { spawnSync } = require('node:child_process');
+  const { join } = require('node:path');
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const manifest = require('../package.json');
+  assert.equal(manifest.peerDependencies['@openai/agents'], '^0.20.0');
+  assert.deepEqual(manifest.peerDependenciesMeta['@openai/agents'], { optional: true });
+  assert.ok(manifest.files.includes('adapters/openai-agents.js') && manifest.files.includes('adapters/openai-agents.d.ts'));
+  assert.deepEqual(manifest.exports['./openai-agents'], { types: './adapters/openai-agents.d.ts', default: './adapters/openai-agents.js' });
+
+  const dir = fs.mkdtempSync(join(os.tmpdir(), 'tas-openai-agents-'));
+  try {
+    const npm = (args, cwd) => spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd, encoding: 'utf8' });
+    const packed = npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], join(__dirname, '..'));
+    assert.equal(packed.status, 0, packed.stderr);
+    const tarball = join(dir, JSON.parse(packed.stdout)[0].filename);
+    const app = join(dir, 'app');
+    fs.mkdirSync(app);
+    fs.writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+    const installed = npm(['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball], app);
+    assert.equal(installed.status, 0, installed.stderr);
+    assert.ok(fs.existsSync(join(app, 'node_modules', 'tool-argument-snapshot', 'adapters', 'openai-agents.js')));
+    assert.equal(fs.existsSync(join(app, 'node_modules', '@openai')), false, 'no framework was installed');
+    assert.equal(fs.existsSync(join(app, 'node_modules', 'zod')), false);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the declarations accept ordinary usage and reject misuse under tsc --strict (CommonJS and ESM)', () => {
   const { spawnSync } = require('node:child_process');
   const { join } = require('node:path');
