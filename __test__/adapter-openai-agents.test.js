@@ -461,6 +461,29 @@ test('the schema runs exactly once per attempt and the SDK never runs it', async
   assert.equal(seen.policy.length, 2, 'the resume was allowed by the grant, without the app policy');
 });
 
+test('an async refinement runs exactly once per attempt (zod 3 and zod 4)', async () => {
+  for (const zod of [z, z3]) {
+    let runs = 0;
+    const cents = zod.number().refine(async (value) => {
+      runs++;
+      return value > 0;
+    });
+    const schema = zod.object({ to: zod.string(), cents });
+    const executed = [];
+    const gate = createOpenAIAgentsGate({ agentName: AGENT, policy: allowSmall });
+    const agent = new Agent({
+      name: AGENT,
+      model: gate.model(scripted(['transfer', '{"to":"bob","cents":5}', 'c1'], ['transfer', '{"to":"bob","cents":-5}', 'c2'])),
+      tools: [gate.tool({ name: 'transfer', description: 'Send', parameters: schema, jsonSchema: { type: 'object', properties: { to: { type: 'string' }, cents: { type: 'number' } }, required: ['to', 'cents'], additionalProperties: false }, execute: (a) => (executed.push(a), 'sent') })],
+    });
+    const outputs = toolOutputs(await run(agent, 'pay'));
+    assert.deepEqual(executed, [{ cents: 5, to: 'bob' }]);
+    assert.equal(outputs.c1, 'sent');
+    assert.match(outputs.c2, /stage schema/);
+    assert.equal(runs, 2, 'one run of the refinement for each of the two attempts');
+  }
+});
+
 test('arguments the SDK cannot parse at all: its forced approval has no proposal and executes nothing', async () => {
   const grants = createApprovalGrants();
   const { gate, agent, seen } = gatedApp({ policy: allowSmall, grants, calls: [['transfer', '{"to":"bob","cents":', 'c1']] });
