@@ -318,6 +318,54 @@ test('without toolApproval wired, execute still decides first: a deny or an appr
   assert.deepEqual(app.executed.map((a) => a.amount), [5]);
 });
 
+/**
+ * Two concurrent runs through one gate, where the first run's response is held back after
+ * the gate recorded it (an outer middleware), so the SDK validates the second run's call
+ * first: the gate's pairing of recorded text and SDK value is out of order.
+ */
+async function concurrentRuns(app, rawFirst, rawSecond) {
+  const { wrapLanguageModel } = require('ai');
+  const held = (ms) => ({ specificationVersion: 'v4', wrapGenerate: async ({ doGenerate }) => {
+    const result = await doGenerate();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return result;
+  } });
+  const run = (raw, id, ms) => generateText({
+    model: wrapLanguageModel({ model: app.gate.model(model(toolCall(raw, id), TEXT)), middleware: held(ms) }),
+    tools: app.gate.tools,
+    toolApproval: app.gate.toolApproval,
+    stopWhen: stepCountIs(3),
+    messages: PROMPT,
+  });
+  return Promise.all([run(rawFirst, 'call-a', 30), run(rawSecond, 'call-b', 0)]);
+}
+
+test('concurrent runs on one gate: the same text from two calls executes each once', async () => {
+  const z = require('zod').z;
+  const app = transferApp(z, () => ({ decision: 'allow', reason: 'any' }));
+  await concurrentRuns(app, '{"amount":7,"to":"bob"}', '{"amount":7,"to":"bob"}');
+  assert.deepEqual(app.executed.map((a) => a.amount), [7, 7]);
+  assert.deepEqual(app.decisions.map((d) => d.toolCallId).sort(), ['call-a', 'call-b']);
+});
+
+test('concurrent runs on one gate: a duplicate-key call never borrows the strict text of another call', async () => {
+  const z = require('zod').z;
+  const app = transferApp(z, () => ({ decision: 'allow', reason: 'any' }));
+  const [first, second] = await concurrentRuns(app, '{"amount":1,"to":"bob","amount":9}', '{"amount":9,"to":"bob"}');
+  // The lenient values are equal, so the pairing crosses: the duplicate-key call is refused
+  // by the id check, and the other, paired with the duplicate-key text, is invalid input.
+  const outcome = (result) => {
+    const content = result.steps[0].content;
+    const response = content.find((p) => p.type === 'tool-approval-response');
+    if (response) return `denied ${response.reason}`;
+    if (content.find((p) => p.type === 'tool-call').invalid) return 'invalid';
+    return 'executed';
+  };
+  assert.equal(outcome(first), 'denied provider_text_mismatch', 'the duplicate-key call does not execute');
+  assert.equal(outcome(second), 'invalid');
+  assert.equal(app.executed.length, 0);
+});
+
 test('a call fixed by repairToolCall (no provider text) is denied with no_provider_text', async () => {
   const z = require('zod').z;
   const app = transferApp(z, () => ({ decision: 'allow', reason: 'any' }));

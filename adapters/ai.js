@@ -60,7 +60,6 @@ const ObjectPrototypeToString = uncurryThis(Object.prototype.toString);
 const ArrayIsArray = Array.isArray;
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
 const ArrayPrototypeSplice = uncurryThis(Array.prototype.splice);
-const ArrayPrototypePop = uncurryThis(Array.prototype.pop);
 const ReflectApply = Reflect.apply;
 const JSONParse = JSON.parse;
 const SafeMap = Map;
@@ -199,6 +198,48 @@ function readTools(tools) {
   return entries;
 }
 
+/**
+ * Lists of items by key, oldest first, holding at most MAX_PENDING items in all (past that,
+ * the first item of the oldest key goes).
+ */
+class BoundedMultimap {
+  #lists = new SafeMap();
+  #size = 0;
+
+  add(key, item) {
+    let list = MapPrototypeGet(this.#lists, key);
+    if (list === undefined) {
+      list = [];
+      MapPrototypeSet(this.#lists, key, list);
+    }
+    ArrayPrototypePush(list, item);
+    if (++this.#size > MAX_PENDING) this.#removeAt(firstKey(this.#lists), 0);
+  }
+
+  /** Removes and returns the first item of `key` that `matches` (any, if undefined; the newest if `newest`). */
+  take(key, matches, newest) {
+    const list = MapPrototypeGet(this.#lists, key);
+    if (list === undefined) return undefined;
+    if (newest) return this.#removeAt(key, list.length - 1);
+    for (let i = 0; i < list.length; i++) {
+      if (matches === undefined || matches(list[i])) return this.#removeAt(key, i);
+    }
+    return undefined;
+  }
+
+  remove(key, item) {
+    this.take(key, (candidate) => candidate === item);
+  }
+
+  #removeAt(key, index) {
+    const list = MapPrototypeGet(this.#lists, key);
+    const item = ArrayPrototypeSplice(list, index, 1)[0];
+    this.#size--;
+    if (list.length === 0) MapPrototypeDelete(this.#lists, key);
+    return item;
+  }
+}
+
 function createToolGate(options) {
   if (options === null || typeof options !== 'object') throw invalidArgument('createToolGate expects { agentName, tools, policy?, grants? }');
   const agentName = own(options, 'agentName');
@@ -224,12 +265,12 @@ function createToolGate(options) {
   const byName = new SafeMap();
   for (let i = 0; i < entries.length; i++) MapPrototypeSet(byName, entries[i].toolName, entries[i]);
 
-  // Provider texts recorded by the middleware, per tool name, oldest first.
-  const pending = new SafeMap();
-  let pendingCount = 0;
+  // Provider texts recorded by the middleware: by tool name (to pair with the SDK's value
+  // in validate) and by tool call id (to check the pairing in the approval hook).
+  const texts = new BoundedMultimap();
+  const textsById = new BoundedMultimap();
   // Attempts prepared from message history (no provider text), by tool and canonical text.
-  const resumable = new SafeMap();
-  let resumableCount = 0;
+  const resumable = new BoundedMultimap();
   // The attempt of each SDK input object: set by validate (the step path) or by the
   // approval hook (the resume path), read by the approval hook and execute.
   const attempts = new SafeWeakMap();
@@ -239,38 +280,19 @@ function createToolGate(options) {
     return entry !== undefined && entry.guarded ? entry : undefined;
   }
 
-  /** Drops the first record of the first list (an old one: lists are kept in insertion order). */
-  function dropOldest(map) {
-    const key = firstKey(map);
-    const list = MapPrototypeGet(map, key);
-    const dropped = ArrayPrototypeSplice(list, 0, 1)[0];
-    if (list.length === 0) MapPrototypeDelete(map, key);
-    return dropped;
-  }
-
   function record(part) {
     if (part === null || typeof part !== 'object' || own(part, 'type') !== 'tool-call') return;
     const toolName = own(part, 'toolName');
-    const input = own(part, 'input');
-    if (guardedEntry(toolName) === undefined || typeof input !== 'string' || own(part, 'providerExecuted') === true) return;
-    let list = MapPrototypeGet(pending, toolName);
-    if (list === undefined) {
-      list = [];
-      MapPrototypeSet(pending, toolName, list);
-    }
-    ArrayPrototypePush(list, { toolCallId: own(part, 'toolCallId'), text: input, lenient: undefined });
-    if (++pendingCount > MAX_PENDING) {
-      dropOldest(pending);
-      pendingCount--;
-    }
+    const text = own(part, 'input');
+    const toolCallId = own(part, 'toolCallId');
+    if (guardedEntry(toolName) === undefined || typeof text !== 'string' || own(part, 'providerExecuted') === true) return;
+    texts.add(toolName, { text, lenient: undefined });
+    textsById.add(typeof toolCallId === 'string' ? toolCallId : '', text);
   }
 
   /** Takes the oldest recorded text of the tool whose lenient parse is the SDK's value. */
   function takeProviderText(toolName, value) {
-    const list = MapPrototypeGet(pending, toolName);
-    if (list === undefined) return undefined;
-    for (let i = 0; i < list.length; i++) {
-      const candidate = list[i];
+    const recorded = texts.take(toolName, (candidate) => {
       if (candidate.lenient === undefined) {
         try {
           candidate.lenient = { value: StringPrototypeTrim(candidate.text) === '' ? {} : JSONParse(candidate.text) };
@@ -278,66 +300,13 @@ function createToolGate(options) {
           candidate.lenient = null;
         }
       }
-      if (candidate.lenient !== null && sameData(candidate.lenient.value, value, 0)) {
-        ArrayPrototypeSplice(list, i, 1);
-        pendingCount--;
-        if (list.length === 0) MapPrototypeDelete(pending, toolName);
-        return candidate;
-      }
-    }
-    return undefined;
+      return candidate.lenient !== null && sameData(candidate.lenient.value, value, 0);
+    });
+    return recorded === undefined ? undefined : recorded.text;
   }
 
   function resumeKey(toolName, text) {
     return `${toolName.length}:${toolName}${text}`;
-  }
-
-  function addResumable(attempt) {
-    const key = resumeKey(attempt.toolName, attempt.rawArguments);
-    let list = MapPrototypeGet(resumable, key);
-    if (list === undefined) {
-      list = [];
-      MapPrototypeSet(resumable, key, list);
-    }
-    ArrayPrototypePush(list, attempt);
-    attempt.resumeKey = key;
-    if (++resumableCount > MAX_PENDING) {
-      dropOldest(resumable).resumeKey = undefined;
-      resumableCount--;
-    }
-  }
-
-  function removeResumable(attempt) {
-    const key = attempt.resumeKey;
-    if (key === undefined) return;
-    attempt.resumeKey = undefined;
-    const list = MapPrototypeGet(resumable, key);
-    if (list === undefined) return;
-    for (let i = 0; i < list.length; i++) {
-      if (list[i] === attempt) {
-        ArrayPrototypeSplice(list, i, 1);
-        resumableCount--;
-        break;
-      }
-    }
-    if (list.length === 0) MapPrototypeDelete(resumable, key);
-  }
-
-  function takeResumable(toolName, input) {
-    let text;
-    try {
-      text = canonicalize(input);
-    } catch {
-      return undefined;
-    }
-    const key = resumeKey(toolName, text);
-    const list = MapPrototypeGet(resumable, key);
-    if (list === undefined) return undefined;
-    const attempt = ArrayPrototypePop(list);
-    resumableCount--;
-    if (list.length === 0) MapPrototypeDelete(resumable, key);
-    attempt.resumeKey = undefined;
-    return attempt;
   }
 
   /**
@@ -350,11 +319,9 @@ function createToolGate(options) {
       if (value === null || typeof value !== 'object' || ArrayIsArray(value)) {
         return { success: false, error: invalidArgument(`the input of tool "${entry.toolName}" must be a JSON object`) };
       }
-      const provider = takeProviderText(entry.toolName, value);
-      let rawArguments;
+      let rawArguments = takeProviderText(entry.toolName, value);
       let argumentsSource;
-      if (provider !== undefined) {
-        rawArguments = provider.text;
+      if (rawArguments !== undefined) {
         argumentsSource = 'provider_text';
       } else {
         // No provider text (message history, or a call that skipped the middleware): the
@@ -374,43 +341,56 @@ function createToolGate(options) {
       }
       const attempt = {
         toolName: entry.toolName,
-        toolCallId: provider === undefined ? undefined : provider.toolCallId,
+        toolCallId: undefined,
         argumentsSource,
         rawArguments,
         prepared,
+        checked: false,
         deciding: undefined,
         decision: undefined,
-        resumeKey: undefined,
         resume: false,
         refusal: undefined,
       };
       WeakMapPrototypeSet(attempts, value, attempt);
-      if (argumentsSource === 'history') addResumable(attempt);
+      if (argumentsSource === 'history') resumable.add(resumeKey(entry.toolName, rawArguments), attempt);
       return { success: true, value };
     };
   }
 
-  /** The attempt for the SDK's call, and whether the call may be evaluated at all. */
+  /** The attempt for the SDK's call; a refused one carries its `refusal`. */
   function attemptFor(toolName, toolCallId, input) {
-    const known = input !== null && typeof input === 'object' ? WeakMapPrototypeGet(attempts, input) : undefined;
-    // A history object seen by an earlier resume is a new attempt each time it comes back.
-    const stepAttempt = known !== undefined && known.resume ? undefined : known;
-    if (stepAttempt !== undefined) {
-      if (stepAttempt.argumentsSource === 'history' && !stepAttempt.resume) {
-        // The SDK's own value of a step with no recorded text (a repaired call, or a model
-        // the gate does not wrap): there is no provider text to authorize.
-        removeResumable(stepAttempt);
-        stepAttempt.refusal = 'no_provider_text';
-      }
-      if (stepAttempt.refusal === undefined && stepAttempt.argumentsSource === 'provider_text' && (stepAttempt.toolCallId !== toolCallId || stepAttempt.toolName !== toolName)) {
-        stepAttempt.refusal = 'provider_text_mismatch';
-      }
-      return stepAttempt;
-    }
     if (input === null || typeof input !== 'object') return undefined;
-    const resumed = takeResumable(toolName, input);
+    const known = WeakMapPrototypeGet(attempts, input);
+    if (known !== undefined && !known.resume) {
+      // The SDK's own value of this step (validate saw this very object).
+      if (!known.checked) {
+        known.checked = true;
+        known.toolCallId = toolCallId;
+        if (known.argumentsSource === 'history') {
+          // No recorded text (a repaired call, or a model the gate does not wrap): there
+          // is no provider text to authorize.
+          resumable.remove(resumeKey(known.toolName, known.rawArguments), known);
+          known.refusal = 'no_provider_text';
+        } else if (known.toolName !== toolName || textsById.take(typeof toolCallId === 'string' ? toolCallId : '', (text) => text === known.rawArguments) === undefined) {
+          // The text validate paired with the SDK's value is not the one recorded for this call.
+          known.refusal = 'provider_text_mismatch';
+        }
+      }
+      return known;
+    }
+    // The resume path: a history object (each time it comes back, a new attempt that
+    // validate prepared from a copy of it).
+    let text;
+    try {
+      text = canonicalize(input);
+    } catch {
+      return known;
+    }
+    const resumed = resumable.take(resumeKey(toolName, text), undefined, true);
     if (resumed === undefined) return known;
     resumed.resume = true;
+    resumed.checked = true;
+    resumed.toolCallId = toolCallId;
     WeakMapPrototypeSet(attempts, input, resumed);
     return resumed;
   }
