@@ -25,16 +25,10 @@
 const api = require('tool-argument-snapshot');
 const sdk = require('@openai/agents');
 
-const { prepareToolCall, evaluateToolCall, executeToolCall, ToolArgumentsValidationError } = api;
-// prepareToolCallAsync (issue 10) awaits async schemas; until a copy of the package has it,
-// the synchronous step runs.
-const prepare = typeof api.prepareToolCallAsync === 'function' ? api.prepareToolCallAsync : prepareToolCall;
-const isValidationError = typeof api.isToolArgumentsValidationError === 'function'
-  ? api.isToolArgumentsValidationError
-  : (error) => error instanceof ToolArgumentsValidationError;
-const isNotAllowedError = typeof api.isToolCallNotAllowedError === 'function'
-  ? api.isToolCallNotAllowedError
-  : (error) => error instanceof api.ToolCallNotAllowedError;
+const {
+  prepareToolCallAsync: prepare, evaluateToolCall, executeToolCall,
+  isToolArgumentsValidationError: isValidationError, isToolCallNotAllowedError: isNotAllowedError,
+} = api;
 const sdkTool = sdk.tool;
 
 // Built-ins captured at load, like the package's own.
@@ -194,13 +188,9 @@ function stripStrictNulls(schema, value) {
   return value;
 }
 
-/** The schema step the package runs: the app's zod schema after strict-null removal. */
+/** The schema step the package runs (prepareToolCallAsync awaits safeParseAsync, zod 3 and 4). */
 function strictNullSchemaStep(schema) {
-  const step = { parse: (value) => schema.parse(stripStrictNulls(schema, value)) };
-  if (typeof schema.safeParseAsync === 'function') {
-    step.safeParseAsync = (value) => schema.safeParseAsync(stripStrictNulls(schema, value));
-  }
-  return step;
+  return { safeParseAsync: (value) => schema.safeParseAsync(stripStrictNulls(schema, value)) };
 }
 
 // ---------------------------------------------------------------------------------
