@@ -366,6 +366,49 @@ test('concurrent runs on one gate: a duplicate-key call never borrows the strict
   assert.equal(app.executed.length, 0);
 });
 
+test("an SDK jsonSchema tool with its own validate, and a zod async refinement: each runs once per attempt", async () => {
+  const { jsonSchema } = require('ai');
+  const z = require('zod').z;
+  let validations = 0;
+  let refinements = 0;
+  const executed = [];
+  const tools = {
+    note: tool({
+      inputSchema: jsonSchema({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, {
+        validate: async (value) => {
+          validations++;
+          return typeof value.text === 'string' ? { success: true, value: { text: value.text.trim() } } : { success: false, error: new Error('text') };
+        },
+      }),
+      execute: async (args) => executed.push(JSON.stringify(args)),
+    }),
+    transfer: tool({
+      inputSchema: z.object({ amount: z.number(), to: z.string() }).refine(async () => {
+        refinements++;
+        return true;
+      }),
+      execute: async (args) => executed.push(JSON.stringify(args)),
+    }),
+  };
+  const gate = createToolGate({ agentName: 'ops', tools, policy: () => ({ decision: 'allow', reason: 'any' }) });
+  const response = {
+    content: [
+      { type: 'tool-call', toolCallId: 'n', toolName: 'note', input: '{"text":"  hi  "}' },
+      { type: 'tool-call', toolCallId: 't', toolName: 'transfer', input: '{"amount":3,"to":"bob"}' },
+      { type: 'tool-call', toolCallId: 'x', toolName: 'note', input: '{"text":1}' },
+    ],
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage: USAGE,
+  };
+  const result = await generateText({ model: gate.model(model(response, TEXT)), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), messages: PROMPT });
+  assert.deepEqual(executed.sort(), ['{"amount":3,"to":"bob"}', '{"text":"hi"}']);
+  assert.equal(validations, 2, 'once per note call (one valid, one rejected)');
+  assert.equal(refinements, 1);
+  const rejected = result.steps[0].content.find((p) => p.type === 'tool-call' && p.toolCallId === 'x');
+  assert.equal(rejected.invalid, true);
+  assert.equal(validationCause(rejected.error).stage, 'schema');
+});
+
 test('a call fixed by repairToolCall (no provider text) is denied with no_provider_text', async () => {
   const z = require('zod').z;
   const app = transferApp(z, () => ({ decision: 'allow', reason: 'any' }));

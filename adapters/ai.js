@@ -24,10 +24,11 @@
 //   hash. Any other answer becomes `denied`, because on that path the SDK executes
 //   everything that is not denied. Edited history has another hash: it never executes.
 //
-// The SDK's value (`toolCall.input`) is matched to the recorded text by content, one
-// recorded call per validated call, and then checked by tool call id; a call whose text
-// did not pass the middleware (a repaired call, a model not wrapped by the gate) is denied
-// with `no_provider_text`.
+// `validate` gets only the SDK's value, not the text or the call id: the gate pairs the
+// value with the oldest recorded text of that tool that parses (leniently) to it, and the
+// approval hook then checks that this text is the one recorded for the call's id
+// (`provider_text_mismatch` otherwise). A call whose text did not pass the middleware (a
+// repaired call, a model not wrapped by the gate) is denied with `no_provider_text`.
 
 let ai;
 try {
@@ -41,10 +42,8 @@ try {
 
 const api = require('tool-argument-snapshot');
 
-const { evaluateToolCall, executeToolCall, createApprovalGrants, canonicalize } = api;
-// prepareToolCallAsync (issue 10) awaits async schemas and Standard Schemas; a copy of the
-// package without it runs the synchronous step.
-const prepare = typeof api.prepareToolCallAsync === 'function' ? api.prepareToolCallAsync : api.prepareToolCall;
+// prepareToolCallAsync awaits the schema's own async parse (zod) or `~standard.validate`.
+const { prepareToolCallAsync, evaluateToolCall, executeToolCall, createApprovalGrants, canonicalize } = api;
 const { jsonSchema, asSchema, wrapLanguageModel } = ai;
 
 // Built-ins, captured when the adapter loads.
@@ -335,7 +334,7 @@ function createToolGate(options) {
       }
       let prepared;
       try {
-        prepared = await prepare({ agentName, toolName: entry.toolName, rawArguments, schema: entry.schema, includePath });
+        prepared = await prepareToolCallAsync({ agentName, toolName: entry.toolName, rawArguments, schema: entry.schema, includePath });
       } catch (error) {
         return { success: false, error };
       }
