@@ -441,6 +441,14 @@ test('without a policy or grants every call is denied by the runtime', async () 
   assert.equal(results[0].reason, 'policy_not_configured');
 });
 
+test('the declarations type-check from CommonJS and ESM and reject misuse (tsc --strict)', () => {
+  const { spawnSync } = require('node:child_process');
+  const { join } = require('node:path');
+  const tsc = require.resolve('typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', join(__dirname, 'types', 'langchain', 'tsconfig.json')], { encoding: 'utf8' });
+  assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
+});
+
 test('langchain.d.ts and langchain.d.mts are the same declarations', () => {
   const { readFileSync } = require('node:fs');
   const { join } = require('node:path');
