@@ -469,3 +469,28 @@ test('examples/langchain-agent.js runs as written', () => {
     'call_2 success: sent 250000 cents to bob',
   ]);
 });
+
+test('without @langchain/core the adapter says which optional peer to install', () => {
+  const { spawnSync } = require('node:child_process');
+  // A child in which @langchain/core cannot be resolved, as in an app that never installed it.
+  const script = `
+    const Module = require('node:module');
+    const resolve = Module._resolveFilename;
+    Module._resolveFilename = function (request, ...rest) {
+      if (request.startsWith('@langchain/core')) {
+        const error = new Error("Cannot find module '" + request + "'");
+        error.code = 'MODULE_NOT_FOUND';
+        throw error;
+      }
+      return resolve.call(this, request, ...rest);
+    };
+    try { require('tool-argument-snapshot/langchain'); } catch (error) { console.log(error.code + ' ' + error.message); }
+    console.log(typeof require('tool-argument-snapshot').prepareToolCall);
+  `;
+  const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', cwd: __dirname });
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(
+    result.stdout,
+    'MODULE_NOT_FOUND tool-argument-snapshot/langchain needs @langchain/core 1.x (an optional peer dependency): npm install @langchain/core\nfunction\n',
+  );
+});
