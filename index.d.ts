@@ -26,7 +26,11 @@ export interface ToolArgumentSnapshot {
   readonly proposalHash: string;
 }
 
-/** The stable error codes of the strict snapshot domain and of strict JSON decoding. */
+/**
+ * The stable error codes of the strict snapshot domain, of strict JSON decoding, of
+ * stored-snapshot verification (`not_canonical`, `hash_mismatch`, `not_a_snapshot`) and
+ * of asynchronous schemas (`async_schema`): every member of ERROR_CODES.
+ */
 export type SnapshotErrorCode =
   | 'unsupported_type'
   | 'non_finite_number'
@@ -44,6 +48,11 @@ export type SnapshotErrorCode =
   | 'invalid_json'
   | 'duplicate_key'
   | 'size_limit'
+  | 'reentrant_call'
+  | 'async_schema'
+  | 'not_canonical'
+  | 'hash_mismatch'
+  | 'not_a_snapshot'
   | 'internal_error';
 
 export interface PathOption {
@@ -77,10 +86,23 @@ export declare function createSnapshot(input: {
 /**
  * Decodes a snapshot (or its `argsCanonicalJson`) into a new value that shares no
  * reference with any earlier view. Text is strict-decoded: duplicate keys, lone
- * surrogates, negative zero and numbers that overflow are rejected.
- * @throws {SnapshotDomainError} when a string source is not strict snapshot JSON.
+ * surrogates, negative zero and numbers that overflow are rejected. A plain object (a
+ * snapshot loaded from storage) is verified as verifySnapshot does before it is decoded.
+ * @throws {SnapshotDomainError} when a string source is not strict snapshot JSON, or a
+ * stored snapshot does not verify.
  */
 export declare function decodeView(source: ToolArgumentSnapshot | string, options?: PathOption): SnapshotValue;
+
+/**
+ * Verifies a snapshot loaded from storage (`{ agentName, toolName, argsCanonicalJson,
+ * proposalHash }`, own data properties, extra fields ignored): `argsCanonicalJson` is
+ * strict JSON in exact RFC 8785 form and `proposalHash` is the hash of the three fields.
+ * Returns a new frozen snapshot that decodeView treats as its own. Nothing executes from
+ * a stored snapshot: resuming prepares a new attempt (RFC-0016).
+ * @throws {SnapshotDomainError} `not_a_snapshot` (not an object, a field missing, not a
+ * well-formed string or not own data), a strict-JSON code or `not_canonical`, `hash_mismatch`.
+ */
+export declare function verifySnapshot(stored: unknown): ToolArgumentSnapshot;
 
 /** The proposal hash of already computed canonical JSON (see ToolArgumentSnapshot). */
 export declare function proposalHash(input: {
@@ -89,26 +111,68 @@ export declare function proposalHash(input: {
   argsCanonicalJson: string;
 }): string;
 
-/** A value outside the strict snapshot domain, or text that is not strict JSON. */
+/** The codes of a SnapshotDomainError. */
+export type SnapshotDomainErrorCode = Exclude<SnapshotErrorCode, 'async_schema'>;
+
+/** A value outside the strict snapshot domain, text that is not strict JSON, or a stored snapshot that does not verify. */
 export declare class SnapshotDomainError extends Error {
   readonly name: 'SnapshotDomainError';
-  readonly code: SnapshotErrorCode;
+  readonly code: SnapshotDomainErrorCode;
   /** RFC 6901 JSON Pointer of the offending value; only with `includePath: true`. */
   readonly path?: string;
 }
+
+/** The codes of a ToolArgumentsValidationError: `schema_error` or `async_schema` at stage schema, a SnapshotErrorCode otherwise. */
+export type ToolArgumentsErrorCode = Exclude<SnapshotErrorCode, 'not_canonical' | 'hash_mismatch' | 'not_a_snapshot'> | 'schema_error';
+
+/** The issue codes of zod 3 and zod 4 (`unknown` for a code outside them). */
+export type ZodIssueCode =
+  | 'invalid_type' | 'invalid_literal' | 'custom' | 'invalid_union' | 'invalid_union_discriminator'
+  | 'invalid_enum_value' | 'unrecognized_keys' | 'invalid_arguments' | 'invalid_return_type' | 'invalid_date'
+  | 'invalid_string' | 'too_small' | 'too_big' | 'invalid_intersection_types' | 'not_multiple_of' | 'not_finite'
+  | 'invalid_format' | 'invalid_key' | 'invalid_element' | 'invalid_value' | 'unknown';
 
 /** Tool arguments rejected at one stage of the RFC-0016 pipeline. */
 export declare class ToolArgumentsValidationError extends Error {
   readonly name: 'ToolArgumentsValidationError';
   readonly stage: 'json' | 'schema' | 'snapshot';
   readonly toolName: string;
-  /** A SnapshotErrorCode, or `schema_error` at stage `schema`. */
-  readonly code: string;
+  readonly code: ToolArgumentsErrorCode;
   /** RFC 6901 JSON Pointer of the offending value; only with `includePath: true`. */
   readonly path?: string;
-  /** At stage `schema`: the schema's own error (not enumerable, not inspected). */
-  readonly cause?: unknown;
+  /** Stage schema: how many issues the schema reported (zod's issues, Standard Schema `issues`). */
+  readonly issueCount?: number;
+  /** Stage schema, zod only: the issues' codes, in order (at most 100). */
+  readonly issueCodes?: readonly ZodIssueCode[];
+  /** Stage schema, with `includePath: true` only: the issues' paths as JSON Pointers (at most 100). */
+  readonly issuePaths?: readonly string[];
+  /**
+   * Stage schema: the schema's own error (what `parse` threw or `parseAsync` rejected
+   * with; for a Standard Schema, its `issues`). It can quote the payload, so no property
+   * of this error holds it (there is no `cause`): never log it.
+   */
+  getSchemaError(): unknown;
 }
+
+/** The codes of a ToolCallNotAllowedError. */
+export type ToolCallNotAllowedCode = 'not_allowed' | 'already_executed' | 'not_a_decision' | 'grant_unavailable';
+
+/** executeToolCall refused to run the handler; nothing ran. */
+export declare class ToolCallNotAllowedError extends Error {
+  readonly name: 'ToolCallNotAllowedError';
+  readonly code: ToolCallNotAllowedCode;
+  /** The tool of the decision (absent for `not_a_decision`). */
+  readonly toolName?: string;
+  /** The decision that was refused (absent for `not_a_decision`). */
+  readonly decision?: 'allow' | 'deny' | 'require_approval';
+}
+
+/** Whether `value` is a SnapshotDomainError of this or any other copy of the package in the process. */
+export declare function isSnapshotDomainError(value: unknown): value is SnapshotDomainError;
+/** Whether `value` is a ToolArgumentsValidationError of this or any other copy of the package in the process. */
+export declare function isToolArgumentsValidationError(value: unknown): value is ToolArgumentsValidationError;
+/** Whether `value` is a ToolCallNotAllowedError of this or any other copy of the package in the process. */
+export declare function isToolCallNotAllowedError(value: unknown): value is ToolCallNotAllowedError;
 
 /** Every error code, as listed in SnapshotErrorCode. */
 export declare const ERROR_CODES: readonly SnapshotErrorCode[];
@@ -117,10 +181,64 @@ export declare const ERROR_CODES: readonly SnapshotErrorCode[];
 export declare const MAX_DEPTH: number;
 
 // ---------------------------------------------------------------------------------
-// The run-loop pipeline (RFC-0016): prepareToolCall, then authorizeToolCall.
+// The run-loop pipeline (RFC-0016): prepareToolCall, evaluateToolCall (the run loop
+// records the decision), executeToolCall; or authorizeToolCall for the last two at once.
 
-/** A tool schema: a function, or any object with a synchronous `parse` (zod schemas as they are). */
-export type ToolSchema = { parse(value: unknown): unknown } | ((value: unknown) => unknown);
+/** A value and everything reachable from it, read-only (functions are left as they are). */
+export type DeepReadonly<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/**
+ * A Standard Schema v1 (zod 3.24+, zod 4, valibot, arktype): only what the package uses.
+ * `types` carries the output type for inference; `validate` may return a promise (an
+ * asynchronous schema: use prepareToolCallAsync).
+ */
+export interface StandardSchemaV1<Output = unknown> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => unknown;
+    readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
+  };
+}
+
+/**
+ * A tool schema: a function, an object with a synchronous `parse` (zod 3, zod 4), or a
+ * Standard Schema v1. The schema's methods may be inherited or getters.
+ */
+export type ToolSchema = { parse(value: unknown): unknown } | StandardSchemaV1 | ((value: unknown) => unknown);
+
+/**
+ * The output type of a schema: Standard Schema `InferOutput` (zod 3 and 4 `z.output`,
+ * valibot, arktype), else zod's `_output`, else what `parse` or the function returns.
+ * No schema: the decoded JSON. (Output outside the snapshot domain, such as a Date,
+ * fails at stage `snapshot` at run time; the types do not model that.)
+ */
+export type SchemaOutput<S> = [S] extends [undefined]
+  ? SnapshotValue
+  : S extends { readonly '~standard': { readonly types?: infer Types } }
+    ? NonNullable<Types> extends { readonly output: infer O } ? O : unknown
+    : S extends { readonly _output: infer O }
+      ? O
+      : S extends { parse(value: unknown): infer O }
+        ? O
+        : S extends (value: unknown) => infer O
+          ? O
+          : unknown;
+
+/** What prepareToolCall and prepareToolCallAsync take. Fields are read as own data properties. */
+export interface PrepareInput<S extends ToolSchema | undefined = undefined> {
+  agentName: string;
+  toolName: string;
+  /** The exact provider string. */
+  rawArguments: string;
+  schema?: S;
+  /** Attach JSON Pointers (`path`, `issuePaths`) to errors. Off by default: they hold payload keys. */
+  includePath?: boolean;
+}
 
 /**
  * Strict JSON decoding of a provider's raw arguments string. Empty or whitespace-only
@@ -134,98 +252,186 @@ export declare function decodeRequest(
 ): unknown;
 
 /** One tool call, decoded, parsed by its schema once and snapshotted. Frozen. */
-export interface PreparedToolCall {
+export interface PreparedToolCall<T = SnapshotValue> {
   readonly agentName: string;
   readonly toolName: string;
   /** The exact provider string. */
   readonly rawArguments: string;
-  /** The strict-decoded, pre-schema request: diagnostic evidence, not authorization. */
+  /**
+   * The strict-decoded, pre-schema request: diagnostic evidence, not authorization.
+   * Frozen at every depth, so no policy can change what another one sees.
+   */
   readonly requestedArguments: unknown;
   readonly snapshot: ToolArgumentSnapshot;
   readonly argsCanonicalJson: string;
   readonly proposalHash: string;
   /** A new decoded view of the snapshot on every call, for policy. */
-  policyView(): SnapshotValue;
+  policyView(): T;
   /** A new decoded view of the snapshot on every call, for the tool handler. */
-  executionView(): SnapshotValue;
+  executionView(): T;
 }
 
 /**
  * Decodes `rawArguments`, runs the schema exactly once on its own decoded copy, and
  * snapshots the schema output. Nothing returned references the schema output.
- * @throws {ToolArgumentsValidationError} at stage `json`, `schema` (the schema's error
- * as `cause`) or `snapshot`.
+ * @throws {ToolArgumentsValidationError} at stage `json`, `schema` (`schema_error`, or
+ * `async_schema` for a schema that is asynchronous) or `snapshot` (`async_schema` for
+ * output that is a promise or another thenable).
  */
-export declare function prepareToolCall(input: {
-  agentName: string;
-  toolName: string;
-  rawArguments: string;
-  schema?: ToolSchema;
-  includePath?: boolean;
-}): PreparedToolCall;
+export declare function prepareToolCall(input: PrepareInput<undefined>): PreparedToolCall<SnapshotValue>;
+export declare function prepareToolCall<S extends ToolSchema>(input: PrepareInput<S>): PreparedToolCall<SchemaOutput<S>>;
 
-/** What policy sees. `parsedArguments` is a fresh view; treat it as read-only. */
-export interface ToolPolicyInput {
+/**
+ * prepareToolCall for asynchronous schemas: awaits `safeParseAsync` or `parseAsync` where
+ * the schema has one, else `~standard.validate`, else the function, so that the schema's
+ * own code runs exactly once per attempt.
+ */
+export declare function prepareToolCallAsync(input: PrepareInput<undefined>): Promise<PreparedToolCall<SnapshotValue>>;
+export declare function prepareToolCallAsync<S extends ToolSchema>(input: PrepareInput<S>): Promise<PreparedToolCall<Awaited<SchemaOutput<S>>>>;
+
+/** What policy sees: fresh evidence of one attempt. */
+export interface ToolPolicyInput<T = SnapshotValue> {
   agentName: string;
   toolName: string;
   rawArguments: string;
+  /** Frozen at every depth (see PreparedToolCall). */
   requestedArguments: unknown;
-  parsedArguments: SnapshotValue;
+  /** A fresh view of the snapshot; changing it denies the call (`policy_mutated_arguments`). */
+  readonly parsedArguments: DeepReadonly<T>;
   argsCanonicalJson: string;
   proposalHash: string;
-  /** Fields of `policyContext` (for example a run context and turn) are spread in. */
+  /** Own enumerable data fields of `policyContext` (for example a run context and turn). */
   [extra: string]: unknown;
 }
 
-/** What a policy returns; any other fields ride along and come back as `policyResult`. */
+/**
+ * What a policy returns: `decision` one of the three and `reason` a non-empty string, as
+ * own data properties. Any other fields ride along in `policyResult`.
+ */
 export interface ToolPolicyResult {
   decision: 'allow' | 'deny' | 'require_approval';
   reason: string;
 }
 
-/** A tool call waiting for approval: the evidence policy evaluated, reused as it was. */
-export interface SuspendedToolProposal {
-  kind: 'tool';
-  agentName: string;
-  toolName: string;
-  rawArguments: string;
+/** The reasons of a deny the runtime decided itself (`decidedBy: 'runtime'`). */
+export type RuntimeReason = 'policy_mutated_arguments' | 'policy_error' | 'invalid_policy_result' | 'policy_not_configured';
+
+/** The four runtime reasons, frozen. */
+export declare const RUNTIME_REASONS: readonly ['policy_mutated_arguments', 'policy_error', 'invalid_policy_result', 'policy_not_configured'];
+
+/** A tool call waiting for approval: the evidence policy evaluated, reused as it was. Frozen. */
+export interface SuspendedToolProposal<T = SnapshotValue> {
+  readonly kind: 'tool';
+  readonly agentName: string;
+  readonly toolName: string;
+  readonly rawArguments: string;
   /** Its own decoded view; approval systems should use argsCanonicalJson. */
-  parsedArguments: SnapshotValue;
-  argsCanonicalJson: string;
-  proposalHash: string;
-  reason: string;
+  readonly parsedArguments: T;
+  readonly argsCanonicalJson: string;
+  readonly proposalHash: string;
+  readonly reason: string;
 }
 
-export type ToolCallOutcome<R, P extends ToolPolicyResult = ToolPolicyResult> =
-  | { decision: 'allow'; reason: string; result: R; policyResult: P }
-  | {
-      decision: 'deny';
-      /**
-       * The policy's reason, or `policy_mutated_arguments` (the policy view changed),
-       * `policy_error` (the policy threw or rejected; see `error`) or
-       * `invalid_policy_result` (the result was not a ToolPolicyResult).
-       */
-      reason: string;
-      policyResult?: unknown;
-      error?: unknown;
-    }
-  | { decision: 'require_approval'; reason: string; proposal: SuspendedToolProposal; policyResult: P };
+declare const argumentsType: unique symbol;
+
+/** The fields every decision has: the fingerprint it was made for. */
+interface ToolCallDecisionBase<T> {
+  readonly agentName: string;
+  readonly toolName: string;
+  readonly argsCanonicalJson: string;
+  readonly proposalHash: string;
+  /** Type-level only: the arguments type a handler of this decision receives. */
+  readonly [argumentsType]?: T;
+}
+
+/** An allow, deny or approval the policy returned. */
+export type PolicyDecision<T = SnapshotValue, P extends ToolPolicyResult = ToolPolicyResult> =
+  | (ToolCallDecisionBase<T> & { readonly decision: 'allow'; readonly decidedBy: 'policy'; readonly reason: string; readonly policyResult: P })
+  | (ToolCallDecisionBase<T> & { readonly decision: 'deny'; readonly decidedBy: 'policy'; readonly reason: string; readonly policyResult: P })
+  | (ToolCallDecisionBase<T> & {
+      readonly decision: 'require_approval';
+      readonly decidedBy: 'policy';
+      readonly reason: string;
+      /** The fingerprint policy evaluated, with its own view. */
+      readonly proposal: SuspendedToolProposal<T>;
+      readonly policyResult: P;
+    });
+
+/** A deny the runtime decided: the policy threw, changed its view, returned no valid result, or was absent. */
+export interface RuntimeDecision<T = SnapshotValue> extends ToolCallDecisionBase<T> {
+  readonly decision: 'deny';
+  readonly decidedBy: 'runtime';
+  readonly reason: RuntimeReason;
+  /** What the policy returned (policy_mutated_arguments, invalid_policy_result). */
+  readonly policyResult?: unknown;
+  /** What the policy threw or rejected with (policy_error). */
+  readonly error?: unknown;
+}
 
 /**
- * Runs policy on a fresh view, denies with `policy_mutated_arguments` if that view no
- * longer canonicalizes to the snapshot, and on `allow` runs `execute` with a new
- * execution view. Errors thrown by `execute` propagate.
+ * The frozen decision of one evaluation, discriminated by `decidedBy`. Only
+ * executeToolCall can act on it, and only on an allow, once.
  */
-export declare function authorizeToolCall<R, P extends ToolPolicyResult = ToolPolicyResult>(input: {
-  prepared: PreparedToolCall;
-  policy: (input: ToolPolicyInput) => P | Promise<P>;
-  execute: (args: SnapshotValue) => R | Promise<R>;
-  /**
-   * Extra fields for the policy input, such as `{ runContext, turn }`. They cannot
-   * override the argument fields.
-   */
+export type ToolCallDecision<T = SnapshotValue, P extends ToolPolicyResult = ToolPolicyResult> = PolicyDecision<T, P> | RuntimeDecision<T>;
+
+/**
+ * Runs policy on a fresh view and returns the frozen decision. Never rejects for what the
+ * policy does (a throw, a rejection, a mutated view, a malformed result): those are
+ * runtime denies. Without a policy: a runtime deny `policy_not_configured`.
+ * @throws {TypeError} (as a rejection) for a `prepared` not made by prepareToolCall.
+ */
+export declare function evaluateToolCall<T, P extends ToolPolicyResult = ToolPolicyResult>(input: {
+  prepared: PreparedToolCall<T>;
+  policy?: (input: ToolPolicyInput<T>) => P | Promise<P>;
+  /** Extra fields for the policy input, such as `{ runContext, turn }`. They cannot override the argument fields. */
   policyContext?: object;
-}): Promise<ToolCallOutcome<R, P>>;
+}): Promise<ToolCallDecision<T, P>>;
+
+/** The `grants` hook: asked right before the handler runs; only `true` lets it run. */
+export interface ToolGrantSpender {
+  spend(decision: ToolCallDecision<unknown, ToolPolicyResult>): boolean | Promise<boolean>;
+}
+
+/**
+ * Runs `handler` with a new execution view, only for an allow decision evaluateToolCall
+ * made, and at most once per decision.
+ * @throws {ToolCallNotAllowedError} (as a rejection; nothing ran) `not_allowed` for a
+ * deny or approval, `already_executed`, `not_a_decision` for anything evaluateToolCall
+ * did not return (a copy included), `grant_unavailable` when `grants.spend` refused.
+ * Errors of the handler propagate.
+ */
+export declare function executeToolCall<T, R>(
+  decision: ToolCallDecision<T, ToolPolicyResult>,
+  handler: (args: T) => R | Promise<R>,
+  options?: { grants?: ToolGrantSpender },
+): Promise<R>;
+
+/** The outcome of authorizeToolCall: a decision, and on allow the handler's result. */
+export type ToolCallOutcome<R, P extends ToolPolicyResult = ToolPolicyResult, T = SnapshotValue> =
+  | { decision: 'allow'; decidedBy: 'policy'; reason: string; result: R; policyResult: P }
+  | { decision: 'deny'; decidedBy: 'policy'; reason: string; policyResult: P }
+  | { decision: 'require_approval'; decidedBy: 'policy'; reason: string; proposal: SuspendedToolProposal<T>; policyResult: P }
+  | {
+      decision: 'deny';
+      decidedBy: 'runtime';
+      /** A RuntimeReason, or `grant_unavailable` (the grants hook refused). */
+      reason: RuntimeReason | 'grant_unavailable';
+      policyResult?: unknown;
+      error?: unknown;
+    };
+
+/**
+ * evaluateToolCall, then, on allow, executeToolCall with `execute`: for run loops that
+ * decide and execute at once. A refused grant becomes a runtime deny `grant_unavailable`.
+ * Errors thrown by `execute` propagate.
+ */
+export declare function authorizeToolCall<T, R, P extends ToolPolicyResult = ToolPolicyResult>(input: {
+  prepared: PreparedToolCall<T>;
+  policy?: (input: ToolPolicyInput<T>) => P | Promise<P>;
+  execute: (args: T) => R | Promise<R>;
+  policyContext?: object;
+  grants?: ToolGrantSpender;
+}): Promise<ToolCallOutcome<R, P, T>>;
 
 // ---------------------------------------------------------------------------------
 // Approval grants bound to the proposal hash (lib/grants.js).

@@ -49,7 +49,8 @@ try {
 
 const zodLike = { parse: (value: unknown) => value as { city: string } };
 const prepared: PreparedToolCall = prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{}', schema: zodLike });
-const prepared2: PreparedToolCall = prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{}', schema: (v) => v });
+// An untyped schema function: its output type is unknown.
+const prepared2: PreparedToolCall<unknown> = prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{}', schema: (v) => v });
 
 // A policy typed with an application's own result interface (no index signature).
 interface AppPolicyResult {
