@@ -44,3 +44,13 @@ createToolGate({ tools });
 createToolGate({ agentName: 'a', tools, policy: () => 'allow' });
 // @ts-expect-error approve grants options are uses / ttlMs / expiresAt
 void gate.approve({} as never, { forever: true });
+createToolGate({
+  agentName: 'a',
+  tools,
+  onDecision: (decision, info) => {
+    const resume: boolean = info.resume;
+    void resume;
+    // @ts-expect-error a decision is allow, deny or require_approval
+    if (decision.decision === 'maybe') return;
+  },
+});
