@@ -409,6 +409,19 @@ test("an SDK jsonSchema tool with its own validate, and a zod async refinement: 
   assert.equal(validationCause(rejected.error).stage, 'schema');
 });
 
+test('without a policy: every call is denied (policy_not_configured); with grants only, an ungranted call needs approval', async () => {
+  const z = require('zod').z;
+  const run = (app) => app.run(model(toolCall('{"amount":5,"to":"bob"}'), TEXT), PROMPT);
+  const bare = transferApp(z, undefined);
+  const denied = await run(bare);
+  assert.equal(denied.steps[0].content.find((p) => p.type === 'tool-approval-response').reason, 'policy_not_configured');
+  assert.deepEqual(bare.decisions.map((d) => d.decidedBy), ['runtime']);
+  const grantsOnly = transferApp(z, undefined, { grants: createApprovalGrants() });
+  const asked = await run(grantsOnly);
+  assert.equal(asked.content.find((p) => p.type === 'tool-approval-request').reason, 'approval_required');
+  assert.equal(bare.executed.length + grantsOnly.executed.length, 0);
+});
+
 test('a call fixed by repairToolCall (no provider text) is denied with no_provider_text', async () => {
   const z = require('zod').z;
   const app = transferApp(z, () => ({ decision: 'allow', reason: 'any' }));

@@ -41,7 +41,8 @@ export interface ToolGateOptions<TOOLS extends ToolSet> {
   tools: TOOLS;
   /**
    * Decides each call from a fresh view. Asked after the grants: an approved hash allows
-   * first. Default: every call without a grant needs approval.
+   * first. Without it, a call without a grant needs approval when `grants` is given, and
+   * every call is denied (`policy_not_configured`) when neither is.
    */
   policy?: (input: AIToolPolicyInput) => ToolPolicyResult | Promise<ToolPolicyResult>;
   /** Default: `createApprovalGrants()` (in memory). Share one for approvals across gates. */

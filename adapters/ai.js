@@ -245,7 +245,8 @@ function createToolGate(options) {
   if (typeof agentName !== 'string' || !StringPrototypeIsWellFormed(agentName)) throw invalidArgument('options.agentName must be a well-formed string');
   const appPolicy = own(options, 'policy');
   if (appPolicy !== undefined && typeof appPolicy !== 'function') throw invalidArgument('options.policy must be a function');
-  let grants = own(options, 'grants');
+  const grantsOption = own(options, 'grants');
+  let grants = grantsOption;
   if (grants === undefined) grants = createApprovalGrants();
   else if (grants === null || typeof grants !== 'object' || typeof own(grants, 'policy') !== 'function' || typeof own(grants, 'spend') !== 'function') {
     throw invalidArgument('options.grants must be an object made by createApprovalGrants');
@@ -256,8 +257,9 @@ function createToolGate(options) {
   if (onDecision !== undefined && typeof onDecision !== 'function') throw invalidArgument('options.onDecision must be a function');
   const includePath = own(options, 'includePath') === true;
 
-  // The grants' policy first (an approved hash allows), then the application's.
-  const policy = own(grants, 'policy')(appPolicy);
+  // The grants' policy first (an approved hash allows), then the application's. With
+  // neither a policy nor grants, the package denies every call (policy_not_configured).
+  const policy = appPolicy === undefined && grantsOption === undefined ? undefined : own(grants, 'policy')(appPolicy);
   const spender = grants;
 
   const entries = readTools(own(options, 'tools'));
