@@ -2,68 +2,25 @@
 // The runtime-neutral conformance run (__test__/conformance/run.cjs) under Node, Bun and
 // Deno. Node is the one running this file; Bun and Deno are the registry packages that
 // `npm install` puts in node_modules as optional dependencies (__test__/runtimes), found
-// through their platform package's binary (so a skipped or unapproved postinstall does
-// not matter), node_modules/.bin, or PATH. A runtime that is not installed is skipped
-// with the reason, never silently. BUN_BINARY / DENO_BINARY name another binary.
+// by runtime-binaries.js (their platform package's binary, so a skipped or unapproved
+// postinstall does not matter; node_modules/.bin; PATH; or BUN_BINARY / DENO_BINARY). A
+// runtime that is not installed is skipped with the reason, never silently.
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawnSync, execFile } = require('node:child_process');
+const { execFile } = require('node:child_process');
 
 const ROOT = path.join(__dirname, '..');
 const RUN = path.join(__dirname, 'conformance', 'run.cjs');
-const { DENO_FLAGS } = require('./conformance/runtime.cjs');
+const { DENO_FLAGS, BUN_FLAGS } = require('./conformance/runtime.cjs');
+const { findBun, findDeno } = require('./runtime-binaries');
 const SUMMARY = /^conformance: (\d+) passed, (\d+) failed, (\d+) skipped$/m;
 
-/** Every file under node_modules/<scope> whose package name starts with `prefix`, at `relative`. */
-function platformBinaries(scope, prefix, relative) {
-  const dir = path.join(ROOT, 'node_modules', scope);
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((name) => name.startsWith(prefix)).map((name) => path.join(dir, name, relative));
-}
-
-function onPath(name) {
-  const dirs = String(process.env.PATH || '').split(path.delimiter).filter(Boolean);
-  const names = process.platform === 'win32' ? [`${name}.exe`, `${name}.cmd`] : [name];
-  return dirs.flatMap((dir) => names.map((n) => path.join(dir, n)));
-}
-
-/** The first candidate that exists and answers `--version`, with its version and where it came from. */
-function findRuntime(candidates) {
-  const tried = [];
-  for (const [source, file] of candidates) {
-    if (!file || !fs.existsSync(file)) continue;
-    const probe = spawnSync(file, ['--version'], { encoding: 'utf8', timeout: 30000 });
-    if (probe.status === 0) return { file, source, version: probe.stdout.trim().split('\n')[0] };
-    tried.push(`${file} (${source}): exit ${probe.status}${probe.error ? `, ${probe.error.code}` : ''}`);
-  }
-  return { file: null, tried };
-}
-
-const exe = process.platform === 'win32' ? '.exe' : '';
 const RUNTIMES = [
-  {
-    name: 'Bun',
-    find: () => findRuntime([
-      ['BUN_BINARY', process.env.BUN_BINARY],
-      ...platformBinaries('@oven', 'bun-', path.join('bin', `bun${exe}`)).map((file) => ['npm platform package', file]),
-      ['node_modules/.bin', path.join(ROOT, 'node_modules', '.bin', 'bun')],
-      ...onPath('bun').map((file) => ['PATH', file]),
-    ]),
-    args: [RUN],
-  },
-  {
-    name: 'Deno',
-    find: () => findRuntime([
-      ['DENO_BINARY', process.env.DENO_BINARY],
-      ...platformBinaries('@deno', '', `deno${exe}`).map((file) => ['npm platform package', file]),
-      ['node_modules/.bin', path.join(ROOT, 'node_modules', '.bin', 'deno')],
-      ...onPath('deno').map((file) => ['PATH', file]),
-    ]),
-    args: ['run', ...DENO_FLAGS, RUN],
-  },
+  { name: 'Bun', find: findBun, args: [...BUN_FLAGS, RUN] },
+  { name: 'Deno', find: findDeno, args: ['run', ...DENO_FLAGS, RUN] },
 ];
 
 function runConformance(file, args) {

@@ -7,8 +7,8 @@
 //   deno run --no-prompt --allow-read --allow-ffi --allow-env --allow-run __test__/conformance/run.cjs
 //
 // Options: --verbose (print every passing check), --only TEXT (checks whose id contains
-// TEXT). Environment: JCS_VECTORS_DIR (published vectors, default ../shared/jcs-vectors),
-// CONFORMANCE_LONG=1 (also the multi-gigabyte checks). The last line is
+// TEXT). Environment: JCS_VECTORS_DIR (published vectors, default ../shared/jcs-vectors).
+// The last line is
 // `conformance: N passed, N failed, N skipped`; the exit code is 1 when a check failed.
 // __test__/runtimes.test.js runs it under each installed runtime.
 

@@ -17,11 +17,14 @@ function detect() {
 const RUNTIME = detect();
 
 /** Deno permissions the package needs (read its files, load the addon) and the suite's children. */
-const DENO_FLAGS = ['--no-prompt', '--allow-read', '--allow-ffi', '--allow-env', '--allow-run'];
+const DENO_FLAGS = ['--no-prompt', '--no-remote', '--allow-read', '--allow-ffi', '--allow-env', '--allow-run'];
+/** Bun: never install a missing package from the network while running. */
+const BUN_FLAGS = ['--no-install'];
 
 /** [command, args] that run `script` with `args` under the runtime running this file. */
 function childCommand(script, args) {
   if (RUNTIME.name === 'deno') return [Deno.execPath(), ['run', ...DENO_FLAGS, script, ...args]];
+  if (RUNTIME.name === 'bun') return [process.execPath, [...BUN_FLAGS, script, ...args]];
   return [process.execPath, [script, ...args]];
 }
 
@@ -51,4 +54,4 @@ const DIFFERENCES = {
   node: {},
 };
 
-module.exports = { RUNTIME, DENO_FLAGS, childCommand, DIFFERENCES: DIFFERENCES[RUNTIME.name] || {} };
+module.exports = { RUNTIME, DENO_FLAGS, BUN_FLAGS, childCommand, DIFFERENCES: DIFFERENCES[RUNTIME.name] || {} };
