@@ -50,6 +50,9 @@ const S = {
   captureStack: Error.captureStackTrace,
   OP: Object.prototype,
   AP: Array.prototype,
+  SDE: SnapshotDomainError.prototype,
+  TAVE: ToolArgumentsValidationError.prototype,
+  TE: TypeError.prototype,
 };
 
 // ---------------------------------------------------------------------------------
@@ -75,12 +78,20 @@ function summarize(value) {
   return `${out}${S.isArray(value) ? ']' : '}'}`;
 }
 
+function inherits(value, proto) {
+  for (let p = S.getProto(value); p !== null; p = S.getProto(p)) {
+    if (p === proto) return true;
+  }
+  return false;
+}
+
 function describeError(e) {
   if (e === null || typeof e !== 'object') return `thrown ${typeof e}`;
   let kind = 'Error';
-  if (e instanceof SnapshotDomainError) kind = 'SnapshotDomainError';
-  else if (e instanceof ToolArgumentsValidationError) kind = 'ToolArgumentsValidationError';
-  else if (e instanceof TypeError) kind = 'TypeError';
+  // instanceof, written out: Symbol.hasInstance is patched on the failure path.
+  if (inherits(e, S.SDE)) kind = 'SnapshotDomainError';
+  else if (inherits(e, S.TAVE)) kind = 'ToolArgumentsValidationError';
+  else if (inherits(e, S.TE)) kind = 'TypeError';
   // Own data properties only: an inherited accessor would be this file calling code.
   const own = (key) => {
     const d = S.describe(e, key);
@@ -341,9 +352,19 @@ function planBuiltins() {
     [Object.prototype, 'toString', () => 'lie'],
     [Object.getPrototypeOf(Uint8Array.prototype), 'set', () => undefined],
     [globalThis, 'structuredClone', () => ({})],
+    // The failure path: instanceof through Symbol.hasInstance, message reads.
+    [Error, Symbol.hasInstance, () => true],
+    [RangeError, Symbol.hasInstance, () => true],
+    [TypeError, Symbol.hasInstance, () => true],
+    [SyntaxError, Symbol.hasInstance, () => true],
+    [SnapshotDomainError, Symbol.hasInstance, () => true],
+    [ToolArgumentsValidationError, Symbol.hasInstance, () => true],
+    [Object.prototype, '__lookupGetter__', () => undefined],
+    [Symbol, 'for', () => Symbol('lie')],
   ];
   const NAMES = new Map([[Object, 'Object'], [Reflect, 'Reflect'], [Array, 'Array'], [JSON, 'JSON'], [String, 'String'], [globalThis, 'globalThis'],
-    [Object.getPrototypeOf(Uint8Array.prototype), 'TypedArray.prototype']]);
+    [Object.getPrototypeOf(Uint8Array.prototype), 'TypedArray.prototype'], [Error, 'Error'], [RangeError, 'RangeError'], [TypeError, 'TypeError'],
+    [SyntaxError, 'SyntaxError'], [SnapshotDomainError, 'SnapshotDomainError'], [ToolArgumentsValidationError, 'ToolArgumentsValidationError'], [Symbol, 'Symbol']]);
   const plan = lies.map(([target, key, result]) => {
     const owner = NAMES.get(target) || `${target.constructor.name}.prototype`;
     return { target, key, label: `${owner}.${String(key)}`, result };
@@ -355,6 +376,9 @@ function planBuiltins() {
   }
   plan.push({ target: Array.prototype, key: 'constructor', label: 'Array.prototype.constructor getter', getter: fakeCtor });
   plan.push({ target: Array, key: Symbol.species, label: 'Array[Symbol.species] getter', getter: fakeCtor });
+  // Error messages read through the prototype on the failure path.
+  plan.push({ target: Error.prototype, key: 'message', label: 'Error.prototype.message getter', getter: 'Invalid string length' });
+  plan.push({ target: RangeError.prototype, key: 'message', label: 'RangeError.prototype.message getter', getter: 'Invalid string length' });
   return plan;
 }
 

@@ -11,9 +11,11 @@
 // Tape format (src/jcs/tape.rs): ops (u8: NULL 0, FALSE 1, TRUE 2, NUMBER 3, STRING 4,
 // ARRAY 5, OBJECT 6, BIG_STRING 7), nums (f64 per NUMBER), lens (u32: STRING length,
 // ARRAY count, OBJECT count then each key's length), text (UTF-16 of keys and strings in
-// tape order), bigs (long strings, one per BIG_STRING). FLAG_HASH (1): lens and text
-// start with the agent and tool names; the result is 64 hex digits then the JSON.
-// FLAG_PATH (2): failures record a pointer.
+// tape order), bigs (long strings, one per BIG_STRING). encodeTape(tape, text, bigs,
+// agentName?, toolName?) takes ops, nums and lens in one buffer behind a header of u32
+// words (lengths, flags, offsets; src/binding.rs). With both names the result is 64 hex
+// digits, a template character (0 or 1), then the JSON. FLAG_PATH (2): failures record a
+// pointer.
 
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
@@ -27,19 +29,17 @@ const { prng } = require('../benches/payloads');
 
 const ROOT = path.join(__dirname, '..');
 const FAILED = 0xffffffff;
-const FLAG_HASH = 1;
 const FLAG_PATH = 2;
 const OP = { NULL: 0, FALSE: 1, TRUE: 2, NUMBER: 3, STRING: 4, ARRAY: 5, OBJECT: 6, BIG_STRING: 7 };
+// The header layout of src/binding.rs, written out here so that a change there must be
+// made here too.
+const HEADER_WORDS = 16;
+const H = { OPS_LEN: 0, NUMS_LEN: 1, LENS_LEN: 2, TEXT_LEN: 3, BIGS_LEN: 4, FLAGS: 5, NUMS_OFFSET: 6, LENS_OFFSET: 7, OPS_OFFSET: 8 };
 const BIG_STRING_MIN = 1024;
 
 /** Writes `value` (plain JSON data) to a tape, independently of lib/walk.js. */
 function toTape(value, names) {
-  const t = { ops: [], nums: [], lens: [], text: '', bigs: [], flags: 0 };
-  if (names) {
-    t.lens.push(names[0].length, names[1].length);
-    t.text += names[0] + names[1];
-    t.flags |= FLAG_HASH;
-  }
+  const t = { ops: [], nums: [], lens: [], text: '', bigs: [], flags: 0, names };
   const write = (v) => {
     if (v === null) t.ops.push(OP.NULL);
     else if (v === false) t.ops.push(OP.FALSE);
@@ -61,14 +61,31 @@ function toTape(value, names) {
   return t;
 }
 
+/** The tape buffer of `t`; header fields can be overridden (opsLen, numsLen, ...). */
+function packTape(t, buffer) {
+  const numsOffset = HEADER_WORDS * 4;
+  const lensOffset = numsOffset + t.nums.length * 8;
+  const opsOffset = lensOffset + t.lens.length * 4;
+  const memory = buffer || new ArrayBuffer(opsOffset + t.ops.length);
+  new Float64Array(memory, numsOffset, t.nums.length).set(t.nums);
+  new Uint32Array(memory, lensOffset, t.lens.length).set(t.lens);
+  new Uint8Array(memory, opsOffset, t.ops.length).set(t.ops);
+  const header = new Uint32Array(memory, 0, HEADER_WORDS);
+  header[H.OPS_LEN] = t.opsLen ?? t.ops.length;
+  header[H.NUMS_LEN] = t.numsLen ?? t.nums.length;
+  header[H.LENS_LEN] = t.lensLen ?? t.lens.length;
+  header[H.TEXT_LEN] = t.textLen ?? t.text.length;
+  header[H.BIGS_LEN] = t.bigsLen ?? t.bigs.length;
+  header[H.FLAGS] = t.flags;
+  header[H.NUMS_OFFSET] = t.numsOffset ?? numsOffset;
+  header[H.LENS_OFFSET] = t.lensOffset ?? lensOffset;
+  header[H.OPS_OFFSET] = t.opsOffset ?? opsOffset;
+  return new Uint8Array(memory);
+}
+
 function encode(t) {
-  const ops = t.opsArray || Uint8Array.from(t.ops);
-  const nums = t.numsArray || Float64Array.from(t.nums);
-  const lens = t.lensArray || Uint32Array.from(t.lens);
-  return binding.encodeTape(
-    ops, t.opsLen ?? t.ops.length, nums, t.numsLen ?? t.nums.length, lens, t.lensLen ?? t.lens.length,
-    t.text, t.bigsArray || t.bigs, t.bigsLen ?? t.bigs.length, t.flags,
-  );
+  const tape = packTape(t);
+  return t.names ? binding.encodeTape(tape, t.text, t.bigs, t.names[0], t.names[1]) : binding.encodeTape(tape, t.text, t.bigs);
 }
 
 function nativeOutcome(fn) {
@@ -84,7 +101,8 @@ function nativeOutcome(fn) {
 
 /**
  * The invariant of every well-typed call: a failure has a listed code; a success is
- * canonical JSON (a fixed point of canonicalize), behind 64 hex digits with FLAG_HASH.
+ * canonical JSON (a fixed point of canonicalize), behind 64 hex digits and a template
+ * character when both names are given.
  */
 function checkInvariant(t, label) {
   const r = nativeOutcome(() => encode(t));
@@ -94,9 +112,9 @@ function checkInvariant(t, label) {
   }
   assert.equal(typeof r.value, 'string', `${label}: the result is a string`);
   let json = r.value;
-  if (t.flags & FLAG_HASH) {
-    assert.match(json.slice(0, 64), /^[0-9a-f]{64}$/, `${label}: hash prefix`);
-    json = json.slice(64);
+  if (t.names) {
+    assert.match(json.slice(0, 65), /^[0-9a-f]{64}[01]$/, `${label}: hash and template prefix`);
+    json = json.slice(65);
   }
   let parsed;
   assert.doesNotThrow(() => { parsed = JSON.parse(json); }, `${label}: the output is JSON: ${json.slice(0, 200)}`);
@@ -128,7 +146,7 @@ describe('the native binding', () => {
       assert.equal(r.value, canonicalize(value), `${label}: JSON`);
       const hashed = nativeOutcome(() => encode(toTape(value, ['agent é', 'tool 😀'])));
       const snapshot = createSnapshot({ agentName: 'agent é', toolName: 'tool 😀', value });
-      assert.equal(hashed.value, snapshot.proposalHash + snapshot.argsCanonicalJson, `${label}: hash and JSON`);
+      assert.equal(hashed.value.slice(0, 64) + hashed.value.slice(65), snapshot.proposalHash + snapshot.argsCanonicalJson, `${label}: hash and JSON`);
     }
   });
 
@@ -163,8 +181,10 @@ describe('the native binding', () => {
           ['opsLen - 1', { opsLen: base.ops.length - 1 }], ['opsLen + 1', { opsLen: base.ops.length + 1 }],
           ['lensLen - 1', { lensLen: Math.max(0, base.lens.length - 1) }], ['lensLen + 1', { lensLen: base.lens.length + 1 }],
           ['numsLen + 1', { numsLen: base.nums.length + 1 }], ['all lengths 0', { opsLen: 0, lensLen: 0, numsLen: 0 }],
-          ['FLAG_HASH toggled', { flags: base.flags ^ FLAG_HASH }], ['FLAG_PATH set', { flags: base.flags | FLAG_PATH }],
-          ['every flag bit', { flags: 0xffffffff }],
+          ['names toggled', { names: base.names ? undefined : ['x', 'y'] }], ['one name only', { names: ['x', undefined] }],
+          ['FLAG_PATH set', { flags: base.flags | FLAG_PATH }], ['every flag bit', { flags: 0xffffffff }],
+          ['textLen + 1', { textLen: base.text.length + 1 }], ['numsOffset unaligned', { numsOffset: HEADER_WORDS * 4 + 1 }],
+          ['lensOffset past the buffer', { lensOffset: 0xfffffff0 }], ['opsOffset 0 (the header)', { opsOffset: 0 }],
         ]) {
           tally(checkInvariant({ ...base, ...patch }, `${label}: ${what}`));
         }
@@ -191,7 +211,7 @@ describe('the native binding', () => {
     };
     const corrupt = (tape) => {
       const c = { ...tape, ops: [...tape.ops], lens: [...tape.lens], nums: [...tape.nums], bigs: [...tape.bigs] };
-      switch (int(8)) {
+      switch (int(9)) {
         case 0: if (c.ops.length) c.ops[int(c.ops.length)] = int(256); break;
         case 1: if (c.lens.length) c.lens[int(c.lens.length)] = pick([0, 1, 2, 0xffffffff, int(10)]); break;
         case 2: if (c.nums.length) c.nums[int(c.nums.length)] = pick([NaN, -0, Infinity]); break;
@@ -199,6 +219,7 @@ describe('the native binding', () => {
         case 4: c.ops.splice(int(c.ops.length + 1), 0, int(8)); break;
         case 5: c.ops.splice(int(c.ops.length), 1); break;
         case 6: c.bigs.push('q'.repeat(1100)); break;
+        case 7: c.names = c.names ? undefined : [str(), str()]; break;
         default: c.flags ^= 1 << int(3); break;
       }
       return c;
@@ -217,30 +238,34 @@ describe('the native binding', () => {
   });
 
   test('arguments of the wrong type throw an Error (or fail) and never crash', (t) => {
-    const ok = () => ({ ops: Uint8Array.of(0), nums: new Float64Array(0), lens: new Uint32Array(0) });
-    const detached = Uint8Array.of(0);
+    const empty = { ops: [0], nums: [], lens: [], text: '', bigs: [], flags: 0 };
+    const ok = () => packTape(empty);
+    const big = () => packTape({ ...empty, ops: [7] });
+    const detached = ok();
     structuredClone(detached.buffer, { transfer: [detached.buffer] });
     let getterRuns = 0;
     const bigsWithGetter = [];
     Object.defineProperty(bigsWithGetter, 0, { get() { getterRuns += 1; return 'g'.repeat(2000); }, enumerable: true });
     const calls = [
       ['no arguments', () => binding.encodeTape()],
-      ['a Float64Array for ops', () => binding.encodeTape(new Float64Array(1), 1, ok().nums, 0, ok().lens, 0, '', [], 0, 0)],
-      ['a plain array for ops', () => binding.encodeTape([0], 1, ok().nums, 0, ok().lens, 0, '', [], 0, 0)],
-      ['a Uint8Array for nums', () => binding.encodeTape(ok().ops, 1, new Uint8Array(8), 0, ok().lens, 0, '', [], 0, 0)],
-      ['a Uint16Array for lens', () => binding.encodeTape(ok().ops, 1, ok().nums, 0, new Uint16Array(2), 0, '', [], 0, 0)],
-      ['a number for text', () => binding.encodeTape(ok().ops, 1, ok().nums, 0, ok().lens, 0, 42, [], 0, 0)],
-      ['a string for bigs', () => binding.encodeTape(ok().ops, 1, ok().nums, 0, ok().lens, 0, '', 'bigs', 0, 0)],
-      ['a Proxy for bigs', () => binding.encodeTape(Uint8Array.of(7), 1, ok().nums, 0, ok().lens, 0, '', new Proxy(['b'.repeat(2000)], {}), 1, 0)],
-      ['a number inside bigs', () => binding.encodeTape(Uint8Array.of(7), 1, ok().nums, 0, ok().lens, 0, '', [42], 1, 0)],
-      ['a hole inside bigs', () => binding.encodeTape(Uint8Array.of(7), 1, ok().nums, 0, ok().lens, 0, '', [, 'x'], 1, 0)], // eslint-disable-line no-sparse-arrays
-      ['a getter inside bigs', () => binding.encodeTape(Uint8Array.of(7), 1, ok().nums, 0, ok().lens, 0, '', bigsWithGetter, 1, 0)],
-      ['a negative length', () => binding.encodeTape(ok().ops, -1, ok().nums, 0, ok().lens, 0, '', [], 0, 0)],
-      ['NaN lengths', () => binding.encodeTape(ok().ops, NaN, ok().nums, NaN, ok().lens, NaN, '', [], NaN, NaN)],
-      ['a length of 2^40', () => binding.encodeTape(ok().ops, 2 ** 40, ok().nums, 0, ok().lens, 0, '', [], 0, 0)],
-      ['a string length', () => binding.encodeTape(ok().ops, '1', ok().nums, 0, ok().lens, 0, '', [], 0, 0)],
-      ['a detached ops buffer', () => binding.encodeTape(detached, 1, ok().nums, 0, ok().lens, 0, '', [], 0, 0)],
-      ['a Buffer for ops', () => binding.encodeTape(Buffer.from([0]), 1, ok().nums, 0, ok().lens, 0, '', [], 0, 0)],
+      ['a Float64Array for the tape', () => binding.encodeTape(new Float64Array(16), '')],
+      ['a plain array for the tape', () => binding.encodeTape([0], '')],
+      ['a tape shorter than its header', () => binding.encodeTape(new Uint8Array(8), '')],
+      ['a number for text', () => binding.encodeTape(ok(), 42)],
+      ['a string for bigs', () => binding.encodeTape(big(), '', 'bigs')],
+      ['no bigs for a BIG_STRING', () => binding.encodeTape(big(), '')],
+      ['a Proxy for bigs', () => binding.encodeTape(big(), '', new Proxy(['b'.repeat(2000)], {}))],
+      ['a number inside bigs', () => binding.encodeTape(big(), '', [42])],
+      ['a hole inside bigs', () => binding.encodeTape(big(), '', [, 'x'])], // eslint-disable-line no-sparse-arrays
+      ['a getter inside bigs', () => binding.encodeTape(big(), '', bigsWithGetter)],
+      ['a number for a name', () => binding.encodeTape(ok(), '', undefined, 1, 'tool')],
+      ['a detached tape', () => binding.encodeTape(detached, '')],
+      ['a Buffer for the tape', () => binding.encodeTape(Buffer.from(ok()), '')],
+      ['canonicalizeText of a number', () => binding.canonicalizeText(42, 'a', 't', 0)],
+      ['canonicalizeText without names', () => binding.canonicalizeText('{}')],
+      ['canonicalizeText with every flag bit', () => binding.canonicalizeText('{"a":-0}', 'a', 't', 0xffffffff)],
+      ['ownNameCount of a number', () => binding.ownNameCount(1)],
+      ['isExternal of nothing', () => binding.isExternal()],
       ['checkJson of a number', () => binding.checkJson(42, 0)],
       ['checkJson of undefined', () => binding.checkJson(undefined, 0)],
       ['checkJson with every flag bit', () => binding.checkJson('{"a":-0}', 0xffffffff)],
@@ -290,11 +315,14 @@ describe('a tape in shared memory, rewritten by another thread while it is encod
     const { Worker } = require('node:worker_threads');
     const { binding } = require(${JSON.stringify(path.join(ROOT, 'lib', 'native.js'))});
     const listed = new Set(binding.errorMessages().map((d) => d.code));
-    const lensBuffer = new SharedArrayBuffer(4 * 16);
-    const lens = new Uint32Array(lensBuffer);
-    const ops = Uint8Array.from([5, 4, 4, 4, 4, 4, 4, 4, 4]);
-    lens.set([8, 1, 1, 1, 1, 1, 1, 1, 1]);
-    const writer = new Worker('const { workerData } = require("node:worker_threads"); const lens = new Uint32Array(workerData); for (let i = 0;; i++) lens[8] = (i & 1) ? 1 : 1000000;', { eval: true, workerData: lensBuffer });
+    // Header (16 words), no numbers, 9 lengths, 9 ops.
+    const shared = new SharedArrayBuffer(64 + 9 * 4 + 9);
+    const header = new Uint32Array(shared, 0, 16);
+    header.set([9, 0, 9, 8, 0, 0, 64, 64, 64 + 36]);
+    new Uint32Array(shared, 64, 9).set([8, 1, 1, 1, 1, 1, 1, 1, 1]);
+    new Uint8Array(shared, 100, 9).set([5, 4, 4, 4, 4, 4, 4, 4, 4]);
+    const tape = new Uint8Array(shared);
+    const writer = new Worker('const { workerData } = require("node:worker_threads"); const lens = new Uint32Array(workerData, 64, 9); for (let i = 0;; i++) lens[8] = (i & 1) ? 1 : 1000000;', { eval: true, workerData: shared });
     setTimeout(() => {
       const seen = {};
       const start = Date.now();
@@ -304,7 +332,7 @@ describe('a tape in shared memory, rewritten by another thread while it is encod
         calls++;
         let key;
         try {
-          const r = binding.encodeTape(ops, 9, new Float64Array(0), 0, lens, 9, 'abcdefgh', [], 0, 0);
+          const r = binding.encodeTape(tape, 'abcdefgh');
           key = r === 0xffffffff ? 'FAILED ' + binding.lastFailureCode() : 'ok';
         } catch (e) {
           key = 'threw ' + e.code;

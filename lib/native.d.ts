@@ -5,6 +5,16 @@
 export declare function canonicalizeJson(text: string, flags: number): string | number
 
 /**
+ * Strict-decodes provider text, canonicalizes it and hashes it with the agent and tool
+ * names, in one pass: the snapshot of text that no schema transforms. Empty or
+ * whitespace-only text is the empty object. Returns what `encodeTape` returns with
+ * names, `FAILED` when the text is not strict JSON (stage `json`), or `FAILED_SNAPSHOT`
+ * when its value is outside the snapshot domain (negative zero: stage `snapshot`).
+ * Flags: `FLAG_PATH`.
+ */
+export declare function canonicalizeText(text: string, agentName: string, toolName: string, flags: number): string | number
+
+/**
  * Strict-decodes JSON text without building a value: `JSON_OK`, `JSON_BLANK` (empty or
  * whitespace only) or `FAILED`. Flags: `FLAG_PATH`, `FLAG_REJECT_NEGATIVE_ZERO`.
  */
@@ -12,11 +22,13 @@ export declare function checkJson(text: string, flags: number): number
 
 /**
  * Encodes a tape written by `lib/walk.js` and returns its RFC 8785 JSON, or `FAILED`.
- * `bigs` holds the tape's long strings (`BIG_STRING`), `bigs_len` of them. With
- * `FLAG_HASH`, the first two strings of the tape are the agent and tool names and the
- * result is the 64-character hex proposal hash followed by the canonical JSON.
+ * `tape` is the tape buffer (`TAPE_HEADER_WORDS`), `text` the UTF-16 text of its keys
+ * and strings, `bigs` its long strings (`OP_BIG_STRING`, read up to the header's count).
+ * With `agentName` and `toolName`, the result is the 64-character hex proposal hash of
+ * exactly those names and the JSON, one template character (`1`: views worth copying
+ * from a template), then the canonical JSON.
  */
-export declare function encodeTape(ops: Uint8Array, opsLen: number, nums: Float64Array, numsLen: number, lens: Uint32Array, lensLen: number, text: string, bigs: unknown[], bigsLen: number, flags: number): string | number
+export declare function encodeTape(tape: Uint8Array, text: string, bigs?: unknown[] | undefined | null, agentName?: string | undefined | null, toolName?: string | undefined | null): string | number
 
 /** A public error code and its human sentence. */
 export interface ErrorDescription {
@@ -30,11 +42,38 @@ export interface ErrorDescription {
  */
 export declare function errorMessages(): Array<ErrorDescription>
 
+/** What a function returns instead of its result when it failed. */
+export declare const FAILED: number
+
+/**
+ * What `canonicalizeText` returns when the text is strict JSON but its value is outside
+ * the snapshot domain (negative zero): the failure belongs to stage `snapshot`.
+ */
+export declare const FAILED_SNAPSHOT: number
+
+/** `flags` bit: failures record a JSON Pointer, read with `lastFailurePath`. */
+export declare const FLAG_PATH: number
+
+/** `flags` bit (strict decoding): negative zero is an error. */
+export declare const FLAG_REJECT_NEGATIVE_ZERO: number
+
 /**
  * The proposal hash of an agent, a tool and canonical JSON already computed, or
  * `FAILED` (a lone surrogate in any of them).
  */
 export declare function hashProposal(agentName: string, toolName: string, argsCanonicalJson: string): string | number
+
+/**
+ * Whether a value is an N-API external (`util.types.isExternal`, for runtimes whose
+ * `node:util` lacks it). `napi_typeof` reads the value's type and runs none of its code.
+ */
+export declare function isExternal(value: unknown): boolean
+
+/** `checkJson`: the text is empty or whitespace only. */
+export declare const JSON_BLANK: number
+
+/** `checkJson`: the text is a JSON document. */
+export declare const JSON_OK: number
 
 /** The code of the last failure on this thread. */
 export declare function lastFailureCode(): string
@@ -44,3 +83,62 @@ export declare function lastFailurePath(): string
 
 /** The nesting limit shared by the walker, the decoder and the encoder. */
 export declare function maxDepth(): number
+
+export declare const OP_ARRAY: number
+
+export declare const OP_BIG_STRING: number
+
+export declare const OP_FALSE: number
+
+/** Tape op codes (`src/jcs/tape.rs`), for `lib/walk.js`. */
+export declare const OP_NULL: number
+
+export declare const OP_NUMBER: number
+
+export declare const OP_OBJECT: number
+
+export declare const OP_STRING: number
+
+export declare const OP_TRUE: number
+
+/**
+ * The number of own string-keyed properties of an object, indices included and
+ * counted without turning them into strings (`Object.getOwnPropertyNames(o).length`
+ * without its cost per array element), or `FAILED`. Runs no code of an ordinary object
+ * or array: `lib/walk.js` calls it on arrays it has checked are not Proxies.
+ */
+export declare function ownNameCount(value: object): number
+
+/** Header word: the number of long strings. */
+export declare const TAPE_BIGS_LEN: number
+
+/** Header word: the flags (`FLAG_PATH`). */
+export declare const TAPE_FLAGS: number
+
+/**
+ * The tape buffer `lib/walk.js` hands to `encodeTape`: one `Uint8Array` that starts
+ * with `TAPE_HEADER_WORDS` native-endian u32 words (the lengths of the tape's streams,
+ * the flags, and where the numbers, lengths and op codes start in the buffer).
+ */
+export declare const TAPE_HEADER_WORDS: number
+
+/** Header word: the number of u32 lengths. */
+export declare const TAPE_LENS_LEN: number
+
+/** Header word: the byte offset of the lengths (a multiple of 4). */
+export declare const TAPE_LENS_OFFSET: number
+
+/** Header word: the number of f64 numbers. */
+export declare const TAPE_NUMS_LEN: number
+
+/** Header word: the byte offset of the numbers (a multiple of 8). */
+export declare const TAPE_NUMS_OFFSET: number
+
+/** Header word: the number of op codes. */
+export declare const TAPE_OPS_LEN: number
+
+/** Header word: the byte offset of the op codes. */
+export declare const TAPE_OPS_OFFSET: number
+
+/** Header word: the UTF-16 length of the text. */
+export declare const TAPE_TEXT_LEN: number

@@ -83,9 +83,17 @@ function guarded(native) {
   let panicked = false;
   return Object.freeze({
     ...native,
-    encodeTape(ops, opsLen, nums, numsLen, lens, lensLen, text, bigs, bigsLen, flags) {
+    encodeTape(tape, text, bigs, agentName, toolName) {
       try {
-        return native.encodeTape(ops, opsLen, nums, numsLen, lens, lensLen, text, bigs, bigsLen, flags);
+        return native.encodeTape(tape, text, bigs, agentName, toolName);
+      } catch {
+        panicked = true;
+        return FAILED;
+      }
+    },
+    canonicalizeText(text, agentName, toolName, flags) {
+      try {
+        return native.canonicalizeText(text, agentName, toolName, flags);
       } catch {
         panicked = true;
         return FAILED;

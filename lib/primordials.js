@@ -8,6 +8,22 @@ const { types } = require('node:util');
 
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 
+/**
+ * A Set whose methods are its own prototype's, copied from Set.prototype at load and
+ * frozen: `set.has(v)` is an ordinary, fast method call that later patching of
+ * Set.prototype cannot reach.
+ */
+class SafeSet extends Set {
+  constructor() {
+    super();
+  }
+}
+for (const key of ['has', 'add', 'delete', 'clear']) {
+  Object.defineProperty(SafeSet.prototype, key, { __proto__: null, value: Set.prototype[key], writable: false, enumerable: false, configurable: false });
+}
+Object.freeze(SafeSet.prototype);
+Object.freeze(SafeSet);
+
 module.exports = Object.freeze({
   ObjectGetPrototypeOf: Object.getPrototypeOf,
   ObjectGetOwnPropertyNames: Object.getOwnPropertyNames,
@@ -18,15 +34,19 @@ module.exports = Object.freeze({
   ObjectDefineProperty: Object.defineProperty,
   ObjectKeys: Object.keys,
   ObjectPrototype: Object.prototype,
+  ObjectPrototypeToString: uncurryThis(Object.prototype.toString),
+  ObjectPrototypeLookupGetter: uncurryThis(Object.prototype.__lookupGetter__),
+  SymbolToStringTag: Symbol.toStringTag,
   ArrayIsArray: Array.isArray,
   ArrayPrototype: Array.prototype,
   ArrayPrototypeSlice: uncurryThis(Array.prototype.slice),
   ArrayPrototypeToSpliced: uncurryThis(Array.prototype.toSpliced),
   SafeArray: Array,
   SymbolSpecies: Symbol.species,
+  SafeSymbol: Symbol,
   speciesGetter: Object.getOwnPropertyDescriptor(Array, Symbol.species).get,
   JSONParse: JSON.parse,
-  SafeSet: Set,
+  SafeSet,
   SetPrototypeHas: uncurryThis(Set.prototype.has),
   SetPrototypeAdd: uncurryThis(Set.prototype.add),
   SetPrototypeClear: uncurryThis(Set.prototype.clear),
@@ -41,17 +61,31 @@ module.exports = Object.freeze({
   StringPrototypeIsWellFormed: uncurryThis(String.prototype.isWellFormed),
   StringFromCharCode: String.fromCharCode,
   TypedArrayPrototypeSet: uncurryThis(Object.getPrototypeOf(Uint8Array.prototype).set),
+  SafeArrayBuffer: ArrayBuffer,
   SafeUint8Array: Uint8Array,
   SafeUint32Array: Uint32Array,
   SafeFloat64Array: Float64Array,
   isProxy: types.isProxy,
   structuredClone: globalThis.structuredClone,
   // Objects whose internal slots make them something other than a plain record, even
-  // when their prototype has been reset to Object.prototype or null.
-  slotChecks: Object.freeze([
-    types.isDate, types.isRegExp, types.isMap, types.isSet, types.isWeakMap, types.isWeakSet,
-    types.isAnyArrayBuffer, types.isArrayBufferView, types.isBoxedPrimitive, types.isNativeError,
-    types.isPromise, types.isGeneratorObject, types.isMapIterator, types.isSetIterator,
-    types.isModuleNamespaceObject, types.isArgumentsObject, types.isExternal,
-  ]),
+  // when their prototype has been reset to Object.prototype or null. lib/walk.js calls
+  // each from its own call site (one shared call site costs V8 its fast API calls).
+  isDate: types.isDate,
+  isRegExp: types.isRegExp,
+  isMap: types.isMap,
+  isSet: types.isSet,
+  isWeakMap: types.isWeakMap,
+  isWeakSet: types.isWeakSet,
+  isAnyArrayBuffer: types.isAnyArrayBuffer,
+  isArrayBufferView: types.isArrayBufferView,
+  isBoxedPrimitive: types.isBoxedPrimitive,
+  isNativeError: types.isNativeError,
+  isPromise: types.isPromise,
+  isGeneratorObject: types.isGeneratorObject,
+  isMapIterator: types.isMapIterator,
+  isSetIterator: types.isSetIterator,
+  isModuleNamespaceObject: types.isModuleNamespaceObject,
+  isArgumentsObject: types.isArgumentsObject,
+  // Missing in Deno 2 (lib/walk.js then asks the binding, which asks napi_typeof).
+  isExternal: types.isExternal,
 });

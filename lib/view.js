@@ -9,7 +9,8 @@
 // while Array's species lookup is untouched (otherwise with toSpliced, which never
 // consults it), and nested containers are then written over the copy's own data
 // properties. Snapshots whose views copying would not speed up (decided from the shape
-// of the value when the snapshot is made, see lib/walk.js) parse every view instead.
+// of the value when the snapshot is made, see Shape::worth_a_template in
+// src/jcs/tape.rs) parse every view instead.
 
 const P = require('./primordials');
 
@@ -18,8 +19,6 @@ const {
   ArrayPrototype, ArrayPrototypeSlice, ArrayPrototypeToSpliced, SafeArray, speciesGetter,
 } = P;
 
-/** Objects with more keys than this are not copied: V8 keeps them as dictionaries. */
-const COPYABLE_KEYS = 512;
 /** Marks a snapshot whose views are parsed from its JSON every time. */
 const PARSE_EACH_TIME = Symbol('parse each time');
 
@@ -32,11 +31,11 @@ function firstView(json) {
   if (typeof parsed !== 'object' || parsed === null) return { template: parsed, view: parsed };
   try {
     return { template: parsed, view: copy(parsed, speciesUntouched()) };
-  } catch (error) {
+  } catch {
     // Copying recurses once per level; on a thread with little stack left, a deep
-    // template is not kept and views are parsed (JSON.parse does not recurse).
-    if (error instanceof RangeError) return { template: PARSE_EACH_TIME, view: parsed };
-    throw error;
+    // template is not kept and views are parsed (JSON.parse does not recurse). The copy
+    // runs no foreign code, so nothing else can be thrown here; the error is not read.
+    return { template: PARSE_EACH_TIME, view: parsed };
   }
 }
 
@@ -72,10 +71,9 @@ function view(template, json) {
   if (typeof template !== 'object' || template === null) return template;
   try {
     return copy(template, speciesUntouched());
-  } catch (error) {
-    if (error instanceof RangeError) return JSONParse(json);
-    throw error;
+  } catch {
+    return JSONParse(json);
   }
 }
 
-module.exports = { firstView, view, PARSE_EACH_TIME, COPYABLE_KEYS };
+module.exports = { firstView, view, PARSE_EACH_TIME };

@@ -5,55 +5,122 @@
 // (see src/jcs/tape.rs). One native call then validates strings, formats numbers,
 // escapes, sorts keys by UTF-16 code units and hashes. The walk is iterative, so no
 // value can exhaust the stack, and it stops at the same depth limit as the native side.
+//
+// Re-entry fails closed. The walk keeps its tape and stack in module state, reused from
+// call to call. A value can run no code during a walk, with one exception no check in
+// Node can see beforehand (the global object of a node:vm context whose prototype was
+// reset: listing its keys runs its sandbox's Proxy traps, see the README's limits). If
+// such code calls the package again, the inner call fails at once with
+// `reentrant_call`, touching nothing, and the outer call fails with `reentrant_call`
+// too when it ends, whatever it would have returned: no result is ever made from a walk
+// during which another call was attempted. The agent and tool names never pass through
+// that state: they go to the native call as arguments, which hashes exactly them.
 
 const { binding } = require('./native');
 const { WalkFailure, nativeFailure } = require('./errors');
-const { COPYABLE_KEYS } = require('./view');
 const P = require('./primordials');
 
 const {
-  ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols,
-  ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ObjectPrototype, ArrayIsArray, ArrayPrototype,
-  SetPrototypeHas, SetPrototypeAdd, SetPrototypeClear, StringPrototypeSlice, StringPrototypeCharCodeAt,
-  StringFromCharCode, TypedArrayPrototypeSet, isProxy, slotChecks, structuredClone,
+  ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectGetOwnPropertyDescriptor,
+  ObjectHasOwn, ObjectKeys, ObjectPrototype, ObjectPrototypeToString, ObjectPrototypeLookupGetter, SymbolToStringTag,
+  ArrayIsArray, ArrayPrototype, StringPrototypeSlice, StringPrototypeCharCodeAt, StringFromCharCode, TypedArrayPrototypeSet,
+  isProxy, structuredClone, isDate, isRegExp, isMap, isSet, isWeakMap, isWeakSet, isAnyArrayBuffer, isArrayBufferView,
+  isBoxedPrimitive, isNativeError, isPromise, isGeneratorObject, isMapIterator, isSetIterator, isModuleNamespaceObject,
+  isArgumentsObject,
 } = P;
+
+// A runtime without util.types.isExternal (Deno) asks napi_typeof through the binding:
+// the check is never dropped.
+const isExternal = typeof P.isExternal === 'function' ? P.isExternal : binding.isExternal;
+const ownNameCount = binding.ownNameCount;
+const encodeTape = binding.encodeTape;
+const canonicalizeText = binding.canonicalizeText;
 
 const MAX_DEPTH = binding.maxDepth();
 const { MAX_STRING_LENGTH } = require('node:buffer').constants;
-const RE_STRING_LENGTH = /string length/;
 
-// Tape op codes: the constants of src/jcs/tape.rs.
-const NULL = 0;
-const FALSE = 1;
-const TRUE = 2;
-const NUMBER = 3;
-const STRING = 4;
-const ARRAY = 5;
-const OBJECT = 6;
-const BIG_STRING = 7;
+// Tape op codes, flags and header words: the constants of src/binding.rs.
+const {
+  OP_NULL, OP_FALSE, OP_TRUE, OP_NUMBER, OP_STRING, OP_ARRAY, OP_OBJECT, OP_BIG_STRING, FLAG_PATH, FAILED_SNAPSHOT,
+  TAPE_HEADER_WORDS, TAPE_OPS_LEN, TAPE_NUMS_LEN, TAPE_LENS_LEN, TAPE_TEXT_LEN, TAPE_BIGS_LEN, TAPE_FLAGS,
+  TAPE_NUMS_OFFSET, TAPE_LENS_OFFSET, TAPE_OPS_OFFSET,
+} = binding;
 
 /** Strings at least this long are handed to the native side as they are. */
 const BIG_STRING_MIN = 1024;
+/**
+ * Arrays longer than this count their own property names through the binding, which
+ * does not turn every index into a string as Object.getOwnPropertyNames does.
+ */
+const NATIVE_NAMES_MIN = 16;
+/** The first containers of a walk are tracked in a list; the rest in a Set. */
+const SEEN_LIST = 16;
 
-// Native flags: the constants of src/binding.rs.
-const FLAG_HASH = 1;
-const FLAG_PATH = 2;
+// ---------------------------------------------------------------------------------
+// The tape: one buffer (header, numbers, lengths, op codes), reused from call to call.
+// Capacities are tracked here rather than read from the typed arrays, whose `length`
+// getter lives on a patchable prototype.
 
-// Tape buffers, reused from call to call (a walk never runs foreign code, so it cannot
-// be re-entered). Capacities are tracked here rather than read from the typed arrays,
-// whose `length` getter lives on a patchable prototype.
+const HEADER_BYTES = TAPE_HEADER_WORDS * 4;
 const INITIAL = 1024;
 const KEEP = 1 << 20;
-let ops = new P.SafeUint8Array(INITIAL);
-let opsCap = INITIAL;
+let numsCap = 0;
+let lensCap = 0;
+let opsCap = 0;
+let tapeBuffer;
+let bytes;
+let header;
+let nums;
+let lens;
+let ops;
 let opsLen = 0;
-let nums = new P.SafeFloat64Array(INITIAL);
-let numsCap = INITIAL;
 let numsLen = 0;
-let lens = new P.SafeUint32Array(INITIAL);
-let lensCap = INITIAL;
 let lensLen = 0;
 let text = '';
+
+/** Lays the tape out anew with these capacities, keeping what was written. */
+function layout(newNums, newLens, newOps) {
+  const numsOffset = HEADER_BYTES;
+  const lensOffset = numsOffset + newNums * 8;
+  const opsOffset = lensOffset + newLens * 4;
+  const buffer = new P.SafeArrayBuffer(opsOffset + newOps);
+  const nextNums = new P.SafeFloat64Array(buffer, numsOffset, newNums);
+  const nextLens = new P.SafeUint32Array(buffer, lensOffset, newLens);
+  const nextOps = new P.SafeUint8Array(buffer, opsOffset, newOps);
+  if (tapeBuffer !== undefined) {
+    TypedArrayPrototypeSet(nextNums, new P.SafeFloat64Array(tapeBuffer, HEADER_BYTES, numsLen));
+    TypedArrayPrototypeSet(nextLens, new P.SafeUint32Array(tapeBuffer, HEADER_BYTES + numsCap * 8, lensLen));
+    TypedArrayPrototypeSet(nextOps, new P.SafeUint8Array(tapeBuffer, HEADER_BYTES + numsCap * 8 + lensCap * 4, opsLen));
+  }
+  tapeBuffer = buffer;
+  bytes = new P.SafeUint8Array(buffer);
+  header = new P.SafeUint32Array(buffer, 0, TAPE_HEADER_WORDS);
+  header[TAPE_NUMS_OFFSET] = numsOffset;
+  header[TAPE_LENS_OFFSET] = lensOffset;
+  header[TAPE_OPS_OFFSET] = opsOffset;
+  nums = nextNums;
+  lens = nextLens;
+  ops = nextOps;
+  numsCap = newNums;
+  lensCap = newLens;
+  opsCap = newOps;
+}
+layout(INITIAL, INITIAL, INITIAL);
+
+function pushOp(op) {
+  if (opsLen === opsCap) layout(numsCap, lensCap, opsCap * 2);
+  ops[opsLen++] = op;
+}
+
+function pushLen(len) {
+  if (lensLen === lensCap) layout(numsCap, lensCap * 2, opsCap);
+  lens[lensLen++] = len;
+}
+
+function pushNum(num) {
+  if (numsLen === numsCap) layout(numsCap * 2, lensCap, opsCap);
+  nums[numsLen++] = num;
+}
 
 /**
  * Stores into arrays the walk owns without ever reaching a setter an application may
@@ -83,49 +150,37 @@ function pushBig(value) {
   bigs[bigsLen++] = value;
 }
 
-// The walk's explicit stack: the container, its keys (null for an array), the next
-// member index and the member count, per level.
+/** Appends a key or a short string to the text, or fails before the engine would. */
+function appendText(value) {
+  if (value.length > MAX_STRING_LENGTH - text.length) throw new WalkFailure('size_limit', undefined);
+  text += value;
+}
+
+// ---------------------------------------------------------------------------------
+// The explicit stack: per level the container, its keys (null for an array), the next
+// member index, the member count, and how members are read.
+
+/** Members are read through their descriptors. */
+const READ_DESCRIPTORS = 0;
+/** An array proven dense, with every index enumerable: elements are read directly. */
+const READ_ELEMENTS = 1;
+
 const stackValue = ownSlots(MAX_DEPTH + 1);
 const stackKeys = ownSlots(MAX_DEPTH + 1);
 const stackNext = new P.SafeFloat64Array(MAX_DEPTH + 1);
 const stackCount = new P.SafeFloat64Array(MAX_DEPTH + 1);
+const stackMode = new P.SafeUint8Array(MAX_DEPTH + 1);
 let sp = 0;
-const seen = new P.SafeSet();
-// The shape of the last value walked, for deciding how its views are made.
-let containers = 0;
-let members = 0;
-let widestObject = 0;
 
-function growOps() {
-  const next = new P.SafeUint8Array(opsCap * 2);
-  TypedArrayPrototypeSet(next, ops);
-  ops = next;
-  opsCap *= 2;
-}
+// Containers seen so far: the first SEEN_LIST in a list (a scan is cheaper than a Set
+// for small values), the rest in a Set made for the walk.
+const seenList = ownSlots(SEEN_LIST);
+let seenLen = 0;
+let seenSet = null;
 
-function growNums() {
-  const next = new P.SafeFloat64Array(numsCap * 2);
-  TypedArrayPrototypeSet(next, nums);
-  nums = next;
-  numsCap *= 2;
-}
-
-function growLens() {
-  const next = new P.SafeUint32Array(lensCap * 2);
-  TypedArrayPrototypeSet(next, lens);
-  lens = next;
-  lensCap *= 2;
-}
-
-function pushOp(op) {
-  if (opsLen === opsCap) growOps();
-  ops[opsLen++] = op;
-}
-
-function pushLen(len) {
-  if (lensLen === lensCap) growLens();
-  lens[lensLen++] = len;
-}
+/** Whether Object.prototype.toString can stand in for four brand checks (see enterObject). */
+let toStringDecides = false;
+let includePath = false;
 
 function escapePointerSegment(segment) {
   let out = '';
@@ -138,6 +193,14 @@ function escapePointerSegment(segment) {
 
 /** The JSON Pointer of the member being visited at each level of the stack. */
 function currentPath() {
+  // Escaping at most doubles a key: a pointer that could pass the engine's longest
+  // string fails like the canonical JSON would.
+  let bound = 0;
+  for (let level = 0; level < sp; level++) {
+    const keys = stackKeys[level];
+    bound += keys === null ? 11 : 1 + 2 * keys[stackNext[level] - 1].length;
+  }
+  if (bound > MAX_STRING_LENGTH) throw new WalkFailure('size_limit', undefined);
   let path = '';
   for (let level = 0; level < sp; level++) {
     const index = stackNext[level] - 1;
@@ -146,8 +209,6 @@ function currentPath() {
   }
   return path;
 }
-
-let includePath = false;
 
 function fail(code) {
   throw new WalkFailure(code, includePath ? currentPath() : undefined);
@@ -158,28 +219,6 @@ function failAt(code, index) {
   throw new WalkFailure(code, includePath ? `${currentPath()}/${index}` : undefined);
 }
 
-function hasInternalSlots(value) {
-  for (let i = 0; i < slotChecks.length; i++) {
-    if (slotChecks[i](value)) return true;
-  }
-  return false;
-}
-
-/**
- * For an object without own properties, whether it is an ordinary object. Engine
- * objects that util.types cannot name (WeakRef, FinalizationRegistry, Intl objects,
- * iterators) refuse structured cloning; cloning an object without own properties reads
- * nothing from it, so no code of the value can run.
- */
-function isOrdinaryWhenEmpty(value) {
-  try {
-    structuredClone(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function isAncestor(value) {
   for (let level = 0; level < sp; level++) {
     if (stackValue[level] === value) return true;
@@ -187,45 +226,151 @@ function isAncestor(value) {
   return false;
 }
 
-/** Checks a container and pushes it on the stack; writes its tape header. */
-function enter(value) {
-  if (isProxy(value)) fail('non_plain_object');
-  if (SetPrototypeHas(seen, value)) fail(isAncestor(value) ? 'cycle' : 'repeated_reference');
-  if (sp >= MAX_DEPTH) fail('depth_limit');
-  SetPrototypeAdd(seen, value);
-  let keys = null;
-  let count;
-  if (ArrayIsArray(value)) {
-    if (ObjectGetPrototypeOf(value) !== ArrayPrototype) fail('non_plain_object');
-    count = value.length;
-    if (ObjectGetOwnPropertySymbols(value).length !== 0) fail('symbol_key');
-    if (ObjectGetOwnPropertyNames(value).length !== count + 1) {
-      // Either holes (fewer names) or extra properties (more names, or as many names
-      // as a dense array would have but some of them not indices).
-      for (let i = 0; i < count; i++) {
-        if (!ObjectHasOwn(value, i)) failAt('sparse_array', i);
-      }
-      fail('array_extra_property');
+/** Records a container, failing if the walk has reached it before. */
+function see(value) {
+  if (seenSet === null) {
+    for (let i = 0; i < seenLen; i++) {
+      if (seenList[i] === value) fail(isAncestor(value) ? 'cycle' : 'repeated_reference');
     }
-    pushOp(ARRAY);
+    if (sp >= MAX_DEPTH) fail('depth_limit');
+    if (seenLen < SEEN_LIST) {
+      seenList[seenLen++] = value;
+      return;
+    }
+    seenSet = new P.SafeSet();
+    for (let i = 0; i < SEEN_LIST; i++) seenSet.add(seenList[i]);
   } else {
-    const proto = ObjectGetPrototypeOf(value);
-    if ((proto !== ObjectPrototype && proto !== null) || hasInternalSlots(value)) fail('non_plain_object');
-    if (ObjectGetOwnPropertySymbols(value).length !== 0) fail('symbol_key');
-    keys = ObjectGetOwnPropertyNames(value);
-    count = keys.length;
-    if (count > widestObject) widestObject = count;
-    if (count === 0 && !isOrdinaryWhenEmpty(value)) fail('non_plain_object');
-    pushOp(OBJECT);
+    if (seenSet.has(value)) fail(isAncestor(value) ? 'cycle' : 'repeated_reference');
+    if (sp >= MAX_DEPTH) fail('depth_limit');
   }
-  pushLen(count);
-  containers++;
-  members += count;
+  seenSet.add(value);
+}
+
+/** The engine types an object's prototype cannot tell and that must precede key listing. */
+function hasSlotsBeforeKeys(value) {
+  return isMap(value) || isSet(value) || isWeakMap(value) || isWeakSet(value) || isAnyArrayBuffer(value) ||
+    isArrayBufferView(value) || isBoxedPrimitive(value) || isPromise(value) || isGeneratorObject(value) ||
+    isMapIterator(value) || isSetIterator(value) || isModuleNamespaceObject(value) || isExternal(value);
+}
+
+/** The four engine types Object.prototype.toString also names. */
+function hasTaggedSlots(value) {
+  return isDate(value) || isRegExp(value) || isNativeError(value) || isArgumentsObject(value);
+}
+
+// The well-known symbols: no structured clone implementation looks a hook up under
+// one of them (Object.prototype[Symbol.toPrimitive] or [Symbol.iterator] are common
+// polyfill territory and must not make every empty object fail).
+const WELL_KNOWN_SYMBOLS = ownSlots(0);
+{
+  const names = ObjectGetOwnPropertyNames(P.SafeSymbol);
+  for (let i = 0; i < names.length; i++) {
+    const descriptor = ObjectGetOwnPropertyDescriptor(P.SafeSymbol, names[i]);
+    if (ObjectHasOwn(descriptor, 'value') && typeof descriptor.value === 'symbol') {
+      P.ObjectDefineProperty(WELL_KNOWN_SYMBOLS, WELL_KNOWN_SYMBOLS.length, { __proto__: null, value: descriptor.value, enumerable: true });
+    }
+  }
+  P.ObjectFreeze(WELL_KNOWN_SYMBOLS);
+}
+
+function isWellKnown(symbol) {
+  for (let i = 0; i < WELL_KNOWN_SYMBOLS.length; i++) {
+    if (WELL_KNOWN_SYMBOLS[i] === symbol) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether structured cloning can classify an empty object without running code: the
+ * object has no own property (so no getter to call), and the clone hooks a runtime looks
+ * up on a host object's prototype chain (Node's messaging symbols, Deno's host-object
+ * brand: all symbol-keyed, none well-known) can find nothing callable on
+ * Object.prototype, the only object left on that chain.
+ */
+function cloneRunsNoCode() {
+  const symbols = ObjectGetOwnPropertySymbols(ObjectPrototype);
+  for (let i = 0; i < symbols.length; i++) {
+    if (isWellKnown(symbols[i])) continue;
+    const descriptor = ObjectGetOwnPropertyDescriptor(ObjectPrototype, symbols[i]);
+    if (!ObjectHasOwn(descriptor, 'value') || typeof descriptor.value === 'function') return false;
+  }
+  return true;
+}
+
+/**
+ * For an object without own properties whose prototype is Object.prototype or null,
+ * whether it is an ordinary object. Engine objects that no other check names (WeakRef,
+ * FinalizationRegistry, Intl objects, iterators, every WebAssembly object, Node host
+ * objects) either refuse structured cloning or clone into an object of their own kind,
+ * with their type's prototype; an ordinary object clones into a plain `{}`. When
+ * Object.prototype carries a function or an accessor under a symbol key that is not a
+ * well-known symbol, cloning could call it: the object is then refused (fail closed)
+ * instead of classified.
+ */
+function isOrdinaryWhenEmpty(value) {
+  if (!cloneRunsNoCode()) return false;
+  try {
+    return ObjectGetPrototypeOf(structuredClone(value)) === ObjectPrototype;
+  } catch {
+    return false;
+  }
+}
+
+function push(value, keys, count, mode) {
   stackValue[sp] = value;
   stackKeys[sp] = keys;
   stackNext[sp] = 0;
   stackCount[sp] = count;
+  stackMode[sp] = mode;
   sp++;
+}
+
+function enterArray(value) {
+  if (ObjectGetPrototypeOf(value) !== ArrayPrototype) fail('non_plain_object');
+  const count = value.length;
+  if (ObjectGetOwnPropertySymbols(value).length !== 0) fail('symbol_key');
+  // Object.keys lists indices in ascending order before any other key: as many
+  // enumerable keys as elements, the last of them the last index, means every index is
+  // an own enumerable property and no other key is enumerable.
+  const keys = ObjectKeys(value);
+  let mode = READ_DESCRIPTORS;
+  if (keys.length === count && (count === 0 || keys[count - 1] === `${count - 1}`)) {
+    // Only a non-enumerable extra property can be left: "length" is the one allowed.
+    const names = count < NATIVE_NAMES_MIN ? ObjectGetOwnPropertyNames(value).length : ownNameCount(value);
+    if (names !== count + 1) fail('array_extra_property');
+    mode = READ_ELEMENTS;
+  } else if (ObjectGetOwnPropertyNames(value).length !== count + 1) {
+    // Either holes (fewer names) or extra properties (more names, or as many names as a
+    // dense array would have but some of them not indices).
+    for (let i = 0; i < count; i++) {
+      if (!ObjectHasOwn(value, i)) failAt('sparse_array', i);
+    }
+    fail('array_extra_property');
+  }
+  pushOp(OP_ARRAY);
+  pushLen(count);
+  push(value, null, count, mode);
+}
+
+function enterObject(value) {
+  const proto = ObjectGetPrototypeOf(value);
+  if ((proto !== ObjectPrototype && proto !== null) || hasSlotsBeforeKeys(value)) fail('non_plain_object');
+  if (ObjectGetOwnPropertySymbols(value).length !== 0) {
+    if (hasTaggedSlots(value)) fail('non_plain_object');
+    fail('symbol_key');
+  }
+  // With no own symbol key, and no @@toStringTag on Object.prototype, the tag lookup of
+  // Object.prototype.toString finds nothing and runs nothing: the result is the
+  // engine's own tag, "Object" unless the value is a Date, RegExp, Error or arguments.
+  if (toStringDecides ? ObjectPrototypeToString(value) !== '[object Object]' : hasTaggedSlots(value)) {
+    fail('non_plain_object');
+  }
+  const keys = ObjectGetOwnPropertyNames(value);
+  const count = keys.length;
+  if (count === 0 && !isOrdinaryWhenEmpty(value)) fail('non_plain_object');
+  pushOp(OP_OBJECT);
+  pushLen(count);
+  push(value, keys, count, READ_DESCRIPTORS);
 }
 
 /** Writes `root` to the tape, or throws a WalkFailure. */
@@ -235,27 +380,32 @@ function walk(root) {
     switch (typeof value) {
       case 'string':
         if (value.length >= BIG_STRING_MIN) {
-          pushOp(BIG_STRING);
+          pushOp(OP_BIG_STRING);
           pushBig(value);
         } else {
-          pushOp(STRING);
+          pushOp(OP_STRING);
           pushLen(value.length);
-          text += value;
+          appendText(value);
         }
         break;
       case 'number':
         if (value - value !== 0) fail('non_finite_number');
         if (value === 0 && 1 / value < 0) fail('negative_zero');
-        pushOp(NUMBER);
-        if (numsLen === numsCap) growNums();
-        nums[numsLen++] = value;
+        pushOp(OP_NUMBER);
+        pushNum(value);
         break;
       case 'boolean':
-        pushOp(value ? TRUE : FALSE);
+        pushOp(value ? OP_TRUE : OP_FALSE);
         break;
       case 'object':
-        if (value === null) pushOp(NULL);
-        else enter(value);
+        if (value === null) {
+          pushOp(OP_NULL);
+        } else {
+          if (isProxy(value)) fail('non_plain_object');
+          see(value);
+          if (ArrayIsArray(value)) enterArray(value);
+          else enterObject(value);
+        }
         break;
       case 'function':
         fail(isProxy(value) ? 'non_plain_object' : 'unsupported_type');
@@ -275,16 +425,29 @@ function walk(root) {
         continue;
       }
       stackNext[level] = index + 1;
+      const container = stackValue[level];
+      if (stackMode[level] === READ_ELEMENTS) {
+        // An own enumerable element: a getter is the only code a read could run. A
+        // setter-only accessor reads as undefined; its descriptor then tells.
+        if (ObjectPrototypeLookupGetter(container, index) !== undefined) fail('accessor_property');
+        value = container[index];
+        if (value === undefined) {
+          const descriptor = ObjectGetOwnPropertyDescriptor(container, index);
+          if (descriptor === undefined) fail('sparse_array');
+          if (!ObjectHasOwn(descriptor, 'value')) fail('accessor_property');
+        }
+        break;
+      }
       const keys = stackKeys[level];
       let descriptor;
       if (keys === null) {
-        descriptor = ObjectGetOwnPropertyDescriptor(stackValue[level], index);
+        descriptor = ObjectGetOwnPropertyDescriptor(container, index);
         if (descriptor === undefined) fail('sparse_array');
       } else {
         const key = keys[index];
-        descriptor = ObjectGetOwnPropertyDescriptor(stackValue[level], key);
+        descriptor = ObjectGetOwnPropertyDescriptor(container, key);
         pushLen(key.length);
-        text += key;
+        appendText(key);
       }
       if (!ObjectHasOwn(descriptor, 'value')) fail('accessor_property');
       if (!descriptor.enumerable) fail('non_enumerable_property');
@@ -294,6 +457,11 @@ function walk(root) {
   }
 }
 
+// ---------------------------------------------------------------------------------
+
+let busy = false;
+let reentered = false;
+
 /** Releases every reference to the walked value and oversized buffers. */
 function reset() {
   for (let level = 0; level < sp; level++) {
@@ -301,7 +469,9 @@ function reset() {
     stackKeys[level] = undefined;
   }
   sp = 0;
-  SetPrototypeClear(seen);
+  for (let i = 0; i < seenLen; i++) seenList[i] = undefined;
+  seenLen = 0;
+  seenSet = null;
   text = '';
   for (let i = 0; i < bigsLen; i++) bigs[i] = undefined;
   bigsLen = 0;
@@ -309,73 +479,104 @@ function reset() {
   opsLen = 0;
   numsLen = 0;
   lensLen = 0;
-  if (opsCap > KEEP) { ops = new P.SafeUint8Array(INITIAL); opsCap = INITIAL; }
-  if (numsCap > KEEP) { nums = new P.SafeFloat64Array(INITIAL); numsCap = INITIAL; }
-  if (lensCap > KEEP) { lens = new P.SafeUint32Array(INITIAL); lensCap = INITIAL; }
+  if (numsCap > KEEP || lensCap > KEEP || opsCap > KEEP) layout(INITIAL, INITIAL, INITIAL);
 }
 
-function encodeTape(flags) {
+function encode(agentName, toolName) {
   // Canonical JSON holds at least every character of every string: when they alone
   // exceed the longest string V8 can make, fail before copying any of them.
   if (text.length + bigsTotal > MAX_STRING_LENGTH) throw new WalkFailure('size_limit', undefined);
-  const result = binding.encodeTape(ops, opsLen, nums, numsLen, lens, lensLen, text, bigs, bigsLen, flags);
+  header[TAPE_OPS_LEN] = opsLen;
+  header[TAPE_NUMS_LEN] = numsLen;
+  header[TAPE_LENS_LEN] = lensLen;
+  header[TAPE_TEXT_LEN] = text.length;
+  header[TAPE_BIGS_LEN] = bigsLen;
+  header[TAPE_FLAGS] = includePath ? FLAG_PATH : 0;
+  const big = bigsLen === 0 ? undefined : bigs;
+  const result = agentName === undefined ? encodeTape(bytes, text, big) : encodeTape(bytes, text, big, agentName, toolName);
   if (typeof result !== 'string') throw nativeFailure(includePath);
   return result;
 }
 
 /**
- * RFC 8785 JSON of `value`, or a WalkFailure. With names, returns the 64-character
- * proposal hash followed by the JSON.
+ * RFC 8785 JSON of `value`, or a WalkFailure. With names, the 64-character proposal
+ * hash of exactly those names and the JSON, a template character, then the JSON.
  */
 function run(value, withPath, agentName, toolName) {
-  includePath = withPath;
-  containers = 0;
-  members = 0;
-  widestObject = 0;
-  let flags = withPath ? FLAG_PATH : 0;
-  try {
-    if (agentName !== undefined) {
-      flags |= FLAG_HASH;
-      pushLen(agentName.length);
-      pushLen(toolName.length);
-      text = agentName + toolName;
-    }
-    walk(value);
-    return encodeTape(flags);
-  } catch (error) {
-    // The engine refuses strings past its maximum length: the canonical JSON could not
-    // be held either. Anything else (memory, a caller's exhausted stack) stays as it is.
-    if (error instanceof RangeError && RE_STRING_LENGTH.test(error.message)) {
-      throw new WalkFailure('size_limit', undefined);
-    }
-    throw error;
-  } finally {
-    reset();
+  if (busy) {
+    reentered = true;
+    throw new WalkFailure('reentrant_call', undefined);
   }
+  busy = true;
+  reentered = false;
+  includePath = withPath;
+  toStringDecides = !ObjectHasOwn(ObjectPrototype, SymbolToStringTag);
+  let result;
+  let failed = false;
+  let failure;
+  try {
+    walk(value);
+    result = encode(agentName, toolName);
+  } catch (error) {
+    // Nothing is read from what was thrown: it is passed on as it is.
+    failed = true;
+    failure = error;
+  }
+  reset();
+  busy = false;
+  if (reentered) {
+    reentered = false;
+    throw new WalkFailure('reentrant_call', undefined);
+  }
+  if (failed) throw failure;
+  return result;
 }
 
+/** RFC 8785 JSON of `value`, or a WalkFailure. */
 function canonicalJson(value, withPath) {
-  return run(value, withPath, undefined, undefined);
+  return run(value, withPath === true, undefined, undefined);
+}
+
+/** `[proposal hash, canonical JSON, whether views should copy a template]` of a native result. */
+function splitHashed(result) {
+  return [StringPrototypeSlice(result, 0, 64), StringPrototypeSlice(result, 65), StringPrototypeCharCodeAt(result, 64) === 0x31];
 }
 
 /**
- * Whether copying a parsed template is cheaper than parsing the JSON again, for a value
- * of this shape. Measured on this package's benchmark payloads: a copy costs about 100 ns
- * per container and 5 ns per member, parsing about 3.5 ns per byte of JSON, and a
- * template costs a parse plus two copies' worth of work before its first view. With two
- * or more views per snapshot (policy, execution) it pays off for long strings and long
- * arrays of numbers, not for small or container-heavy values, nor for objects with
- * hundreds of keys (V8 keeps those as dictionaries, which spread copies slowly).
+ * `[proposal hash, canonical JSON, whether views should copy a template]` of a value,
+ * or a WalkFailure. The hash is computed by the native side over exactly `agentName`,
+ * `toolName` (well-formed strings, checked by the caller) and the JSON returned.
  */
-function worthATemplate(jsonLength) {
-  return widestObject <= COPYABLE_KEYS && jsonLength > 90 * containers + 5 * members;
-}
-
-/** [proposal hash, canonical JSON, whether views should copy a template]. */
 function hashedCanonicalJson(value, withPath, agentName, toolName) {
-  const result = run(value, withPath, agentName, toolName);
-  const json = StringPrototypeSlice(result, 64);
-  return [StringPrototypeSlice(result, 0, 64), json, worthATemplate(json.length)];
+  return splitHashed(run(value, withPath === true, agentName, toolName));
 }
 
-module.exports = { canonicalJson, hashedCanonicalJson, MAX_DEPTH };
+/** A failure of hashedCanonicalText: `stage` is 'json' or 'snapshot'. */
+class TextFailure {
+  // Fields are defined, not assigned, before the constructor body runs.
+  stage;
+  code;
+  path;
+  constructor(stage, failure) {
+    this.stage = stage;
+    this.code = failure.code;
+    this.path = failure.path;
+  }
+}
+
+/**
+ * The snapshot of provider text that no schema transforms, in one native pass: strict
+ * decoding (stage json), RFC 8785 and the proposal hash over exactly `agentName` and
+ * `toolName`. Empty or whitespace-only text is `{}`; negative zero fails at stage
+ * snapshot, as the walk of the parsed text would. Returns what hashedCanonicalJson
+ * returns, or throws a TextFailure. Runs no JavaScript, so it needs no re-entry guard.
+ */
+function hashedCanonicalText(rawText, agentName, toolName, withPath) {
+  const result = canonicalizeText(rawText, agentName, toolName, withPath === true ? FLAG_PATH : 0);
+  if (typeof result !== 'string') {
+    throw new TextFailure(result === FAILED_SNAPSHOT ? 'snapshot' : 'json', nativeFailure(withPath === true));
+  }
+  return splitHashed(result);
+}
+
+module.exports = { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, MAX_DEPTH };

@@ -21,21 +21,82 @@ use crate::jcs::decoder::{self, is_blank, DecodeOptions};
 use crate::jcs::encoder::Encoder;
 use crate::jcs::hash::{proposal_hash_of, to_hex, Canonical};
 use crate::jcs::output::{Latin1Out, Utf16Out};
+use crate::jcs::tape::{self, Shape};
 use crate::jcs::{Tape, TapeRef, MAX_DEPTH};
 
-/// `flags` bit: the tape starts with the agent and tool names; prefix the hash.
-const FLAG_HASH: u32 = 1;
+// Every number `lib/` shares with this file is defined here once and exported.
+
+/// Tape op codes (`src/jcs/tape.rs`), for `lib/walk.js`.
+#[napi]
+pub const OP_NULL: u32 = tape::NULL as u32;
+#[napi]
+pub const OP_FALSE: u32 = tape::FALSE as u32;
+#[napi]
+pub const OP_TRUE: u32 = tape::TRUE as u32;
+#[napi]
+pub const OP_NUMBER: u32 = tape::NUMBER as u32;
+#[napi]
+pub const OP_STRING: u32 = tape::STRING as u32;
+#[napi]
+pub const OP_ARRAY: u32 = tape::ARRAY as u32;
+#[napi]
+pub const OP_OBJECT: u32 = tape::OBJECT as u32;
+#[napi]
+pub const OP_BIG_STRING: u32 = tape::BIG_STRING as u32;
+
 /// `flags` bit: failures record a JSON Pointer, read with `lastFailurePath`.
-const FLAG_PATH: u32 = 2;
+#[napi]
+pub const FLAG_PATH: u32 = 2;
 /// `flags` bit (strict decoding): negative zero is an error.
-const FLAG_REJECT_NEGATIVE_ZERO: u32 = 4;
+#[napi]
+pub const FLAG_REJECT_NEGATIVE_ZERO: u32 = 4;
 
 /// What a function returns instead of its result when it failed.
-const FAILED: u32 = 0xffff_ffff;
+#[napi]
+pub const FAILED: u32 = 0xffff_ffff;
+/// What `canonicalizeText` returns when the text is strict JSON but its value is outside
+/// the snapshot domain (negative zero): the failure belongs to stage `snapshot`.
+#[napi]
+pub const FAILED_SNAPSHOT: u32 = 0xffff_fffe;
 /// `checkJson`: the text is a JSON document.
-const JSON_OK: u32 = 0;
+#[napi]
+pub const JSON_OK: u32 = 0;
 /// `checkJson`: the text is empty or whitespace only.
-const JSON_BLANK: u32 = 1;
+#[napi]
+pub const JSON_BLANK: u32 = 1;
+
+/// The tape buffer `lib/walk.js` hands to `encodeTape`: one `Uint8Array` that starts
+/// with `TAPE_HEADER_WORDS` native-endian u32 words (the lengths of the tape's streams,
+/// the flags, and where the numbers, lengths and op codes start in the buffer).
+#[napi]
+pub const TAPE_HEADER_WORDS: u32 = 16;
+/// Header word: the number of op codes.
+#[napi]
+pub const TAPE_OPS_LEN: u32 = 0;
+/// Header word: the number of f64 numbers.
+#[napi]
+pub const TAPE_NUMS_LEN: u32 = 1;
+/// Header word: the number of u32 lengths.
+#[napi]
+pub const TAPE_LENS_LEN: u32 = 2;
+/// Header word: the UTF-16 length of the text.
+#[napi]
+pub const TAPE_TEXT_LEN: u32 = 3;
+/// Header word: the number of long strings.
+#[napi]
+pub const TAPE_BIGS_LEN: u32 = 4;
+/// Header word: the flags (`FLAG_PATH`).
+#[napi]
+pub const TAPE_FLAGS: u32 = 5;
+/// Header word: the byte offset of the numbers (a multiple of 8).
+#[napi]
+pub const TAPE_NUMS_OFFSET: u32 = 6;
+/// Header word: the byte offset of the lengths (a multiple of 4).
+#[napi]
+pub const TAPE_LENS_OFFSET: u32 = 7;
+/// Header word: the byte offset of the op codes.
+#[napi]
+pub const TAPE_OPS_OFFSET: u32 = 8;
 
 /// The 64 hex digits that stand in front of the JSON when a hash was asked for.
 const HASH_PREFIX: usize = 64;
@@ -56,6 +117,9 @@ struct Scratch {
   wide: Vec<u16>,
   encoder: Encoder,
   tape: Tape,
+  /// The agent and tool names of a hashed call.
+  agent: Vec<u16>,
+  tool: Vec<u16>,
   failure_code: Option<ErrorCode>,
   failure_path: Vec<u16>,
 }
@@ -154,7 +218,9 @@ fn read_utf16(env: &Env, value: &JsString<'_>, buffer: &mut Vec<u16>) -> Outcome
 /// Encodes `tape` and makes the JavaScript string: Latin-1 when every unit of the tape's
 /// text is below 0x100 (V8 keeps such strings one byte per character), UTF-16 otherwise,
 /// so V8 copies the result instead of decoding UTF-8. With `names`, the proposal hash of
-/// the JSON goes in front as 64 hex digits.
+/// the JSON over exactly those names goes in front as 64 hex digits, followed by one
+/// character, `1` when views of the snapshot are worth copying from a template
+/// ([`Shape::worth_a_template`]) and `0` when they should be parsed.
 fn encode_to_js<'env>(
   env: &'env Env,
   encoder: &mut Encoder,
@@ -164,12 +230,19 @@ fn encode_to_js<'env>(
   names: Option<(&[u16], &[u16])>,
   track_path: bool,
 ) -> Outcome<JsString<'env>> {
-  let prefix = if names.is_some() { HASH_PREFIX } else { 0 };
+  let prefix = if names.is_some() { HASH_PREFIX + 1 } else { 0 };
   let units_or = std::iter::once(tape.text)
     .chain(tape.bigs.iter().copied())
     .fold(0u16, |acc, units| {
       units.iter().fold(acc, |acc, &unit| acc | unit)
     });
+  let template = |json_len: usize| {
+    if Shape::of(&tape).worth_a_template(json_len) {
+      b'1'
+    } else {
+      b'0'
+    }
+  };
   let made = if units_or < 0x100 {
     narrow.clear();
     narrow.resize(prefix, 0);
@@ -182,7 +255,8 @@ fn encode_to_js<'env>(
         Canonical::Latin1(json)
       };
       let digest = proposal_hash_of(agent, tool, canonical)?;
-      narrow[..prefix].copy_from_slice(&to_hex(&digest));
+      narrow[HASH_PREFIX] = template(json.len());
+      narrow[..HASH_PREFIX].copy_from_slice(&to_hex(&digest));
     }
     env.create_string_latin1(&narrow[..])
   } else {
@@ -191,7 +265,8 @@ fn encode_to_js<'env>(
     encoder.encode_into(tape, &mut Utf16Out(wide), track_path)?;
     if let Some((agent, tool)) = names {
       let digest = proposal_hash_of(agent, tool, Canonical::Utf16(&wide[prefix..]))?;
-      for (slot, &digit) in wide[..prefix].iter_mut().zip(to_hex(&digest).iter()) {
+      wide[HASH_PREFIX] = template(wide.len() - prefix) as u16;
+      for (slot, &digit) in wide[..HASH_PREFIX].iter_mut().zip(to_hex(&digest).iter()) {
         *slot = digit as u16;
       }
     }
@@ -201,24 +276,65 @@ fn encode_to_js<'env>(
   made.map_err(|_| ErrorCode::SizeLimit.into())
 }
 
+/// Reads header word `index` of a tape buffer.
+fn header_word(buffer: &[u8], index: u32) -> Outcome<usize> {
+  let at = index as usize * 4;
+  let bytes = buffer.get(at..at + 4).ok_or_else(internal)?;
+  Ok(u32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as usize)
+}
+
+/// The bytes of `count` items of `size` bytes at `offset` in a tape buffer.
+fn region(buffer: &[u8], offset: usize, count: usize, size: usize) -> Outcome<&[u8]> {
+  let end = count
+    .checked_mul(size)
+    .and_then(|bytes| bytes.checked_add(offset))
+    .ok_or_else(internal)?;
+  buffer.get(offset..end).ok_or_else(internal)
+}
+
+/// Copies a JavaScript string of `len` UTF-16 units into `buffer`; a string of any
+/// other length is an internal error.
+fn read_utf16_exact(
+  env: &Env,
+  value: &JsString<'_>,
+  len: usize,
+  buffer: &mut Vec<u16>,
+) -> Outcome<()> {
+  buffer.clear();
+  // Room for one unit more than expected, so that a longer string shows as such.
+  buffer.reserve(len + 2);
+  let mut written = 0usize;
+  let status = unsafe {
+    sys::napi_get_value_string_utf16(
+      env.raw(),
+      value.raw(),
+      buffer.as_mut_ptr(),
+      len + 2,
+      &mut written,
+    )
+  };
+  if status != sys::Status::napi_ok || written != len {
+    return Err(internal());
+  }
+  // SAFETY: N-API wrote `written` units into the reserved capacity.
+  unsafe { buffer.set_len(written) };
+  Ok(())
+}
+
 /// Encodes a tape written by `lib/walk.js` and returns its RFC 8785 JSON, or `FAILED`.
-/// `bigs` holds the tape's long strings (`BIG_STRING`), `bigs_len` of them. With
-/// `FLAG_HASH`, the first two strings of the tape are the agent and tool names and the
-/// result is the 64-character hex proposal hash followed by the canonical JSON.
+/// `tape` is the tape buffer (`TAPE_HEADER_WORDS`), `text` the UTF-16 text of its keys
+/// and strings, `bigs` its long strings (`OP_BIG_STRING`, read up to the header's count).
+/// With `agentName` and `toolName`, the result is the 64-character hex proposal hash of
+/// exactly those names and the JSON, one template character (`1`: views worth copying
+/// from a template), then the canonical JSON.
 #[napi(catch_unwind)]
-#[allow(clippy::too_many_arguments)]
 pub fn encode_tape<'env>(
   env: &'env Env,
-  ops: &[u8],
-  ops_len: u32,
-  nums: &[f64],
-  nums_len: u32,
-  lens: &[u32],
-  lens_len: u32,
+  tape: &[u8],
   text: JsString<'_>,
-  bigs: Array<'_>,
-  bigs_len: u32,
-  flags: u32,
+  bigs: Option<Array<'_>>,
+  agent_name: Option<JsString<'_>>,
+  tool_name: Option<JsString<'_>>,
 ) -> Either<JsString<'env>, u32> {
   with_scratch(|scratch| {
     let Scratch {
@@ -230,15 +346,44 @@ pub fn encode_tape<'env>(
       narrow,
       wide,
       encoder,
+      agent,
+      tool,
       ..
     } = scratch;
-    read_utf16(env, &text, units)?;
+    let ops_len = header_word(tape, TAPE_OPS_LEN)?;
+    let nums_len = header_word(tape, TAPE_NUMS_LEN)?;
+    let lens_len = header_word(tape, TAPE_LENS_LEN)?;
+    let text_len = header_word(tape, TAPE_TEXT_LEN)?;
+    let bigs_len = header_word(tape, TAPE_BIGS_LEN)?;
+    let flags = header_word(tape, TAPE_FLAGS)? as u32;
+    // Copies of the tape's streams: the encoder must read a tape that holds still.
+    let ops = region(tape, header_word(tape, TAPE_OPS_OFFSET)?, ops_len, 1)?;
+    own_ops.clear();
+    own_ops.extend_from_slice(ops);
+    let nums = region(tape, header_word(tape, TAPE_NUMS_OFFSET)?, nums_len, 8)?;
+    own_nums.clear();
+    own_nums.extend(
+      nums
+        .chunks_exact(8)
+        .map(|b| f64::from_ne_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])),
+    );
+    let lens = region(tape, header_word(tape, TAPE_LENS_OFFSET)?, lens_len, 4)?;
+    own_lens.clear();
+    own_lens.extend(
+      lens
+        .chunks_exact(4)
+        .map(|b| u32::from_ne_bytes([b[0], b[1], b[2], b[3]])),
+    );
+    read_utf16_exact(env, &text, text_len, units)?;
     big_text.clear();
-    let mut big_ends = Vec::with_capacity(bigs_len as usize);
-    for index in 0..bigs_len {
-      let big: Unknown<'_> = bigs.get(index).ok().flatten().ok_or_else(internal)?;
-      append_utf16(env, big.raw(), big_text)?;
-      big_ends.push(big_text.len());
+    let mut big_ends = Vec::with_capacity(bigs_len);
+    if bigs_len > 0 {
+      let bigs = bigs.ok_or_else(internal)?;
+      for index in 0..bigs_len as u32 {
+        let big: Unknown<'_> = bigs.get(index).ok().flatten().ok_or_else(internal)?;
+        append_utf16(env, big.raw(), big_text)?;
+        big_ends.push(big_text.len());
+      }
     }
     let mut start = 0;
     let big_slices: Vec<&[u16]> = big_ends
@@ -249,35 +394,20 @@ pub fn encode_tape<'env>(
         slice
       })
       .collect();
-    let (ops_len, nums_len, lens_len) = (ops_len as usize, nums_len as usize, lens_len as usize);
-    if ops_len > ops.len() || nums_len > nums.len() || lens_len > lens.len() {
-      return Err(internal());
-    }
-    own_ops.clear();
-    own_ops.extend_from_slice(&ops[..ops_len]);
-    own_nums.clear();
-    own_nums.extend_from_slice(&nums[..nums_len]);
-    own_lens.clear();
-    own_lens.extend_from_slice(&lens[..lens_len]);
-    let (mut lens, mut text) = (&own_lens[..], &units[..]);
-    let mut names = None;
-    if flags & FLAG_HASH != 0 {
-      let (agent_len, tool_len) = match lens {
-        [a, t, ..] => (*a as usize, *t as usize),
-        _ => return Err(internal()),
-      };
-      if agent_len + tool_len > text.len() {
-        return Err(internal());
+    let names = match (agent_name, tool_name) {
+      (Some(agent_name), Some(tool_name)) => {
+        read_utf16(env, &agent_name, agent)?;
+        read_utf16(env, &tool_name, tool)?;
+        Some((&agent[..], &tool[..]))
       }
-      names = Some((&text[..agent_len], &text[agent_len..agent_len + tool_len]));
-      text = &text[agent_len + tool_len..];
-      lens = &lens[2..];
-    }
+      (None, None) => None,
+      _ => return Err(internal()),
+    };
     let tape = TapeRef {
       ops: own_ops,
       nums: own_nums,
-      lens,
-      text,
+      lens: own_lens,
+      text: units,
       bigs: &big_slices,
     };
     encode_to_js(
@@ -290,6 +420,103 @@ pub fn encode_tape<'env>(
       flags & FLAG_PATH != 0,
     )
   })
+}
+
+/// Strict-decodes provider text, canonicalizes it and hashes it with the agent and tool
+/// names, in one pass: the snapshot of text that no schema transforms. Empty or
+/// whitespace-only text is the empty object. Returns what `encodeTape` returns with
+/// names, `FAILED` when the text is not strict JSON (stage `json`), or `FAILED_SNAPSHOT`
+/// when its value is outside the snapshot domain (negative zero: stage `snapshot`).
+/// Flags: `FLAG_PATH`.
+#[napi(catch_unwind)]
+pub fn canonicalize_text<'env>(
+  env: &'env Env,
+  text: JsString<'_>,
+  agent_name: JsString<'_>,
+  tool_name: JsString<'_>,
+  flags: u32,
+) -> Either<JsString<'env>, u32> {
+  SCRATCH.with(|cell| {
+    let mut scratch = cell.borrow_mut();
+    let Scratch {
+      text: units,
+      tape,
+      encoder,
+      narrow,
+      wide,
+      agent,
+      tool,
+      ..
+    } = &mut *scratch;
+    let track_path = flags & FLAG_PATH != 0;
+    let decoded = (|| {
+      read_utf16(env, &text, units)?;
+      read_utf16(env, &agent_name, agent)?;
+      read_utf16(env, &tool_name, tool)?;
+      tape.clear();
+      if is_blank(units) {
+        tape.ops.push(tape::OBJECT);
+        tape.lens.push(0);
+        return Ok(());
+      }
+      decoder::decode(units, DecodeOptions::request().with_path(track_path), tape)
+    })();
+    let outcome = decoded.map_err(|failure| (failure, FAILED)).and_then(|()| {
+      encode_to_js(
+        env,
+        encoder,
+        narrow,
+        wide,
+        tape.as_ref(),
+        Some((&agent[..], &tool[..])),
+        track_path,
+      )
+      .map_err(|failure| (failure, FAILED_SNAPSHOT))
+    });
+    scratch.release();
+    match outcome {
+      Ok(value) => Either::A(value),
+      Err((failure, status)) => {
+        scratch.record(failure);
+        Either::B(status)
+      }
+    }
+  })
+}
+
+/// Whether a value is an N-API external (`util.types.isExternal`, for runtimes whose
+/// `node:util` lacks it). `napi_typeof` reads the value's type and runs none of its code.
+#[napi]
+pub fn is_external(value: Unknown<'_>) -> bool {
+  matches!(value.get_type(), Ok(ValueType::External))
+}
+
+/// The number of own string-keyed properties of an object, indices included and
+/// counted without turning them into strings (`Object.getOwnPropertyNames(o).length`
+/// without its cost per array element), or `FAILED`. Runs no code of an ordinary object
+/// or array: `lib/walk.js` calls it on arrays it has checked are not Proxies.
+#[napi]
+pub fn own_name_count(env: &Env, value: Object<'_>) -> u32 {
+  let mut names = ptr::null_mut();
+  let status = unsafe {
+    sys::napi_get_all_property_names(
+      env.raw(),
+      value.raw(),
+      sys::KeyCollectionMode::own_only,
+      sys::KeyFilter::skip_symbols,
+      sys::KeyConversion::keep_numbers,
+      &mut names,
+    )
+  };
+  if status != sys::Status::napi_ok {
+    return FAILED;
+  }
+  let mut count = 0u32;
+  let status = unsafe { sys::napi_get_array_length(env.raw(), names, &mut count) };
+  if status != sys::Status::napi_ok {
+    return FAILED;
+  }
+  count
 }
 
 /// Strict-decodes JSON text without building a value: `JSON_OK`, `JSON_BLANK` (empty or
