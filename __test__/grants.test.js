@@ -375,3 +375,42 @@ test('a store answer other than true counts as no grant', async () => {
   assert.equal(outcome.reason, 'grant_unavailable');
   assert.equal(calls.length, 0);
 });
+
+test('grant, policy and spend keep working after the built-ins they use are replaced', () => {
+  // In a child process: replacing Array.prototype.push and friends would break the test
+  // runner of this one.
+  const { spawnSync } = require('node:child_process');
+  const script = `
+    const { createApprovalGrants, prepareToolCall, evaluateToolCall, executeToolCall } = require(${JSON.stringify(require.resolve('..'))});
+    const gopd = Object.getOwnPropertyDescriptor, define = Object.defineProperty, stringify = JSON.stringify, log = console.log;
+    const saved = [];
+    const trap = () => { throw new Error('a replaced built-in was called'); };
+    const targets = [[Map.prototype, 'get'], [Map.prototype, 'set'], [Map.prototype, 'delete'], [Array.prototype, 'push'],
+      [Array.prototype, 'splice'], [Reflect, 'apply'], [RegExp.prototype, 'test'], [RegExp.prototype, 'exec'],
+      [Number, 'isSafeInteger'], [Number, 'isFinite'], [Date, 'now'], [String.prototype, 'isWellFormed'],
+      [String.prototype, 'charCodeAt'], [Function.prototype, 'call'], [Function.prototype, 'apply'],
+      [WeakMap.prototype, 'get'], [WeakMap.prototype, 'set'], [Object, 'getOwnPropertyDescriptor'], [Object, 'hasOwn'], [Object, 'freeze']];
+    (async () => {
+      const grants = createApprovalGrants({ now: () => 1000 });
+      const prepared = () => prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"x":1}' });
+      const asked = await evaluateToolCall({ prepared: prepared(), policy: grants.policy() });
+      for (let i = 0; i < targets.length; i++) {
+        saved[i] = gopd(targets[i][0], targets[i][1]);
+        define(targets[i][0], targets[i][1], { value: trap, configurable: true, writable: true });
+      }
+      let out;
+      try {
+        await grants.grant(asked.proposal, { uses: 2, ttlMs: 10 });
+        const allowed = await evaluateToolCall({ prepared: prepared(), policy: grants.policy() });
+        const result = await executeToolCall(allowed, (view) => view.x, { grants });
+        out = [asked.decision, allowed.decision, allowed.reason, result, await grants.has(asked.proposal)];
+      } catch (error) {
+        out = ['threw', String(error && error.message)];
+      }
+      for (let i = 0; i < targets.length; i++) define(targets[i][0], targets[i][1], saved[i]);
+      log(stringify(out));
+    })();`;
+  const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  assert.equal(child.status, 0, child.stderr);
+  assert.deepEqual(JSON.parse(child.stdout), ['require_approval', 'allow', 'approval_granted', 1, true]);
+});

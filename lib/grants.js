@@ -16,13 +16,22 @@ const MapPrototypeSet = uncurryThis(Map.prototype.set);
 const MapPrototypeDelete = uncurryThis(Map.prototype.delete);
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
 const ArrayPrototypeSplice = uncurryThis(Array.prototype.splice);
-const RegExpPrototypeTest = uncurryThis(RegExp.prototype.test);
+const StringPrototypeCharCodeAt = uncurryThis(String.prototype.charCodeAt);
 const NumberIsSafeInteger = Number.isSafeInteger;
 const NumberIsFinite = Number.isFinite;
 const DateNow = Date.now;
 const ReflectApply = Reflect.apply;
 
-const HASH = /^[0-9a-f]{64}$/;
+/** Whether `text` is a proposal hash: 64 lowercase hex digits. (No RegExp: `test` looks
+ * up `exec` on the prototype at every call.) */
+function isHash(text) {
+  if (text.length !== 64) return false;
+  for (let i = 0; i < 64; i++) {
+    const c = StringPrototypeCharCodeAt(text, i);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
+}
 
 // Lazily taken from the package root so this file needs nothing the pipeline exports
 // under another name (verifySnapshot belongs to the pipeline's contract).
@@ -72,7 +81,7 @@ function queryOf(source) {
   const toolName = own(source, 'toolName');
   const proposalHash = own(source, 'proposalHash');
   if (typeof agentName !== 'string' || typeof toolName !== 'string' || typeof proposalHash !== 'string') return null;
-  if (!StringPrototypeIsWellFormed(agentName) || !StringPrototypeIsWellFormed(toolName) || !RegExpPrototypeTest(HASH, proposalHash)) return null;
+  if (!StringPrototypeIsWellFormed(agentName) || !StringPrototypeIsWellFormed(toolName) || !isHash(proposalHash)) return null;
   return grantQuery(agentName, toolName, proposalHash);
 }
 
