@@ -318,7 +318,8 @@ function createToolGate(options) {
   function validatorFor(entry) {
     return async function validate(value) {
       if (value === null || typeof value !== 'object' || ArrayIsArray(value)) {
-        return { success: false, error: invalidArgument(`the input of tool "${entry.toolName}" must be a JSON object`) };
+        // Kept apart by object identity below, and tool inputs are objects: invalid input.
+        return { success: false, error: new TypeError(`the input of tool "${entry.toolName}" must be a JSON object`) };
       }
       let rawArguments = takeProviderText(entry.toolName, value);
       let argumentsSource;
