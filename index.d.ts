@@ -380,12 +380,21 @@ export type ToolCallDecision<T = SnapshotValue, P extends ToolPolicyResult = Too
  * runtime denies. Without a policy: a runtime deny `policy_not_configured`.
  * @throws {TypeError} (as a rejection) for a `prepared` not made by prepareToolCall.
  */
-export declare function evaluateToolCall<T, P extends ToolPolicyResult = ToolPolicyResult>(input: {
+export declare function evaluateToolCall<T, P extends ToolPolicyResult = ToolPolicyResult, C extends object = {}>(input: {
   prepared: PreparedToolCall<T>;
-  policy?: (input: ToolPolicyInput<T>) => P | Promise<P>;
-  /** Extra fields for the policy input, such as `{ runContext, turn }`. They cannot override the argument fields. */
-  policyContext?: object;
+  policy?: (input: PolicyInputWith<T, C>) => P | Promise<P>;
+  /**
+   * Extra fields for the policy input, such as `{ runContext, turn }`: its own enumerable
+   * data properties are copied (getters are not run). They cannot override the argument fields.
+   */
+  policyContext?: C;
 }): Promise<ToolCallDecision<T, P>>;
+
+/** The argument fields of a policy input: a policyContext cannot override them. */
+export type ToolPolicyInputField = 'agentName' | 'toolName' | 'rawArguments' | 'requestedArguments' | 'parsedArguments' | 'argsCanonicalJson' | 'proposalHash';
+
+/** The policy input with the fields of a policyContext `C` (the argument fields win). */
+export type PolicyInputWith<T, C> = ToolPolicyInput<T> & Omit<C, ToolPolicyInputField>;
 
 /** The `grants` hook: asked right before the handler runs; only `true` lets it run. */
 export interface ToolGrantSpender {
@@ -425,11 +434,11 @@ export type ToolCallOutcome<R, P extends ToolPolicyResult = ToolPolicyResult, T 
  * decide and execute at once. A refused grant becomes a runtime deny `grant_unavailable`.
  * Errors thrown by `execute` propagate.
  */
-export declare function authorizeToolCall<T, R, P extends ToolPolicyResult = ToolPolicyResult>(input: {
+export declare function authorizeToolCall<T, R, P extends ToolPolicyResult = ToolPolicyResult, C extends object = {}>(input: {
   prepared: PreparedToolCall<T>;
-  policy?: (input: ToolPolicyInput<T>) => P | Promise<P>;
+  policy?: (input: PolicyInputWith<T, C>) => P | Promise<P>;
   execute: (args: T) => R | Promise<R>;
-  policyContext?: object;
+  policyContext?: C;
   grants?: ToolGrantSpender;
 }): Promise<ToolCallOutcome<R, P, T>>;
 

@@ -11,7 +11,7 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 
-test('the aioc-shaped run loop example type-checks, compiles and runs', () => {
+test('the aioc-shaped run loop example (prepare, evaluate, record, execute) type-checks with no cast, compiles and runs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tas-example-'));
   try {
     // Resolve 'tool-argument-snapshot' and 'zod' from the compiled file's folder.
@@ -32,10 +32,12 @@ test('the aioc-shaped run loop example type-checks, compiles and runs', () => {
     const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', cwd: dir });
     assert.equal(run.status, 0, `run:\n${run.stdout}${run.stderr}`);
     assert.deepEqual(run.stdout.trim().split('\n'), [
-      'c1 executed',
-      'c2 suspended',
+      'c1 executed {"sent":2500,"to":"alice"}',
+      'c2 suspended large transfer',
       'c2 resumed executed {"sent":500000,"to":"bob"}',
       'c3 invalid json/duplicate_key',
+      'c4 denied runtime/policy_not_configured',
+      'record c1:policy:allow c2:policy:require_approval c2:policy:allow c4:runtime:deny',
     ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });

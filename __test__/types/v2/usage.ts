@@ -121,6 +121,19 @@ async function threeSteps(): Promise<void> {
   // @ts-expect-error a policy reason must be a string
   await evaluateToolCall({ prepared: prepared4, policy: () => ({ decision: 'allow', reason: 1 }) });
 
+  // policyContext fields reach the policy input with their types.
+  await evaluateToolCall({
+    prepared: prepared4,
+    policyContext: { turn: 2, user: 'u-1' },
+    policy: (input) => ({ decision: 'deny', reason: `${input.turn.toFixed(0)} ${input.user.toUpperCase()} ${input.parsedArguments.service}` }),
+  });
+  await evaluateToolCall({
+    prepared: prepared4,
+    policyContext: { turn: 2 },
+    // @ts-expect-error turn is a number
+    policy: (input) => ({ decision: 'deny', reason: input.turn.toUpperCase() }),
+  });
+
   // The grants hook.
   await executeToolCall(decision, () => 1, { grants: { spend: async () => true } });
   // @ts-expect-error spend returns a boolean
