@@ -10,7 +10,7 @@ const { createHash } = require('node:crypto');
 const zod3 = require('zod3');
 const zod4 = require('zod/v4');
 
-const { prepareToolCall, authorizeToolCall } = require('..');
+const { prepareToolCall, authorizeToolCall, evaluateToolCall, executeToolCall, ToolCallNotAllowedError } = require('..');
 
 const AGENT = 'Trip planner agent';
 const TOOL = 'book_trip';
@@ -143,11 +143,49 @@ const ALLOW = Object.freeze({ decision: 'allow', reason: 'allowed by test policy
 const DENY = Object.freeze({ decision: 'deny', reason: 'denied by test policy' });
 const REQUIRE_APPROVAL = Object.freeze({ decision: 'require_approval', reason: 'needs a human' });
 
+/**
+ * authorizeToolCall's outcome, made through the three steps a run loop takes:
+ * evaluateToolCall, then executeToolCall. Every decision is handed to executeToolCall,
+ * with no check first: anything but an allow must be refused (not_allowed) with nothing
+ * run, and an allow runs once (a second executeToolCall is already_executed).
+ */
+async function authorizeInThreeSteps({ prepared, policy, execute, policyContext }) {
+  const decision = await evaluateToolCall({ prepared, policy, policyContext });
+  assert.ok(Object.isFrozen(decision), 'the decision is frozen');
+  const outcome = { decision: decision.decision, reason: decision.reason, decidedBy: decision.decidedBy };
+  for (const key of ['policyResult', 'error', 'proposal']) if (Object.hasOwn(decision, key)) outcome[key] = decision[key];
+  let refused = null;
+  try {
+    outcome.result = await executeToolCall(decision, execute);
+  } catch (error) {
+    if (!(error instanceof ToolCallNotAllowedError)) throw error;
+    refused = error;
+  }
+  if (decision.decision === 'allow') {
+    assert.equal(refused, null, 'an allow was refused');
+    await assert.rejects(executeToolCall(decision, execute), (error) => error instanceof ToolCallNotAllowedError && error.code === 'already_executed');
+  } else {
+    assert.ok(refused !== null && refused.code === 'not_allowed', `a ${decision.decision} decision was executed`);
+  }
+  return outcome;
+}
+
+/** The two ways a run loop authorizes: one call, or evaluate then execute. */
+const PATHS = [
+  { name: 'one call (authorizeToolCall)', authorize: authorizeToolCall },
+  { name: 'three steps (evaluateToolCall, executeToolCall)', authorize: authorizeInThreeSteps },
+];
+
 /** One execution attempt of a run loop: prepare (schema runs once), then authorize. */
-async function attempt({ agentName = AGENT, toolName = TOOL, rawArguments, schema, policy, execute, policyContext }) {
+async function attemptWith(authorize, { agentName = AGENT, toolName = TOOL, rawArguments, schema, policy, execute, policyContext }) {
   const prepared = prepareToolCall({ agentName, toolName, rawArguments, schema });
-  const outcome = await authorizeToolCall({ prepared, policy, execute, policyContext });
+  const outcome = await authorize({ prepared, policy, execute, policyContext });
   return { prepared, outcome };
+}
+
+/** One execution attempt through authorizeToolCall. */
+function attempt(input) {
+  return attemptWith(authorizeToolCall, input);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -199,6 +237,9 @@ module.exports = {
   DENY,
   REQUIRE_APPROVAL,
   attempt,
+  attemptWith,
+  authorizeInThreeSteps,
+  PATHS,
   aioc028ArgsCanonicalJson,
   aioc028ProposalHash,
   newSecret,

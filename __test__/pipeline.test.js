@@ -1,7 +1,9 @@
 'use strict';
 // The run-loop pipeline of RFC-0016: decodeRequest, prepareToolCall and authorizeToolCall.
-// Rows 1 to 9 of the RFC's Minimal Test Matrix run once with zod 3 and once with zod 4
-// (zod/v4), through real schemas that coerce, default, strip unknown keys and transform.
+// Rows 1 to 9 of the RFC's Minimal Test Matrix run with zod 3 and with zod 4 (zod/v4),
+// through real schemas that coerce, default, strip unknown keys and transform, each
+// through both paths: authorizeToolCall, and evaluateToolCall then executeToolCall (every
+// decision handed to executeToolCall unchecked: only an allow may run, once).
 // Then: strict request decoding, own __proto__ data, schema errors without payload,
 // policy errors and malformed policy results, fresh execution views, policyContext, and
 // proposal hashes compared with the aioc 0.2.8 algorithm on ordinary JSON arguments.
@@ -40,6 +42,8 @@ const {
   DENY,
   REQUIRE_APPROVAL,
   attempt,
+  attemptWith,
+  PATHS,
   aioc028ArgsCanonicalJson,
   aioc028ProposalHash,
   newSecret,
@@ -216,10 +220,11 @@ function neverCalled() {
   return { policy: recordingPolicy(() => ({ ...ALLOW })), handler: recordingHandler() };
 }
 
-for (const flavor of FLAVORS) {
+for (const { name: pathName, authorize } of PATHS) for (const flavor of FLAVORS) {
+  const attempt = (input) => attemptWith(authorize, input);
   const { z } = flavor;
 
-  describe(`the RFC-0016 minimal test matrix with ${flavor.name}`, () => {
+  describe(`the RFC-0016 minimal test matrix with ${flavor.name}, ${pathName}`, () => {
     test('row 1: policy and handler receive distinct argument objects with the same canonical value', async () => {
       const schema = countingSchema(tripSchema(z), newCounters());
       const { policy, calls: policyCalls } = recordingPolicy(() => ({ ...ALLOW }));
@@ -267,7 +272,7 @@ for (const flavor of FLAVORS) {
       };
       const schema = tripSchema(z);
       const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: TRIP_RAW, schema });
-      const running = authorizeToolCall({ prepared, policy, execute });
+      const running = authorize({ prepared, policy, execute });
       setTimeout(() => {
         retained.days = 365;
         retained.city = 'Anywhere';
@@ -292,7 +297,7 @@ for (const flavor of FLAVORS) {
 
       // A second attempt on the same prepared call is unaffected by the retained reference.
       const second = recordingHandler();
-      const again = await authorizeToolCall({ prepared, policy: () => ({ ...ALLOW }), execute: second.execute });
+      const again = await authorize({ prepared, policy: () => ({ ...ALLOW }), execute: second.execute });
       assert.equal(again.decision, 'allow', 'row 2: second authorization decision');
       assert.equal(canonicalize(second.calls[0]), TRIP_CANONICAL, 'row 2: second authorization execution view');
     });
@@ -319,7 +324,7 @@ for (const flavor of FLAVORS) {
 
         let policyView;
         const handler = recordingHandler();
-        const outcome = await authorizeToolCall({
+        const outcome = await authorize({
           prepared,
           policy: (input) => {
             policyView = input.parsedArguments;
@@ -357,7 +362,7 @@ for (const flavor of FLAVORS) {
 
         const { policy, calls } = recordingPolicy(() => ({ ...ALLOW }));
         const handler = recordingHandler();
-        await authorizeToolCall({ prepared, policy, execute: handler.execute });
+        await authorize({ prepared, policy, execute: handler.execute });
         assert.equal(prepared.argsCanonicalJson, expected, 'row 3 default: argsCanonicalJson after the default changed');
         assert.equal(canonicalize(calls[0].parsedArguments), expected, 'row 3 default: policy view');
         assert.equal(canonicalize(handler.calls[0]), expected, 'row 3 default: execution view');
@@ -393,7 +398,7 @@ for (const flavor of FLAVORS) {
 
           const { policy, calls } = recordingPolicy(() => ({ ...ALLOW }));
           const handler = recordingHandler();
-          const outcome = await authorizeToolCall({ prepared, policy, execute: handler.execute });
+          const outcome = await authorize({ prepared, policy, execute: handler.execute });
           assert.equal(outcome.decision, 'allow', `row 3 ${label}: decision`);
           assert.equal(prepared.argsCanonicalJson, expected, `row 3 ${label}: argsCanonicalJson after mutation`);
           assert.equal(canonicalize(calls[0].parsedArguments), expected, `row 3 ${label}: policy view`);
@@ -592,7 +597,7 @@ for (const flavor of FLAVORS) {
           const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: TRIP_RAW, schema: viaFunction });
           assert.deepEqual(counters, { schema: 1, transform: 1, refine: 1 }, `row 7 ${label}: counts after prepareToolCall`);
           const handler = recordingHandler();
-          const outcome = await authorizeToolCall({ prepared, policy: decide, execute: handler.execute });
+          const outcome = await authorize({ prepared, policy: decide, execute: handler.execute });
           assert.equal(outcome.decision, expectedDecision, `row 7 ${label}: decision`);
           prepared.policyView();
           prepared.executionView();
@@ -601,7 +606,7 @@ for (const flavor of FLAVORS) {
           // A zod schema passed as it is (its .parse is called): the transform and the refine run once.
           const zodCounters = newCounters();
           const direct = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: TRIP_RAW, schema: tripSchema(z, zodCounters) });
-          await authorizeToolCall({ prepared: direct, policy: decide, execute: handler.execute });
+          await authorize({ prepared: direct, policy: decide, execute: handler.execute });
           assert.deepEqual(zodCounters, { schema: 0, transform: 1, refine: 1 }, `row 7 ${label}: counts of a zod schema passed directly`);
 
           // The next attempt parses again, exactly once.
