@@ -538,6 +538,10 @@ describe('a fresh TypeScript project installs the local pack as the README says'
     const lock = JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
     for (const [key, entry] of Object.entries(lock.packages)) assert.equal(entry.hasInstallScript, undefined, `${key || 'root'} has no install script`);
     assert.equal(lock.packages[`node_modules/${PLATFORM_NAME}`].version, PKG.version);
+    // The frameworks of the adapters are optional peers: a project without one gets none.
+    assert.deepEqual(Object.keys(lock.packages).sort(),
+      ['', 'node_modules/tool-argument-snapshot', `node_modules/${PLATFORM_NAME}`, 'node_modules/typescript'].sort(),
+      'the two packages and typescript, nothing else');
 
     fs.writeFileSync(path.join(dir, 'index.ts'), `import { prepareToolCall, createSnapshot, ToolArgumentsValidationError } from 'tool-argument-snapshot';
 
