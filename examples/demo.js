@@ -5,7 +5,8 @@
 
 const { z } = require('zod');
 const {
-  createSnapshot, decodeView, prepareToolCall, authorizeToolCall, ToolArgumentsValidationError,
+  createSnapshot, decodeView, prepareToolCall, evaluateToolCall, executeToolCall, isToolCallNotAllowedError,
+  ToolArgumentsValidationError,
 } = require('..');
 
 const AGENT = 'Release assistant';
@@ -45,18 +46,22 @@ async function step(title, { toolName, rawArguments, schema, policyFn = policy }
   const prepared = prepareToolCall({ agentName: AGENT, toolName, rawArguments, schema });
   show('canonical JSON', prepared.argsCanonicalJson);
   show('proposal hash', prepared.proposalHash);
+  // Evaluate, record (here: print), then execute. executeToolCall runs the handler only
+  // for an allow, so the demo hands it every decision.
+  const decision = await evaluateToolCall({ prepared, policy: policyFn });
+  show('decision', `${decision.decision} (${decision.reason}, decided by ${decision.decidedBy})`);
   let received = '(not executed)';
-  const outcome = await authorizeToolCall({
-    prepared,
-    policy: policyFn,
-    execute: (args) => {
+  try {
+    await executeToolCall(decision, (args) => {
       received = args;
       return { ok: true };
-    },
-  });
-  show('decision', `${outcome.decision} (${outcome.reason})`);
+    });
+  } catch (error) {
+    if (!isToolCallNotAllowedError(error)) throw error;
+    received = `(not executed: ${error.code})`;
+  }
   show('handler received', received);
-  return outcome;
+  return decision;
 }
 
 async function main() {
