@@ -97,8 +97,12 @@ const { isProxy } = types;
 const {
   isDate, isRegExp, isMap, isSet, isWeakMap, isWeakSet, isAnyArrayBuffer, isArrayBufferView,
   isBoxedPrimitive, isNativeError, isPromise, isGeneratorObject, isMapIterator, isSetIterator,
-  isModuleNamespaceObject, isArgumentsObject, isExternal,
+  isModuleNamespaceObject, isArgumentsObject,
 } = types;
+// Deno's node:util has no isExternal. Only native code can make an External (the
+// package asks its addon there), so on Deno this reference, plain JavaScript, has
+// nothing to tell apart and skips the check.
+const isExternal = typeof types.isExternal === 'function' ? types.isExternal : () => false;
 
 function hasInternalSlots(o) {
   return isDate(o) || isRegExp(o) || isMap(o) || isSet(o) || isWeakMap(o) || isWeakSet(o) ||
