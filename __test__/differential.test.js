@@ -11,6 +11,10 @@ const assert = require('node:assert/strict');
 const { canonicalize, createSnapshot, decodeView } = require('..');
 const reference = require('../benches/strict-reference');
 const { CLASSES, prng, anyDouble } = require('../benches/payloads');
+const { BlockList } = require('node:net');
+
+/** The smallest WebAssembly module: magic number and version. */
+const WASM_HEADER = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
 
 const VALID_COUNT = 3000;
 const FAULT_COUNT = 2500;
@@ -284,6 +288,17 @@ const VALUE_FAULTS = [
   ['a holey array', 'sparse_array', () => [1, , 3]], // eslint-disable-line no-sparse-arrays
   ['an array with a named property', 'array_extra_property', () => Object.assign([1], { extra: 1 })],
   ['the same object twice', 'repeated_reference', () => { const s = { s: 1 }; return [s, s]; }],
+  // Engine and host objects no util.types check names, empty under a reset prototype.
+  ['an empty WeakRef reset to Object.prototype', 'non_plain_object', () => Object.setPrototypeOf(new WeakRef({}), Object.prototype)],
+  ['an empty FinalizationRegistry reset to null', 'non_plain_object', () => Object.setPrototypeOf(new FinalizationRegistry(() => {}), null)],
+  ['an empty Intl.Collator reset to null', 'non_plain_object', () => Object.setPrototypeOf(new Intl.Collator('en'), null)],
+  ['a WebAssembly.Module reset to null', 'non_plain_object', () => Object.setPrototypeOf(new WebAssembly.Module(WASM_HEADER), null)],
+  ['a shared WebAssembly.Memory reset to Object.prototype', 'non_plain_object', () => Object.setPrototypeOf(new WebAssembly.Memory({ initial: 0, maximum: 1, shared: true }), Object.prototype)],
+  ['a BlockList without its handle, reset to Object.prototype', 'non_plain_object', () => {
+    const list = new BlockList();
+    for (const symbol of Object.getOwnPropertySymbols(list)) delete list[symbol];
+    return Object.setPrototypeOf(list, Object.prototype);
+  }],
 ];
 
 function plantFault(gen, root) {
