@@ -55,6 +55,12 @@ const BIG_STRING_MIN = 1024;
 const NATIVE_NAMES_MIN = 16;
 /** The first containers of a walk are tracked in a list; the rest in a Set. */
 const SEEN_LIST = 16;
+/**
+ * Objects with at most this many keys, all enumerable, are read without descriptor
+ * objects (a getter check and a plain read per member); wider ones through descriptors,
+ * which cost less per key once V8 keeps the object as a dictionary.
+ */
+const SMALL_OBJECT_KEYS = 64;
 
 // ---------------------------------------------------------------------------------
 // The tape: one buffer (header, numbers, lengths, op codes), reused from call to call.
@@ -164,6 +170,12 @@ function appendText(value) {
 const READ_DESCRIPTORS = 0;
 /** An array proven dense, with every index enumerable: elements are read directly. */
 const READ_ELEMENTS = 1;
+/** A small object whose own keys are all enumerable: members are read directly. */
+const READ_MEMBERS = 2;
+
+/** The index strings of short arrays, made once (the last-key test compares with one). */
+const INDEX_STRINGS = ownSlots(0);
+for (let i = 0; i < 256; i++) P.ObjectDefineProperty(INDEX_STRINGS, i, { __proto__: null, value: `${i}`, enumerable: true });
 
 const stackValue = ownSlots(MAX_DEPTH + 1);
 const stackKeys = ownSlots(MAX_DEPTH + 1);
@@ -334,7 +346,7 @@ function enterArray(value) {
   // an own enumerable property and no other key is enumerable.
   const keys = ObjectKeys(value);
   let mode = READ_DESCRIPTORS;
-  if (keys.length === count && (count === 0 || keys[count - 1] === `${count - 1}`)) {
+  if (keys.length === count && (count === 0 || keys[count - 1] === (count <= 256 ? INDEX_STRINGS[count - 1] : `${count - 1}`))) {
     // Only a non-enumerable extra property can be left: "length" is the one allowed.
     const names = count < NATIVE_NAMES_MIN ? ObjectGetOwnPropertyNames(value).length : ownNameCount(value);
     if (names !== count + 1) fail('array_extra_property');
@@ -370,7 +382,8 @@ function enterObject(value) {
   if (count === 0 && !isOrdinaryWhenEmpty(value)) fail('non_plain_object');
   pushOp(OP_OBJECT);
   pushLen(count);
-  push(value, keys, count, READ_DESCRIPTORS);
+  // Object.keys lists the enumerable ones among these names: as many means all of them.
+  push(value, keys, count, count <= SMALL_OBJECT_KEYS && ObjectKeys(value).length === count ? READ_MEMBERS : READ_DESCRIPTORS);
 }
 
 /** Writes `root` to the tape, or throws a WalkFailure. */
@@ -439,6 +452,19 @@ function walk(root) {
         break;
       }
       const keys = stackKeys[level];
+      if (stackMode[level] === READ_MEMBERS) {
+        // An own enumerable member: the same reasoning as for elements.
+        const key = keys[index];
+        pushLen(key.length);
+        appendText(key);
+        if (ObjectPrototypeLookupGetter(container, key) !== undefined) fail('accessor_property');
+        value = container[key];
+        if (value === undefined) {
+          const descriptor = ObjectGetOwnPropertyDescriptor(container, key);
+          if (descriptor === undefined || !ObjectHasOwn(descriptor, 'value')) fail('accessor_property');
+        }
+        break;
+      }
       let descriptor;
       if (keys === null) {
         descriptor = ObjectGetOwnPropertyDescriptor(container, index);

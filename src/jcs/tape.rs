@@ -108,14 +108,16 @@ impl Shape {
   }
 
   /// Whether copying a parsed template is cheaper than parsing the JSON again, for a
-  /// value of this shape whose canonical JSON has `json_len` characters. Measured on
-  /// the benchmark payloads: a copy costs about 100 ns per container and 5 ns per
-  /// member, parsing about 3.5 ns per byte of JSON, and a template costs a parse plus
-  /// two copies' worth of work before its first view. With two or more views per
-  /// snapshot (policy, execution) it pays off for long strings and long arrays of
-  /// numbers, not for small or container-heavy values, nor for very wide objects.
+  /// value of this shape whose canonical JSON has `json_len` characters. A template costs
+  /// a parse and a copy for the first view and a copy for each later one: with the two
+  /// views of a step (policy, execution) it wins when a copy costs less than half a
+  /// parse. Measured on Node 20 (benches/payloads.js, minimum of 15 rounds): a copy about
+  /// 50 ns per container and 10 ns per member, a parse about 250 ns plus 3 ns per
+  /// character. Deep, container-heavy values (200 nested two-member containers in 2.7 kB)
+  /// stay parsed; so do very wide objects, which V8 keeps as dictionaries.
   pub fn worth_a_template(&self, json_len: usize) -> bool {
-    self.widest_object <= COPYABLE_KEYS && json_len > 90 * self.containers + 5 * self.members
+    self.widest_object <= COPYABLE_KEYS
+      && 3 * json_len + 250 > 100 * self.containers + 20 * self.members
   }
 }
 
