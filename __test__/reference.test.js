@@ -147,6 +147,35 @@ function defineTests() {
     }
   });
 
+  test('createSnapshot takes its input as the package does: own data fields, no Proxy, well-formed names', () => {
+    let ran = 0;
+    const inputs = [
+      ['inherited fields', () => Object.create({ agentName: 'a', toolName: 't', value: 1 }), 'TypeError'],
+      ['a lone surrogate in the tool name', () => ({ agentName: 'a', toolName: '\ud800', value: 1 }), 'TypeError'],
+      ['a lone surrogate in the agent name', () => ({ agentName: 'x\udc00', toolName: 't', value: 1 }), 'TypeError'],
+      ['a Proxy input (no trap runs)', () => new Proxy({ agentName: 'a', toolName: 't', value: 1 }, { get() { ran++; }, getOwnPropertyDescriptor() { ran++; } }), 'TypeError'],
+      ['a getter for the tool name (never called)', () => ({ agentName: 'a', get toolName() { ran++; return 't'; }, value: 1 }), 'TypeError'],
+      ['a number as the agent name', () => ({ agentName: 1, toolName: 't', value: 1 }), 'TypeError'],
+      ['null', () => null, 'TypeError'],
+      ['no value: undefined is outside the domain', () => ({ agentName: 'a', toolName: 't' }), 'unsupported_type'],
+      ['an inherited value does not count', () => Object.assign(Object.create({ value: 1 }), { agentName: 'a', toolName: 't' }), 'unsupported_type'],
+      ['a valid call', () => ({ agentName: 'agent', toolName: 'tool', value: { b: [1, 'x'], a: null } }), 'ok'],
+    ];
+    for (const [label, make, expected] of inputs) {
+      const ref = outcome(() => reference.createSnapshot(make()));
+      const actual = outcome(() => createSnapshot(make()));
+      const kind = (result) => (result.ok ? 'ok' : result.error instanceof TypeError ? 'TypeError' : result.code);
+      assert.equal(kind(ref), expected, `${label}: the reference (${show(ref)})`);
+      assert.equal(kind(actual), expected, `${label}: the package (${show(actual)})`);
+      if (ref.ok) {
+        assert.equal(ref.value.argsCanonicalJson, actual.value.argsCanonicalJson, `${label}: JSON`);
+        assert.equal(ref.value.proposalHash, actual.value.proposalHash, `${label}: hash`);
+        assert.ok(Object.isFrozen(ref.value), `${label}: the reference's snapshot is frozen`);
+      }
+    }
+    assert.equal(ran, 0, 'a trap or getter of an input ran');
+  });
+
   test('with every built-in it could reach lying and counting after it loaded, nothing planted runs and every output is unchanged', () => {
     const child = spawnSync(process.execPath, [__filename, CHILD_FLAG], { encoding: 'utf8', timeout: 120000, maxBuffer: 1 << 24 });
     assert.equal(child.status, 0, `the child failed (status ${child.status}, signal ${child.signal}): ${String(child.stderr).slice(0, 2000)}`);
