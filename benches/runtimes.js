@@ -96,6 +96,18 @@ function main() {
         const other = full.find((r) => r.id === id);
         if (other) row[id] = { median: other.medianUs, ratio: other.medianUs / pkg.medianUs };
       }
+      // Where a per-runtime choice shows: canonicalization alone against the reference's
+      // (the walk, the native encoder), and a view of a snapshot against JSON.parse (the
+      // template or parse choice).
+      const canon = entry.groups.canonicalize;
+      const canonPkg = canon.find((r) => r.id === 'package');
+      const canonRef = canon.find((r) => r.id === 'strict-reference');
+      if (canonPkg && canonRef) row.canonicalize = { median: canonPkg.medianUs, vsReference: canonRef.medianUs / canonPkg.medianUs };
+      const decode = entry.groups.decode;
+      const view = decode.find((r) => r.id === 'decodeView-snapshot');
+      const first = decode.find((r) => r.id === 'decodeView-fresh');
+      const parse = decode.find((r) => r.id === 'JSON.parse');
+      if (view && parse) row.view = { median: view.medianUs, vsParse: parse.medianUs / view.medianUs, firstVsParse: first ? parse.medianUs / first.medianUs : null };
       results[name].classes[className] = row;
     }
     console.log(`   done in ${results[name].seconds} s (${data.options.rounds} rounds, load average ${data.meta.loadAvg.join(' ')})`);
@@ -112,6 +124,8 @@ function main() {
       const cells = CONTENDERS.map((id) => (row[id] ? `${fmt(row[id].median)} (${row[id].ratio >= 1 ? `**${row[id].ratio.toFixed(2)}x**` : `${row[id].ratio.toFixed(2)}x`})` : '-'));
       console.log(`| ${className} | ${fmt(row.package.median)} (${fmt(row.package.p10)}–${fmt(row.package.p90)}) | ${cells.join(' | ')} |`);
     }
+    console.log(`${r.label}: canonicalize alone, reference / package: ${Object.entries(r.classes).map(([c, row]) => `${c} ${row.canonicalize ? row.canonicalize.vsReference.toFixed(2) : '-'}x`).join(', ')}`);
+    console.log(`${r.label}: JSON.parse / decodeView(snapshot), again (first view): ${Object.entries(r.classes).map(([c, row]) => `${c} ${row.view ? `${row.view.vsParse.toFixed(2)}x (${row.view.firstVsParse.toFixed(2)}x)` : '-'}`).join(', ')}`);
     const slower = Object.entries(r.classes).filter(([, row]) => row['strict-reference'] && row['strict-reference'].ratio < 1);
     console.log(slower.length === 0
       ? `${r.label}: the package is faster than its own strict JavaScript reference on every payload`
