@@ -407,3 +407,60 @@ describe('the package agrees with the strict reference on values with one fault'
     }
   });
 });
+
+describe('the one native pass for provider text agrees with the two-step path', () => {
+  // lib/snapshot.js createSnapshotFromText (prepareToolCall without a schema) against
+  // checkJson, JSON.parse and createSnapshot of the parsed value: the same snapshot, or
+  // the same stage, code and path. Texts: the payload classes, generated values written
+  // with every indentation, and edits that break them.
+  const { createSnapshotFromText } = require('../lib/snapshot');
+  const { binding } = require('../lib/native');
+  const { decodeRequest, ToolArgumentsValidationError } = require('..');
+
+  function twoStep(text, includePath) {
+    try {
+      const value = decodeRequest(text, { toolName: 'tool', includePath });
+      const s = createSnapshot({ agentName: 'agent', toolName: 'tool', value, includePath });
+      return `ok ${s.argsCanonicalJson} ${s.proposalHash}`;
+    } catch (e) {
+      const stage = e instanceof ToolArgumentsValidationError ? e.stage : 'json';
+      return `${stage} ${e.code} ${e.path}`;
+    }
+  }
+  function onePass(text, includePath) {
+    try {
+      const s = createSnapshotFromText('agent', 'tool', text, includePath);
+      return `ok ${s.argsCanonicalJson} ${s.proposalHash}`;
+    } catch (e) {
+      return `${e.stage} ${e.code} ${e.path}`;
+    }
+  }
+
+  test('on the payload classes, generated texts and broken texts: same snapshot or same stage, code and path', (t) => {
+    const rand = prng(0x51ab);
+    const texts = [' ', '', '{}', '[]', '0', '"x"', '{"b":-0,"1":-0,"a":[-0]}', '{"a":1,"a":2}', '[1e400]', '{"\\ud800":1}', '[', '{"a":[1,2.50,-0.0e5]}', ' {"z": {"y": [true, null]}} '];
+    for (const make of Object.values(CLASSES)) texts.push(JSON.stringify(make()));
+    const pieces = ['{', '}', '[', ']', ',', ':', '"k"', '-0', '1', '"\\ud83d"', ' ', 'null', '"a":', '1e999'];
+    for (let i = 0; i < 400; i++) {
+      const value = CLASSES.small(i + 1);
+      let text = JSON.stringify(value, null, [undefined, 0, 2, '\t'][i % 4]);
+      for (let k = i % 3; k > 0; k--) {
+        const at = Math.floor(rand() * (text.length + 1));
+        text = text.slice(0, at) + pieces[Math.floor(rand() * pieces.length)] + text.slice(at);
+      }
+      texts.push(text);
+    }
+    const stages = {};
+    for (const text of texts) {
+      for (const includePath of [false, true]) {
+        const expected = twoStep(text, includePath);
+        assert.equal(onePass(text, includePath), expected, `${JSON.stringify(text.slice(0, 80))} includePath=${includePath}`);
+        const stage = expected.split(' ')[0];
+        stages[stage] = (stages[stage] || 0) + 1;
+      }
+    }
+    assert.ok(stages.ok > 100 && stages.json > 50 && stages.snapshot >= 4, JSON.stringify(stages));
+    t.diagnostic(`${texts.length} texts: ${JSON.stringify(stages)}`);
+    assert.equal(binding.checkJson('{}', 0), 0, 'the binding still loads');
+  });
+});

@@ -185,6 +185,7 @@ function firstDifference(a, b) {
 function checkAgreement(corpus, contenders) {
   const pkgContender = contenders.find((c) => c.id === 'package');
   const { pkg } = pkgContender;
+  const decodeViewOf = pkg.decodeView;
   const fatal = [];
   const warnings = [];
   const tally = Object.fromEntries(contenders.map((c) => [c.id, { identical: 0, differing: 0, total: 0 }]));
@@ -389,6 +390,7 @@ async function main() {
   const contenders = await loadContenders();
   const pkgContender = contenders.find((c) => c.id === 'package');
   const { pkg } = pkgContender;
+  const decodeViewOf = pkg.decodeView;
 
   console.log(`tool-argument-snapshot ${meta.package} benchmark${opts.quick ? ' (--quick)' : ''}`);
   console.log(`machine  ${meta.cpu}, ${meta.cores} cores (available parallelism ${meta.availableParallelism}), ${meta.platform}, load avg ${meta.loadAvg.join(' ')}`);
@@ -441,6 +443,63 @@ async function main() {
     console.log('canonicalize alone (no hash, no views)');
     console.log(timingTable(canon));
 
+    // prepareToolCall without a schema: the provider's text to a prepared call and its
+    // two views. The package's public path; the one native pass it is built on
+    // (lib/snapshot.js createSnapshotFromText: strict decoding, RFC 8785 and the hash at
+    // once, no walk) plus the parse of requestedArguments; the strict reference and the
+    // floor parse the text for requestedArguments and once more for the value.
+    const requests = items.map((item) => ({ agentName: item.agentName, toolName: item.toolName, rawArguments: JSON.stringify(item.value) }));
+    const { createSnapshotFromText } = require('../lib/snapshot');
+    const reference = contenders.find((c) => c.id === 'strict-reference');
+    const prepare = runGroup([
+      {
+        id: 'prepare-package',
+        label: 'prepareToolCall + 2 views (package)',
+        fn: (r) => {
+          const prepared = pkg.prepareToolCall(r);
+          SINK.view = prepared.policyView();
+          return prepared.executionView();
+        },
+        arr: requests,
+      },
+      {
+        id: 'prepare-one-pass',
+        label: 'one native pass + parse + 2 views',
+        fn: (r) => {
+          const snapshot = createSnapshotFromText(r.agentName, r.toolName, r.rawArguments, false);
+          SINK.requested = JSON.parse(r.rawArguments);
+          SINK.view = decodeViewOf(snapshot);
+          return decodeViewOf(snapshot);
+        },
+        arr: requests,
+      },
+      {
+        id: 'prepare-reference',
+        label: 'strict JS reference',
+        fn: (r) => {
+          SINK.requested = JSON.parse(r.rawArguments);
+          const snapshot = reference.snapshot({ agentName: r.agentName, toolName: r.toolName, value: JSON.parse(r.rawArguments) });
+          SINK.view = JSON.parse(snapshot.argsCanonicalJson);
+          return JSON.parse(snapshot.argsCanonicalJson);
+        },
+        arr: requests,
+      },
+      {
+        id: 'prepare-floor',
+        label: 'floor: parse + stringify + sha256',
+        fn: (r) => {
+          SINK.requested = JSON.parse(r.rawArguments);
+          const argsCanonicalJson = JSON.stringify(JSON.parse(r.rawArguments));
+          SINK.hash = sha256Envelope(r.agentName, r.toolName, argsCanonicalJson);
+          SINK.view = JSON.parse(argsCanonicalJson);
+          return JSON.parse(argsCanonicalJson);
+        },
+        arr: requests,
+      },
+    ], opts, canonicalBytes);
+    console.log('prepareToolCall without a schema: provider text -> prepared call (requestedArguments, snapshot) + policy view + execution view');
+    console.log(timingTable(prepare));
+
     const { decodeView } = pkg;
     const decode = runGroup([
       { id: 'decodeView-snapshot', label: 'decodeView(snapshot), same snapshot each op (package)', fn: (snapshot) => decodeView(snapshot), arr: snapshots },
@@ -463,7 +522,7 @@ async function main() {
     console.log('stored snapshot: strict check, then decode)');
     console.log(timingTable(decode));
 
-    results.classes[className] = { callsPerOp: items.length, canonicalBytes, groups: { full, canonicalize: canon, decode } };
+    results.classes[className] = { callsPerOp: items.length, canonicalBytes, groups: { full, canonicalize: canon, prepare, decode } };
   }
 
   let crashed = false;

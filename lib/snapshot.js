@@ -3,7 +3,7 @@
 
 const { binding } = require('./native');
 const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, invalidArgument, nativeFailure, FAILED } = require('./errors');
-const { canonicalJson, hashedCanonicalJson } = require('./walk');
+const { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure } = require('./walk');
 const { firstView, view, PARSE_EACH_TIME } = require('./view');
 const P = require('./primordials');
 
@@ -71,6 +71,31 @@ function createSnapshot(input) {
     hashAndJson = hashedCanonicalJson(value, includePath, agentName, toolName);
   } catch (error) {
     if (error instanceof WalkFailure) throw new ToolArgumentsValidationError('snapshot', toolName, error.code, error.path);
+    throw error;
+  }
+  const snapshot = ObjectFreeze({
+    agentName,
+    toolName,
+    argsCanonicalJson: hashAndJson[1],
+    proposalHash: hashAndJson[0],
+  });
+  WeakMapPrototypeSet(SNAPSHOTS, snapshot, { template: hashAndJson[2] ? NO_TEMPLATE : PARSE_EACH_TIME });
+  return snapshot;
+}
+
+/**
+ * The snapshot of provider text that no schema transforms (prepareToolCall without a
+ * schema): strict decoding, RFC 8785 and the hash in one native pass, no walk. Names are
+ * well-formed strings (the caller checked). Throws ToolArgumentsValidationError at stage
+ * json (not strict JSON) or snapshot (negative zero), with the codes and paths of the
+ * two-step path (checkJson, then createSnapshot of the parsed text).
+ */
+function createSnapshotFromText(agentName, toolName, rawArguments, includePath) {
+  let hashAndJson;
+  try {
+    hashAndJson = hashedCanonicalText(rawArguments, agentName, toolName, includePath);
+  } catch (error) {
+    if (error instanceof TextFailure) throw new ToolArgumentsValidationError(error.stage, toolName, error.code, error.path);
     throw error;
   }
   const snapshot = ObjectFreeze({
@@ -170,4 +195,4 @@ function proposalHash(input) {
   return hash;
 }
 
-module.exports = { canonicalize, createSnapshot, decodeView, proposalHash, verifySnapshot };
+module.exports = { canonicalize, createSnapshot, createSnapshotFromText, decodeView, proposalHash, verifySnapshot };

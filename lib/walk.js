@@ -23,7 +23,7 @@ const P = require('./primordials');
 const {
   ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectGetOwnPropertyDescriptor,
   ObjectHasOwn, ObjectKeys, ObjectPrototype, ObjectPrototypeToString, ObjectPrototypeLookupGetter, SymbolToStringTag,
-  ArrayIsArray, ArrayPrototype, StringPrototypeSlice, StringPrototypeCharCodeAt, StringFromCharCode, TypedArrayPrototypeSet,
+  JSONParse, ArrayIsArray, ArrayPrototype, StringPrototypeSlice, StringPrototypeCharCodeAt, StringFromCharCode, TypedArrayPrototypeSet,
   isProxy, structuredClone, isDate, isRegExp, isMap, isSet, isWeakMap, isWeakSet, isAnyArrayBuffer, isArrayBufferView,
   isBoxedPrimitive, isNativeError, isPromise, isGeneratorObject, isMapIterator, isSetIterator, isModuleNamespaceObject,
   isArgumentsObject,
@@ -593,16 +593,23 @@ class TextFailure {
 /**
  * The snapshot of provider text that no schema transforms, in one native pass: strict
  * decoding (stage json), RFC 8785 and the proposal hash over exactly `agentName` and
- * `toolName`. Empty or whitespace-only text is `{}`; negative zero fails at stage
- * snapshot, as the walk of the parsed text would. Returns what hashedCanonicalJson
- * returns, or throws a TextFailure. Runs no JavaScript, so it needs no re-entry guard.
+ * `toolName`. Empty or whitespace-only text is `{}`. Returns what hashedCanonicalJson
+ * returns, or throws a TextFailure. A value outside the snapshot domain (negative zero)
+ * is then walked as JSON.parse builds it, so that its failure has the code and the path
+ * the walk of the parsed text gives (the walk reports the first failure in the order
+ * JSON.parse makes the keys; the encoder sees them sorted).
  */
 function hashedCanonicalText(rawText, agentName, toolName, withPath) {
-  const result = canonicalizeText(rawText, agentName, toolName, withPath === true ? FLAG_PATH : 0);
-  if (typeof result !== 'string') {
-    throw new TextFailure(result === FAILED_SNAPSHOT ? 'snapshot' : 'json', nativeFailure(withPath === true));
+  const includes = withPath === true;
+  const result = canonicalizeText(rawText, agentName, toolName, includes ? FLAG_PATH : 0);
+  if (typeof result === 'string') return splitHashed(result);
+  if (result !== FAILED_SNAPSHOT) throw new TextFailure('json', nativeFailure(includes));
+  try {
+    return hashedCanonicalJson(JSONParse(rawText), includes, agentName, toolName);
+  } catch (error) {
+    if (error instanceof WalkFailure) throw new TextFailure('snapshot', error);
+    throw error;
   }
-  return splitHashed(result);
 }
 
 module.exports = { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, MAX_DEPTH };
