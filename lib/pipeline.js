@@ -30,10 +30,30 @@ const JSON_BLANK = 1;
 /** The reasons of a deny the runtime decided (decidedBy: 'runtime'), in a frozen array. */
 const RUNTIME_REASONS = ObjectFreeze(['policy_mutated_arguments', 'policy_error', 'invalid_policy_result', 'policy_not_configured']);
 
-/** PreparedToolCall objects made here, each with its snapshot: nothing else is evaluated. */
-const PREPARED = new P.SafeWeakMap();
-/** Decisions made by evaluateToolCall, each with its execution state. */
-const DECISIONS = new P.SafeWeakMap();
+/** Returns the object it is given, so that a subclass can stamp private fields onto it. */
+class Stamp {
+  constructor(object) {
+    return object;
+  }
+}
+
+/**
+ * The decisions evaluateToolCall made, each with its execution state, as a private field
+ * stamped on the decision object (no WeakMap entry per decision for the collector to
+ * trace; a copy of a decision has no such field).
+ */
+class DecisionState extends Stamp {
+  #state;
+  constructor(decision, state) {
+    super(decision);
+    this.#state = state;
+  }
+
+  /** The state of a decision, or undefined for anything evaluateToolCall did not return. */
+  static of(value) {
+    return value !== null && typeof value === 'object' && #state in value ? value.#state : undefined;
+  }
+}
 
 /**
  * The value of an own data property, or undefined: an inherited field, an accessor (never
@@ -72,27 +92,6 @@ function parseRequest(rawArguments, blank) {
   return blank ? {} : JSONParse(rawArguments);
 }
 
-/**
- * Freezes a value JSON.parse made, at every depth (iteratively: it can be MAX_DEPTH deep).
- * Such a value holds only plain objects and arrays with own data properties.
- */
-function deepFreeze(root) {
-  if (root === null || typeof root !== 'object') return root;
-  const stack = [root];
-  let length = 1;
-  while (length > 0) {
-    const value = stack[--length];
-    ObjectFreeze(value);
-    const keys = ObjectGetOwnPropertyNames(value);
-    for (let i = 0; i < keys.length; i++) {
-      const member = own(value, keys[i]);
-      if (member !== null && typeof member === 'object') {
-        ObjectDefineProperty(stack, length++, { __proto__: null, value: member, writable: true, enumerable: true, configurable: true });
-      }
-    }
-  }
-  return root;
-}
 
 function decodeRequest(rawArguments, options) {
   requireString(rawArguments, 'rawArguments', false);
@@ -463,26 +462,53 @@ async function runSchemaAsync(kind, schema, value, toolName, includePath) {
   return box(true, output);
 }
 
+let requestedArgumentsGetter;
+
 class PreparedToolCall {
   // Fields are defined, not assigned, before the constructor body runs, so setters on
   // Object.prototype never see them.
   agentName;
   toolName;
   rawArguments;
-  requestedArguments;
   snapshot;
   argsCanonicalJson;
   proposalHash;
 
-  constructor(agentName, toolName, rawArguments, requestedArguments, snapshot) {
+  // What the pipeline reads: private, so a prepared call cannot be forged or copied.
+  #snapshot;
+  #request;
+
+  constructor(agentName, toolName, rawArguments, request, snapshot) {
     this.agentName = agentName;
     this.toolName = toolName;
     this.rawArguments = rawArguments;
-    this.requestedArguments = requestedArguments;
+    this.#snapshot = snapshot;
+    this.#request = request;
+    // A new decoded copy of the provider text on every read (each policy input gets its
+    // own copy too), so no policy can change what another policy, the proposal or the
+    // prepared call shows. Nothing is decoded unless read.
+    ObjectDefineProperty(this, 'requestedArguments', { __proto__: null, get: requestedArgumentsGetter, enumerable: true, configurable: false });
     this.snapshot = snapshot;
     this.argsCanonicalJson = snapshot.argsCanonicalJson;
     this.proposalHash = snapshot.proposalHash;
     ObjectFreeze(this);
+  }
+
+  /** The snapshot of a prepared call, or undefined for anything prepareToolCall did not return. */
+  static snapshotOf(value) {
+    return value !== null && typeof value === 'object' && #snapshot in value ? value.#snapshot : undefined;
+  }
+
+  /** The provider text of a prepared call, and whether it was blank. */
+  static requestOf(value) {
+    return value.#request;
+  }
+
+  static {
+    requestedArgumentsGetter = function requestedArguments() {
+      if (this === null || typeof this !== 'object' || !(#request in this)) return undefined;
+      return parseRequest(this.#request.rawArguments, this.#request.blank);
+    };
   }
 
   /** A new decoded view for policy evaluation. */
@@ -512,13 +538,11 @@ function readPrepare(input, async) {
   const schema = own(input, 'schema');
   const kind = schemaKind(schema, async);
   const blank = checkRequest(toolName, rawArguments, includePath);
-  // Diagnostic evidence, frozen at every depth: no policy can change what another
-  // policy, the proposal or the prepared call shows.
-  const requestedArguments = deepFreeze(parseRequest(rawArguments, blank));
-  // The schema gets its own decoded copy, so that a schema returning its input (or
-  // part of it) cannot alias the requestedArguments evidence handed to policy.
+  // The schema gets its own decoded copy; requestedArguments, the diagnostic evidence, is
+  // decoded again on every read, so nothing the schema returns can alias it.
+  const request = { __proto__: null, rawArguments, blank };
   const schemaInput = parseRequest(rawArguments, blank);
-  return { __proto__: null, agentName, toolName, rawArguments, includePath, schema, kind, requestedArguments, schemaInput };
+  return { __proto__: null, agentName, toolName, rawArguments, includePath, schema, kind, request, schemaInput };
 }
 
 /** Snapshots the schema output (not referenced afterwards) into a registered prepared call. */
@@ -537,9 +561,7 @@ function finishPrepare(read, schemaOutput) {
     if (isThenable(schemaOutput)) throw asyncSchema('snapshot', toolName, includePath);
     throw error;
   }
-  const prepared = new PreparedToolCall(agentName, toolName, read.rawArguments, read.requestedArguments, snapshot);
-  WeakMapPrototypeSet(PREPARED, prepared, snapshot);
-  return prepared;
+  return new PreparedToolCall(agentName, toolName, read.rawArguments, read.request, snapshot);
 }
 
 function prepareToolCall(input) {
@@ -558,20 +580,19 @@ async function prepareToolCallAsync(input) {
 }
 
 /**
- * Calls `fn(argument)` and settles to a box: `{ ok: true, value }` with what it returned
- * (a native promise is awaited; any other value, a thenable or a Proxy included, is taken
- * as it is, its `then` never read), or `{ ok: false, value: error }` if it threw or the
- * promise rejected.
+ * Calls `fn(argument)`: a box `{ ok: true, value }` with what it returned, or
+ * `{ ok: false, value: error }` if it threw; a native promise it returned becomes a
+ * promise of such a box (settled without running any of its code). Any other value, a
+ * thenable or a Proxy included, is taken as it is: its `then` is never read.
  */
-async function settle(fn, argument) {
+function settle(fn, argument) {
   let result;
   try {
     result = fn(argument);
   } catch (error) {
     return box(false, error);
   }
-  if (!isPromise(result)) return box(true, result);
-  return await settleNative(result);
+  return isPromise(result) ? settleNative(result) : box(true, result);
 }
 
 /** The decision and reason of a policy result, or null when it is not a valid result. */
@@ -598,47 +619,71 @@ function defineField(target, key, value) {
   ObjectDefineProperty(target, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
 }
 
-/** The policy input: the context's own enumerable data fields, then the argument fields. */
+/**
+ * The policy input: the context's own enumerable data fields, then the argument fields
+ * (an object literal: its fields are defined, never assigned, so no setter runs). Its
+ * `requestedArguments` is its own decoded copy, made when first read (an accessor that
+ * then replaces itself with the data field; assigning to it defines the data field).
+ */
 function policyInputOf(prepared, snapshot, policyContext, parsedArguments) {
-  const input = {};
+  const request = PreparedToolCall.requestOf(prepared);
+  let context;
   if (policyContext !== undefined) {
+    context = { __proto__: null };
     const keys = ReflectOwnKeys(policyContext);
     for (let i = 0; i < keys.length; i++) {
       const descriptor = ObjectGetOwnPropertyDescriptor(policyContext, keys[i]);
       if (descriptor !== undefined && descriptor.enumerable && ObjectHasOwn(descriptor, 'value')) {
-        defineField(input, keys[i], descriptor.value);
+        defineField(context, keys[i], descriptor.value);
       }
     }
   }
-  defineField(input, 'agentName', snapshot.agentName);
-  defineField(input, 'toolName', snapshot.toolName);
-  defineField(input, 'rawArguments', prepared.rawArguments);
-  defineField(input, 'requestedArguments', prepared.requestedArguments);
-  defineField(input, 'parsedArguments', parsedArguments);
-  defineField(input, 'argsCanonicalJson', snapshot.argsCanonicalJson);
-  defineField(input, 'proposalHash', snapshot.proposalHash);
-  return input;
-}
-
-/** A frozen decision, registered so that executeToolCall accepts it (and nothing else). */
-function makeDecision(snapshot, decision, reason, decidedBy, extra) {
-  const made = {
-    decision,
-    reason,
-    decidedBy,
+  return {
+    // Spreading the package's own null-prototype copy defines each field (CreateDataProperty).
+    ...context,
     agentName: snapshot.agentName,
     toolName: snapshot.toolName,
+    rawArguments: request.rawArguments,
+    get requestedArguments() {
+      const value = parseRequest(request.rawArguments, request.blank);
+      defineField(this, 'requestedArguments', value);
+      return value;
+    },
+    set requestedArguments(value) {
+      defineField(this, 'requestedArguments', value);
+    },
+    parsedArguments,
     argsCanonicalJson: snapshot.argsCanonicalJson,
     proposalHash: snapshot.proposalHash,
   };
-  if (extra !== undefined) {
-    if (ObjectHasOwn(extra, 'policyResult')) defineField(made, 'policyResult', extra.policyResult);
-    if (ObjectHasOwn(extra, 'error')) defineField(made, 'error', extra.error);
-    if (ObjectHasOwn(extra, 'proposal')) defineField(made, 'proposal', extra.proposal);
+}
+
+/**
+ * A frozen decision, registered so that executeToolCall accepts it (and nothing else).
+ * Object literals define their fields (no setter runs), one literal per shape.
+ */
+function makeDecision(snapshot, decision, reason, decidedBy, policyResult, hasPolicyResult, error, proposal) {
+  const { agentName, toolName, argsCanonicalJson, proposalHash } = snapshot;
+  let made;
+  if (proposal !== undefined) {
+    made = { decision, reason, decidedBy, agentName, toolName, argsCanonicalJson, proposalHash, policyResult, proposal };
+  } else if (hasPolicyResult) {
+    made = { decision, reason, decidedBy, agentName, toolName, argsCanonicalJson, proposalHash, policyResult };
+  } else if (error !== NONE) {
+    made = { decision, reason, decidedBy, agentName, toolName, argsCanonicalJson, proposalHash, error };
+  } else {
+    made = { decision, reason, decidedBy, agentName, toolName, argsCanonicalJson, proposalHash };
   }
+  new DecisionState(made, { __proto__: null, snapshot, decision, executed: false });
   ObjectFreeze(made);
-  WeakMapPrototypeSet(DECISIONS, made, { __proto__: null, snapshot, decision, executed: false });
   return made;
+}
+
+/** Marks an absent `error` (a policy may throw undefined). */
+const NONE = Symbol('none');
+
+function runtimeDeny(snapshot, reason, policyResult, hasPolicyResult, error) {
+  return makeDecision(snapshot, 'deny', reason, 'runtime', policyResult, hasPolicyResult, error, undefined);
 }
 
 const EVALUATE_USAGE = 'evaluateToolCall expects { prepared, policy?, policyContext? }';
@@ -647,7 +692,7 @@ const EVALUATE_USAGE = 'evaluateToolCall expects { prepared, policy?, policyCont
 function readEvaluation(input, usage) {
   requireInput(input, usage);
   const prepared = own(input, 'prepared');
-  const snapshot = prepared === null || typeof prepared !== 'object' ? undefined : WeakMapPrototypeGet(PREPARED, prepared);
+  const snapshot = PreparedToolCall.snapshotOf(prepared);
   if (snapshot === undefined) throw invalidArgument('prepared must be a PreparedToolCall returned by prepareToolCall');
   let policy = own(input, 'policy');
   if (policy === null) policy = undefined;
@@ -660,29 +705,18 @@ function readEvaluation(input, usage) {
   return { __proto__: null, prepared, snapshot, policy, policyContext };
 }
 
-/** The decision of one evaluation, in a box (see box): policy on its own view, then the runtime's checks. */
-async function decide(read) {
-  const { prepared, snapshot, policy, policyContext } = read;
-  if (policy === undefined) {
-    return box(true, makeDecision(snapshot, 'deny', 'policy_not_configured', 'runtime', undefined));
-  }
-  const parsedArguments = decodeView(snapshot);
-  const settled = await ours(settle(policy, policyInputOf(prepared, snapshot, policyContext, parsedArguments)));
-  if (!settled.ok) {
-    return box(true, makeDecision(snapshot, 'deny', 'policy_error', 'runtime', { __proto__: null, error: settled.value }));
-  }
+/** The decision once the policy has answered (`settled`): the runtime's checks, in order. */
+function conclude(read, settled, parsedArguments) {
+  const { prepared, snapshot } = read;
+  if (!settled.ok) return runtimeDeny(snapshot, 'policy_error', undefined, false, settled.value);
   const policyResult = settled.value;
   if (!viewUnchanged(parsedArguments, snapshot.argsCanonicalJson)) {
-    return box(true, makeDecision(snapshot, 'deny', 'policy_mutated_arguments', 'runtime', { __proto__: null, policyResult }));
+    return runtimeDeny(snapshot, 'policy_mutated_arguments', policyResult, true, NONE);
   }
-  const read2 = readPolicyResult(policyResult);
-  if (read2 === null) {
-    return box(true, makeDecision(snapshot, 'deny', 'invalid_policy_result', 'runtime', { __proto__: null, policyResult }));
-  }
-  const { decision, reason } = read2;
-  if (decision !== 'require_approval') {
-    return box(true, makeDecision(snapshot, decision, reason, 'policy', { __proto__: null, policyResult }));
-  }
+  const valid = readPolicyResult(policyResult);
+  if (valid === null) return runtimeDeny(snapshot, 'invalid_policy_result', policyResult, true, NONE);
+  const { decision, reason } = valid;
+  if (decision !== 'require_approval') return makeDecision(snapshot, decision, reason, 'policy', policyResult, true, NONE, undefined);
   // require_approval: the fingerprint policy evaluated, reused, with its own view.
   const proposal = ObjectFreeze({
     kind: 'tool',
@@ -694,7 +728,16 @@ async function decide(read) {
     proposalHash: snapshot.proposalHash,
     reason,
   });
-  return box(true, makeDecision(snapshot, decision, reason, 'policy', { __proto__: null, proposal, policyResult }));
+  return makeDecision(snapshot, decision, reason, 'policy', policyResult, true, NONE, proposal);
+}
+
+/**
+ * Calls the policy on its own view: a box of what it answered, or a promise of that box.
+ * The caller awaits it either way, so at least one microtask turn passes between the
+ * policy's answer and the mutation check: a mutation the policy queued is then seen.
+ */
+function askPolicy(read, parsedArguments) {
+  return settle(read.policy, policyInputOf(read.prepared, read.snapshot, read.policyContext, parsedArguments));
 }
 
 /**
@@ -702,26 +745,11 @@ async function decide(read) {
  * never rejects for anything the policy does (a throw, a rejection, a mutated view, a
  * malformed result): those are runtime denies. No policy is a runtime deny too.
  */
-function evaluateToolCall(input) {
-  let read;
-  try {
-    read = readEvaluation(input, EVALUATE_USAGE);
-  } catch (error) {
-    return SafePromise.reject(error);
-  }
-  return unbox(decide(read));
-}
-
-/** The decision of a boxed evaluation (the caller's own await looks up its `then`). */
-async function unbox(promise) {
-  return (await ours(promise)).value;
-}
-
-/** Why a decision cannot run, as a ToolCallNotAllowedError code, or undefined if it can. */
-function refusal(state) {
-  if (state.executed) return 'already_executed';
-  if (state.decision !== 'allow') return 'not_allowed';
-  return undefined;
+async function evaluateToolCall(input) {
+  const read = readEvaluation(input, EVALUATE_USAGE);
+  if (read.policy === undefined) return runtimeDeny(read.snapshot, 'policy_not_configured', undefined, false, NONE);
+  const parsedArguments = decodeView(read.snapshot);
+  return conclude(read, await askPolicy(read, parsedArguments), parsedArguments);
 }
 
 /** Reads `options.grants`: undefined, or an object with a spend method. */
@@ -737,34 +765,41 @@ function readGrants(options) {
   return grants;
 }
 
+/**
+ * Spends a decision: a ToolCallNotAllowedError when it may not run (nothing runs), else
+ * undefined. Spent before anything else can run, so a second call, even a concurrent
+ * one, is refused.
+ */
+function spend(decision) {
+  const state = DecisionState.of(decision);
+  if (state.executed) return new ToolCallNotAllowedError('already_executed', state.snapshot.toolName, state.decision);
+  if (state.decision !== 'allow') return new ToolCallNotAllowedError('not_allowed', state.snapshot.toolName, state.decision);
+  state.executed = true;
+  return undefined;
+}
+
 /** Whether the grants object lets the decision run: only `true` (or a promise of it) does. */
 async function grantAvailable(grants, decision) {
-  if (grants === undefined) return true;
-  const settled = await ours(settle((d) => grants.spend(d), decision));
+  // `spend` is the grants object's own method, called by design.
+  let settled = settle((d) => grants.spend(d), decision);
+  if (isPromise(settled)) settled = await settled;
   return settled.ok && settled.value === true;
 }
 
-/**
- * Spends a decision and, if it may run, runs the handler on a new execution view. Returns
- * a box: `{ ok: true, value: result }`, or `{ ok: false, value: error }` when nothing ran
- * (a ToolCallNotAllowedError). Errors of the handler itself propagate.
- */
-async function run(decision, handler, grants) {
-  const state = WeakMapPrototypeGet(DECISIONS, decision);
-  const code = refusal(state);
-  if (code !== undefined) return box(false, new ToolCallNotAllowedError(code, state.snapshot.toolName, state.decision));
-  // Spent before anything else can run: a second call, even a concurrent one, is refused.
-  state.executed = true;
-  if (!(await ours(grantAvailable(grants, decision)))) {
-    return box(false, new ToolCallNotAllowedError('grant_unavailable', state.snapshot.toolName, state.decision));
-  }
-  return box(true, await handler(decodeView(state.snapshot)));
+/** The execution view of a spent decision. */
+function executionViewOf(decision) {
+  return decodeView(DecisionState.of(decision).snapshot);
 }
 
 function checkDecision(decision) {
-  if (decision === null || typeof decision !== 'object' || WeakMapPrototypeGet(DECISIONS, decision) === undefined) {
+  if (DecisionState.of(decision) === undefined) {
     throw new ToolCallNotAllowedError('not_a_decision', undefined, undefined);
   }
+}
+
+function grantRefused(decision) {
+  const state = DecisionState.of(decision);
+  return new ToolCallNotAllowedError('grant_unavailable', state.snapshot.toolName, state.decision);
 }
 
 /**
@@ -776,9 +811,10 @@ async function executeToolCall(decision, handler, options) {
   checkDecision(decision);
   if (typeof handler !== 'function') throw invalidArgument('handler must be a function');
   const grants = readGrants(options);
-  const ran = await ours(run(decision, handler, grants));
-  if (!ran.ok) throw ran.value;
-  return ran.value;
+  const refused = spend(decision);
+  if (refused !== undefined) throw refused;
+  if (grants !== undefined && !(await ours(grantAvailable(grants, decision)))) throw grantRefused(decision);
+  return handler(executionViewOf(decision));
 }
 
 const AUTHORIZE_USAGE = 'authorizeToolCall expects { prepared, policy, execute, policyContext?, grants? }';
@@ -798,16 +834,22 @@ async function authorizeToolCall(input) {
   const execute = own(input, 'execute');
   if (typeof execute !== 'function') throw invalidArgument('execute must be a function');
   const grants = readGrants(input);
-  const decision = (await ours(decide(read))).value;
-  const outcome = outcomeOf(decision);
-  if (decision.decision !== 'allow') return outcome;
-  const ran = await ours(run(decision, execute, grants));
-  if (!ran.ok) {
-    // Only a refused grant reaches here: the decision was fresh and an allow.
-    return outcomeOf(makeDecision(read.snapshot, 'deny', ran.value.code, 'runtime', ObjectHasOwn(decision, 'policyResult') ? { __proto__: null, policyResult: decision.policyResult } : undefined));
+  let decision;
+  if (read.policy === undefined) {
+    decision = runtimeDeny(read.snapshot, 'policy_not_configured', undefined, false, NONE);
+  } else {
+    const parsedArguments = decodeView(read.snapshot);
+    decision = conclude(read, await askPolicy(read, parsedArguments), parsedArguments);
   }
-  defineField(outcome, 'result', ran.value);
-  return outcome;
+  if (decision.decision !== 'allow') return outcomeOf(decision);
+  spend(decision);
+  if (grants !== undefined && !(await ours(grantAvailable(grants, decision)))) {
+    // The decision was fresh and an allow: only the grant can refuse it.
+    const hasResult = ObjectHasOwn(decision, 'policyResult');
+    return outcomeOf(runtimeDeny(read.snapshot, 'grant_unavailable', hasResult ? decision.policyResult : undefined, hasResult, NONE));
+  }
+  const result = await execute(executionViewOf(decision));
+  return { decision: 'allow', reason: decision.reason, decidedBy: 'policy', policyResult: decision.policyResult, result };
 }
 
 module.exports = {
