@@ -259,7 +259,8 @@ export interface PreparedToolCall<T = SnapshotValue> {
   readonly rawArguments: string;
   /**
    * The strict-decoded, pre-schema request: diagnostic evidence, not authorization.
-   * Frozen at every depth, so no policy can change what another one sees.
+   * A new decoded copy of `rawArguments` on every read, so no policy can change what
+   * another policy, the proposal or the prepared call shows.
    */
   readonly requestedArguments: unknown;
   readonly snapshot: ToolArgumentSnapshot;
@@ -294,7 +295,7 @@ export interface ToolPolicyInput<T = SnapshotValue> {
   agentName: string;
   toolName: string;
   rawArguments: string;
-  /** Frozen at every depth (see PreparedToolCall). */
+  /** This input's own decoded copy of `rawArguments` (decoded when first read). */
   requestedArguments: unknown;
   /** A fresh view of the snapshot; changing it denies the call (`policy_mutated_arguments`). */
   readonly parsedArguments: DeepReadonly<T>;
