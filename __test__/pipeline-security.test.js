@@ -409,3 +409,97 @@ describe('item 10: tool names are escaped in messages and inspect output', () =>
     assert.ok(error.message.includes('a\\u000ab'));
   });
 });
+
+describe('the pipeline uses only built-ins captured at load, on success and failure paths', () => {
+  test('with Object, Reflect, Array, JSON, Promise, WeakMap, Function.prototype.call/bind and util.types patched after load, every outcome is the same and no patch runs', () => {
+    const script = `
+      'use strict';
+      const pkg = require(${JSON.stringify(ROOT)});
+      const util = require('node:util');
+      const ownKeys = Object.keys;
+      const hits = [];
+      // The scenario's own code calls no built-in the patches replace (the schema is a
+      // function, results are stored by index), so every patch hit would be the package's.
+      const schema = (value) => {
+        if (typeof value.a !== 'number') throw new TypeError('a must be a number');
+        return { a: value.a };
+      };
+      const policies = {
+        allow: () => ({ decision: 'allow', reason: 'ok' }),
+        deny: () => ({ decision: 'deny', reason: 'no' }),
+        approval: async () => ({ decision: 'require_approval', reason: 'human' }),
+        mutate: (input) => { input.parsedArguments.a = 2; return { decision: 'allow', reason: 'ok' }; },
+        invalid: () => ({ verdict: 'x' }),
+        throws: () => { throw new Error('policy'); },
+        rejects: async () => { throw new Error('policy'); },
+        none: undefined,
+      };
+      async function scenario() {
+        const out = [];
+        for (const name of ownKeys(policies)) {
+          const policy = policies[name];
+          const prepared = pkg.prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"a":1}', schema });
+          const decision = await pkg.evaluateToolCall({ prepared, policy, policyContext: { turn: 1 } });
+          let executed;
+          try { executed = await pkg.executeToolCall(decision, (args) => pkg.canonicalize(args), { grants: { spend: async () => true } }); }
+          catch (error) { executed = error.code; }
+          const outcome = await pkg.authorizeToolCall({ prepared, policy, execute: (args) => args.a });
+          out[out.length] = [name, decision.decision, decision.decidedBy, decision.reason, executed, outcome.decision, outcome.reason, outcome.result];
+        }
+        for (const [label, fn] of [
+          ['json', () => pkg.prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"a":1,"a":2}' })],
+          ['schema', () => pkg.prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"a":"x"}', schema })],
+          ['async schema', () => pkg.prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{}', schema: () => new Promise((resolve, reject) => reject(new Error('r'))) })],
+          ['thenable', () => pkg.prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{}', schema: () => ({ then() {} }) })],
+          ['stored', () => pkg.verifySnapshot({ agentName: 'a', toolName: 't', argsCanonicalJson: '{"b":1,"a":2}', proposalHash: '0' })],
+          ['hash', () => pkg.verifySnapshot({ agentName: 'a', toolName: 't', argsCanonicalJson: '{"a":2}', proposalHash: '0' })],
+        ]) {
+          try { fn(); out[out.length] = [label, 'accepted']; } catch (error) { out[out.length] = [label, error.name, error.stage, error.code]; }
+        }
+        let forged;
+        try { await pkg.executeToolCall({ decision: 'allow' }, () => 1); } catch (error) { forged = error.code; }
+        out[out.length] = ['forged', forged];
+        return JSON.stringify(out);
+      }
+      (async () => {
+        const before = await scenario();
+        let ran = 0;
+        const hit = (what) => { ran += 1; if (hits.length < 20) hits[hits.length] = what + (process.env.HIT_STACK ? String(new Error().stack).slice(0, 600) : ''); };
+        const patch = (target, key) => {
+          const original = target[key];
+          Object.defineProperty(target, key, { configurable: true, writable: true, value: function (...args) { hit(key); return original.apply(this, args); } });
+        };
+        for (const key of ['getOwnPropertyDescriptor', 'defineProperty', 'freeze', 'hasOwn', 'keys', 'getPrototypeOf', 'isExtensible']) patch(Object, key);
+        for (const key of ['ownKeys', 'deleteProperty', 'apply']) patch(Reflect, key);
+        for (const key of ['push', 'slice', 'map', 'join', 'includes']) patch(Array.prototype, key);
+        patch(Array, 'isArray');
+        patch(JSON, 'parse');
+        for (const key of ['then', 'catch', 'finally']) patch(Promise.prototype, key);
+        for (const key of ['resolve', 'reject']) patch(Promise, key);
+        for (const key of ['get', 'set', 'has']) patch(WeakMap.prototype, key);
+        for (const key of ['charCodeAt', 'slice', 'isWellFormed']) patch(String.prototype, key);
+        for (const key of ['isPromise', 'isProxy', 'isNativeError']) patch(util.types, key);
+        // Looked up by every await and by the resolution of every promise with an object
+        // (the caller's own awaits, and the promise an async API resolves with its
+        // result): installed so the outcomes are checked under them, not counted.
+        let lookups = 0;
+        Object.defineProperty(Promise.prototype, 'constructor', { configurable: true, get() { lookups += 1; return Promise; } });
+        Object.defineProperty(Object.prototype, 'then', { configurable: true, get() { lookups += 1; return undefined; } });
+        const patchedBefore = ran;
+        hits.length = 0;
+        const after = await scenario();
+        console.log(JSON.stringify({ same: before === after, before, after, patchHits: ran - patchedBefore, hits }));
+      })();
+    `;
+    const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60000, cwd: ROOT });
+    assert.equal(child.status, 0, child.stderr);
+    const report = JSON.parse(child.stdout.trim().split('\n').pop());
+    assert.equal(report.after, report.before, 'an outcome changed under the patches');
+    const rows = JSON.parse(report.before);
+    assert.deepEqual(rows.find((row) => row[0] === 'mutate').slice(1, 4), ['deny', 'runtime', 'policy_mutated_arguments']);
+    assert.deepEqual(rows.find((row) => row[0] === 'none').slice(1, 4), ['deny', 'runtime', 'policy_not_configured']);
+    assert.deepEqual(rows.find((row) => row[0] === 'allow').slice(4), ['{"a":1}', 'allow', 'ok', 1]);
+    assert.deepEqual(rows.find((row) => row[0] === 'async schema'), ['async schema', 'ToolArgumentsValidationError', 'snapshot', 'async_schema']);
+    assert.equal(report.patchHits, 0, `patched built-ins ran: ${report.hits.join(', ')}`);
+  });
+});

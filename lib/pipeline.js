@@ -20,6 +20,7 @@ const {
 // Built-ins this file needs beyond lib/primordials.js, captured at load the same way.
 const ReflectOwnKeys = Reflect.ownKeys;
 const isPromise = types.isPromise;
+const isNativeError = types.isNativeError;
 const SafePromise = Promise;
 
 // Native flags: the constants of src/binding.rs.
@@ -279,7 +280,7 @@ const ZOD_ASYNC_MESSAGES = [
 
 /** Whether a schema's synchronous parse threw because the schema is asynchronous. */
 function isAsyncParseError(error) {
-  if (!types.isNativeError(error) || isProxy(error)) return false;
+  if (!isNativeError(error) || isProxy(error)) return false;
   const message = own(error, 'message');
   for (let i = 0; i < ZOD_ASYNC_MESSAGES.length; i++) if (message === ZOD_ASYNC_MESSAGES[i]) return true;
   return false;
