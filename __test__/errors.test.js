@@ -295,3 +295,47 @@ describe('decodeView rejects text that is not strict JSON of the domain', () => 
     }
   });
 });
+
+describe('brand checks work across duplicate copies of the package in one process', () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const root = path.join(__dirname, '..');
+
+  test('isSnapshotDomainError, isToolArgumentsValidationError and isToolCallNotAllowedError recognize another copy\'s errors, where instanceof does not', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-copy-'));
+    try {
+      for (const file of ['index.js', 'package.json', 'tool-argument-snapshot.linux-x64-gnu.node']) fs.copyFileSync(path.join(root, file), path.join(dir, file));
+      fs.cpSync(path.join(root, 'lib'), path.join(dir, 'lib'), { recursive: true });
+      const self = require('..');
+      const copy = require(dir);
+      assert.notEqual(copy.SnapshotDomainError, self.SnapshotDomainError, 'a second copy, with its own classes');
+
+      const domain = capture(() => copy.canonicalize(-0), 'copy canonicalize');
+      const validation = capture(() => copy.prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"a":1,"a":2}' }), 'copy prepare');
+      let notAllowed;
+      try {
+        await copy.executeToolCall({}, () => 1);
+      } catch (error) {
+        notAllowed = error;
+      }
+      for (const [label, error, is, name] of [
+        ['SnapshotDomainError', domain, 'isSnapshotDomainError', 'SnapshotDomainError'],
+        ['ToolArgumentsValidationError', validation, 'isToolArgumentsValidationError', 'ToolArgumentsValidationError'],
+        ['ToolCallNotAllowedError', notAllowed, 'isToolCallNotAllowedError', 'ToolCallNotAllowedError'],
+      ]) {
+        assert.equal(error instanceof self[name], false, `${label}: instanceof across copies`);
+        assert.equal(self[is](error), true, `${label}: this copy's ${is}`);
+        assert.equal(copy[is](error), true, `${label}: the other copy's ${is}`);
+        for (const other of ['isSnapshotDomainError', 'isToolArgumentsValidationError', 'isToolCallNotAllowedError']) {
+          if (other !== is) assert.equal(self[other](error), false, `${label}: ${other}`);
+        }
+      }
+      for (const value of [null, undefined, 'SnapshotDomainError', {}, new Error('x'), { name: 'SnapshotDomainError', code: 'negative_zero' }, new Proxy(domain, {})]) {
+        assert.equal(self.isSnapshotDomainError(value), false, `not a brand: ${String(value && value.name)}`);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
