@@ -12,8 +12,7 @@ const { canonicalize, createSnapshot, decodeView } = require('./snapshot');
 const P = require('./primordials');
 
 const {
-  ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames,
-  ObjectHasOwn, JSONParse, ArrayIsArray, WeakMapPrototypeGet, WeakMapPrototypeSet,
+  ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, JSONParse, ArrayIsArray,
   StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, StringPrototypeSlice, isProxy,
 } = P;
 
@@ -92,7 +91,6 @@ function checkRequest(toolName, rawArguments, includePath) {
 function parseRequest(rawArguments, blank) {
   return blank ? {} : JSONParse(rawArguments);
 }
-
 
 function decodeRequest(rawArguments, options) {
   requireString(rawArguments, 'rawArguments', false);
