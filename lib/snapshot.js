@@ -34,6 +34,8 @@ function requireName(value, what) {
  * called) and a missing field all read as absent. `object` must not be a Proxy.
  */
 function own(object, key) {
+  // An absent field (the common case for options) costs no descriptor object.
+  if (!ObjectHasOwn(object, key)) return undefined;
   const descriptor = ObjectGetOwnPropertyDescriptor(object, key);
   return descriptor !== undefined && ObjectHasOwn(descriptor, 'value') ? descriptor.value : undefined;
 }
