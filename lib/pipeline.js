@@ -8,7 +8,7 @@
 const { types } = require('node:util');
 const { binding } = require('./native');
 const { ToolArgumentsValidationError, ToolCallNotAllowedError, invalidArgument, nativeFailure, FAILED } = require('./errors');
-const { canonicalize, createSnapshot, decodeView } = require('./snapshot');
+const { canonicalize, createSnapshot, createSnapshotFromText, decodeView } = require('./snapshot');
 const P = require('./primordials');
 
 const {
@@ -89,9 +89,21 @@ function checkRequest(toolName, rawArguments, includePath) {
   return status === JSON_BLANK;
 }
 
-/** A new value of checked provider text; `{}` for empty or whitespace-only text. */
+/** Whether text is empty or JSON whitespace only (space, tab, line feed, carriage return). */
+function isBlank(text) {
+  for (let i = 0; i < text.length; i++) {
+    const c = StringPrototypeCharCodeAt(text, i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+/**
+ * A new value of checked provider text; `{}` for empty or whitespace-only text (`blank`
+ * undefined: not known yet, told from the text).
+ */
 function parseRequest(rawArguments, blank) {
-  return blank ? {} : JSONParse(rawArguments);
+  return (blank === undefined ? isBlank(rawArguments) : blank) ? {} : JSONParse(rawArguments);
 }
 
 function decodeRequest(rawArguments, options) {
@@ -529,15 +541,30 @@ ObjectFreeze(PreparedToolCall);
 
 const PREPARE_USAGE = 'prepareToolCall expects { agentName, toolName, rawArguments, schema? }';
 
-/** The checked fields of a prepare input, the decoded request and the schema's input. */
-function readPrepare(input, async) {
+/** The checked fields of a prepare input. */
+function readPrepareFields(input, async) {
   requireInput(input, PREPARE_USAGE);
   const agentName = requireString(own(input, 'agentName'), 'agentName', true);
   const toolName = requireString(own(input, 'toolName'), 'toolName', true);
   const rawArguments = requireString(own(input, 'rawArguments'), 'rawArguments', false);
   const includePath = own(input, 'includePath') === true;
   const schema = own(input, 'schema');
-  const kind = schemaKind(schema, async);
+  return { __proto__: null, agentName, toolName, rawArguments, includePath, schema, kind: schemaKind(schema, async) };
+}
+
+/**
+ * A prepared call of provider text no schema transforms: strict decoding, RFC 8785 and
+ * the hash in one native pass (the codes and paths of the two-step path).
+ */
+function prepareWithoutSchema(fields) {
+  const { agentName, toolName, rawArguments } = fields;
+  const snapshot = createSnapshotFromText(agentName, toolName, rawArguments, fields.includePath);
+  return new PreparedToolCall(agentName, toolName, rawArguments, { __proto__: null, rawArguments, blank: undefined }, snapshot);
+}
+
+/** The decoded request and the schema's input of prepare fields with a schema. */
+function readPrepare(fields) {
+  const { agentName, toolName, rawArguments, includePath, schema, kind } = fields;
   const blank = checkRequest(toolName, rawArguments, includePath);
   // The schema gets its own decoded copy; requestedArguments, the diagnostic evidence, is
   // decoded again on every read, so nothing the schema returns can alias it.
@@ -566,7 +593,9 @@ function finishPrepare(read, schemaOutput) {
 }
 
 function prepareToolCall(input) {
-  const read = readPrepare(input, false);
+  const fields = readPrepareFields(input, false);
+  if (fields.kind === KIND_NONE) return prepareWithoutSchema(fields);
+  const read = readPrepare(fields);
   return finishPrepare(read, runSchema(read.kind, read.schema, read.schemaInput, read.toolName, read.includePath));
 }
 
@@ -575,7 +604,9 @@ function prepareToolCall(input) {
  * ~standard.validate, so the schema's code runs exactly once per attempt.
  */
 async function prepareToolCallAsync(input) {
-  const read = readPrepare(input, true);
+  const fields = readPrepareFields(input, true);
+  if (fields.kind === KIND_NONE) return prepareWithoutSchema(fields);
+  const read = readPrepare(fields);
   const output = await ours(runSchemaAsync(read.kind, read.schema, read.schemaInput, read.toolName, read.includePath));
   return finishPrepare(read, output.value);
 }
