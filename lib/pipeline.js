@@ -8,7 +8,7 @@
 const { types } = require('node:util');
 const { binding } = require('./native');
 const { ToolArgumentsValidationError, ToolCallNotAllowedError, invalidArgument, nativeFailure, FAILED } = require('./errors');
-const { canonicalize, createSnapshot, createSnapshotFromText, decodeView } = require('./snapshot');
+const { canonicalize, snapshotOf, createSnapshotFromText, decodeView } = require('./snapshot');
 const P = require('./primordials');
 
 const {
@@ -578,7 +578,7 @@ function finishPrepare(read, schemaOutput) {
   const { agentName, toolName, includePath } = read;
   let snapshot;
   try {
-    snapshot = createSnapshot({ agentName, toolName, value: schemaOutput, includePath });
+    snapshot = snapshotOf(agentName, toolName, schemaOutput, includePath);
   } catch (error) {
     // Schema output that is a promise or another thenable is outside the snapshot
     // domain (RFC-0016), with its own code; a native promise's rejection is handled.

@@ -67,7 +67,14 @@ function createSnapshot(input) {
   const agentName = requireName(own(input, 'agentName'), 'agentName');
   const toolName = requireName(own(input, 'toolName'), 'toolName');
   const includePath = own(input, 'includePath') === true;
-  const value = own(input, 'value');
+  return snapshotOf(agentName, toolName, own(input, 'value'), includePath);
+}
+
+/**
+ * createSnapshot of checked fields (names well-formed strings, includePath a boolean), for
+ * the pipeline, which has read its own input already.
+ */
+function snapshotOf(agentName, toolName, value, includePath) {
   let hashAndJson;
   try {
     hashAndJson = hashedCanonicalJson(value, includePath, agentName, toolName);
@@ -197,4 +204,4 @@ function proposalHash(input) {
   return hash;
 }
 
-module.exports = { canonicalize, createSnapshot, createSnapshotFromText, decodeView, proposalHash, verifySnapshot };
+module.exports = { canonicalize, createSnapshot, createSnapshotFromText, snapshotOf, decodeView, proposalHash, verifySnapshot };
