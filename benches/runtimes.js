@@ -91,10 +91,10 @@ function main() {
     for (const [className, entry] of Object.entries(data.classes)) {
       const full = entry.groups.full;
       const pkg = full.find((row) => row.id === 'package');
-      const row = { package: { median: pkg.medianUs, p10: pkg.p10Us, p90: pkg.p90Us } };
+      const row = { package: { median: pkg.medianUs, p10: pkg.p10Us, p90: pkg.p90Us }, full: {} };
       for (const id of CONTENDERS) {
         const other = full.find((r) => r.id === id);
-        if (other) row[id] = { median: other.medianUs, ratio: other.medianUs / pkg.medianUs };
+        if (other) row.full[id] = { median: other.medianUs, ratio: other.medianUs / pkg.medianUs };
       }
       // Where a per-runtime choice shows: canonicalization alone against the reference's
       // (the walk, the native encoder), and a view of a snapshot against JSON.parse (the
@@ -113,6 +113,11 @@ function main() {
     console.log(`   done in ${results[name].seconds} s (${data.options.rounds} rounds, load average ${data.meta.loadAvg.join(' ')})`);
   }
 
+  if (opts.json) {
+    fs.writeFileSync(path.resolve(opts.json), `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`results written to ${opts.json}`);
+  }
+
   // One table per runtime, in the README's form: package median µs (p10-p90), each
   // contender's median and its ratio to the package's (above 1: the package is faster).
   for (const name of Object.keys(results)) {
@@ -121,19 +126,19 @@ function main() {
     console.log(`| payload | package µs (p10–p90) | ${CONTENDERS.map((id) => LABELS[id]).join(' | ')} |`);
     console.log(`|---|---|${CONTENDERS.map(() => '---').join('|')}|`);
     for (const [className, row] of Object.entries(r.classes)) {
-      const cells = CONTENDERS.map((id) => (row[id] ? `${fmt(row[id].median)} (${row[id].ratio >= 1 ? `**${row[id].ratio.toFixed(2)}x**` : `${row[id].ratio.toFixed(2)}x`})` : '-'));
+      const cells = CONTENDERS.map((id) => {
+        const cell = row.full[id];
+        if (!cell) return '-';
+        return `${fmt(cell.median)} (${cell.ratio >= 1 ? `**${cell.ratio.toFixed(2)}x**` : `${cell.ratio.toFixed(2)}x`})`;
+      });
       console.log(`| ${className} | ${fmt(row.package.median)} (${fmt(row.package.p10)}–${fmt(row.package.p90)}) | ${cells.join(' | ')} |`);
     }
     console.log(`${r.label}: canonicalize alone, reference / package: ${Object.entries(r.classes).map(([c, row]) => `${c} ${row.canonicalize ? row.canonicalize.vsReference.toFixed(2) : '-'}x`).join(', ')}`);
     console.log(`${r.label}: JSON.parse / decodeView(snapshot), again (first view): ${Object.entries(r.classes).map(([c, row]) => `${c} ${row.view ? `${row.view.vsParse.toFixed(2)}x (${row.view.firstVsParse.toFixed(2)}x)` : '-'}`).join(', ')}`);
-    const slower = Object.entries(r.classes).filter(([, row]) => row['strict-reference'] && row['strict-reference'].ratio < 1);
+    const slower = Object.entries(r.classes).filter(([, row]) => row.full['strict-reference'] && row.full['strict-reference'].ratio < 1);
     console.log(slower.length === 0
       ? `${r.label}: the package is faster than its own strict JavaScript reference on every payload`
-      : `${r.label}: SLOWER than its own strict JavaScript reference on ${slower.map(([c, row]) => `${c} (${row['strict-reference'].ratio.toFixed(2)}x)`).join(', ')}`);
-  }
-  if (opts.json) {
-    fs.writeFileSync(path.resolve(opts.json), `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`\nresults written to ${opts.json}`);
+      : `${r.label}: SLOWER than its own strict JavaScript reference on ${slower.map(([c, row]) => `${c} (${row.full['strict-reference'].ratio.toFixed(2)}x)`).join(', ')}`);
   }
 }
 
