@@ -104,6 +104,18 @@ fn key_sorting(c: &mut Criterion) {
 }
 
 fn hashing(c: &mut Criterion) {
+  // The per-call cost of a small tool call's hash: the envelope is two SHA-256 blocks.
+  let agent: Vec<u16> = "bench-agent".encode_utf16().collect();
+  let tool: Vec<u16> = "write_file".encode_utf16().collect();
+  c.bench_function("proposal_hash_small_call", |b| {
+    b.iter(|| {
+      proposal_hash(
+        black_box(&agent),
+        black_box(&tool),
+        black_box(br#"{"path":"a.txt","text":"hi"}"#),
+      )
+    })
+  });
   let mut group = c.benchmark_group("proposal_hash");
   let agent: Vec<u16> = "Release assistant".encode_utf16().collect();
   let tool: Vec<u16> = "write_file".encode_utf16().collect();

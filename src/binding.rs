@@ -21,7 +21,7 @@ use crate::jcs::decoder::{self, is_blank, DecodeOptions};
 use crate::jcs::encoder::Encoder;
 use crate::jcs::hash::{proposal_hash_of, to_hex, Canonical};
 use crate::jcs::output::{Latin1Out, Utf16Out};
-use crate::jcs::tape::{self, Shape};
+use crate::jcs::tape;
 use crate::jcs::{Tape, TapeRef, MAX_DEPTH};
 
 // Every number `lib/` shares with this file is defined here once and exported.
@@ -210,8 +210,31 @@ fn append_utf16(env: &Env, value: napi::sys::napi_value, buffer: &mut Vec<u16>) 
 }
 
 /// Copies a JavaScript string's UTF-16 units into `buffer`.
+/// One N-API call when the string fits in the buffer's capacity (names, and texts no
+/// longer than the longest seen on this thread); two otherwise.
 fn read_utf16(env: &Env, value: &JsString<'_>, buffer: &mut Vec<u16>) -> Outcome<()> {
   buffer.clear();
+  buffer.reserve(64);
+  let capacity = buffer.capacity();
+  let mut written = 0usize;
+  let status = unsafe {
+    sys::napi_get_value_string_utf16(
+      env.raw(),
+      value.raw(),
+      buffer.as_mut_ptr(),
+      capacity,
+      &mut written,
+    )
+  };
+  if status != sys::Status::napi_ok {
+    return Err(internal());
+  }
+  if written + 1 < capacity {
+    // SAFETY: N-API wrote `written` units (the whole string) into the capacity.
+    unsafe { buffer.set_len(written) };
+    return Ok(());
+  }
+  // The string may have been cut at the capacity: read it at its length.
   append_utf16(env, value.raw(), buffer)
 }
 
@@ -220,7 +243,7 @@ fn read_utf16(env: &Env, value: &JsString<'_>, buffer: &mut Vec<u16>) -> Outcome
 /// so V8 copies the result instead of decoding UTF-8. With `names`, the proposal hash of
 /// the JSON over exactly those names goes in front as 64 hex digits, followed by one
 /// character, `1` when views of the snapshot are worth copying from a template
-/// ([`Shape::worth_a_template`]) and `0` when they should be parsed.
+/// ([`tape::Shape::worth_a_template`]) and `0` when they should be parsed.
 fn encode_to_js<'env>(
   env: &'env Env,
   encoder: &mut Encoder,
@@ -236,8 +259,8 @@ fn encode_to_js<'env>(
     .fold(0u16, |acc, units| {
       units.iter().fold(acc, |acc, &unit| acc | unit)
     });
-  let template = |json_len: usize| {
-    if Shape::of(&tape).worth_a_template(json_len) {
+  let template = |encoder: &Encoder, json_len: usize| {
+    if encoder.shape().worth_a_template(json_len) {
       b'1'
     } else {
       b'0'
@@ -255,7 +278,7 @@ fn encode_to_js<'env>(
         Canonical::Latin1(json)
       };
       let digest = proposal_hash_of(agent, tool, canonical)?;
-      narrow[HASH_PREFIX] = template(json.len());
+      narrow[HASH_PREFIX] = template(encoder, json.len());
       narrow[..HASH_PREFIX].copy_from_slice(&to_hex(&digest));
     }
     env.create_string_latin1(&narrow[..])
@@ -265,7 +288,7 @@ fn encode_to_js<'env>(
     encoder.encode_into(tape, &mut Utf16Out(wide), track_path)?;
     if let Some((agent, tool)) = names {
       let digest = proposal_hash_of(agent, tool, Canonical::Utf16(&wide[prefix..]))?;
-      wide[HASH_PREFIX] = template(wide.len() - prefix) as u16;
+      wide[HASH_PREFIX] = template(encoder, wide.len() - prefix) as u16;
       for (slot, &digit) in wide[..HASH_PREFIX].iter_mut().zip(to_hex(&digest).iter()) {
         *slot = digit as u16;
       }

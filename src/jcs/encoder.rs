@@ -6,7 +6,7 @@
 
 use super::output::{Output, Utf8Out};
 use super::pointer::{self, Segment};
-use super::tape::{self, TapeRef};
+use super::tape::{self, Shape, TapeRef};
 use super::MAX_DEPTH;
 use crate::error::{ErrorCode, Failure};
 
@@ -58,6 +58,8 @@ pub struct Encoder {
   frames: Vec<Frame>,
   /// Pending member counts of the scan pass: (index in `ends`, members left, object?).
   open: Vec<(usize, u32, bool)>,
+  /// The shape of the last tape encoded, counted by the scan pass.
+  shape: Shape,
 }
 
 /// Encodes with fresh scratch space; see [`Encoder::encode`].
@@ -92,7 +94,8 @@ impl Encoder {
     self.ends.clear();
     self.members.clear();
     self.frames.clear();
-    let end = scan(&tape, &mut self.ends, &mut self.open)?;
+    self.shape = Shape::default();
+    let end = scan(&tape, &mut self.ends, &mut self.open, &mut self.shape)?;
     if end.op != tape.ops.len()
       || end.num != tape.nums.len()
       || end.len != tape.lens.len()
@@ -110,6 +113,11 @@ impl Encoder {
       path: if track_path { Some(Vec::new()) } else { None },
     };
     writer.run()
+  }
+
+  /// The shape of the value the last successful encoding wrote.
+  pub fn shape(&self) -> Shape {
+    self.shape
   }
 }
 
@@ -136,6 +144,7 @@ fn scan(
   tape: &TapeRef<'_>,
   ends: &mut Vec<Cursor>,
   open: &mut Vec<(usize, u32, bool)>,
+  shape: &mut Shape,
 ) -> Result<Cursor, Failure> {
   open.clear();
   let mut cursor = Cursor::default();
@@ -162,6 +171,11 @@ fn scan(
         cursor.container += 1;
         let count = get(tape.lens, cursor.len)?;
         cursor.len += 1;
+        shape.containers += 1;
+        shape.members += count as usize;
+        if op == tape::OBJECT {
+          shape.widest_object = shape.widest_object.max(count as usize);
+        }
         open.push((ends.len() - 1, count, op == tape::OBJECT));
       }
       _ => return Err(ErrorCode::Internal.into()),

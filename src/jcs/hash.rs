@@ -32,6 +32,55 @@ pub fn proposal_hash_of(
   tool_name: &[u16],
   canonical_json: Canonical<'_>,
 ) -> Result<[u8; 32], ErrorCode> {
+  if let Some(units) = small_units(canonical_json) {
+    return proposal_hash_built(agent_name, tool_name, &units);
+  }
+  proposal_hash_streamed(agent_name, tool_name, canonical_json)
+}
+
+/// Canonical JSON up to this many characters is hashed from an envelope built in memory:
+/// the streaming escapers' 16 KiB conversion buffer costs more to set up than a small
+/// tool call takes to hash.
+const BUILT_ENVELOPE_MAX: usize = 4096;
+
+/// The UTF-16 units of small canonical JSON (ASCII UTF-8, Latin-1 or UTF-16), if small.
+fn small_units(canonical_json: Canonical<'_>) -> Option<Vec<u16>> {
+  match canonical_json {
+    Canonical::Utf8(bytes) if bytes.len() <= BUILT_ENVELOPE_MAX && bytes.is_ascii() => {
+      Some(bytes.iter().map(|&b| b as u16).collect())
+    }
+    Canonical::Latin1(bytes) if bytes.len() <= BUILT_ENVELOPE_MAX => {
+      Some(bytes.iter().map(|&b| b as u16).collect())
+    }
+    Canonical::Utf16(units) if units.len() <= BUILT_ENVELOPE_MAX => Some(units.to_vec()),
+    _ => None,
+  }
+}
+
+/// The envelope written out with the string writer of the encoder, then hashed at once.
+fn proposal_hash_built(
+  agent_name: &[u16],
+  tool_name: &[u16],
+  json: &[u16],
+) -> Result<[u8; 32], ErrorCode> {
+  let mut envelope = Vec::with_capacity(64 + agent_name.len() + tool_name.len() + json.len() * 2);
+  // Members in RFC 8785 order: agentName < argsCanonicalJson < kind < toolName.
+  envelope.extend_from_slice(b"{\"agentName\":");
+  write_string(agent_name, &mut envelope)?;
+  envelope.extend_from_slice(b",\"argsCanonicalJson\":");
+  write_string(json, &mut envelope)?;
+  envelope.extend_from_slice(b",\"kind\":\"tool\",\"toolName\":");
+  write_string(tool_name, &mut envelope)?;
+  envelope.push(b'}');
+  Ok(Sha256::digest(&envelope).into())
+}
+
+/// The envelope streamed into the hasher piece by piece, for large canonical JSON.
+fn proposal_hash_streamed(
+  agent_name: &[u16],
+  tool_name: &[u16],
+  canonical_json: Canonical<'_>,
+) -> Result<[u8; 32], ErrorCode> {
   let mut scratch = Vec::with_capacity(agent_name.len() + tool_name.len() + 8);
   let mut hasher = Sha256::new();
   // Members in RFC 8785 order: agentName < argsCanonicalJson < kind < toolName.
@@ -104,6 +153,42 @@ mod tests {
       proposal_hash(&u("ag\"ent"), &u("t"), json).unwrap(),
       expected
     );
+  }
+
+  #[test]
+  fn the_built_envelope_hashes_like_the_streamed_one() {
+    let mut samples: Vec<String> = vec![
+      r#"{}"#.into(),
+      r#"{"a":"q\"uote\\d\n\u001f","b":[1,2]}"#.into(),
+      "{\"é\":\"ÿ\u{7f}\"}".into(),
+      "[\"€😀\",\"\u{2028}\"]".into(),
+    ];
+    samples.push(format!("[\"{}\"]", "x\\\"".repeat(1500)));
+    for json in &samples {
+      let units = u(json);
+      let (agent, tool) = (u("agent \"é\""), u("tool\n😀"));
+      let streamed = proposal_hash_streamed(&agent, &tool, Canonical::Utf16(&units)).unwrap();
+      assert_eq!(
+        proposal_hash_built(&agent, &tool, &units).unwrap(),
+        streamed,
+        "{json}"
+      );
+      assert_eq!(
+        proposal_hash_of(&agent, &tool, Canonical::Utf16(&units)).unwrap(),
+        streamed
+      );
+      if units.iter().all(|&c| c < 0x100) {
+        let latin1: Vec<u8> = units.iter().map(|&c| c as u8).collect();
+        assert_eq!(
+          proposal_hash_of(&agent, &tool, Canonical::Latin1(&latin1)).unwrap(),
+          streamed
+        );
+      }
+      assert_eq!(
+        proposal_hash_of(&agent, &tool, Canonical::Utf8(json.as_bytes())).unwrap(),
+        streamed
+      );
+    }
   }
 
   #[test]
