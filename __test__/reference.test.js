@@ -147,6 +147,145 @@ function defineTests() {
     }
   });
 
+  describe('on the hostile objects of security round 2 (issue 9): no foreign code runs, the package\'s outcome', () => {
+    const net = require('node:net');
+    const vm = require('node:vm');
+    const WASM = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+    const cloneSymbol = Object.getOwnPropertySymbols(net.BlockList.prototype).find((s) => s.description === 'messaging_clone_symbol');
+    const stripped = (object) => {
+      for (const symbol of Object.getOwnPropertySymbols(object)) delete object[symbol];
+      return Object.setPrototypeOf(object, Object.prototype);
+    };
+    /** Runs `run` with `key` of Object.prototype defined by `descriptor(counter)`. */
+    const planted = (key, descriptor) => (counter) => (run) => {
+      Object.defineProperty(Object.prototype, key, { configurable: true, ...descriptor(counter) });
+      try {
+        return run();
+      } finally {
+        delete Object.prototype[key];
+      }
+    };
+    const cloneFunction = planted(cloneSymbol, (c) => ({ writable: true, value() { c.hit('clone hook'); return { data: {}, deserializeInfo: 'internal/blocklist:BlockList' }; } }));
+    const cloneGetter = planted(cloneSymbol, (c) => ({ get() { c.hit('clone hook getter'); } }));
+    const hosts = [
+      ['a BlockList', () => new net.BlockList()],
+      ['a SocketAddress', () => new net.SocketAddress()],
+      ['a ReadableStream', () => new ReadableStream()],
+    ];
+    const engine = [
+      ['a WebAssembly.Module', () => new WebAssembly.Module(WASM)],
+      ['a WebAssembly.Instance', () => new WebAssembly.Instance(new WebAssembly.Module(WASM))],
+      ['a WebAssembly.Memory', () => new WebAssembly.Memory({ initial: 0 })],
+      ['a shared WebAssembly.Memory', () => new WebAssembly.Memory({ initial: 0, maximum: 1, shared: true })],
+      ['a WebAssembly.Table', () => new WebAssembly.Table({ initial: 0, element: 'anyfunc' })],
+      ['a WebAssembly.Global', () => new WebAssembly.Global({ value: 'i32' })],
+      ['a WebAssembly.Tag', () => new WebAssembly.Tag({ parameters: [] })],
+      ['a WebAssembly.Exception', () => new WebAssembly.Exception(new WebAssembly.Tag({ parameters: [] }), [])],
+      ['a WeakRef', () => new WeakRef({})],
+      ['a FinalizationRegistry', () => new FinalizationRegistry(() => {})],
+      ['an Array iterator', () => [][Symbol.iterator]()],
+      ['a String iterator', () => ''[Symbol.iterator]()],
+      ['a RegExp String iterator', () => 'a'.matchAll(/a/g)],
+      ['Intl.Segmenter segments', () => new Intl.Segmenter().segment('a')],
+      ['an Intl.Locale', () => new Intl.Locale('en')],
+      ...['Collator', 'DateTimeFormat', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Segmenter'].map((name) => [`an Intl.${name}`, () => new Intl[name]('en')]),
+    ];
+    const rows = [];
+    for (const [label, make] of hosts) {
+      rows.push([`${label} stripped and reset to Object.prototype`, () => ({ host: stripped(make()) })]);
+      rows.push([`${label} stripped and reset, a function planted under the clone hook`, () => [stripped(make())], cloneFunction]);
+      rows.push([`${label} stripped and reset, an accessor planted under the clone hook`, () => ({ a: 1, host: stripped(make()) }), cloneGetter]);
+    }
+    rows.push(['{} while an accessor is planted under the clone hook (fail closed)', () => ({ empty: {} }), cloneGetter]);
+    rows.push(['a null-prototype {} while a function is planted under the clone hook', () => [Object.create(null)], cloneFunction]);
+    for (const [label, make] of engine) {
+      rows.push([`an empty ${label.replace(/^an? /, '')} reset to Object.prototype`, () => ({ value: Object.setPrototypeOf(make(), Object.prototype) })]);
+      rows.push([`an empty ${label.replace(/^an? /, '')} reset to null`, () => [Object.setPrototypeOf(make(), null)]]);
+    }
+    const wellKnown = (c) => (run) => {
+      const symbols = [Symbol.toPrimitive, Symbol.iterator, Symbol.toStringTag];
+      for (const symbol of symbols) Object.defineProperty(Object.prototype, symbol, { configurable: true, get() { c.hit(`Object.prototype[${String(symbol)}]`); } });
+      try {
+        return run();
+      } finally {
+        for (const symbol of symbols) delete Object.prototype[symbol];
+      }
+    };
+    rows.push(['well-known symbols planted on Object.prototype do not make {} fail', () => ({ a: {}, b: Object.create(null) }), wellKnown]);
+    rows.push(['well-known symbols planted on Object.prototype: a Date reset to null', () => ({ d: Object.setPrototypeOf(new Date(0), null) }), wellKnown]);
+    // The failure path: instanceof, RegExp and error messages patched (item 5).
+    const failurePath = (c) => (run) => {
+      const restore = [];
+      const patch = (target, key, descriptor) => {
+        restore.push([target, key, Object.getOwnPropertyDescriptor(target, key)]);
+        Object.defineProperty(target, key, { configurable: true, ...descriptor });
+      };
+      const lie = () => { c.hit('patched failure-path built-in'); return true; };
+      for (const Ctor of [Error, RangeError, TypeError, SyntaxError, reference.StrictReferenceError, pkg.SnapshotDomainError]) patch(Ctor, Symbol.hasInstance, { value: lie, writable: true });
+      patch(RegExp.prototype, 'test', { value: lie, writable: true });
+      patch(RegExp.prototype, 'exec', { value: () => { c.hit('RegExp.prototype.exec'); return ['string length']; }, writable: true });
+      patch(RangeError.prototype, 'message', { get() { c.hit('RangeError message'); return 'Invalid string length'; } });
+      patch(Error.prototype, 'message', { get() { c.hit('Error message'); return 'Invalid string length'; } });
+      try {
+        return run();
+      } finally {
+        for (let i = restore.length - 1; i >= 0; i--) {
+          const [target, key, saved] = restore[i];
+          if (saved === undefined) delete target[key];
+          else Object.defineProperty(target, key, saved);
+        }
+      }
+    };
+    for (const [code, make] of [
+      ['non_plain_object', () => ({ d: new Date(0) })],
+      ['accessor_property', () => Object.defineProperty({}, 'g', { get() { return 1; }, enumerable: true })],
+      ['sparse_array', () => [1, , 2]], // eslint-disable-line no-sparse-arrays
+      ['negative_zero', () => [-0]],
+      ['cycle', () => { const o = {}; o.o = o; return o; }],
+      ['unsupported_type', () => ({ u: undefined })],
+      ['lone_surrogate', () => ['\ud800']],
+      ['depth_limit', () => { let v = 1; for (let i = 0; i <= pkg.MAX_DEPTH; i++) v = [v]; return v; }],
+    ]) {
+      rows.push([`${code} with instanceof, RegExp and error messages patched`, make, failurePath]);
+    }
+
+    for (const [label, make, envFactory] of rows) {
+      test(label, () => {
+        const counter = adversarial.newCounter();
+        const env = envFactory ? envFactory(counter) : (run) => run();
+        const value = make();
+        const ref = env(() => outcome(() => reference.canonicalize(value)));
+        const refSnapshot = env(() => outcome(() => reference.createSnapshot({ agentName: AGENT, toolName: TOOL, value })));
+        assert.equal(counter.count, 0, `${label}: planted code ran ${counter.count} time(s) in the reference: ${counter.log.join(', ')}`);
+        const pkgCounter = adversarial.newCounter();
+        const pkgEnv = envFactory ? envFactory(pkgCounter) : (run) => run();
+        const actual = pkgEnv(() => outcome(() => canonicalize(value)));
+        assert.equal(pkgCounter.count, 0, `${label}: planted code ran in the package`);
+        assertSame(ref, actual, `${label}: the reference against the package`);
+        const snapshotJson = refSnapshot.ok ? { ok: true, value: refSnapshot.value.argsCanonicalJson } : refSnapshot;
+        assertSame(snapshotJson, ref, `${label}: the reference's createSnapshot against its canonicalize`);
+      });
+    }
+
+    test('a node:vm global (the documented limit of both): its traps run in both, the outcome is the same, never a record', () => {
+      let traps = 0;
+      const handler = {};
+      for (const trap of ['get', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'defineProperty', 'deleteProperty', 'set']) {
+        handler[trap] = (...args) => { traps++; return Reflect[trap](...args); };
+      }
+      const global = vm.runInContext('this', vm.createContext(new Proxy({ a: 1 }, handler)));
+      Object.setPrototypeOf(global, Object.prototype);
+      traps = 0;
+      const ref = outcome(() => reference.canonicalize({ global }));
+      const refTraps = traps;
+      traps = 0;
+      const actual = outcome(() => canonicalize({ global }));
+      assert.equal(ref.ok, false, 'the reference accepted a vm global');
+      assertSame(ref, actual, 'the reference against the package');
+      assert.ok(refTraps > 0 && traps > 0, `traps ran ${refTraps} times in the reference and ${traps} in the package: if a side-effect-free check now exists, use it in both`);
+    });
+  });
+
   test('createSnapshot takes its input as the package does: own data fields, no Proxy, well-formed names', () => {
     let ran = 0;
     const inputs = [
