@@ -264,7 +264,6 @@ describe('the native binding', () => {
       ['canonicalizeText of a number', () => binding.canonicalizeText(42, 'a', 't', 0)],
       ['canonicalizeText without names', () => binding.canonicalizeText('{}')],
       ['canonicalizeText with every flag bit', () => binding.canonicalizeText('{"a":-0}', 'a', 't', 0xffffffff)],
-      ['ownNameCount of a number', () => binding.ownNameCount(1)],
       ['isExternal of nothing', () => binding.isExternal()],
       ['checkJson of a number', () => binding.checkJson(42, 0)],
       ['checkJson of undefined', () => binding.checkJson(undefined, 0)],

@@ -101,14 +101,6 @@ export declare const OP_STRING: number
 
 export declare const OP_TRUE: number
 
-/**
- * The number of own string-keyed properties of an object, indices included and
- * counted without turning them into strings (`Object.getOwnPropertyNames(o).length`
- * without its cost per array element), or `FAILED`. Runs no code of an ordinary object
- * or array: `lib/walk.js` calls it on arrays it has checked are not Proxies.
- */
-export declare function ownNameCount(value: object): number
-
 /** Header word: the number of long strings. */
 export declare const TAPE_BIGS_LEN: number
 

@@ -33,6 +33,7 @@ module.exports = Object.freeze({
   ObjectFreeze: Object.freeze,
   ObjectDefineProperty: Object.defineProperty,
   ObjectKeys: Object.keys,
+  ReflectOwnKeys: Reflect.ownKeys,
   ObjectPrototype: Object.prototype,
   ObjectPrototypeToString: uncurryThis(Object.prototype.toString),
   ObjectPrototypeLookupGetter: uncurryThis(Object.prototype.__lookupGetter__),

@@ -22,7 +22,7 @@ const P = require('./primordials');
 
 const {
   ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectGetOwnPropertyDescriptor,
-  ObjectHasOwn, ObjectKeys, ObjectPrototype, ObjectPrototypeToString, ObjectPrototypeLookupGetter, SymbolToStringTag,
+  ObjectHasOwn, ObjectKeys, ReflectOwnKeys, ObjectPrototype, ObjectPrototypeToString, ObjectPrototypeLookupGetter, SymbolToStringTag,
   JSONParse, ArrayIsArray, ArrayPrototype, StringPrototypeSlice, StringPrototypeCharCodeAt, StringFromCharCode, TypedArrayPrototypeSet,
   isProxy, structuredClone, isDate, isRegExp, isMap, isSet, isWeakMap, isWeakSet, isAnyArrayBuffer, isArrayBufferView,
   isBoxedPrimitive, isNativeError, isPromise, isGeneratorObject, isMapIterator, isSetIterator, isModuleNamespaceObject,
@@ -32,7 +32,6 @@ const {
 // A runtime without util.types.isExternal (Deno) asks napi_typeof through the binding:
 // the check is never dropped.
 const isExternal = typeof P.isExternal === 'function' ? P.isExternal : binding.isExternal;
-const ownNameCount = binding.ownNameCount;
 const encodeTape = binding.encodeTape;
 const canonicalizeText = binding.canonicalizeText;
 
@@ -48,11 +47,6 @@ const {
 
 /** Strings at least this long are handed to the native side as they are. */
 const BIG_STRING_MIN = 1024;
-/**
- * Arrays longer than this count their own property names through the binding, which
- * does not turn every index into a string as Object.getOwnPropertyNames does.
- */
-const NATIVE_NAMES_MIN = 16;
 /** The first containers of a walk are tracked in a list; the rest in a Set. */
 const SEEN_LIST = 16;
 /**
@@ -340,18 +334,24 @@ function push(value, keys, count, mode) {
 function enterArray(value) {
   if (ObjectGetPrototypeOf(value) !== ArrayPrototype) fail('non_plain_object');
   const count = value.length;
-  if (ObjectGetOwnPropertySymbols(value).length !== 0) fail('symbol_key');
   // Object.keys lists indices in ascending order before any other key: as many
   // enumerable keys as elements, the last of them the last index, means every index is
   // an own enumerable property and no other key is enumerable.
   const keys = ObjectKeys(value);
-  let mode = READ_DESCRIPTORS;
   if (keys.length === count && (count === 0 || keys[count - 1] === (count <= 256 ? INDEX_STRINGS[count - 1] : `${count - 1}`))) {
-    // Only a non-enumerable extra property can be left: "length" is the one allowed.
-    const names = count < NATIVE_NAMES_MIN ? ObjectGetOwnPropertyNames(value).length : ownNameCount(value);
-    if (names !== count + 1) fail('array_extra_property');
-    mode = READ_ELEMENTS;
-  } else if (ObjectGetOwnPropertyNames(value).length !== count + 1) {
+    // Left to rule out: symbol keys and non-enumerable extras. Reflect.ownKeys lists
+    // both with the indices and "length" (one call: cheaper than names plus symbols).
+    if (ReflectOwnKeys(value).length !== count + 1) {
+      if (ObjectGetOwnPropertySymbols(value).length !== 0) fail('symbol_key');
+      fail('array_extra_property');
+    }
+    pushOp(OP_ARRAY);
+    pushLen(count);
+    push(value, null, count, READ_ELEMENTS);
+    return;
+  }
+  if (ObjectGetOwnPropertySymbols(value).length !== 0) fail('symbol_key');
+  if (ObjectGetOwnPropertyNames(value).length !== count + 1) {
     // Either holes (fewer names) or extra properties (more names, or as many names as a
     // dense array would have but some of them not indices).
     for (let i = 0; i < count; i++) {
@@ -361,7 +361,7 @@ function enterArray(value) {
   }
   pushOp(OP_ARRAY);
   pushLen(count);
-  push(value, null, count, mode);
+  push(value, null, count, READ_DESCRIPTORS);
 }
 
 function enterObject(value) {

@@ -514,34 +514,6 @@ pub fn is_external(value: Unknown<'_>) -> bool {
   matches!(value.get_type(), Ok(ValueType::External))
 }
 
-/// The number of own string-keyed properties of an object, indices included and
-/// counted without turning them into strings (`Object.getOwnPropertyNames(o).length`
-/// without its cost per array element), or `FAILED`. Runs no code of an ordinary object
-/// or array: `lib/walk.js` calls it on arrays it has checked are not Proxies.
-#[napi]
-pub fn own_name_count(env: &Env, value: Object<'_>) -> u32 {
-  let mut names = ptr::null_mut();
-  let status = unsafe {
-    sys::napi_get_all_property_names(
-      env.raw(),
-      value.raw(),
-      sys::KeyCollectionMode::own_only,
-      sys::KeyFilter::skip_symbols,
-      sys::KeyConversion::keep_numbers,
-      &mut names,
-    )
-  };
-  if status != sys::Status::napi_ok {
-    return FAILED;
-  }
-  let mut count = 0u32;
-  let status = unsafe { sys::napi_get_array_length(env.raw(), names, &mut count) };
-  if status != sys::Status::napi_ok {
-    return FAILED;
-  }
-  count
-}
-
 /// Strict-decodes JSON text without building a value: `JSON_OK`, `JSON_BLANK` (empty or
 /// whitespace only) or `FAILED`. Flags: `FLAG_PATH`, `FLAG_REJECT_NEGATIVE_ZERO`.
 #[napi(catch_unwind)]
