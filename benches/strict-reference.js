@@ -28,11 +28,14 @@
 //   own enumerable data property (`accessor_property`, `non_enumerable_property`);
 // - an object: its prototype is this realm's Object.prototype or null and it has no
 //   internal slots a util.types check can name (else `non_plain_object`), no symbol key
-//   (`symbol_key`); without own properties, it must clone (structuredClone) into a plain
-//   {} while nothing planted on Object.prototype could answer a clone hook (else
-//   `non_plain_object`: WeakRef, Intl, WebAssembly and host objects under a reset
-//   prototype); then each own property, in own-key order, an enumerable data property
-//   (`accessor_property`, `non_enumerable_property`);
+//   (`symbol_key`); without own properties (so without a getter), it must clone
+//   (structuredClone) into a plain {}, and is cloned only while Object.prototype holds no
+//   function or accessor under a symbol that is not well-known, where a runtime could
+//   find a clone hook (else `non_plain_object`: WeakRef, FinalizationRegistry, Intl,
+//   iterator, WebAssembly and host objects under a reset prototype, and any empty object
+//   while such a hook is planted, as the package decides); then each own property, in
+//   own-key order, an enumerable data property (`accessor_property`,
+//   `non_enumerable_property`);
 // - the canonical text must fit in a V8 string, else `size_limit`.
 //
 // No code of the value runs: properties are read only through
