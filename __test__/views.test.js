@@ -114,6 +114,54 @@ describe('decodeView returns fresh, alias-free views', () => {
   });
 });
 
+describe('views copied from a template made of the walked value', () => {
+  // Long strings and long number arrays: the template is copied from the walked value
+  // instead of parsed from the JSON (lib/walk.js templateOf). JSON.parse of the JSON is
+  // the oracle: same structure, values and key order at every level, prototypes
+  // Object.prototype and Array.prototype, nothing shared with the value.
+  const long = 'é"\\\n😀'.repeat(600);
+  const values = [
+    { z: long, a: [long, 'x'], 10: long, 2: { y: long, b: null, __proto__: undefined } },
+    { series: Array.from({ length: 3000 }, (_, i) => i / 7 - 200), unit: 'ms', tags: { b: 1, a: 2, 1: 3 } },
+    [long, [long], { k: long }],
+    JSON.parse(`{"__proto__":{"s":"${'q'.repeat(3000)}"},"b":[${'1,'.repeat(500)}2]}`),
+  ];
+  delete values[0][2].__proto__;
+  test('every view equals JSON.parse of the JSON, key order and prototypes included', () => {
+    for (const value of values) {
+      const s = createSnapshot({ agentName: AGENT, toolName: TOOL, value });
+      const expected = JSON.parse(s.argsCanonicalJson);
+      for (const view of [decodeView(s), decodeView(s), decodeView(s)]) {
+        assert.deepStrictEqual(view, expected);
+        assert.equal(JSON.stringify(view), JSON.stringify(expected), 'same key order at every level');
+        const a = containers(view);
+        const b = containers(expected);
+        assert.equal(a.length, b.length);
+        for (let i = 0; i < a.length; i++) {
+          assert.equal(Object.getPrototypeOf(a[i]), Object.getPrototypeOf(b[i]), 'prototype');
+          assert.deepEqual(Object.keys(a[i]), Object.keys(b[i]), 'own keys in order');
+        }
+      }
+    }
+  });
+
+  test('views share no container with the value, and mutating the value afterwards changes no view', () => {
+    for (const value of values) {
+      const s = createSnapshot({ agentName: AGENT, toolName: TOOL, value });
+      const before = JSON.parse(s.argsCanonicalJson);
+      const own = new Set(containers(value));
+      const first = decodeView(s);
+      for (const c of containers(first)) assert.ok(!own.has(c), 'a view shares a container with the value');
+      for (const c of containers(value)) {
+        if (Array.isArray(c)) c.push('mutated');
+        else c.mutated = true;
+      }
+      assert.deepStrictEqual(decodeView(s), before);
+      assert.deepStrictEqual(first, before);
+    }
+  });
+});
+
 describe('the snapshot object is immutable', () => {
   test('a snapshot is frozen, with exactly its four fields', () => {
     const snapshot = snapshotOf();

@@ -88,7 +88,9 @@ function snapshotOf(agentName, toolName, value, includePath) {
     argsCanonicalJson: hashAndJson[1],
     proposalHash: hashAndJson[0],
   });
-  WeakMapPrototypeSet(SNAPSHOTS, snapshot, { template: hashAndJson[2] ? NO_TEMPLATE : PARSE_EACH_TIME });
+  // A template made from the walked value (lib/walk.js), or one parsed at the first view.
+  const template = hashAndJson.length > 3 ? hashAndJson[3] : hashAndJson[2] ? NO_TEMPLATE : PARSE_EACH_TIME;
+  WeakMapPrototypeSet(SNAPSHOTS, snapshot, { template });
   return snapshot;
 }
 

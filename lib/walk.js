@@ -23,7 +23,7 @@ const P = require('./primordials');
 const {
   ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectGetOwnPropertyDescriptor,
   ObjectHasOwn, ObjectKeys, ReflectOwnKeys, ObjectPrototype, ObjectPrototypeToString, ObjectPrototypeLookupGetter, SymbolToStringTag,
-  JSONParse, ArrayIsArray, ArrayPrototype, StringPrototypeSlice, StringPrototypeCharCodeAt, StringFromCharCode, TypedArrayPrototypeSet,
+  JSONParse, ArrayIsArray, ArrayPrototype, ArrayPrototypeSort, ArrayPrototypeToSpliced, StringPrototypeSlice, StringPrototypeCharCodeAt, StringFromCharCode, TypedArrayPrototypeSet,
   isProxy, structuredClone, isDate, isRegExp, isMap, isSet, isWeakMap, isWeakSet, isAnyArrayBuffer, isArrayBufferView,
   isBoxedPrimitive, isNativeError, isPromise, isGeneratorObject, isMapIterator, isSetIterator, isModuleNamespaceObject,
   isArgumentsObject,
@@ -184,6 +184,9 @@ const seenList = ownSlots(SEEN_LIST);
 let seenLen = 0;
 let seenSet = null;
 
+/** Containers walked in this walk: with the JSON's length, whether views copy the value. */
+let containers = 0;
+
 /** Whether Object.prototype.toString can stand in for four brand checks (see enterObject). */
 let toStringDecides = false;
 let includePath = false;
@@ -323,6 +326,7 @@ function isOrdinaryWhenEmpty(value) {
 }
 
 function push(value, keys, count, mode) {
+  containers++;
   stackValue[sp] = value;
   stackKeys[sp] = keys;
   stackNext[sp] = 0;
@@ -535,6 +539,7 @@ function run(value, withPath, agentName, toolName) {
   }
   busy = true;
   reentered = false;
+  containers = 0;
   includePath = withPath;
   toStringDecides = !ObjectHasOwn(ObjectPrototype, SymbolToStringTag);
   let result;
@@ -569,12 +574,57 @@ function splitHashed(result) {
 }
 
 /**
- * `[proposal hash, canonical JSON, whether views should copy a template]` of a value,
- * or a WalkFailure. The hash is computed by the native side over exactly `agentName`,
- * `toolName` (well-formed strings, checked by the caller) and the JSON returned.
+ * Characters of canonical JSON per container above which the walked value itself is
+ * copied into the views' template instead of parsing the JSON (a copy shares the
+ * strings and moves numbers as they are: long strings and long number arrays, where a
+ * parse costs most). Below it, building the sorted copy costs about what a parse does.
+ */
+const COPY_VALUE_MIN = 200;
+
+/**
+ * The views' template of a value the walk accepted: what JSON.parse of its canonical
+ * JSON builds, structure, values and key order alike (keys inserted in the canonical
+ * order, UTF-16 code units, as JSON.parse meets them; integer-like keys come first in
+ * both), with null prototypes (views are copies of it: lib/view.js). Reads only own
+ * data properties the walk has just checked, so it runs no code; stores only into its
+ * own new objects (null prototype: no setter to reach) and arrays (own slots).
+ */
+function templateOf(value) {
+  if (ArrayIsArray(value)) {
+    // toSpliced reads the elements (own data properties) and never looks up a species.
+    const out = ArrayPrototypeToSpliced(value, 0, 0);
+    for (let i = 0; i < out.length; i++) {
+      const child = out[i];
+      if (typeof child === 'object' && child !== null) out[i] = templateOf(child);
+    }
+    return out;
+  }
+  const keys = ObjectKeys(value);
+  ArrayPrototypeSort(keys);
+  const out = { __proto__: null };
+  for (let i = 0; i < keys.length; i++) {
+    const child = value[keys[i]];
+    out[keys[i]] = typeof child === 'object' && child !== null ? templateOf(child) : child;
+  }
+  return out;
+}
+
+/**
+ * `[proposal hash, canonical JSON, whether views should copy a template, the template
+ * when it was made from the value]` of a value, or a WalkFailure. The hash is computed
+ * by the native side over exactly `agentName`, `toolName` (well-formed strings, checked
+ * by the caller) and the JSON returned.
  */
 function hashedCanonicalJson(value, withPath, agentName, toolName) {
-  return splitHashed(run(value, withPath === true, agentName, toolName));
+  const hashed = splitHashed(run(value, withPath === true, agentName, toolName));
+  if (hashed[2] && typeof value === 'object' && value !== null && hashed[1].length > COPY_VALUE_MIN * containers) {
+    try {
+      hashed[3] = templateOf(value);
+    } catch {
+      // A thread with little stack left: the first view parses the JSON instead.
+    }
+  }
+  return hashed;
 }
 
 /** A failure of hashedCanonicalText: `stage` is 'json' or 'snapshot'. */
