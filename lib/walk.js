@@ -585,9 +585,9 @@ const COPY_VALUE_MIN = 200;
  * The views' template of a value the walk accepted: what JSON.parse of its canonical
  * JSON builds, structure, values and key order alike (keys inserted in the canonical
  * order, UTF-16 code units, as JSON.parse meets them; integer-like keys come first in
- * both), with null prototypes (views are copies of it: lib/view.js). Reads only own
- * data properties the walk has just checked, so it runs no code; stores only into its
- * own new objects (null prototype: no setter to reach) and arrays (own slots).
+ * both). Reads only own data properties the walk has just checked, so it runs no code;
+ * stores only into its own new null-prototype objects (no setter to reach), spread
+ * (own data properties) into ordinary ones, and into its own arrays' own slots.
  */
 function templateOf(value) {
   if (ArrayIsArray(value)) {
@@ -601,12 +601,14 @@ function templateOf(value) {
   }
   const keys = ObjectKeys(value);
   ArrayPrototypeSort(keys);
-  const out = { __proto__: null };
+  const sorted = { __proto__: null };
   for (let i = 0; i < keys.length; i++) {
     const child = value[keys[i]];
-    out[keys[i]] = typeof child === 'object' && child !== null ? templateOf(child) : child;
+    sorted[keys[i]] = typeof child === 'object' && child !== null ? templateOf(child) : child;
   }
-  return out;
+  // V8 keeps a null-prototype literal as a dictionary, which copies slowly for every
+  // view: spread it into an ordinary object (own data properties, the same order).
+  return { ...sorted };
 }
 
 /**
