@@ -256,9 +256,7 @@ fn encode_to_js<'env>(
   let prefix = if names.is_some() { HASH_PREFIX + 1 } else { 0 };
   let units_or = std::iter::once(tape.text)
     .chain(tape.bigs.iter().copied())
-    .fold(0u16, |acc, units| {
-      units.iter().fold(acc, |acc, &unit| acc | unit)
-    });
+    .fold(0u16, |acc, units| acc | or_of(units));
   let template = |encoder: &Encoder, json_len: usize| {
     if encoder.shape().worth_a_template(json_len) {
       b'1'
@@ -297,6 +295,22 @@ fn encode_to_js<'env>(
   };
   // Creating a string fails on valid input only past V8's maximum string length.
   made.map_err(|_| ErrorCode::SizeLimit.into())
+}
+
+/// The bitwise OR of all units, 16 at a time (the compiler makes it vector code).
+fn or_of(units: &[u16]) -> u16 {
+  let mut lanes = [0u16; 16];
+  let mut chunks = units.chunks_exact(16);
+  for chunk in &mut chunks {
+    for (lane, &unit) in lanes.iter_mut().zip(chunk) {
+      *lane |= unit;
+    }
+  }
+  let rest = chunks
+    .remainder()
+    .iter()
+    .fold(0u16, |acc, &unit| acc | unit);
+  lanes.iter().fold(rest, |acc, &lane| acc | lane)
 }
 
 /// Reads header word `index` of a tape buffer.

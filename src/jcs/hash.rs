@@ -32,8 +32,8 @@ pub fn proposal_hash_of(
   tool_name: &[u16],
   canonical_json: Canonical<'_>,
 ) -> Result<[u8; 32], ErrorCode> {
-  if let Some(units) = small_units(canonical_json) {
-    return proposal_hash_built(agent_name, tool_name, &units);
+  if let Some(envelope) = small_envelope(agent_name, tool_name, canonical_json)? {
+    return Ok(Sha256::digest(&envelope).into());
   }
   proposal_hash_streamed(agent_name, tool_name, canonical_json)
 }
@@ -43,36 +43,75 @@ pub fn proposal_hash_of(
 /// tool call takes to hash.
 const BUILT_ENVELOPE_MAX: usize = 4096;
 
-/// The UTF-16 units of small canonical JSON (ASCII UTF-8, Latin-1 or UTF-16), if small.
-fn small_units(canonical_json: Canonical<'_>) -> Option<Vec<u16>> {
-  match canonical_json {
-    Canonical::Utf8(bytes) if bytes.len() <= BUILT_ENVELOPE_MAX && bytes.is_ascii() => {
-      Some(bytes.iter().map(|&b| b as u16).collect())
-    }
-    Canonical::Latin1(bytes) if bytes.len() <= BUILT_ENVELOPE_MAX => {
-      Some(bytes.iter().map(|&b| b as u16).collect())
-    }
-    Canonical::Utf16(units) if units.len() <= BUILT_ENVELOPE_MAX => Some(units.to_vec()),
-    _ => None,
-  }
-}
-
-/// The envelope written out with the string writer of the encoder, then hashed at once.
-fn proposal_hash_built(
+/// The envelope of small canonical JSON, written in memory, or None for large JSON (and
+/// for UTF-8 that is not ASCII, which only Rust callers pass).
+fn small_envelope(
   agent_name: &[u16],
   tool_name: &[u16],
-  json: &[u16],
-) -> Result<[u8; 32], ErrorCode> {
-  let mut envelope = Vec::with_capacity(64 + agent_name.len() + tool_name.len() + json.len() * 2);
+  canonical_json: Canonical<'_>,
+) -> Result<Option<Vec<u8>>, ErrorCode> {
+  let len = match canonical_json {
+    Canonical::Utf8(bytes) if bytes.len() <= BUILT_ENVELOPE_MAX && bytes.is_ascii() => bytes.len(),
+    Canonical::Latin1(bytes) if bytes.len() <= BUILT_ENVELOPE_MAX => bytes.len(),
+    Canonical::Utf16(units) if units.len() <= BUILT_ENVELOPE_MAX => units.len(),
+    _ => return Ok(None),
+  };
+  let mut envelope = Vec::with_capacity(72 + 3 * (agent_name.len() + tool_name.len()) + 2 * len);
   // Members in RFC 8785 order: agentName < argsCanonicalJson < kind < toolName.
   envelope.extend_from_slice(b"{\"agentName\":");
   write_string(agent_name, &mut envelope)?;
   envelope.extend_from_slice(b",\"argsCanonicalJson\":");
-  write_string(json, &mut envelope)?;
+  match canonical_json {
+    Canonical::Utf8(bytes) | Canonical::Latin1(bytes) => {
+      envelope.push(b'"');
+      escape_bytes_into(bytes, &mut envelope);
+      envelope.push(b'"');
+    }
+    Canonical::Utf16(units) => {
+      write_string(units, &mut envelope)?;
+    }
+  }
   envelope.extend_from_slice(b",\"kind\":\"tool\",\"toolName\":");
   write_string(tool_name, &mut envelope)?;
   envelope.push(b'}');
-  Ok(Sha256::digest(&envelope).into())
+  Ok(Some(envelope))
+}
+
+/// Appends Latin-1 (or ASCII) text as UTF-8, escaped as the inside of a JSON string
+/// (RFC 8785: the two-character escapes, `\u00xx` for the other control characters).
+/// Runs of characters that stand for themselves are copied at once.
+fn escape_bytes_into(bytes: &[u8], out: &mut Vec<u8>) {
+  const HEX: &[u8; 16] = b"0123456789abcdef";
+  let plain = |b: u8| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\';
+  let mut start = 0;
+  while start < bytes.len() {
+    let run = bytes[start..]
+      .iter()
+      .position(|&b| !plain(b))
+      .unwrap_or(bytes.len() - start);
+    out.extend_from_slice(&bytes[start..start + run]);
+    start += run;
+    let Some(&b) = bytes.get(start) else { break };
+    match b {
+      b'"' => out.extend_from_slice(b"\\\""),
+      b'\\' => out.extend_from_slice(b"\\\\"),
+      0x08 => out.extend_from_slice(b"\\b"),
+      0x09 => out.extend_from_slice(b"\\t"),
+      0x0a => out.extend_from_slice(b"\\n"),
+      0x0c => out.extend_from_slice(b"\\f"),
+      0x0d => out.extend_from_slice(b"\\r"),
+      0x00..=0x1f => out.extend_from_slice(&[
+        b'\\',
+        b'u',
+        b'0',
+        b'0',
+        HEX[(b >> 4) as usize],
+        HEX[(b & 15) as usize],
+      ]),
+      _ => out.extend_from_slice(&[0xc0 | (b >> 6), 0x80 | (b & 0x3f)]),
+    }
+    start += 1;
+  }
 }
 
 /// The envelope streamed into the hasher piece by piece, for large canonical JSON.
@@ -160,7 +199,8 @@ mod tests {
     let mut samples: Vec<String> = vec![
       r#"{}"#.into(),
       r#"{"a":"q\"uote\\d\n\u001f","b":[1,2]}"#.into(),
-      "{\"é\":\"ÿ\u{7f}\"}".into(),
+      "{\"é\":\"ÿ\u{7f}\u{80}\u{a0}\"}".into(),
+      "[\"\u{0}\u{8}\u{9}\u{a}\u{b}\u{c}\u{d}\u{1f}\"]".into(),
       "[\"€😀\",\"\u{2028}\"]".into(),
     ];
     samples.push(format!("[\"{}\"]", "x\\\"".repeat(1500)));
@@ -168,11 +208,13 @@ mod tests {
       let units = u(json);
       let (agent, tool) = (u("agent \"é\""), u("tool\n😀"));
       let streamed = proposal_hash_streamed(&agent, &tool, Canonical::Utf16(&units)).unwrap();
-      assert_eq!(
-        proposal_hash_built(&agent, &tool, &units).unwrap(),
-        streamed,
-        "{json}"
-      );
+      if let Some(envelope) = small_envelope(&agent, &tool, Canonical::Utf16(&units)).unwrap() {
+        assert_eq!(
+          <[u8; 32]>::from(Sha256::digest(&envelope)),
+          streamed,
+          "{json}"
+        );
+      }
       assert_eq!(
         proposal_hash_of(&agent, &tool, Canonical::Utf16(&units)).unwrap(),
         streamed
