@@ -15,7 +15,7 @@
 const P = require('./primordials');
 
 const {
-  JSONParse, ObjectKeys, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ArrayIsArray,
+  JSONParse, ObjectKeys, ObjectHasOwn, ObjectPrototypeLookupGetter, ArrayIsArray,
   ArrayPrototype, ArrayPrototypeSlice, ArrayPrototypeToSpliced, SafeArray, speciesGetter,
 } = P;
 
@@ -39,12 +39,15 @@ function firstView(json) {
   }
 }
 
-/** Whether slice would create its copy with the original Array constructor. */
+/**
+ * Whether slice would create its copy with the original Array constructor: an own data
+ * property `constructor` of Array.prototype holding Array (read only after the getter
+ * lookup found none, so the read runs nothing), and Array's own species getter.
+ */
 function speciesUntouched() {
-  const constructor = ObjectGetOwnPropertyDescriptor(ArrayPrototype, 'constructor');
-  if (constructor === undefined || !ObjectHasOwn(constructor, 'value') || constructor.value !== SafeArray) return false;
-  const species = ObjectGetOwnPropertyDescriptor(SafeArray, P.SymbolSpecies);
-  return species !== undefined && species.get === speciesGetter;
+  return ObjectHasOwn(ArrayPrototype, 'constructor') && ObjectPrototypeLookupGetter(ArrayPrototype, 'constructor') === undefined &&
+    ArrayPrototype.constructor === SafeArray && ObjectHasOwn(SafeArray, P.SymbolSpecies) &&
+    ObjectPrototypeLookupGetter(SafeArray, P.SymbolSpecies) === speciesGetter;
 }
 
 function copy(template, fastArrays) {
