@@ -193,6 +193,23 @@ describe('the published file list', () => {
   });
 });
 
+describe('the lock file', () => {
+  test('npm install leaves package-lock.json unchanged: it records package.json as it is (npm install --package-lock-only --offline on copies)', () => {
+    const dir = path.join(tmp, 'lock');
+    fs.mkdirSync(dir);
+    for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(ROOT, file), path.join(dir, file));
+    const before = fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
+    mustSucceed('npm install --package-lock-only', npm(['install', '--package-lock-only', '--ignore-scripts', '--offline', '--no-audit', '--no-fund'], { cwd: dir }));
+    const after = fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
+    if (after !== before) {
+      const a = before.split('\n');
+      const b = after.split('\n');
+      const line = a.findIndex((l, i) => l !== b[i]);
+      assert.fail(`npm install rewrites package-lock.json from line ${line + 1}: ${JSON.stringify(a[line])} becomes ${JSON.stringify(b[line])}; run npm install and commit the lock file with package.json`);
+    }
+  });
+});
+
 describe('the packed manifests carry only what users need', { skip: NO_PLATFORM_PACKAGE }, () => {
   test('the main manifest has no scripts (no install-script warning), no devDependencies, no napi settings, and otherwise the clone\'s fields', () => {
     const packed = tarballManifest(mainTarball.file);
