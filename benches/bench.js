@@ -286,7 +286,7 @@ function warmUp(entry, warmupNs, targetNs) {
     const elapsed = sample(entry, n);
     perOp.push(elapsed / n);
     const recent = median(perOp.slice(-5));
-    const want = Math.max(1, Math.min(1e7, Math.round(targetNs / recent)));
+    const want = Math.max(1, Math.min(entry.maxBatch || 1e7, 1e7, Math.round(targetNs / recent)));
     if (Number(now() - start) >= warmupNs && perOp.length >= 3) {
       entry.batch = want;
       entry.warmupSamples = perOp.length;
@@ -508,7 +508,10 @@ async function main() {
         id: 'decodeView-fresh',
         label: 'decodeView(snapshot), first view of each snapshot',
         fn: (snapshot) => decodeView(snapshot),
-        // n operations' worth of snapshots never decoded before, made outside the clock.
+        // n operations' worth of snapshots never decoded before, made outside the clock;
+        // at most about 256 MB of them at once (a first view that copies the value's own
+        // template is so fast that a 10 ms sample would otherwise hold thousands).
+        maxBatch: Math.max(1, Math.floor(256e6 / (2 * canonicalBytes))),
         fresh: (n) => {
           const arr = [];
           for (let b = 0; b < n; b++) for (const item of items) arr.push(pkg.createSnapshot(item));
