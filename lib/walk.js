@@ -248,11 +248,15 @@ function see(value) {
     }
     seenSet = new P.SafeSet();
     for (let i = 0; i < SEEN_LIST; i++) seenSet.add(seenList[i]);
-  } else {
-    if (seenSet.has(value)) fail(isAncestor(value) ? 'cycle' : 'repeated_reference');
-    if (sp >= MAX_DEPTH) fail('depth_limit');
+    seenSet.add(value);
+    return;
   }
+  // One hash operation instead of has and add: a value seen before leaves the size as
+  // it is.
+  const size = seenSet.size;
   seenSet.add(value);
+  if (seenSet.size === size) fail(isAncestor(value) ? 'cycle' : 'repeated_reference');
+  if (sp >= MAX_DEPTH) fail('depth_limit');
 }
 
 /** The engine types an object's prototype cannot tell and that must precede key listing. */
