@@ -66,5 +66,25 @@ for (const text of ['{"b":[1,2],"a":"x"}', ' ', '{"a":-0}', '{"a":1,"a":2}', '[1
     out[`text ${text}`] = `${e.stage} ${e.code}`;
   }
 }
+// Classifying an empty object calls no built-in an application could replace (Deno's
+// structuredClone is JavaScript and iterates arrays unless handed its own iterable).
+{
+  const iterator = Array.prototype[Symbol.iterator];
+  const arrayIteratorPrototype = Object.getPrototypeOf([][Symbol.iterator]());
+  const next = arrayIteratorPrototype.next;
+  let patchedRuns = 0;
+  Object.defineProperty(Array.prototype, Symbol.iterator, { configurable: true, writable: true, value: function patched() { patchedRuns++; return iterator.call(this); } });
+  Object.defineProperty(arrayIteratorPrototype, 'next', { configurable: true, writable: true, value: function patched() { patchedRuns++; return next.call(this); } });
+  let r;
+  try {
+    r = canonicalize({ a: {}, b: [{}, Object.create(null)] });
+  } catch (e) {
+    r = e.code;
+  } finally {
+    Object.defineProperty(Array.prototype, Symbol.iterator, { configurable: true, writable: true, value: iterator });
+    Object.defineProperty(arrayIteratorPrototype, 'next', { configurable: true, writable: true, value: next });
+  }
+  out['empty objects under patched array iteration'] = `${r} patched built-ins ran ${patchedRuns} time(s)`;
+}
 out.runs = runs;
 process.stdout.write(JSON.stringify(out));

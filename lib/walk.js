@@ -23,7 +23,7 @@ const P = require('./primordials');
 const {
   ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectGetOwnPropertyDescriptor,
   ObjectHasOwn, ObjectKeys, ReflectOwnKeys, ObjectPrototype, ObjectPrototypeToString, ObjectPrototypeLookupGetter, SymbolToStringTag,
-  JSONParse, ArrayIsArray, ArrayPrototype, ArrayPrototypeSort, ArrayPrototypeToSpliced, StringPrototypeSlice, StringPrototypeCharCodeAt, StringFromCharCode, TypedArrayPrototypeSet,
+  JSONParse, FunctionPrototypeToString, StringPrototypeEndsWith, ArrayIsArray, ArrayPrototype, ArrayPrototypeSort, ArrayPrototypeToSpliced, StringPrototypeSlice, StringPrototypeCharCodeAt, StringFromCharCode, TypedArrayPrototypeSet,
   isProxy, structuredClone, isDate, isRegExp, isMap, isSet, isWeakMap, isWeakSet, isAnyArrayBuffer, isArrayBufferView,
   isBoxedPrimitive, isNativeError, isPromise, isGeneratorObject, isMapIterator, isSetIterator, isModuleNamespaceObject,
   isArgumentsObject,
@@ -286,6 +286,27 @@ const WELL_KNOWN_SYMBOLS = ownSlots(0);
   P.ObjectFreeze(WELL_KNOWN_SYMBOLS);
 }
 
+/**
+ * Whether this runtime's structuredClone is written in JavaScript (Deno's is). Called
+ * with one argument, Deno's converts the default `transfer: []` with the live
+ * Array.prototype[Symbol.iterator] and %ArrayIteratorPrototype%.next; handed a transfer
+ * list that is an iterable of its own (its own iterator method and `next`, yielding
+ * nothing), it converts that instead and clones with the native operation, calling no
+ * built-in an application could have replaced. Node's and Bun's are native code.
+ */
+const CLONE_IN_JAVASCRIPT = !StringPrototypeEndsWith(FunctionPrototypeToString(structuredClone), '{ [native code] }');
+const NO_TRANSFER = { __proto__: null };
+{
+  const done = { __proto__: null, done: true, value: undefined };
+  const iterator = { __proto__: null };
+  P.ObjectDefineProperty(iterator, 'next', { __proto__: null, value: () => done });
+  P.ObjectDefineProperty(NO_TRANSFER, P.SymbolIterator, { __proto__: null, value: () => iterator });
+  P.ObjectFreeze(iterator);
+  P.ObjectFreeze(done);
+  P.ObjectFreeze(NO_TRANSFER);
+}
+const CLONE_OPTIONS = P.ObjectFreeze({ __proto__: null, transfer: NO_TRANSFER });
+
 function isWellKnown(symbol) {
   for (let i = 0; i < WELL_KNOWN_SYMBOLS.length; i++) {
     if (WELL_KNOWN_SYMBOLS[i] === symbol) return true;
@@ -323,7 +344,8 @@ function cloneRunsNoCode() {
 function isOrdinaryWhenEmpty(value) {
   if (!cloneRunsNoCode()) return false;
   try {
-    return ObjectGetPrototypeOf(structuredClone(value)) === ObjectPrototype;
+    const clone = CLONE_IN_JAVASCRIPT ? structuredClone(value, CLONE_OPTIONS) : structuredClone(value);
+    return ObjectGetPrototypeOf(clone) === ObjectPrototype;
   } catch {
     return false;
   }
