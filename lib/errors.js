@@ -233,8 +233,8 @@ function nativeFailure(includePath) {
   return new WalkFailure(ObjectHasOwn(MESSAGES, code) ? code : 'internal_error', includePath ? binding.lastFailurePath() : undefined);
 }
 
-/** What a native call returns instead of its result when it failed. */
-const FAILED = 0xffffffff;
+/** What a native call returns instead of its result when it failed (src/binding.rs). */
+const FAILED = binding.FAILED;
 
 module.exports = {
   SnapshotDomainError,

@@ -79,7 +79,7 @@ function load() {
  * with the code internal_error, like any failure the native side records itself.
  */
 function guarded(native) {
-  const FAILED = 0xffffffff;
+  const { FAILED } = native;
   let panicked = false;
   return Object.freeze({
     ...native,

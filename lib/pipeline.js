@@ -22,10 +22,8 @@ const isPromise = types.isPromise;
 const isNativeError = types.isNativeError;
 const SafePromise = Promise;
 
-// Native flags: the constants of src/binding.rs.
-const FLAG_PATH = 2;
-// checkJson results: the constants of src/binding.rs.
-const JSON_BLANK = 1;
+// Native flags and checkJson results: the constants src/binding.rs exports.
+const { FLAG_PATH, JSON_BLANK } = binding;
 
 /** The reasons of a deny the runtime decided (decidedBy: 'runtime'), in a frozen array. */
 const RUNTIME_REASONS = ObjectFreeze(['policy_mutated_arguments', 'policy_error', 'invalid_policy_result', 'policy_not_configured']);

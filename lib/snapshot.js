@@ -9,11 +9,8 @@ const P = require('./primordials');
 
 const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, JSONParse, WeakMapPrototypeGet, WeakMapPrototypeSet, StringPrototypeIsWellFormed, isProxy } = P;
 
-// Native flags: the constants of src/binding.rs.
-const FLAG_PATH = 2;
-const FLAG_REJECT_NEGATIVE_ZERO = 4;
-// checkJson results: the constants of src/binding.rs.
-const JSON_BLANK = 1;
+// Native flags and checkJson results: the constants src/binding.rs exports.
+const { FLAG_PATH, FLAG_REJECT_NEGATIVE_ZERO, JSON_BLANK } = binding;
 
 /**
  * Snapshots made by createSnapshot, each with its view template (made at the first
