@@ -61,12 +61,7 @@ const DIFFERENCES = {
  */
 const KNOWN_BUGS = {
   bun: {},
-  deno: {
-    'monkeypatch: lying, counting replacements of the built-ins': {
-      reason: "Deno's structuredClone is JavaScript: classifying an empty object (lib/walk.js isOrdinaryWhenEmpty) calls the live Array.prototype[Symbol.iterator] and %ArrayIteratorPrototype%.next (webidl's transfer default), so replacements of those two run; no output changed",
-      failure: /^builtins: patched functions were called: got "Array\.prototype\.Symbol\(Symbol\.iterator\) x\d+(, %?ArrayIteratorPrototype%?\.next x\d+)?", expected ""$/,
-    },
-  },
+  deno: {},
   node: {},
 };
 
