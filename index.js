@@ -11,6 +11,9 @@ const {
   decodeRequest, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
 } = require('./lib/pipeline');
 const { createApprovalGrants } = require('./lib/grants');
+const { checkEngine } = require('./lib/selftest');
+
+checkEngine(canonicalize, createSnapshot);
 
 module.exports = {
   canonicalize,
