@@ -474,6 +474,24 @@ async function runSchemaAsync(kind, schema, value, toolName, includePath) {
 }
 
 let requestedArgumentsGetter;
+// The accessor of every prepared call's requestedArguments: one frozen descriptor made at
+// load (a null-prototype literal per call is a dictionary-mode allocation, ~60 ns).
+let REQUESTED_ARGUMENTS;
+
+/**
+ * The provider text of a prepared call and whether it was blank (undefined: not known
+ * yet). A class, not a null-prototype literal (dictionary mode, ~60 ns each): both fields
+ * are always own data properties, defined before the constructor body runs, so no read
+ * of them reaches a prototype and no setter on Object.prototype sees them.
+ */
+class ProviderText {
+  rawArguments;
+  blank;
+  constructor(rawArguments, blank) {
+    this.rawArguments = rawArguments;
+    this.blank = blank;
+  }
+}
 
 class PreparedToolCall {
   // Fields are defined, not assigned, before the constructor body runs, so setters on
@@ -498,7 +516,7 @@ class PreparedToolCall {
     // A new decoded copy of the provider text on every read (each policy input gets its
     // own copy too), so no policy can change what another policy, the proposal or the
     // prepared call shows. Nothing is decoded unless read.
-    ObjectDefineProperty(this, 'requestedArguments', { __proto__: null, get: requestedArgumentsGetter, enumerable: true, configurable: false });
+    ObjectDefineProperty(this, 'requestedArguments', REQUESTED_ARGUMENTS);
     this.snapshot = snapshot;
     this.argsCanonicalJson = snapshot.argsCanonicalJson;
     this.proposalHash = snapshot.proposalHash;
@@ -520,6 +538,7 @@ class PreparedToolCall {
       if (this === null || typeof this !== 'object' || !(#request in this)) return undefined;
       return parseRequest(this.#request.rawArguments, this.#request.blank);
     };
+    REQUESTED_ARGUMENTS = ObjectFreeze({ __proto__: null, get: requestedArgumentsGetter, enumerable: true, configurable: false });
   }
 
   /** A new decoded view for policy evaluation. */
@@ -539,6 +558,27 @@ ObjectFreeze(PreparedToolCall);
 
 const PREPARE_USAGE = 'prepareToolCall expects { agentName, toolName, rawArguments, schema? }';
 
+/**
+ * The checked fields of a prepare input. A class for the reason ProviderText is one:
+ * every field is an own data property, defined before the constructor body runs.
+ */
+class PrepareFields {
+  agentName;
+  toolName;
+  rawArguments;
+  includePath;
+  schema;
+  kind;
+  constructor(agentName, toolName, rawArguments, includePath, schema, kind) {
+    this.agentName = agentName;
+    this.toolName = toolName;
+    this.rawArguments = rawArguments;
+    this.includePath = includePath;
+    this.schema = schema;
+    this.kind = kind;
+  }
+}
+
 /** The checked fields of a prepare input. */
 function readPrepareFields(input, async) {
   requireInput(input, PREPARE_USAGE);
@@ -547,7 +587,7 @@ function readPrepareFields(input, async) {
   const rawArguments = requireString(own(input, 'rawArguments'), 'rawArguments', false);
   const includePath = own(input, 'includePath') === true;
   const schema = own(input, 'schema');
-  return { __proto__: null, agentName, toolName, rawArguments, includePath, schema, kind: schemaKind(schema, async) };
+  return new PrepareFields(agentName, toolName, rawArguments, includePath, schema, schemaKind(schema, async));
 }
 
 /**
@@ -557,7 +597,7 @@ function readPrepareFields(input, async) {
 function prepareWithoutSchema(fields) {
   const { agentName, toolName, rawArguments } = fields;
   const snapshot = createSnapshotFromText(agentName, toolName, rawArguments, fields.includePath);
-  return new PreparedToolCall(agentName, toolName, rawArguments, { __proto__: null, rawArguments, blank: undefined }, snapshot);
+  return new PreparedToolCall(agentName, toolName, rawArguments, new ProviderText(rawArguments, undefined), snapshot);
 }
 
 /** The decoded request and the schema's input of prepare fields with a schema. */
@@ -566,7 +606,7 @@ function readPrepare(fields) {
   const blank = checkRequest(toolName, rawArguments, includePath);
   // The schema gets its own decoded copy; requestedArguments, the diagnostic evidence, is
   // decoded again on every read, so nothing the schema returns can alias it.
-  const request = { __proto__: null, rawArguments, blank };
+  const request = new ProviderText(rawArguments, blank);
   const schemaInput = parseRequest(rawArguments, blank);
   return { __proto__: null, agentName, toolName, rawArguments, includePath, schema, kind, request, schemaInput };
 }
