@@ -596,3 +596,22 @@ test('the declarations accept ordinary usage and reject misuse under tsc --stric
   const result = spawnSync(process.execPath, [tsc, '-p', join(__dirname, 'types', 'openai-agents', 'tsconfig.json')], { encoding: 'utf8' });
   assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
 });
+
+test('tool options are read as own data: needsApproval and execute inherited from Object.prototype change nothing', async () => {
+  // A plain JSON-style pollution (no setter), set only while the gate reads the options.
+  Object.prototype.needsApproval = true;
+  let gate;
+  let made;
+  try {
+    gate = createOpenAIAgentsGate({ agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'ok' }) });
+    made = gate.tool({ name: 'transfer', description: 'Send money', parameters: transferSchema(z).schema, execute: () => 'sent' });
+    // An execute inherited from the options' prototype is no execute.
+    assert.throws(() => gate.tool({ __proto__: { execute: () => 'x' }, name: 'other', description: 'No handler', parameters: transferSchema(z).schema }), /execute function/);
+  } finally {
+    delete Object.prototype.needsApproval;
+  }
+  const agent = new Agent({ name: AGENT, model: gate.model(scripted(['transfer', '{"to":"bob","cents":5}', 'c1'])), tools: [made] });
+  const result = await run(agent, 'pay bob');
+  assert.equal(result.interruptions.length, 0);
+  assert.equal(toolOutputs(result).c1, 'sent');
+});

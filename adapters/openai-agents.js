@@ -335,16 +335,18 @@ function createOpenAIAgentsGate(options) {
 
   function tool(toolOptions) {
     if (toolOptions === null || typeof toolOptions !== 'object') throw invalidArgument('tool expects the options of the SDK tool()');
-    const { parameters: schema, execute: handler, jsonSchema, needsApproval, errorFunction, ...rest } = toolOptions;
+    // Own data properties only (inherited values never count): destructured from a
+    // null-prototype copy, and `rest` read with own().
+    const { parameters: schema, execute: handler, jsonSchema, needsApproval, errorFunction, ...rest } = { __proto__: null, ...toolOptions };
     if (typeof handler !== 'function') throw invalidArgument('tool options need an execute function');
-    if (typeof rest.name !== 'string' || rest.name === '') throw invalidArgument('tool options need a name');
+    if (typeof own(rest, 'name') !== 'string' || own(rest, 'name') === '') throw invalidArgument('tool options need a name');
     if (needsApproval !== undefined) {
       throw invalidArgument('tool options must not set needsApproval: the policy decides (return require_approval)');
     }
-    const strict = rest.strict === undefined ? true : rest.strict;
+    const strict = own(rest, 'strict') === undefined ? true : own(rest, 'strict');
     // Round-tripped through JSON: plain data the SDK cannot mistake for a validator (zod 4's
     // JSON Schema output carries `~standard`, and the SDK would run it as the schema).
-    const wireSchema = JSONParse(JSONStringify(jsonSchema !== undefined ? jsonSchema : wireSchemaOf(rest.name, schema)));
+    const wireSchema = JSONParse(JSONStringify(jsonSchema !== undefined ? jsonSchema : wireSchemaOf(own(rest, 'name'), schema)));
     const schemaStep = strict && isZodSchema(schema) ? strictNullSchemaStep(schema) : schema;
     let toolName;
 
