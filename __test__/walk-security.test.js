@@ -284,3 +284,52 @@ describe('runtimes: the walk on Node, and on Bun and Deno when their binaries ar
     });
   }
 });
+
+describe('views are made from the hashed JSON, never from a second read of the value', () => {
+  // A node:vm global with its built-ins deleted and its prototype reset reads as a record,
+  // and its sandbox (a Proxy) can answer every read differently. The walk reads each
+  // property once; a view template copied from the value afterwards read it again and
+  // showed the policy and the handler a value other than the one hashed.
+  function driftingGlobal() {
+    let reads = 0;
+    const data = (value) => ({ value, writable: true, enumerable: true, configurable: true });
+    const target = { amount: 5, Reflect };
+    const sandbox = new Proxy(target, {
+      getOwnPropertyDescriptor(t, key) {
+        if (key === 'Infinity' || key === 'NaN' || key === 'undefined') return data(1);
+        if (key === 'amount') return data(5 + ++reads);
+        return Reflect.getOwnPropertyDescriptor(t, key);
+      },
+      ownKeys(t) {
+        return ['amount', ...Reflect.ownKeys(t).filter((key) => key !== 'amount')];
+      },
+      get(t, key) {
+        if (key === 'Infinity' || key === 'NaN' || key === 'undefined') return 1;
+        if (key === 'amount') return 5 + ++reads;
+        return Reflect.get(t, key);
+      },
+    });
+    const context = vm.createContext(sandbox);
+    const global = vm.runInContext('const G = this; for (const k of Reflect.ownKeys(G)) { try { delete G[k]; } catch {} } G', context);
+    delete target.Reflect;
+    Object.setPrototypeOf(global, Object.prototype);
+    return global;
+  }
+
+  test('createSnapshot: every view of a long-string value with a drifting host object canonicalizes to argsCanonicalJson', () => {
+    const outcome = attempt(() => createSnapshot({ agentName: 'a', toolName: 'pay', value: { pad: 'y'.repeat(500), g: driftingGlobal() } }));
+    if (!outcome.ok) return assert.ok(outcome.error instanceof ToolArgumentsValidationError, 'a rejection is a validation error');
+    const snapshot = outcome.value;
+    for (let i = 0; i < 3; i++) assert.equal(canonicalize(pkg.decodeView(snapshot)), snapshot.argsCanonicalJson, `view ${i}`);
+  });
+
+  test('prepareToolCall: the policy and execution views equal the hashed JSON', () => {
+    const outcome = attempt(() =>
+      prepareToolCall({ agentName: 'a', toolName: 'pay', rawArguments: '{}', schema: () => ({ pad: 'y'.repeat(500), g: driftingGlobal() }) }),
+    );
+    if (!outcome.ok) return assert.ok(outcome.error instanceof ToolArgumentsValidationError, 'a rejection is a validation error');
+    const prepared = outcome.value;
+    assert.equal(canonicalize(prepared.policyView()), prepared.argsCanonicalJson);
+    assert.equal(canonicalize(prepared.executionView()), prepared.argsCanonicalJson);
+  });
+});

@@ -600,59 +600,17 @@ function splitHashed(result) {
 }
 
 /**
- * Characters of canonical JSON per container above which the walked value itself is
- * copied into the views' template instead of parsing the JSON (a copy shares the
- * strings and moves numbers as they are: long strings and long number arrays, where a
- * parse costs most). Below it, building the sorted copy costs about what a parse does.
- */
-const COPY_VALUE_MIN = 200;
-
-/**
- * The views' template of a value the walk accepted: what JSON.parse of its canonical
- * JSON builds, structure, values and key order alike (keys inserted in the canonical
- * order, UTF-16 code units, as JSON.parse meets them; integer-like keys come first in
- * both). Reads only own data properties the walk has just checked, so it runs no code;
- * stores only into its own new null-prototype objects (no setter to reach), spread
- * (own data properties) into ordinary ones, and into its own arrays' own slots.
- */
-function templateOf(value) {
-  if (ArrayIsArray(value)) {
-    // toSpliced reads the elements (own data properties) and never looks up a species.
-    const out = ArrayPrototypeToSpliced(value, 0, 0);
-    for (let i = 0; i < out.length; i++) {
-      const child = out[i];
-      if (typeof child === 'object' && child !== null) out[i] = templateOf(child);
-    }
-    return out;
-  }
-  const keys = ObjectKeys(value);
-  ArrayPrototypeSort(keys);
-  const sorted = { __proto__: null };
-  for (let i = 0; i < keys.length; i++) {
-    const child = value[keys[i]];
-    sorted[keys[i]] = typeof child === 'object' && child !== null ? templateOf(child) : child;
-  }
-  // V8 keeps a null-prototype literal as a dictionary, which copies slowly for every
-  // view: spread it into an ordinary object (own data properties, the same order).
-  return { ...sorted };
-}
-
-/**
- * `[proposal hash, canonical JSON, whether views should copy a template, the template
- * when it was made from the value]` of a value, or a WalkFailure. The hash is computed
+ * `[proposal hash, canonical JSON, whether views should copy a template]` of a value, or a WalkFailure. The hash is computed
  * by the native side over exactly `agentName`, `toolName` (well-formed strings, checked
  * by the caller) and the JSON returned.
  */
 function hashedCanonicalJson(value, withPath, agentName, toolName) {
-  const hashed = splitHashed(run(value, withPath === true, agentName, toolName));
-  if (hashed[2] && typeof value === 'object' && value !== null && hashed[1].length > COPY_VALUE_MIN * containers) {
-    try {
-      hashed[3] = templateOf(value);
-    } catch {
-      // A thread with little stack left: the first view parses the JSON instead.
-    }
-  }
-  return hashed;
+  // The views' template is never copied from the value: reading it a second time is
+  // not the walk's read. A host object whose property reads go through interceptors (a
+  // node:vm global, see the README's limits) can answer differently the second time,
+  // and a template made from those answers would give views that differ from the hashed
+  // JSON. Templates are parsed from the canonical JSON at the first view instead.
+  return splitHashed(run(value, withPath === true, agentName, toolName));
 }
 
 /** A failure of hashedCanonicalText: `stage` is 'json' or 'snapshot'. */
