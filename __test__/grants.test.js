@@ -414,3 +414,45 @@ test('grant, policy and spend keep working after the built-ins they use are repl
   assert.equal(child.status, 0, child.stderr);
   assert.deepEqual(JSON.parse(child.stdout), ['require_approval', 'allow', 'approval_granted', 1, true]);
 });
+
+test('a grant is spent even when executeToolCall or authorizeToolCall is called without the grants option', async () => {
+  const pkg = require('..');
+  const grants = pkg.createApprovalGrants();
+  const prepare = () => pkg.prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"amount":5}' });
+  await grants.grant(prepare());
+  const policy = grants.policy();
+  let runs = 0;
+  const first = await pkg.evaluateToolCall({ prepared: prepare(), policy });
+  await pkg.executeToolCall(first, () => runs++);
+  const second = await pkg.evaluateToolCall({ prepared: prepare(), policy });
+  assert.equal(second.decision, 'require_approval', 'the single-use grant is gone after the first execution');
+  assert.equal(runs, 1);
+
+  await grants.grant(prepare());
+  const a = await pkg.evaluateToolCall({ prepared: prepare(), policy });
+  const b = await pkg.evaluateToolCall({ prepared: prepare(), policy });
+  await pkg.executeToolCall(a, () => runs++);
+  await assert.rejects(pkg.executeToolCall(b, () => runs++), (error) => error.code === 'grant_unavailable');
+  assert.equal(runs, 2, 'two allows of one grant, no grants option: one execution');
+
+  await grants.grant(prepare());
+  const outcomes = await Promise.all([0, 1, 2].map(() => pkg.authorizeToolCall({ prepared: prepare(), policy, execute: () => runs++ })));
+  assert.equal(runs, 3, 'authorizeToolCall without the grants option executes one grant once');
+  assert.deepEqual(outcomes.map((o) => o.decision).sort(), ['allow', 'deny', 'deny']);
+  for (const o of outcomes) if (o.decision === 'deny') assert.equal(o.reason, 'grant_unavailable');
+});
+
+test("passing another grants object does not skip spending the issuing object's grant", async () => {
+  const pkg = require('..');
+  const issuing = pkg.createApprovalGrants();
+  const other = pkg.createApprovalGrants();
+  const prepare = () => pkg.prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"amount":7}' });
+  await issuing.grant(prepare());
+  const policy = issuing.policy();
+  const a = await pkg.evaluateToolCall({ prepared: prepare(), policy });
+  const b = await pkg.evaluateToolCall({ prepared: prepare(), policy });
+  let runs = 0;
+  await pkg.executeToolCall(a, () => runs++, { grants: other });
+  await assert.rejects(pkg.executeToolCall(b, () => runs++, { grants: other }), (error) => error.code === 'grant_unavailable');
+  assert.equal(runs, 1);
+});

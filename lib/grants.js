@@ -10,6 +10,19 @@ const P = require('./primordials');
 const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, StringPrototypeIsWellFormed } = P;
 
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
+
+/**
+ * Every allow result a grants object's policy helper returned, with that grants object:
+ * executeToolCall and authorizeToolCall spend through it even when the caller passed no
+ * `grants` option (or another grants object), so forgetting the option cannot replay a
+ * single-use approval.
+ */
+const ISSUERS = new P.SafeWeakMap();
+
+/** The grants object whose policy helper returned `result`, or undefined. */
+function grantIssuer(result) {
+  return result !== null && typeof result === 'object' ? P.WeakMapPrototypeGet(ISSUERS, result) : undefined;
+}
 const SafeMap = Map;
 const MapPrototypeGet = uncurryThis(Map.prototype.get);
 const MapPrototypeSet = uncurryThis(Map.prototype.set);
@@ -245,6 +258,7 @@ function createApprovalGrants(options) {
       if (query !== null && (await ReflectApply(storeHas, store, [query, clock()])) === true) {
         const result = ObjectFreeze({ decision: 'allow', reason: 'approval_granted' });
         P.WeakMapPrototypeSet(ISSUED, result, query);
+        P.WeakMapPrototypeSet(ISSUERS, result, grants);
         return result;
       }
       return next(input);
@@ -266,7 +280,8 @@ function createApprovalGrants(options) {
     return (await ReflectApply(storeTake, store, [query, clock()])) === true;
   }
 
-  return ObjectFreeze({ grant, has, revoke, policy, spend });
+  const grants = ObjectFreeze({ grant, has, revoke, policy, spend });
+  return grants;
 }
 
-module.exports = { createApprovalGrants };
+module.exports = { createApprovalGrants, grantIssuer };

@@ -10,6 +10,7 @@ const { binding } = require('./native');
 const { ToolArgumentsValidationError, ToolCallNotAllowedError, invalidArgument, nativeFailure, FAILED } = require('./errors');
 const { canonicalize, snapshotOf, createSnapshotFromText, decodeView } = require('./snapshot');
 const P = require('./primordials');
+const { grantIssuer } = require('./grants');
 
 const {
   ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, JSONParse, ArrayIsArray,
@@ -883,8 +884,20 @@ async function executeToolCall(decision, handler, options) {
   const grants = readGrants(options);
   const refused = spend(decision);
   if (refused !== undefined) throw refused;
-  if (grants !== undefined && !(await ours(grantAvailable(grants, decision)))) throw grantRefused(decision);
+  if (!(await grantsAllow(grants, decision))) throw grantRefused(decision);
   return handler(executionViewOf(decision));
+}
+
+/**
+ * Whether the grants let an allow decision run: the grants object whose policy helper made
+ * the decision's policy result spends it (whether or not the caller passed it), and the
+ * `grants` option, when it is another object, is asked too.
+ */
+async function grantsAllow(grants, decision) {
+  const issuer = ObjectHasOwn(decision, 'policyResult') ? grantIssuer(decision.policyResult) : undefined;
+  if (issuer !== undefined && !(await ours(grantAvailable(issuer, decision)))) return false;
+  if (grants !== undefined && grants !== issuer && !(await ours(grantAvailable(grants, decision)))) return false;
+  return true;
 }
 
 const AUTHORIZE_USAGE = 'authorizeToolCall expects { prepared, policy, execute, policyContext?, grants? }';
@@ -913,7 +926,7 @@ async function authorizeToolCall(input) {
   }
   if (decision.decision !== 'allow') return outcomeOf(decision);
   spend(decision);
-  if (grants !== undefined && !(await ours(grantAvailable(grants, decision)))) {
+  if (!(await grantsAllow(grants, decision))) {
     // The decision was fresh and an allow: only the grant can refuse it.
     const hasResult = ObjectHasOwn(decision, 'policyResult');
     return outcomeOf(runtimeDeny(read.snapshot, 'grant_unavailable', hasResult ? decision.policyResult : undefined, hasResult, NONE));
