@@ -43,7 +43,6 @@ module.exports = Object.freeze({
   ArrayPrototype: Array.prototype,
   ArrayPrototypeSlice: uncurryThis(Array.prototype.slice),
   ArrayPrototypeToSpliced: uncurryThis(Array.prototype.toSpliced),
-  ArrayPrototypeSort: uncurryThis(Array.prototype.sort),
   SafeArray: Array,
   SymbolSpecies: Symbol.species,
   SafeSymbol: Symbol,

@@ -121,8 +121,8 @@ function snapshotOf(agentName, toolName, value, includePath) {
     if (error instanceof WalkFailure) throw new ToolArgumentsValidationError('snapshot', toolName, error.code, error.path);
     throw error;
   }
-  // A template made from the walked value (lib/walk.js), or one parsed at the first view.
-  const template = hashAndJson.length > 3 ? hashAndJson[3] : hashAndJson[2] ? NO_TEMPLATE : PARSE_EACH_TIME;
+  // The views' template is parsed from the JSON at the first view, when copies pay off.
+  const template = hashAndJson[2] ? NO_TEMPLATE : PARSE_EACH_TIME;
   return registered(agentName, toolName, hashAndJson[1], hashAndJson[0], template);
 }
 

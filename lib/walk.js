@@ -23,7 +23,7 @@ const P = require('./primordials');
 const {
   ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectGetOwnPropertyDescriptor,
   ObjectHasOwn, ObjectKeys, ReflectOwnKeys, ObjectPrototype, ObjectPrototypeToString, ObjectPrototypeLookupGetter, SymbolToStringTag,
-  JSONParse, FunctionPrototypeToString, StringPrototypeEndsWith, ArrayIsArray, ArrayPrototype, ArrayPrototypeSort, ArrayPrototypeToSpliced, StringPrototypeSlice, StringPrototypeCharCodeAt, StringFromCharCode, TypedArrayPrototypeSet,
+  JSONParse, FunctionPrototypeToString, StringPrototypeEndsWith, ArrayIsArray, ArrayPrototype, StringPrototypeSlice, StringPrototypeCharCodeAt, StringFromCharCode, TypedArrayPrototypeSet,
   isProxy, structuredClone, isDate, isRegExp, isMap, isSet, isWeakMap, isWeakSet, isAnyArrayBuffer, isArrayBufferView,
   isBoxedPrimitive, isNativeError, isPromise, isGeneratorObject, isMapIterator, isSetIterator, isModuleNamespaceObject,
   isArgumentsObject,
@@ -184,8 +184,6 @@ const seenList = ownSlots(SEEN_LIST);
 let seenLen = 0;
 let seenSet = null;
 
-/** Containers walked in this walk: with the JSON's length, whether views copy the value. */
-let containers = 0;
 
 /** Whether Object.prototype.toString can stand in for four brand checks (see enterObject). */
 let toStringDecides = false;
@@ -352,7 +350,6 @@ function isOrdinaryWhenEmpty(value) {
 }
 
 function push(value, keys, count, mode) {
-  containers++;
   stackValue[sp] = value;
   stackKeys[sp] = keys;
   stackNext[sp] = 0;
@@ -565,7 +562,6 @@ function run(value, withPath, agentName, toolName) {
   }
   busy = true;
   reentered = false;
-  containers = 0;
   includePath = withPath;
   toStringDecides = !ObjectHasOwn(ObjectPrototype, SymbolToStringTag);
   let result;
