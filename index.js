@@ -6,10 +6,10 @@ const {
   SnapshotDomainError, ToolArgumentsValidationError, ToolCallNotAllowedError, ERROR_CODES,
   isSnapshotDomainError, isToolArgumentsValidationError, isToolCallNotAllowedError,
 } = require('./lib/errors');
-const { MAX_DEPTH } = require('./lib/walk');
+const { MAX_DEPTH } = require('./lib/snapshot/walk');
 const {
   decodeRequest, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
-} = require('./lib/pipeline');
+} = require('./lib/run');
 const { createApprovalGrants } = require('./lib/grants');
 const { checkEngine } = require('./lib/selftest');
 

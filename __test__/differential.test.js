@@ -409,7 +409,7 @@ describe('the package agrees with the strict reference on values with one fault'
 });
 
 describe('the one native pass for provider text agrees with the two-step path', () => {
-  // lib/snapshot.js createSnapshotFromText (prepareToolCall without a schema) against
+  // lib/snapshot/index.js createSnapshotFromText (prepareToolCall without a schema) against
   // checkJson, JSON.parse and createSnapshot of the parsed value: the same snapshot, or
   // the same stage, code and path. Texts: the payload classes, generated values written
   // with every indentation, and edits that break them.

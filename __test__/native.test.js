@@ -37,7 +37,7 @@ const HEADER_WORDS = 16;
 const H = { OPS_LEN: 0, NUMS_LEN: 1, LENS_LEN: 2, TEXT_LEN: 3, BIGS_LEN: 4, FLAGS: 5, NUMS_OFFSET: 6, LENS_OFFSET: 7, OPS_OFFSET: 8 };
 const BIG_STRING_MIN = 1024;
 
-/** Writes `value` (plain JSON data) to a tape, independently of lib/walk.js. */
+/** Writes `value` (plain JSON data) to a tape, independently of lib/snapshot/walk.js. */
 function toTape(value, names) {
   const t = { ops: [], nums: [], lens: [], text: '', bigs: [], flags: 0, names };
   const write = (v) => {
@@ -138,7 +138,7 @@ describe('the native binding', () => {
     for (const { code, message } of described) assert.ok(typeof message === 'string' && message.length > 10, `${code}: a sentence`);
   });
 
-  test('tapes written independently of lib/walk.js encode exactly like canonicalize and createSnapshot', () => {
+  test('tapes written independently of lib/snapshot/walk.js encode exactly like canonicalize and createSnapshot', () => {
     for (const value of VALUES) {
       const label = JSON.stringify(value).slice(0, 60);
       const r = nativeOutcome(() => encode(toTape(value)));
@@ -282,7 +282,7 @@ describe('the native binding', () => {
     }
     // Still working.
     assert.equal(canonicalize({ b: 1, a: 2 }), '{"a":2,"b":1}', 'canonicalize afterwards');
-    t.diagnostic(`outcomes: ${JSON.stringify(outcomes)}; getter inside bigs ran ${getterRuns} time(s) (raw binding only: lib/walk.js owns its bigs array)`);
+    t.diagnostic(`outcomes: ${JSON.stringify(outcomes)}; getter inside bigs ran ${getterRuns} time(s) (raw binding only: lib/snapshot/tape.js owns its bigs array)`);
   });
 
   test('lastFailureCode and lastFailurePath are per thread', async () => {
@@ -305,7 +305,7 @@ describe('the native binding', () => {
 });
 
 describe('a tape in shared memory, rewritten by another thread while it is encoded', () => {
-  // Only the raw binding can be handed a SharedArrayBuffer-backed tape (lib/walk.js owns
+  // Only the raw binding can be handed a SharedArrayBuffer-backed tape (lib/snapshot/tape.js owns
   // its buffers, and the package's exports keep lib/ private). The encoder checks the
   // tape in one pass and writes it in a second; a length that changed in between used to
   // make the second pass index out of bounds and panic. The binding now copies the tape

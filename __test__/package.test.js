@@ -155,9 +155,14 @@ after(() => {
 });
 
 describe('the published file list', () => {
-  test('the main tarball holds exactly package.json, README.md, LICENSE, index.js, index.d.ts, lib/*.js, lib/*.d.ts, the adapters and the CLI', () => {
-    const lib = fs.readdirSync(path.join(ROOT, 'lib')).filter((f) => f.endsWith('.js') || f.endsWith('.d.ts')).map((f) => `lib/${f}`);
-    assert.ok(lib.includes('lib/native.js') && lib.includes('lib/native.d.ts'), 'lib/ holds the loader and its declarations');
+  test('the main tarball holds exactly package.json, README.md, LICENSE, index.js, index.d.ts, every .js and .d.ts under lib/, the adapters and the CLI', () => {
+    const lib = fs.readdirSync(path.join(ROOT, 'lib'), { recursive: true })
+      .map((f) => f.split(path.sep).join('/'))
+      .filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'))
+      .map((f) => `lib/${f}`);
+    for (const floor of ['lib/native.js', 'lib/native.d.ts', 'lib/snapshot/index.js', 'lib/snapshot/walk.js', 'lib/run/index.js', 'lib/grants/index.js']) {
+      assert.ok(lib.includes(floor), `lib/ holds ${floor}`);
+    }
     const adapterDir = path.join(ROOT, 'adapters');
     const adapters = fs.existsSync(adapterDir)
       ? fs.readdirSync(adapterDir).filter((f) => /\.(c?js|mjs|d\.ts|d\.mts|d\.cts)$/.test(f)).map((f) => `adapters/${f}`)

@@ -116,7 +116,7 @@ describe('decodeView returns fresh, alias-free views', () => {
 
 describe('views copied from a template made of the walked value', () => {
   // Long strings and long number arrays: the template is copied from the walked value
-  // instead of parsed from the JSON (lib/walk.js templateOf). JSON.parse of the JSON is
+  // instead of parsed from the JSON (lib/snapshot/walk.js templateOf, since removed). JSON.parse of the JSON is
   // the oracle: same structure, values and key order at every level, prototypes
   // Object.prototype and Array.prototype, nothing shared with the value.
   const long = 'é"\\\n😀'.repeat(600);

@@ -445,7 +445,7 @@ async function main() {
 
     // prepareToolCall without a schema: the provider's text to a prepared call and its
     // two views. The package's public path; the one native pass it is built on
-    // (lib/snapshot.js createSnapshotFromText: strict decoding, RFC 8785 and the hash at
+    // (lib/snapshot/index.js createSnapshotFromText: strict decoding, RFC 8785 and the hash at
     // once, no walk) plus the parse of requestedArguments; the strict reference and the
     // floor parse the text for requestedArguments and once more for the value.
     const requests = items.map((item) => ({ agentName: item.agentName, toolName: item.toolName, rawArguments: JSON.stringify(item.value) }));

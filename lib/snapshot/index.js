@@ -1,13 +1,16 @@
 'use strict';
-// The snapshot API of RFC-0016: canonicalize, createSnapshot, decodeView, proposalHash.
+// The snapshot API of RFC-0016: canonicalize, createSnapshot, decodeView, proposalHash,
+// verifySnapshot. Below it: the walk (./canonical.js, ./walk.js, ./tape.js,
+// ./classify.js) and the views (./view.js).
 
-const { binding } = require('./native');
-const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, invalidArgument, nativeFailure, FAILED } = require('./errors');
-const { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure } = require('./walk');
+const { binding } = require('../native');
+const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, invalidArgument, nativeFailure, FAILED } = require('../errors');
+const { own, requireInput } = require('../input');
+const { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure } = require('./canonical');
 const { firstView, view, PARSE_EACH_TIME } = require('./view');
-const P = require('./primordials');
+const P = require('../primordials');
 
-const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, JSONParse, StringPrototypeIsWellFormed, isProxy } = P;
+const { ObjectFreeze, JSONParse, StringPrototypeIsWellFormed, isProxy } = P;
 
 // Native flags and checkJson results: the constants src/binding.rs exports.
 const { FLAG_PATH, FLAG_REJECT_NEGATIVE_ZERO, JSON_BLANK } = binding;
@@ -66,23 +69,6 @@ function requireName(value, what) {
     throw invalidArgument(`${what} must be a well-formed string`);
   }
   return value;
-}
-
-/**
- * The value of an own data property, or undefined: an inherited field, an accessor (never
- * called) and a missing field all read as absent. `object` must not be a Proxy.
- */
-function own(object, key) {
-  // An absent field (the common case for options) costs no descriptor object.
-  if (!ObjectHasOwn(object, key)) return undefined;
-  const descriptor = ObjectGetOwnPropertyDescriptor(object, key);
-  return descriptor !== undefined && ObjectHasOwn(descriptor, 'value') ? descriptor.value : undefined;
-}
-
-/** An input or options object of the API, or a TypeError: a Proxy is refused unread. */
-function requireInput(input, message) {
-  if (input === null || typeof input !== 'object' || isProxy(input)) throw invalidArgument(message);
-  return input;
 }
 
 function readOptions(options) {

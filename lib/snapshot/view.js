@@ -12,7 +12,7 @@
 // of the value when the snapshot is made, see Shape::worth_a_template in
 // src/jcs/tape.rs) parse every view instead.
 
-const P = require('./primordials');
+const P = require('../primordials');
 
 const {
   JSONParse, ObjectKeys, ObjectHasOwn, ObjectPrototypeLookupGetter, ArrayIsArray,

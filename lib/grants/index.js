@@ -4,8 +4,9 @@
 // by executeToolCall's `grants` hook right before the handler runs, so an attempt that
 // policy allows but the runtime then denies (a mutated view, a bad result) keeps it.
 
-const { invalidArgument } = require('./errors');
-const P = require('./primordials');
+const { invalidArgument } = require('../errors');
+const P = require('../primordials');
+const { verifySnapshot } = require('../snapshot');
 
 const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, StringPrototypeIsWellFormed } = P;
 
@@ -44,14 +45,6 @@ function isHash(text) {
     if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
   }
   return true;
-}
-
-// Lazily taken from the package root so this file needs nothing the pipeline exports
-// under another name (verifySnapshot belongs to the pipeline's contract).
-let verifySnapshot;
-function verify(record) {
-  if (verifySnapshot === undefined) verifySnapshot = require('..').verifySnapshot;
-  return verifySnapshot(record);
 }
 
 /** An own data property of `object`, or undefined (getters and inherited values never count). */
@@ -216,7 +209,7 @@ function createApprovalGrants(options) {
     if (expiresAt !== undefined && ttl !== undefined) throw invalidArgument('give expiresAt or ttlMs, not both');
     // What the approver saw is argsCanonicalJson: the hash is granted only if it is the
     // hash of that text (a tampered record throws SnapshotDomainError hash_mismatch).
-    const snapshot = verify({
+    const snapshot = verifySnapshot({
       agentName: own(approved, 'agentName'),
       toolName: own(approved, 'toolName'),
       argsCanonicalJson: own(approved, 'argsCanonicalJson'),

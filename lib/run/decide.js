@@ -1,0 +1,199 @@
+'use strict';
+// Step two of the run loop: evaluateToolCall. The policy gets its own freshly decoded
+// view and its own copy of the provider text; whatever it does (throw, reject, mutate its
+// view, answer malformed) becomes a runtime deny. The frozen decision it returns is the
+// only thing executeToolCall accepts.
+
+const { invalidArgument } = require('../errors');
+const { own, requireInput, defineField } = require('../input');
+const { canonicalize, decodeView } = require('../snapshot');
+const { PreparedToolCall, parseRequest } = require('./prepare');
+const { settle } = require('./promises');
+const P = require('../primordials');
+
+const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, isProxy } = P;
+const ReflectOwnKeys = Reflect.ownKeys;
+
+/** The reasons of a deny the runtime decided (decidedBy: 'runtime'), in a frozen array. */
+const RUNTIME_REASONS = ObjectFreeze(['policy_mutated_arguments', 'policy_error', 'invalid_policy_result', 'policy_not_configured']);
+
+/** Returns the object it is given, so that a subclass can stamp private fields onto it. */
+class Stamp {
+  constructor(object) {
+    return object;
+  }
+}
+
+/**
+ * The decisions evaluateToolCall made, each with its execution state, as a private field
+ * stamped on the decision object (no WeakMap entry per decision for the collector to
+ * trace; a copy of a decision has no such field).
+ */
+class DecisionState extends Stamp {
+  #state;
+  constructor(decision, state) {
+    super(decision);
+    this.#state = state;
+  }
+
+  /** The state of a decision, or undefined for anything evaluateToolCall did not return. */
+  static of(value) {
+    return value !== null && typeof value === 'object' && #state in value ? value.#state : undefined;
+  }
+}
+
+
+/** The decision and reason of a policy result, or null when it is not a valid result. */
+function readPolicyResult(result) {
+  if (result === null || typeof result !== 'object' || isProxy(result)) return null;
+  const decision = own(result, 'decision');
+  if (decision !== 'allow' && decision !== 'deny' && decision !== 'require_approval') return null;
+  const reason = own(result, 'reason');
+  if (typeof reason !== 'string' || reason === '') return null;
+  return { __proto__: null, decision, reason };
+}
+
+/** Whether the policy's view still canonicalizes to the authorized JSON. */
+function viewUnchanged(view, argsCanonicalJson) {
+  try {
+    return canonicalize(view) === argsCanonicalJson;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The policy input: the context's own enumerable data fields, then the argument fields
+ * (an object literal: its fields are defined, never assigned, so no setter runs). Its
+ * `requestedArguments` is its own decoded copy, made when first read (an accessor that
+ * then replaces itself with the data field; assigning to it defines the data field).
+ */
+function policyInputOf(prepared, snapshot, policyContext, parsedArguments) {
+  const request = PreparedToolCall.requestOf(prepared);
+  let context;
+  if (policyContext !== undefined) {
+    context = { __proto__: null };
+    const keys = ReflectOwnKeys(policyContext);
+    for (let i = 0; i < keys.length; i++) {
+      const descriptor = ObjectGetOwnPropertyDescriptor(policyContext, keys[i]);
+      if (descriptor !== undefined && descriptor.enumerable && ObjectHasOwn(descriptor, 'value')) {
+        defineField(context, keys[i], descriptor.value);
+      }
+    }
+  }
+  return {
+    // Spreading the package's own null-prototype copy defines each field (CreateDataProperty).
+    ...context,
+    agentName: snapshot.agentName,
+    toolName: snapshot.toolName,
+    rawArguments: request.rawArguments,
+    get requestedArguments() {
+      const value = parseRequest(request.rawArguments, request.blank);
+      defineField(this, 'requestedArguments', value);
+      return value;
+    },
+    set requestedArguments(value) {
+      defineField(this, 'requestedArguments', value);
+    },
+    parsedArguments,
+    argsCanonicalJson: snapshot.argsCanonicalJson,
+    proposalHash: snapshot.proposalHash,
+  };
+}
+
+/**
+ * A frozen decision, registered so that executeToolCall accepts it (and nothing else).
+ * Object literals define their fields (no setter runs), one literal per shape.
+ */
+function makeDecision(snapshot, decision, reason, decidedBy, policyResult, hasPolicyResult, error, proposal) {
+  const { agentName, toolName, argsCanonicalJson, proposalHash } = snapshot;
+  let made;
+  if (proposal !== undefined) {
+    made = { decision, reason, decidedBy, agentName, toolName, argsCanonicalJson, proposalHash, policyResult, proposal };
+  } else if (hasPolicyResult) {
+    made = { decision, reason, decidedBy, agentName, toolName, argsCanonicalJson, proposalHash, policyResult };
+  } else if (error !== NONE) {
+    made = { decision, reason, decidedBy, agentName, toolName, argsCanonicalJson, proposalHash, error };
+  } else {
+    made = { decision, reason, decidedBy, agentName, toolName, argsCanonicalJson, proposalHash };
+  }
+  new DecisionState(made, { __proto__: null, snapshot, decision, executed: false });
+  ObjectFreeze(made);
+  return made;
+}
+
+/** Marks an absent `error` (a policy may throw undefined). */
+const NONE = Symbol('none');
+
+function runtimeDeny(snapshot, reason, policyResult, hasPolicyResult, error) {
+  return makeDecision(snapshot, 'deny', reason, 'runtime', policyResult, hasPolicyResult, error, undefined);
+}
+
+const EVALUATE_USAGE = 'evaluateToolCall expects { prepared, policy?, policyContext? }';
+
+/** Reads and checks the fields evaluateToolCall and authorizeToolCall share. */
+function readEvaluation(input, usage) {
+  requireInput(input, usage);
+  const prepared = own(input, 'prepared');
+  const snapshot = PreparedToolCall.snapshotOf(prepared);
+  if (snapshot === undefined) throw invalidArgument('prepared must be a PreparedToolCall returned by prepareToolCall');
+  let policy = own(input, 'policy');
+  if (policy === null) policy = undefined;
+  if (policy !== undefined && typeof policy !== 'function') throw invalidArgument('policy must be a function');
+  let policyContext = own(input, 'policyContext');
+  if (policyContext === null) policyContext = undefined;
+  if (policyContext !== undefined && (typeof policyContext !== 'object' || isProxy(policyContext))) {
+    throw invalidArgument('policyContext must be an object');
+  }
+  return { __proto__: null, prepared, snapshot, policy, policyContext };
+}
+
+/** The decision once the policy has answered (`settled`): the runtime's checks, in order. */
+function conclude(read, settled, parsedArguments) {
+  const { prepared, snapshot } = read;
+  if (!settled.ok) return runtimeDeny(snapshot, 'policy_error', undefined, false, settled.value);
+  const policyResult = settled.value;
+  if (!viewUnchanged(parsedArguments, snapshot.argsCanonicalJson)) {
+    return runtimeDeny(snapshot, 'policy_mutated_arguments', policyResult, true, NONE);
+  }
+  const valid = readPolicyResult(policyResult);
+  if (valid === null) return runtimeDeny(snapshot, 'invalid_policy_result', policyResult, true, NONE);
+  const { decision, reason } = valid;
+  if (decision !== 'require_approval') return makeDecision(snapshot, decision, reason, 'policy', policyResult, true, NONE, undefined);
+  // require_approval: the fingerprint policy evaluated, reused, with its own view.
+  const proposal = ObjectFreeze({
+    kind: 'tool',
+    agentName: snapshot.agentName,
+    toolName: snapshot.toolName,
+    rawArguments: prepared.rawArguments,
+    parsedArguments: decodeView(snapshot),
+    argsCanonicalJson: snapshot.argsCanonicalJson,
+    proposalHash: snapshot.proposalHash,
+    reason,
+  });
+  return makeDecision(snapshot, decision, reason, 'policy', policyResult, true, NONE, proposal);
+}
+
+/**
+ * Calls the policy on its own view: a box of what it answered, or a promise of that box.
+ * The caller awaits it either way, so at least one microtask turn passes between the
+ * policy's answer and the mutation check: a mutation the policy queued is then seen.
+ */
+function askPolicy(read, parsedArguments) {
+  return settle(read.policy, policyInputOf(read.prepared, read.snapshot, read.policyContext, parsedArguments));
+}
+
+/**
+ * Runs policy on a fresh view of the prepared call and returns the frozen decision. It
+ * never rejects for anything the policy does (a throw, a rejection, a mutated view, a
+ * malformed result): those are runtime denies. No policy is a runtime deny too.
+ */
+async function evaluateToolCall(input) {
+  const read = readEvaluation(input, EVALUATE_USAGE);
+  if (read.policy === undefined) return runtimeDeny(read.snapshot, 'policy_not_configured', undefined, false, NONE);
+  const parsedArguments = decodeView(read.snapshot);
+  return conclude(read, await askPolicy(read, parsedArguments), parsedArguments);
+}
+
+
+module.exports = { evaluateToolCall, readEvaluation, conclude, askPolicy, runtimeDeny, DecisionState, NONE, RUNTIME_REASONS };

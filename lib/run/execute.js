@@ -1,0 +1,93 @@
+'use strict';
+// Step three of the run loop: executeToolCall. The handler runs with a new execution
+// view only for an allow decision evaluateToolCall made, at most once per decision, and
+// only when the grant the decision relied on (if any) is spent right before it runs.
+
+const { ToolCallNotAllowedError, invalidArgument } = require('../errors');
+const { own, requireInput } = require('../input');
+const { decodeView } = require('../snapshot');
+const { DecisionState } = require('./decide');
+const { settle, ours, isPromise } = require('./promises');
+const { grantIssuer } = require('../grants');
+const P = require('../primordials');
+
+const { ObjectHasOwn } = P;
+
+/** Reads `options.grants`: undefined, or an object with a spend method. */
+function readGrants(options) {
+  if (options === undefined || options === null) return undefined;
+  requireInput(options, 'options must be an object');
+  const grants = own(options, 'grants');
+  if (grants === undefined || grants === null) return undefined;
+  // `spend` is a method of the grants object, called by design: it may be inherited.
+  if ((typeof grants !== 'object' && typeof grants !== 'function') || typeof grants.spend !== 'function') {
+    throw invalidArgument('options.grants must be an object with a spend(decision) method');
+  }
+  return grants;
+}
+
+/**
+ * Spends a decision: a ToolCallNotAllowedError when it may not run (nothing runs), else
+ * undefined. Spent before anything else can run, so a second call, even a concurrent
+ * one, is refused.
+ */
+function spend(decision) {
+  const state = DecisionState.of(decision);
+  if (state.executed) return new ToolCallNotAllowedError('already_executed', state.snapshot.toolName, state.decision);
+  if (state.decision !== 'allow') return new ToolCallNotAllowedError('not_allowed', state.snapshot.toolName, state.decision);
+  state.executed = true;
+  return undefined;
+}
+
+/** Whether the grants object lets the decision run: only `true` (or a promise of it) does. */
+async function grantAvailable(grants, decision) {
+  // `spend` is the grants object's own method, called by design.
+  let settled = settle((d) => grants.spend(d), decision);
+  if (isPromise(settled)) settled = await settled;
+  return settled.ok && settled.value === true;
+}
+
+/** The execution view of a spent decision. */
+function executionViewOf(decision) {
+  return decodeView(DecisionState.of(decision).snapshot);
+}
+
+function checkDecision(decision) {
+  if (DecisionState.of(decision) === undefined) {
+    throw new ToolCallNotAllowedError('not_a_decision', undefined, undefined);
+  }
+}
+
+function grantRefused(decision) {
+  const state = DecisionState.of(decision);
+  return new ToolCallNotAllowedError('grant_unavailable', state.snapshot.toolName, state.decision);
+}
+
+/**
+ * Runs `handler` with a new execution view, only for an allow decision evaluateToolCall
+ * made, and at most once per decision; otherwise rejects with ToolCallNotAllowedError and
+ * runs nothing. `options.grants.spend(decision)` is asked right before the handler.
+ */
+async function executeToolCall(decision, handler, options) {
+  checkDecision(decision);
+  if (typeof handler !== 'function') throw invalidArgument('handler must be a function');
+  const grants = readGrants(options);
+  const refused = spend(decision);
+  if (refused !== undefined) throw refused;
+  if (!(await grantsAllow(grants, decision))) throw grantRefused(decision);
+  return handler(executionViewOf(decision));
+}
+
+/**
+ * Whether the grants let an allow decision run: the grants object whose policy helper made
+ * the decision's policy result spends it (whether or not the caller passed it), and the
+ * `grants` option, when it is another object, is asked too.
+ */
+async function grantsAllow(grants, decision) {
+  const issuer = ObjectHasOwn(decision, 'policyResult') ? grantIssuer(decision.policyResult) : undefined;
+  if (issuer !== undefined && !(await ours(grantAvailable(issuer, decision)))) return false;
+  if (grants !== undefined && grants !== issuer && !(await ours(grantAvailable(grants, decision)))) return false;
+  return true;
+}
+
+module.exports = { executeToolCall, readGrants, spend, grantsAllow, executionViewOf };

@@ -1,0 +1,23 @@
+'use strict';
+// The RFC-0016 run-loop steps: strict request decoding, one schema parse, the snapshot,
+// isolated policy and execution views, the mutation check, suspended proposals. A run
+// loop adopts them with three calls: prepareToolCall (./prepare.js), evaluateToolCall
+// (./decide.js; then it records the decision), executeToolCall (./execute.js); or with
+// authorizeToolCall (./authorize.js), which does the last two at once.
+
+const { decodeRequest } = require('./request');
+const { prepareToolCall, prepareToolCallAsync, PreparedToolCall } = require('./prepare');
+const { evaluateToolCall, RUNTIME_REASONS } = require('./decide');
+const { executeToolCall } = require('./execute');
+const { authorizeToolCall } = require('./authorize');
+
+module.exports = {
+  decodeRequest,
+  prepareToolCall,
+  prepareToolCallAsync,
+  evaluateToolCall,
+  executeToolCall,
+  authorizeToolCall,
+  PreparedToolCall,
+  RUNTIME_REASONS,
+};

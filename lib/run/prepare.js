@@ -1,0 +1,194 @@
+'use strict';
+// Step one of the run loop: prepareToolCall and prepareToolCallAsync. Provider text is
+// decoded strictly, the tool's schema runs once, and its output becomes the immutable
+// snapshot (RFC 8785 JSON and proposal hash) inside a prepared call that nothing outside
+// the package can make or copy.
+
+const { invalidArgument } = require('../errors');
+const { own, requireInput, requireString } = require('../input');
+const { snapshotOf, createSnapshotFromText, decodeView } = require('../snapshot');
+const { checkRequest, parseRequest } = require('./request');
+const { schemaKind, runSchema, runSchemaAsync, asyncSchema, KIND_NONE } = require('./schemas');
+const { handleRejection, ours, isThenable, isPromise } = require('./promises');
+const P = require('../primordials');
+
+const { ObjectFreeze, ObjectDefineProperty } = P;
+
+let requestedArgumentsGetter;
+// The accessor of every prepared call's requestedArguments: one frozen descriptor made at
+// load (a null-prototype literal per call is a dictionary-mode allocation, ~60 ns).
+let REQUESTED_ARGUMENTS;
+
+/**
+ * The provider text of a prepared call and whether it was blank (undefined: not known
+ * yet). A class, not a null-prototype literal (dictionary mode, ~60 ns each): both fields
+ * are always own data properties, defined before the constructor body runs, so no read
+ * of them reaches a prototype and no setter on Object.prototype sees them.
+ */
+class ProviderText {
+  rawArguments;
+  blank;
+  constructor(rawArguments, blank) {
+    this.rawArguments = rawArguments;
+    this.blank = blank;
+  }
+}
+
+class PreparedToolCall {
+  // Fields are defined, not assigned, before the constructor body runs, so setters on
+  // Object.prototype never see them.
+  agentName;
+  toolName;
+  rawArguments;
+  snapshot;
+  argsCanonicalJson;
+  proposalHash;
+
+  // What the pipeline reads: private, so a prepared call cannot be forged or copied.
+  #snapshot;
+  #request;
+
+  constructor(agentName, toolName, rawArguments, request, snapshot) {
+    this.agentName = agentName;
+    this.toolName = toolName;
+    this.rawArguments = rawArguments;
+    this.#snapshot = snapshot;
+    this.#request = request;
+    // A new decoded copy of the provider text on every read (each policy input gets its
+    // own copy too), so no policy can change what another policy, the proposal or the
+    // prepared call shows. Nothing is decoded unless read.
+    ObjectDefineProperty(this, 'requestedArguments', REQUESTED_ARGUMENTS);
+    this.snapshot = snapshot;
+    this.argsCanonicalJson = snapshot.argsCanonicalJson;
+    this.proposalHash = snapshot.proposalHash;
+    ObjectFreeze(this);
+  }
+
+  /** The snapshot of a prepared call, or undefined for anything prepareToolCall did not return. */
+  static snapshotOf(value) {
+    return value !== null && typeof value === 'object' && #snapshot in value ? value.#snapshot : undefined;
+  }
+
+  /** The provider text of a prepared call, and whether it was blank. */
+  static requestOf(value) {
+    return value.#request;
+  }
+
+  static {
+    requestedArgumentsGetter = function requestedArguments() {
+      if (this === null || typeof this !== 'object' || !(#request in this)) return undefined;
+      return parseRequest(this.#request.rawArguments, this.#request.blank);
+    };
+    REQUESTED_ARGUMENTS = ObjectFreeze({ __proto__: null, get: requestedArgumentsGetter, enumerable: true, configurable: false });
+  }
+
+  /** A new decoded view for policy evaluation. */
+  policyView() {
+    return decodeView(this.snapshot);
+  }
+
+  /** A new decoded view for the tool handler. */
+  executionView() {
+    return decodeView(this.snapshot);
+  }
+}
+// The pipeline never calls these methods (it decodes the snapshot itself), and
+// freezing the class keeps every prepared call's methods what they are here.
+ObjectFreeze(PreparedToolCall.prototype);
+ObjectFreeze(PreparedToolCall);
+
+const PREPARE_USAGE = 'prepareToolCall expects { agentName, toolName, rawArguments, schema? }';
+
+/**
+ * The checked fields of a prepare input. A class for the reason ProviderText is one:
+ * every field is an own data property, defined before the constructor body runs.
+ */
+class PrepareFields {
+  agentName;
+  toolName;
+  rawArguments;
+  includePath;
+  schema;
+  kind;
+  constructor(agentName, toolName, rawArguments, includePath, schema, kind) {
+    this.agentName = agentName;
+    this.toolName = toolName;
+    this.rawArguments = rawArguments;
+    this.includePath = includePath;
+    this.schema = schema;
+    this.kind = kind;
+  }
+}
+
+/** The checked fields of a prepare input. */
+function readPrepareFields(input, async) {
+  requireInput(input, PREPARE_USAGE);
+  const agentName = requireString(own(input, 'agentName'), 'agentName', true);
+  const toolName = requireString(own(input, 'toolName'), 'toolName', true);
+  const rawArguments = requireString(own(input, 'rawArguments'), 'rawArguments', false);
+  const includePath = own(input, 'includePath') === true;
+  const schema = own(input, 'schema');
+  return new PrepareFields(agentName, toolName, rawArguments, includePath, schema, schemaKind(schema, async));
+}
+
+/**
+ * A prepared call of provider text no schema transforms: strict decoding, RFC 8785 and
+ * the hash in one native pass (the codes and paths of the two-step path).
+ */
+function prepareWithoutSchema(fields) {
+  const { agentName, toolName, rawArguments } = fields;
+  const snapshot = createSnapshotFromText(agentName, toolName, rawArguments, fields.includePath);
+  return new PreparedToolCall(agentName, toolName, rawArguments, new ProviderText(rawArguments, undefined), snapshot);
+}
+
+/** The decoded request and the schema's input of prepare fields with a schema. */
+function readPrepare(fields) {
+  const { agentName, toolName, rawArguments, includePath, schema, kind } = fields;
+  const blank = checkRequest(toolName, rawArguments, includePath);
+  // The schema gets its own decoded copy; requestedArguments, the diagnostic evidence, is
+  // decoded again on every read, so nothing the schema returns can alias it.
+  const request = new ProviderText(rawArguments, blank);
+  const schemaInput = parseRequest(rawArguments, blank);
+  return { __proto__: null, agentName, toolName, rawArguments, includePath, schema, kind, request, schemaInput };
+}
+
+/** Snapshots the schema output (not referenced afterwards) into a registered prepared call. */
+function finishPrepare(read, schemaOutput) {
+  const { agentName, toolName, includePath } = read;
+  let snapshot;
+  try {
+    snapshot = snapshotOf(agentName, toolName, schemaOutput, includePath);
+  } catch (error) {
+    // Schema output that is a promise or another thenable is outside the snapshot
+    // domain (RFC-0016), with its own code; a native promise's rejection is handled.
+    if (isPromise(schemaOutput)) {
+      handleRejection(schemaOutput);
+      throw asyncSchema('snapshot', toolName, includePath);
+    }
+    if (isThenable(schemaOutput)) throw asyncSchema('snapshot', toolName, includePath);
+    throw error;
+  }
+  return new PreparedToolCall(agentName, toolName, read.rawArguments, read.request, snapshot);
+}
+
+function prepareToolCall(input) {
+  const fields = readPrepareFields(input, false);
+  if (fields.kind === KIND_NONE) return prepareWithoutSchema(fields);
+  const read = readPrepare(fields);
+  return finishPrepare(read, runSchema(read.kind, read.schema, read.schemaInput, read.toolName, read.includePath));
+}
+
+/**
+ * prepareToolCall for asynchronous schemas: awaits safeParseAsync, parseAsync or
+ * ~standard.validate, so the schema's code runs exactly once per attempt.
+ */
+async function prepareToolCallAsync(input) {
+  const fields = readPrepareFields(input, true);
+  if (fields.kind === KIND_NONE) return prepareWithoutSchema(fields);
+  const read = readPrepare(fields);
+  const output = await ours(runSchemaAsync(read.kind, read.schema, read.schemaInput, read.toolName, read.includePath));
+  return finishPrepare(read, output.value);
+}
+
+
+module.exports = { prepareToolCall, prepareToolCallAsync, PreparedToolCall, parseRequest };

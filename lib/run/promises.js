@@ -1,0 +1,150 @@
+'use strict';
+// Promises the package receives (from a schema, a policy, a grants object). The engine's
+// `then` looks up `constructor` and then `Symbol.species` on the promise: a getter or a
+// Proxy there would run code. A promise is only ever attached to when that lookup is
+// answered by data the engine put there (or by an own `constructor: undefined` the
+// package defines for the duration of the call); a non-native thenable's `then` is
+// never called.
+
+const { types } = require('node:util');
+const { invalidArgument } = require('../errors');
+const P = require('../primordials');
+
+const { ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ObjectGetPrototypeOf, isProxy } = P;
+const isPromise = types.isPromise;
+const SafePromise = Promise;
+const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
+const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
+const promiseSpeciesGetter = ObjectGetOwnPropertyDescriptor(Promise, Symbol.species).get;
+const SymbolSpecies = Symbol.species;
+const ObjectIsExtensible = Object.isExtensible;
+const ReflectDeleteProperty = Reflect.deleteProperty;
+
+/** Whether Promise.prototype.then on this native promise would run only engine code. */
+function thenIsHookFree(promise) {
+  let object = promise;
+  // SpeciesConstructor(promise): the first `constructor` on the chain, then its species.
+  for (let depth = 0; depth < 1024; depth++) {
+    if (object === null) return true; // no constructor: the default, %Promise%
+    if (isProxy(object)) return false;
+    const descriptor = ObjectGetOwnPropertyDescriptor(object, 'constructor');
+    if (descriptor !== undefined) {
+      if (!ObjectHasOwn(descriptor, 'value')) return false;
+      const constructor = descriptor.value;
+      if (constructor === undefined) return true;
+      if (constructor !== SafePromise) return false;
+      const species = ObjectGetOwnPropertyDescriptor(SafePromise, SymbolSpecies);
+      return species !== undefined && species.get === promiseSpeciesGetter;
+    }
+    object = ObjectGetPrototypeOf(object);
+  }
+  return false;
+}
+
+/**
+ * Attaches reactions to a native promise without running any code of it. When the
+ * constructor lookup could reach code, an own `constructor: undefined` shadows it for the
+ * duration of the call (then the promise's own property, if any, is put back as it was):
+ * `then` then uses the engine's %Promise%. Returns false, attaching nothing, when even
+ * that is impossible: a non-extensible promise without an own configurable `constructor`,
+ * or one with a non-configurable own accessor, whose lookup would run code.
+ */
+function attach(promise, onFulfilled, onRejected) {
+  if (thenIsHookFree(promise)) {
+    PromisePrototypeThen(promise, onFulfilled, onRejected);
+    return true;
+  }
+  const saved = ObjectGetOwnPropertyDescriptor(promise, 'constructor');
+  if (saved === undefined ? !ObjectIsExtensible(promise) : !saved.configurable) return false;
+  ObjectDefineProperty(promise, 'constructor', { __proto__: null, value: undefined, writable: false, enumerable: false, configurable: true });
+  try {
+    PromisePrototypeThen(promise, onFulfilled, onRejected);
+  } finally {
+    if (saved === undefined) ReflectDeleteProperty(promise, 'constructor');
+    else ObjectDefineProperty(promise, 'constructor', nullPrototype(saved));
+  }
+  return true;
+}
+
+/** A copy of a property descriptor with no prototype (defineProperty reads no inherited field). */
+function nullPrototype(descriptor) {
+  const copy = { __proto__: null, enumerable: descriptor.enumerable, configurable: descriptor.configurable };
+  if (ObjectHasOwn(descriptor, 'value')) {
+    copy.value = descriptor.value;
+    copy.writable = descriptor.writable;
+  } else {
+    copy.get = descriptor.get;
+    copy.set = descriptor.set;
+  }
+  return copy;
+}
+
+function ignore() {}
+
+/** Handles a native promise's rejection (and ignores its value) without running its code. */
+function handleRejection(promise) {
+  return attach(promise, ignore, ignore);
+}
+
+/**
+ * A promise of the package's own that `await` adopts without looking anything up: its
+ * own `constructor` is %Promise%, so PromiseResolve returns it as it is.
+ */
+function ours(promise) {
+  ObjectDefineProperty(promise, 'constructor', { __proto__: null, value: SafePromise, writable: false, enumerable: false, configurable: false });
+  return promise;
+}
+
+/** A null-prototype box: resolving a promise with it looks up no `then`. */
+function box(ok, value) {
+  return { __proto__: null, ok, value };
+}
+
+const UNATTACHABLE = 'the promise cannot be awaited without running code of its prototype chain';
+
+/** Settles a native promise to a box ({ ok, value }), running none of its code. */
+function settleNative(promise) {
+  return ours(new SafePromise((resolve) => {
+    const attached = attach(promise, (value) => resolve(box(true, value)), (error) => resolve(box(false, error)));
+    if (!attached) resolve(box(false, invalidArgument(UNATTACHABLE)));
+  }));
+}
+
+/**
+ * Whether a value is a thenable other than a native promise, told without running code:
+ * a function-valued data property `then` on it or its prototype chain (no Proxy on it).
+ */
+function isThenable(value) {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  let object = value;
+  for (let depth = 0; depth < 1024 && object !== null; depth++) {
+    if (isProxy(object)) return false;
+    const descriptor = ObjectGetOwnPropertyDescriptor(object, 'then');
+    if (descriptor !== undefined) return ObjectHasOwn(descriptor, 'value') && typeof descriptor.value === 'function';
+    object = ObjectGetPrototypeOf(object);
+  }
+  return false;
+}
+
+/** Awaits what a schema method returned (a native promise; anything else as it is). */
+async function settled(result) {
+  return isPromise(result) ? await settleNative(result) : box(true, result);
+}
+
+/**
+ * Calls `fn(argument)`: a box `{ ok: true, value }` with what it returned, or
+ * `{ ok: false, value: error }` if it threw; a native promise it returned becomes a
+ * promise of such a box (settled without running any of its code). Any other value, a
+ * thenable or a Proxy included, is taken as it is: its `then` is never read.
+ */
+function settle(fn, argument) {
+  let result;
+  try {
+    result = fn(argument);
+  } catch (error) {
+    return box(false, error);
+  }
+  return isPromise(result) ? settleNative(result) : box(true, result);
+}
+
+module.exports = { attach, handleRejection, ours, box, settleNative, isThenable, settled, settle, isPromise, SafePromise };

@@ -1,0 +1,119 @@
+'use strict';
+// The canonical JSON of a JavaScript value (the walk, then one native call) and of
+// provider text (one native call, no walk), with the proposal hash when names are given.
+//
+// Re-entry fails closed. The walk and the tape are module state, reused from call to
+// call. A value can run no code during a walk, with one exception no check in Node can
+// see beforehand (the global object of a node:vm context whose prototype was reset:
+// listing its keys runs its sandbox's Proxy traps, see the security docs' limits). If
+// such code calls the package again, the inner call fails at once with
+// `reentrant_call`, touching nothing, and the outer call fails with `reentrant_call`
+// too when it ends, whatever it would have returned: no result is ever made from a walk
+// during which another call was attempted. The agent and tool names never pass through
+// that state: they go to the native call as arguments, which hashes exactly them.
+
+const { binding } = require('../native');
+const { WalkFailure, nativeFailure } = require('../errors');
+const P = require('../primordials');
+const { walk, resetWalk, MAX_DEPTH } = require('./walk');
+const { encode, resetTape } = require('./tape');
+
+const { JSONParse, StringPrototypeSlice, StringPrototypeCharCodeAt } = P;
+const canonicalizeText = binding.canonicalizeText;
+const { FLAG_PATH, FAILED_SNAPSHOT } = binding;
+
+let busy = false;
+let reentered = false;
+
+/**
+ * RFC 8785 JSON of `value`, or a WalkFailure. With names, the 64-character proposal
+ * hash of exactly those names and the JSON, a template character, then the JSON.
+ */
+function run(value, withPath, agentName, toolName) {
+  if (busy) {
+    reentered = true;
+    throw new WalkFailure('reentrant_call', undefined);
+  }
+  busy = true;
+  reentered = false;
+  let result;
+  let failed = false;
+  let failure;
+  try {
+    walk(value, withPath);
+    result = encode(withPath, agentName, toolName);
+  } catch (error) {
+    // Nothing is read from what was thrown: it is passed on as it is.
+    failed = true;
+    failure = error;
+  }
+  resetWalk();
+  resetTape();
+  busy = false;
+  if (reentered) {
+    reentered = false;
+    throw new WalkFailure('reentrant_call', undefined);
+  }
+  if (failed) throw failure;
+  return result;
+}
+
+function canonicalJson(value, withPath) {
+  return run(value, withPath === true, undefined, undefined);
+}
+
+/** `[proposal hash, canonical JSON, whether views should copy a template]` of a native result. */
+function splitHashed(result) {
+  return [StringPrototypeSlice(result, 0, 64), StringPrototypeSlice(result, 65), StringPrototypeCharCodeAt(result, 64) === 0x31];
+}
+
+/**
+ * `[proposal hash, canonical JSON, whether views should copy a template]` of a value, or a WalkFailure. The hash is computed
+ * by the native side over exactly `agentName`, `toolName` (well-formed strings, checked
+ * by the caller) and the JSON returned.
+ */
+function hashedCanonicalJson(value, withPath, agentName, toolName) {
+  // The views' template is never copied from the value: reading it a second time is
+  // not the walk's read. A host object whose property reads go through interceptors (a
+  // node:vm global, see the README's limits) can answer differently the second time,
+  // and a template made from those answers would give views that differ from the hashed
+  // JSON. Templates are parsed from the canonical JSON at the first view instead.
+  return splitHashed(run(value, withPath === true, agentName, toolName));
+}
+
+/** A failure of hashedCanonicalText: `stage` is 'json' or 'snapshot'. */
+class TextFailure {
+  // Fields are defined, not assigned, before the constructor body runs.
+  stage;
+  code;
+  path;
+  constructor(stage, failure) {
+    this.stage = stage;
+    this.code = failure.code;
+    this.path = failure.path;
+  }
+}
+
+/**
+ * The snapshot of provider text that no schema transforms, in one native pass: strict
+ * decoding (stage json), RFC 8785 and the proposal hash over exactly `agentName` and
+ * `toolName`. Empty or whitespace-only text is `{}`. Returns what hashedCanonicalJson
+ * returns, or throws a TextFailure. A value outside the snapshot domain (negative zero)
+ * is then walked as JSON.parse builds it, so that its failure has the code and the path
+ * the walk of the parsed text gives (the walk reports the first failure in the order
+ * JSON.parse makes the keys; the encoder sees them sorted).
+ */
+function hashedCanonicalText(rawText, agentName, toolName, withPath) {
+  const includes = withPath === true;
+  const result = canonicalizeText(rawText, agentName, toolName, includes ? FLAG_PATH : 0);
+  if (typeof result === 'string') return splitHashed(result);
+  if (result !== FAILED_SNAPSHOT) throw new TextFailure('json', nativeFailure(includes));
+  try {
+    return hashedCanonicalJson(JSONParse(rawText), includes, agentName, toolName);
+  } catch (error) {
+    if (error instanceof WalkFailure) throw new TextFailure('snapshot', error);
+    throw error;
+  }
+}
+
+module.exports = { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, MAX_DEPTH };
