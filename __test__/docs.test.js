@@ -1,7 +1,8 @@
 'use strict';
-// The README's examples run as written (issue 11, "the newcomer path").
+// The README's and the docs' examples run as written.
 //
-// Every fenced block of README.md is classified, and the inventory is printed:
+// Every fenced block of README.md and of every docs/**/*.md is classified, and the
+// inventory is printed:
 //   - ```js ```javascript ```mjs ```cjs: run with node. ```mjs (and a ```js block with a
 //     static `import`/`export` or a top-level `await`) runs as an ES module (.mjs);
 //     ```cjs (and any other ```js block) as CommonJS (.cjs). A block that mixes ES module
@@ -15,7 +16,15 @@
 //     alias, a function signature without a body, a `const` without a value or a
 //     `declare`, and every name it declares must be exported by index.d.ts (and, for a
 //     function or const, by the package at run time).
-//   - Excluded, with the reason printed: shell blocks (```sh ```bash ```shell ```console),
+//   - Shell blocks right after a `<!-- runs -->` line run with bash in the block's folder,
+//     with `tool-argument-snapshot` (this checkout's CLI) on PATH.
+//   - A `<!-- needs: WHAT -->` line before a block (several may stack, with `<!-- runs -->`
+//     too) names what it needs: `postgres` (TAS_TEST_PG_URL, given to the block as
+//     DATABASE_URL), `redis` (TAS_TEST_REDIS_URL, given as REDIS_URL), `node>=22` (runs
+//     under this Node when it is 22 or later, else under the newest Node line found). A
+//     block whose need is missing is skipped with the reason, or fails when
+//     TAS_REQUIRE_SERVICES=1 (CI provides every one).
+//   - Excluded, with the reason printed: other shell blocks (```sh ```bash ```shell ```console),
 //     ```diff blocks (a change to an app: the adapters' three-line integrations; their
 //     added `require('tool-argument-snapshot…')` lines are checked to name real exports),
 //     blocks without a language (diagrams, text), and any other language.
@@ -34,20 +43,31 @@ const path = require('node:path');
 const ts = require('typescript');
 
 const ROOT = path.join(__dirname, '..');
-const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-/** The README has at least this many blocks that run (raise it when blocks are added). */
+/** README.md, then every Markdown file under docs/, as paths relative to the root. */
+function markdownFiles() {
+  const docs = path.join(ROOT, 'docs');
+  const found = fs.existsSync(docs)
+    ? fs.readdirSync(docs, { recursive: true }).map((f) => f.split(path.sep).join('/')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)
+    : [];
+  return ['README.md', ...found];
+}
+const FILES = markdownFiles();
+/** README and docs together have at least this many blocks that run (raise it when blocks are added). */
 const MIN_RUNNABLE = 3;
 const DECLARATIONS_MARKER = '<!-- declarations -->';
+const RUNS_MARKER = '<!-- runs -->';
+const NEEDS_MARKER = /^<!-- needs: ([a-z0-9>=.-]+) -->$/;
+const REQUIRE_SERVICES = process.env.TAS_REQUIRE_SERVICES === '1';
 
 const JS_LANGS = new Set(['js', 'javascript', 'mjs', 'cjs']);
 const TS_LANGS = new Set(['ts', 'typescript', 'mts', 'cts']);
 const SHELL_LANGS = new Set(['sh', 'bash', 'shell', 'console', 'zsh']);
 
 /** Fenced blocks (CommonMark: ``` or ~~~, at least three, closed by a fence as long). */
-function parseFences(markdown) {
+function parseFences(file, markdown) {
   const lines = markdown.split('\n');
   const blocks = [];
-  let heading = '(top of README)';
+  let heading = '(top)';
   let open = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -63,23 +83,30 @@ function parseFences(markdown) {
     }
     const fence = /^( {0,3})(`{3,}|~{3,})\s*([^\s`]*)/.exec(line);
     if (fence) {
-      let previous = i - 1;
-      while (previous >= 0 && lines[previous].trim() === '') previous--;
+      // The marker lines right before the fence (blank lines between them are allowed).
+      const markers = [];
+      for (let previous = i - 1; previous >= 0; previous--) {
+        const text = lines[previous].trim();
+        if (text === '') continue;
+        if (text === DECLARATIONS_MARKER || text === RUNS_MARKER || NEEDS_MARKER.test(text)) markers.push(text);
+        else break;
+      }
       open = {
-        line: i + 1, indent: fence[1], fence: fence[2], lang: fence[3].toLowerCase(), heading,
-        declarations: previous >= 0 && lines[previous].trim() === DECLARATIONS_MARKER, body: [],
+        file, line: i + 1, indent: fence[1], fence: fence[2], lang: fence[3].toLowerCase(), heading,
+        declarations: markers.includes(DECLARATIONS_MARKER), runs: markers.includes(RUNS_MARKER),
+        needs: markers.filter((m) => NEEDS_MARKER.test(m)).map((m) => NEEDS_MARKER.exec(m)[1]), body: [],
       };
       continue;
     }
     const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (h) heading = h[1];
   }
-  if (open) throw new Error(`README.md:${open.line}: fenced block never closed`);
+  if (open) throw new Error(`${file}:${open.line}: fenced block never closed`);
   return blocks;
 }
 
 function label(block) {
-  return `README.md:${block.line} (${block.heading}) \`\`\`${block.lang || '(no language)'}`;
+  return `${block.file}:${block.line} (${block.heading}) \`\`\`${block.lang || '(no language)'}`;
 }
 
 function sourceFile(block, kind) {
@@ -134,7 +161,11 @@ function classify(block) {
     const system = explicit || (facts.esm || facts.topLevelAwait ? 'esm' : 'cjs');
     return { kind: isTs ? 'ts' : 'js', system, facts, expected: expectedOutput(block.code) };
   }
-  if (SHELL_LANGS.has(block.lang)) return { kind: 'excluded', reason: 'shell commands' };
+  if (SHELL_LANGS.has(block.lang)) {
+    if (block.runs) return { kind: 'sh', system: 'sh', facts: { specifiers: new Set(), require: false }, expected: [] };
+    return { kind: 'excluded', reason: `shell commands (no ${RUNS_MARKER} line)` };
+  }
+  if (block.runs) return { kind: 'invalid', reason: `${RUNS_MARKER} marks only shell blocks` };
   if (block.lang === 'diff') {
     return { kind: 'diff', reason: 'diff: a change to an app, not a program (its added require lines are checked against the exports)' };
   }
@@ -142,8 +173,51 @@ function classify(block) {
   return { kind: 'excluded', reason: `not JavaScript or TypeScript (\`\`\`${block.lang})` };
 }
 
-const blocks = parseFences(README).map((block) => ({ ...block, ...classify(block) }));
-const runnable = blocks.filter((b) => b.kind === 'js' || b.kind === 'ts');
+const blocks = FILES.flatMap((file) => parseFences(file, fs.readFileSync(path.join(ROOT, file), 'utf8'))).map((block) => ({ ...block, ...classify(block) }));
+const runnable = blocks.filter((b) => b.kind === 'js' || b.kind === 'ts' || b.kind === 'sh');
+
+/** The newest Node line (22 or later) installed beside this Node, or null. */
+function newerNode() {
+  let find;
+  try {
+    ({ findNode: find } = require('./runtime-binaries'));
+  } catch {
+    return null;
+  }
+  if (typeof find !== 'function') return null;
+  for (const major of [26, 24, 22]) {
+    const found = find(major);
+    if (found && found.file) return found.file;
+  }
+  return null;
+}
+
+/**
+ * How to run a block given what it needs: { skip: reason } or { node, env }. Each need is
+ * met from the environment CI sets; a missing one skips the block with its reason.
+ */
+function plan(block) {
+  const env = {};
+  let node = process.execPath;
+  for (const need of block.needs) {
+    if (need === 'postgres') {
+      if (!process.env.TAS_TEST_PG_URL) return { skip: 'needs PostgreSQL: set TAS_TEST_PG_URL (.ci/run starts one)' };
+      env.DATABASE_URL = process.env.TAS_TEST_PG_URL;
+    } else if (need === 'redis') {
+      if (!process.env.TAS_TEST_REDIS_URL) return { skip: 'needs Redis: set TAS_TEST_REDIS_URL (.ci/run starts one)' };
+      env.REDIS_URL = process.env.TAS_TEST_REDIS_URL;
+    } else if (need === 'node>=22') {
+      if (Number(process.versions.node.split('.')[0]) < 22) {
+        const newer = newerNode();
+        if (!newer) return { skip: `needs Node 22 or later (this is ${process.version}; none of the Node 22, 24, 26 binaries was found)` };
+        node = newer;
+      }
+    } else {
+      return { invalid: `unknown need ${need}` };
+    }
+  }
+  return { node, env };
+}
 
 function packageName(specifier) {
   if (specifier.startsWith('node:') || specifier.startsWith('.') || path.isAbsolute(specifier)) return null;
@@ -159,10 +233,10 @@ function childEnv() {
 }
 
 function fileBase(block) {
-  return `block-${block.line}`;
+  return `${block.file.replace(/[^A-Za-z0-9]+/g, '_')}-${block.line}`;
 }
 
-describe('README.md examples run as written', () => {
+describe('README.md and docs examples run as written', () => {
   let dir;
   /** tsc diagnostics per TypeScript block file, and the ones attached to no file. */
   const tsDiagnostics = new Map();
@@ -181,7 +255,16 @@ describe('README.md examples run as written', () => {
       fs.mkdirSync(path.dirname(path.join(modules, name)), { recursive: true });
       fs.symlinkSync(target, path.join(modules, name), 'dir');
     }
+    const bin = path.join(modules, '.bin');
+    fs.mkdirSync(bin);
+    fs.symlinkSync(path.join(ROOT, 'bin', 'tool-argument-snapshot.js'), path.join(bin, 'tool-argument-snapshot'));
     for (const block of runnable) {
+      if (block.kind === 'sh') {
+        block.source = path.join(dir, `${fileBase(block)}.sh`);
+        block.run = block.source;
+        fs.writeFileSync(block.source, block.code);
+        continue;
+      }
       const ext = block.kind === 'ts' ? (block.system === 'esm' ? 'mts' : 'cts') : (block.system === 'esm' ? 'mjs' : 'cjs');
       block.source = path.join(dir, `${fileBase(block)}.${ext}`);
       block.run = block.kind === 'ts' ? path.join(dir, 'out', `${fileBase(block)}.${block.system === 'esm' ? 'mjs' : 'cjs'}`) : block.source;
@@ -218,11 +301,14 @@ describe('README.md examples run as written', () => {
 
   test(`the inventory: every fenced block is run or excluded with its reason, and at least ${MIN_RUNNABLE} run`, (t) => {
     for (const block of blocks) {
-      const what = block.kind === 'js' || block.kind === 'ts'
-        ? `runs as ${block.system === 'esm' ? 'an ES module' : 'CommonJS'} (${path.extname(block.source)})${block.kind === 'ts' ? ' after tsc --strict' : ''}`
-        : `excluded: ${block.reason}`;
+      const needs = block.needs.length ? ` (needs ${block.needs.join(', ')})` : '';
+      const what = block.kind === 'sh' ? `runs with bash${needs}`
+        : block.kind === 'js' || block.kind === 'ts'
+          ? `runs as ${block.system === 'esm' ? 'an ES module' : 'CommonJS'} (${path.extname(block.source)})${block.kind === 'ts' ? ' after tsc --strict' : ''}${needs}`
+          : `excluded: ${block.reason}`;
       t.diagnostic(`${label(block)}: ${what}`);
     }
+    t.diagnostic(`files: ${FILES.join(', ')}`);
     t.diagnostic(`${runnable.length} blocks run, ${blocks.length - runnable.length} excluded`);
     const invalid = blocks.filter((b) => b.kind === 'invalid').map((b) => `${label(b)}: ${b.reason}`);
     assert.deepEqual(invalid, []);
@@ -236,7 +322,14 @@ describe('README.md examples run as written', () => {
   });
 
   for (const block of runnable) {
-    test(`${label(block)} runs as written`, () => {
+    test(`${label(block)} runs as written`, (t) => {
+      const how = plan(block);
+      assert.equal(how.invalid, undefined, `${label(block)}: ${how.invalid}`);
+      if (how.skip) {
+        if (REQUIRE_SERVICES) assert.fail(`${label(block)} ${how.skip}; TAS_REQUIRE_SERVICES=1 makes that a failure`);
+        t.skip(how.skip);
+        return;
+      }
       if (block.system === 'esm' && block.facts.require) {
         assert.fail(`${label(block)} mixes ES module syntax (import or top-level await) with require(): it runs in neither module system`);
       }
@@ -245,7 +338,11 @@ describe('README.md examples run as written', () => {
         assert.deepEqual(diagnostics, [], `${label(block)} does not type-check under --strict` +
           (diagnostics.some((d) => d.includes('TS2391')) ? ` (a declaration block needs a ${DECLARATIONS_MARKER} line before it)` : ''));
       }
-      const run = spawnSync(process.execPath, [block.run], { cwd: dir, encoding: 'utf8', env: childEnv(), timeout: 60_000 });
+      const env = { ...childEnv(), ...how.env };
+      if (block.kind === 'sh') env.PATH = `${path.join(dir, 'node_modules', '.bin')}${path.delimiter}${path.dirname(how.node)}${path.delimiter}${env.PATH}`;
+      const command = block.kind === 'sh' ? 'bash' : how.node;
+      const args = block.kind === 'sh' ? ['-euo', 'pipefail', block.run] : [block.run];
+      const run = spawnSync(command, args, { cwd: dir, encoding: 'utf8', env, timeout: 120_000 });
       assert.equal(run.error, undefined, `${label(block)}: ${run.error}`);
       assert.equal(run.signal, null, `${label(block)} was killed by ${run.signal}\n${run.stderr}`);
       assert.equal(run.status, 0, `${label(block)} exited ${run.status}\n${run.stdout}\n${run.stderr}`);
@@ -257,7 +354,7 @@ describe('README.md examples run as written', () => {
   }
 });
 
-describe('README.md declaration blocks name what the package exports', () => {
+describe('declaration blocks name what the package exports', () => {
   const dts = ts.createSourceFile('index.d.ts', fs.readFileSync(path.join(ROOT, 'index.d.ts'), 'utf8'), ts.ScriptTarget.Latest, true);
   const exported = new Set();
   for (const statement of dts.statements) {
@@ -269,7 +366,7 @@ describe('README.md declaration blocks name what the package exports', () => {
   const runtime = require(ROOT);
   const declarationBlocks = blocks.filter((b) => b.kind === 'declarations');
 
-  test('the README has declaration blocks (the API section)', () => {
+  test('README or docs have declaration blocks (the API reference)', () => {
     assert.ok(declarationBlocks.length >= 1);
   });
 
@@ -300,7 +397,7 @@ describe('README.md declaration blocks name what the package exports', () => {
   }
 });
 
-test('README.md diff blocks: every added require of tool-argument-snapshot names exports that exist', (t) => {
+test('diff blocks: every added require of tool-argument-snapshot names exports that exist', (t) => {
   const diffs = blocks.filter((b) => b.kind === 'diff');
   let checked = 0;
   const problems = [];
@@ -312,11 +409,50 @@ test('README.md diff blocks: every added require of tool-argument-snapshot names
       const target = require(subpath === '' ? ROOT : path.join(ROOT, require(path.join(ROOT, 'package.json')).exports[`.${subpath}`].default));
       for (const name of m[1].split(',').map((s) => s.trim().split(':')[0].trim()).filter(Boolean)) {
         checked++;
-        if (typeof target[name] === 'undefined') problems.push(`README.md:${block.line + index + 1}: ${m[2]} exports no ${name}`);
+        if (typeof target[name] === 'undefined') problems.push(`${block.file}:${block.line + index + 1}: ${m[2]} exports no ${name}`);
       }
     });
   }
   t.diagnostic(`${diffs.length} diff blocks, ${checked} required names checked`);
   assert.deepEqual(problems, []);
   assert.ok(checked >= 1, 'no require line found in the diff blocks');
+});
+
+test('every relative link in README.md and docs/ resolves to a file, and every anchor to a heading', () => {
+  const slug = (heading) => heading.toLowerCase().replace(/<[^>]*>/g, '').replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-');
+  const anchorsOf = (file) => {
+    const anchors = new Set();
+    const seen = new Map();
+    let fence = null;
+    for (const line of fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n')) {
+      const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+      if (f) fence = fence === null ? f[1][0] : (f[1][0] === fence ? null : fence);
+      if (fence !== null) continue;
+      const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+      if (!h) continue;
+      const base = slug(h[1].replace(/`/g, ''));
+      const n = seen.get(base) || 0;
+      seen.set(base, n + 1);
+      anchors.add(n === 0 ? base : `${base}-${n}`);
+    }
+    return anchors;
+  };
+  const problems = [];
+  let checked = 0;
+  for (const file of FILES) {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/^ {0,3}(`{3,}|~{3,})[\s\S]*?^ {0,3}\1\s*$/gm, '');
+    for (const m of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      const target = m[1];
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto: ...
+      checked++;
+      const [filePart, anchor] = target.split('#');
+      const resolved = filePart === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), filePart));
+      if (!fs.existsSync(path.join(ROOT, resolved))) {
+        problems.push(`${file}: link ${target} → ${resolved} does not exist`);
+        continue;
+      }
+      if (anchor && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor)) problems.push(`${file}: link ${target}: no heading #${anchor} in ${resolved}`);
+    }
+  }
+  assert.deepEqual(problems, []);
 });
