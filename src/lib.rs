@@ -6,5 +6,6 @@
 pub mod binding;
 pub mod error;
 pub mod jcs;
+pub mod store;
 
 pub use error::{ErrorCode, Failure};
