@@ -30,7 +30,7 @@
 //
 // A URL that is set is used as given: a server that does not answer fails the test (it
 // never turns into a skip). Start local servers with `eval "$(bash scripts/test-services.sh start)"`;
-// fetch Node lines with `npm run fetch-node`. /work/notes/infra.md and .ci/run say more.
+// fetch Node lines with `npm run fetch-node`. scripts/test-services.sh and .ci/run say more.
 
 const assert = require('node:assert/strict');
 const { findNode, findNewestNode, findBun, findDeno } = require('./runtime-binaries');
