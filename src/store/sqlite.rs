@@ -165,7 +165,7 @@ pub fn schema(table: &str) -> String {
   expires_at REAL,
   uses INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS \"{table}_key\" ON \"{table}\" (proposal_hash, agent_name, tool_name);
+CREATE INDEX IF NOT EXISTS \"{table}_key\" ON \"{table}\" (proposal_hash);
 CREATE INDEX IF NOT EXISTS \"{table}_expires\" ON \"{table}\" (expires_at) WHERE expires_at IS NOT NULL;
 CREATE TABLE IF NOT EXISTS \"{table}_nonces\" (
   nonce TEXT PRIMARY KEY NOT NULL,
