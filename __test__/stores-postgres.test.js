@@ -257,6 +257,32 @@ describe('dead PostgreSQL stores reject within timeoutMs, without a payload', ()
     await expectAll(createPostgresGrantStore({ pool, timeoutMs: 1000 }), ['store_failed'], 2000);
   });
 
+  test('connections the server ended under a pool (a server restart)', async (t) => {
+    const url = service(t, 'pg');
+    if (url === null) return;
+    const { Pool } = require('pg');
+    const name = `tas-dead-${process.pid}`;
+    const pool = new Pool({ connectionString: url, application_name: name, max: 1 });
+    pool.on('error', () => {});
+    const admin = new Pool({ connectionString: url, max: 1 });
+    try {
+      const table = newTable();
+      const store = createPostgresGrantStore({ pool, table, timeoutMs: 1000 });
+      await store.migrate();
+      await store.put(record(q), 0);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const error = await store.take(q, 0).then(() => null, (e) => e);
+      // The pool may have noticed the ended connection and opened a new one already.
+      if (error !== null) assertStoreError(error, ['store_failed', 'store_timeout'], [...secrets, 'secret-nonce']);
+      assert.equal(await store.has(q, 0), error !== null, 'a failed take took nothing; a new connection works');
+      await dropTables(url, table);
+    } finally {
+      await pool.end();
+      await admin.end();
+    }
+  });
+
   test('a port where nothing listens (a stopped server)', async () => {
     const { Pool } = require('pg');
     const server = net.createServer();

@@ -253,6 +253,38 @@ describe('dead Redis stores reject within timeoutMs, without a payload', () => {
     });
   }
 
+  for (const kind of Object.keys(CLIENTS)) {
+    test(`${kind}: the server stops under a connected client`, async (t) => {
+      const which = require('node:child_process').spawnSync('redis-server', ['--version']);
+      if (which.error) {
+        if (require('./services').required()) assert.fail('TAS_REQUIRE_SERVICES=1 and redis-server is not on PATH');
+        t.skip('redis-server is not on PATH (apt-get install redis-server; .ci/run installs it)');
+        return;
+      }
+      const probe = net.createServer();
+      await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      const { port } = probe.address();
+      await new Promise((resolve) => probe.close(resolve));
+      const server = require('node:child_process').spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      try {
+        let client;
+        for (let i = 0; i < 50 && client === undefined; i++) {
+          client = await CLIENTS[kind].connect(`redis://127.0.0.1:${port}`).catch(() => new Promise((resolve) => setTimeout(resolve, 100)));
+        }
+        assert.ok(client, 'connected to the private redis-server');
+        const store = createRedisGrantStore({ client, timeoutMs: 400 });
+        await store.put(record(q), 0);
+        assert.equal(await store.has(q, 0), true);
+        server.kill('SIGKILL');
+        await new Promise((resolve) => server.once('exit', resolve));
+        await expectAll(store, ['store_timeout', 'store_failed'], 1500);
+        client.disconnect();
+      } finally {
+        server.kill('SIGKILL');
+      }
+    });
+  }
+
   test('a client whose command throws, answers an error reply or garbage', async () => {
     const throwing = { sendCommand() { throw new Error('secret-args in a client message'); } };
     await expectAll(createRedisGrantStore({ client: throwing }), ['store_failed'], 1000);

@@ -16,7 +16,7 @@
 // K = <agentName length>:<agentName><toolName length>:<toolName><proposalHash>, then `-`
 // for no scope or `+<scope>`. Lengths count UTF-16 units of the stored (encoded) names.
 
-const { invalidArgument } = require('../../errors');
+const { escapeName, invalidArgument } = require('../../errors');
 const P = require('../../primordials');
 const C = require('./common');
 
@@ -293,7 +293,7 @@ function createRedisGrantStore(options) {
     throw invalidArgument('options.prefix must be a non-empty well-formed string');
   }
   const timeoutMs = C.readTimeout(C.own(opts, 'timeoutMs'));
-  const where = `Redis grant store (prefix "${prefix}")`;
+  const where = `Redis grant store (prefix "${escapeName(prefix)}")`;
   const index = `${prefix}index`;
   let closed = false;
 
