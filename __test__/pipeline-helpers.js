@@ -217,7 +217,17 @@ function newSecret(prefix = 'Secret') {
   return `${prefix}${secretCounter}x${Math.random().toString(36).slice(2)}Zq`;
 }
 
+/**
+ * A new execution view of a prepared call, as a handler gets it: evaluated with an allow
+ * policy, then executed (there is no execution view outside executeToolCall).
+ */
+async function executionViewOf(prepared) {
+  const decision = await evaluateToolCall({ prepared, policy: () => ({ decision: 'allow', reason: 'view' }) });
+  return executeToolCall(decision, (view) => view);
+}
+
 module.exports = {
+  executionViewOf,
   AGENT,
   TOOL,
   FLAVORS,

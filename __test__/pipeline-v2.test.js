@@ -145,10 +145,10 @@ describe('executeToolCall runs only an allow that evaluateToolCall made, at most
 });
 
 describe('decidedBy and RUNTIME_REASONS', () => {
-  test('RUNTIME_REASONS is a frozen array of exactly the four runtime reasons', () => {
+  test('RUNTIME_REASONS is a frozen array of exactly the five runtime reasons', () => {
     assert.ok(Array.isArray(RUNTIME_REASONS));
     assert.ok(Object.isFrozen(RUNTIME_REASONS));
-    assert.deepEqual([...RUNTIME_REASONS].sort(), ['invalid_policy_result', 'policy_error', 'policy_mutated_arguments', 'policy_not_configured']);
+    assert.deepEqual([...RUNTIME_REASONS].sort(), ['grant_store_unavailable', 'invalid_policy_result', 'policy_error', 'policy_mutated_arguments', 'policy_not_configured']);
   });
 
   const RUNTIME_CASES = [

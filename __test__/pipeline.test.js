@@ -47,6 +47,7 @@ const {
   aioc028ArgsCanonicalJson,
   aioc028ProposalHash,
   newSecret,
+  executionViewOf,
 } = require('./pipeline-helpers');
 
 /** Application-owned state that a schema transform returns as its output (row 3). */
@@ -293,7 +294,7 @@ for (const { name: pathName, authorize } of PATHS) for (const flavor of FLAVORS)
       retainedStops.push({ name: 'Late' });
       assert.deepEqual(executionArgs, tripExpected(), 'row 2: the execution view after authorizeToolCall returned');
       assert.equal(prepared.argsCanonicalJson, TRIP_CANONICAL, 'row 2: argsCanonicalJson after late mutation');
-      assert.equal(canonicalize(prepared.executionView()), TRIP_CANONICAL, 'row 2: a new execution view after late mutation');
+      assert.equal(canonicalize(await executionViewOf(prepared)), TRIP_CANONICAL, 'row 2: a new execution view after late mutation');
 
       // A second attempt on the same prepared call is unaffected by the retained reference.
       const second = recordingHandler();
@@ -428,7 +429,7 @@ for (const { name: pathName, authorize } of PATHS) for (const flavor of FLAVORS)
               assertMutationDeny(outcome, handler, label);
               assert.equal(outcome.policyResult.decision, decided.decision, `${label}: the policy result is kept for diagnostics`);
               assert.equal(prepared.argsCanonicalJson, TRIP_CANONICAL, `${label}: argsCanonicalJson`);
-              assert.equal(canonicalize(prepared.executionView()), TRIP_CANONICAL, `${label}: a new view`);
+              assert.equal(canonicalize(await executionViewOf(prepared)), TRIP_CANONICAL, `${label}: a new view`);
             }
           }
         });
@@ -552,7 +553,7 @@ for (const { name: pathName, authorize } of PATHS) for (const flavor of FLAVORS)
         handler.calls[0].city = 'Handler-owned change';
         assert.equal(prepared.argsCanonicalJson, TRIP_CANONICAL, 'row 5 after return: argsCanonicalJson');
         assert.equal(prepared.proposalHash, proposalHash({ agentName: AGENT, toolName: TOOL, argsCanonicalJson: TRIP_CANONICAL }), 'row 5 after return: proposalHash');
-        assert.deepEqual(prepared.executionView(), tripExpected(), 'row 5 after return: a new execution view');
+        assert.deepEqual(await executionViewOf(prepared), tripExpected(), 'row 5 after return: a new execution view');
       });
     });
 
@@ -602,7 +603,7 @@ for (const { name: pathName, authorize } of PATHS) for (const flavor of FLAVORS)
           const outcome = await authorize({ prepared, policy: decide, execute: handler.execute });
           assert.equal(outcome.decision, expectedDecision, `row 7 ${label}: decision`);
           prepared.policyView();
-          prepared.executionView();
+          await executionViewOf(prepared);
           assert.deepEqual(counters, { schema: 1, transform: 1, refine: 1 }, `row 7 ${label}: counts after authorizeToolCall`);
 
           // A zod schema passed as it is (its .parse is called): the transform and the refine run once.
@@ -943,8 +944,8 @@ describe('authorizeToolCall: views and policy input', () => {
         await authorizeToolCall({ prepared, policy, execute: handler.execute });
         views.push(calls[0].parsedArguments, handler.calls[0]);
       }
-      views.push(schema.lastOutput, prepared.requestedArguments, prepared.policyView(), prepared.executionView());
-      const names = ['policy view 1', 'execution view 1', 'policy view 2', 'execution view 2', 'schema output', 'requestedArguments', 'policyView()', 'executionView()'];
+      views.push(schema.lastOutput, prepared.requestedArguments, prepared.policyView(), await executionViewOf(prepared));
+      const names = ['policy view 1', 'execution view 1', 'policy view 2', 'execution view 2', 'schema output', 'requestedArguments', 'policyView()', 'executeToolCall view'];
       for (let i = 0; i < views.length; i++) {
         for (let j = i + 1; j < views.length; j++) {
           assertNoSharedObjects(views[i], views[j], `fresh views: ${names[i]} and ${names[j]}`);
@@ -960,7 +961,8 @@ describe('authorizeToolCall: views and policy input', () => {
     const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: TRIP_RAW });
     const prototype = Object.getPrototypeOf(prepared);
     const injected = () => ({ city: 'Injected', days: 1000 });
-    for (const method of ['policyView', 'executionView']) {
+    assert.equal(prototype.executionView, undefined, 'a prepared call has no execution view: it exists only inside executeToolCall');
+    for (const method of ['policyView']) {
       // The prototype is frozen: in strict code the assignment throws, elsewhere it is ignored.
       assert.throws(() => { prototype[method] = injected; }, TypeError, `${method}: assignment to the frozen prototype`);
       assert.notEqual(prototype[method], injected, `${method}: unchanged`);

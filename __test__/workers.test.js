@@ -48,7 +48,7 @@ function snapshotMix(pkgPath, payloadsPath, offset, rounds) {
         const v1 = canonicalize(decodeView(s));
         const v2 = canonicalize(decodeView(s));
         const p = prepareToolCall({ agentName, toolName, rawArguments: s.argsCanonicalJson });
-        const same = v1 === s.argsCanonicalJson && v2 === v1 && p.proposalHash === s.proposalHash && canonicalize(p.executionView()) === v1;
+        const same = v1 === s.argsCanonicalJson && v2 === v1 && p.proposalHash === s.proposalHash && canonicalize(p.policyView()) === v1;
         line = `${i} ${s.proposalHash} ${hash('sha256').update(s.argsCanonicalJson).digest('hex').slice(0, 16)} ${same}`;
       } catch (error) {
         line = `${i} ${error.code} ${error.stage}`;

@@ -457,8 +457,10 @@ async function main() {
         label: 'prepareToolCall + 2 views (package)',
         fn: (r) => {
           const prepared = pkg.prepareToolCall(r);
+          // Two policy views stand in for the policy and the execution view until the
+          // asynchronous prepare + policyView + executeToolCall group lands.
           SINK.view = prepared.policyView();
-          return prepared.executionView();
+          return prepared.policyView();
         },
         arr: requests,
       },

@@ -9,7 +9,7 @@
 //
 //   node benches/soak.js                                 # 1,000,000 cycles, limit 20 MB
 //   node benches/soak.js --cycles 100000                 # the short run of soak.test.js
-//   node benches/soak.js --mode prepared                 # prepareToolCall + policyView() + executionView()
+//   node benches/soak.js --mode prepared                 # prepareToolCall + policyView() twice
 //   options: --cycles N, --max-growth-mb M, --mode snapshot|prepared, --json
 //
 // V8 grows its young generation (semi-spaces of 1 to 16 MB) during the first tens of
@@ -90,8 +90,8 @@ function main() {
     if (options.mode === 'prepared') {
       const prepared = prepareToolCall({ agentName: 'soak', toolName: `tool_${k & 7}`, rawArguments: texts[k] });
       const policy = prepared.policyView();
-      const execution = prepared.executionView();
-      sink += prepared.proposalHash.length + (policy === execution ? 1 : 0);
+      const again = prepared.policyView();
+      sink += prepared.proposalHash.length + (policy === again ? 1 : 0);
       return;
     }
     const snapshot = createSnapshot({ agentName: 'soak', toolName: `tool_${k & 7}`, value: items[k] });

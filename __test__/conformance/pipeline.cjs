@@ -144,7 +144,7 @@ module.exports = function pipeline(h, pkg) {
       const counter = { schema: 0 };
       const prepared = prepare(counter);
       prepared.policyView();
-      prepared.executionView();
+      prepared.policyView();
       await run(prepared, () => ALLOW, () => {});
       assert.equal(counter.schema, 1, 'schema calls for one attempt');
       await run(prepare(counter), () => ({ decision: 'deny', reason: 'no' }), () => {});
@@ -233,8 +233,8 @@ module.exports = function pipeline(h, pkg) {
 
   if (threeStep) {
     const { evaluateToolCall, executeToolCall, ToolCallNotAllowedError, RUNTIME_REASONS } = pkg;
-    check('pipeline: RUNTIME_REASONS lists the four runtime reasons', () => {
-      assert.deepEqual([...RUNTIME_REASONS].sort(), ['invalid_policy_result', 'policy_error', 'policy_mutated_arguments', 'policy_not_configured'], 'RUNTIME_REASONS');
+    check('pipeline: RUNTIME_REASONS lists the five runtime reasons', () => {
+      assert.deepEqual([...RUNTIME_REASONS].sort(), ['grant_store_unavailable', 'invalid_policy_result', 'policy_error', 'policy_mutated_arguments', 'policy_not_configured'], 'RUNTIME_REASONS');
       assert.ok(Object.isFrozen(RUNTIME_REASONS), 'frozen');
     });
     check('pipeline: executeToolCall runs an allow once and refuses deny, approval, repeats and copies', async () => {

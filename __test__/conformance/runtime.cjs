@@ -42,8 +42,8 @@ const DIFFERENCES = {
       why: "Bun's process.env inherits from Object.prototype and holds accessors for Bun's own variables (TZ, NODE_TLS_REJECT_UNAUTHORIZED, BUN_CONFIG_VERBOSE_FETCH); Node's has its own prototype",
     },
     'host objects: globalThis': {
-      verdict: { code: 'non_enumerable_property' },
-      why: "Bun 1.4's global object inherits directly from Object.prototype (its first own property, Infinity, is not enumerable); Node's has its own prototype (so do Bun 1.2 and 1.3's)",
+      verdict: { code: 'symbol_key' },
+      why: "Bun 1.4's global object inherits directly from Object.prototype, so its keys are checked: it holds a symbol-keyed property (the package's own registry of grant evaluations, shared by every copy of the package in the process), and its first own property, Infinity, is not enumerable; Node's has its own prototype (so do Bun 1.2 and 1.3's)",
     },
     'hostile: codes: a node:vm global whose sandbox calls the package again while its keys are listed': {
       verdict: { code: 'non_enumerable_property' },

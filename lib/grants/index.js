@@ -1,43 +1,30 @@
 'use strict';
 // Approval grants bound to the proposal hash (RFC-0016 "Resume approval matches only an
-// identical strict snapshot hash"). A grant is looked at by the policy helper and spent
-// by executeToolCall's `grants` hook right before the handler runs, so an attempt that
-// policy allows but the runtime then denies (a mutated view, a bad result) keeps it.
+// identical strict snapshot hash"), and optionally to a scope (a user, a thread, a run).
+// A grant is looked at by the policy helper and spent right before the handler runs by
+// the evaluation that relied on it (./registry.js), so an attempt that policy allows but
+// the runtime then denies (a mutated view, a bad result) keeps it, and no copy or
+// decoration of the helper's result spends it twice. With a key ring, only sealed
+// proposals (./seal.js) are granted, each once. Stores: ./memory.js (default) and
+// ./stores/ (SQLite, PostgreSQL, Redis), all through one interface (docs/stores.md).
 
-const { invalidArgument } = require('../errors');
-const P = require('../primordials');
+const { SnapshotDomainError, ApprovalGrantError, invalidArgument } = require('../errors');
+const { own, requireInput, optionalInput } = require('../input');
 const { verifySnapshot } = require('../snapshot');
+const { settle, ours, isPromise } = require('../promises');
+const { openEvaluationOf, addUse, evaluationOfDecision, spendEvaluation } = require('./registry');
+const { readKeyRing, sealFields, verifySealed, sealedCopy } = require('./seal');
+const { createMemoryStore } = require('./memory');
+const P = require('../primordials');
 
-const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, StringPrototypeIsWellFormed } = P;
-
-const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
-
-/**
- * Every allow result a grants object's policy helper returned, with that grants object:
- * executeToolCall and authorizeToolCall spend through it even when the caller passed no
- * `grants` option (or another grants object), so forgetting the option cannot replay a
- * single-use approval.
- */
-const ISSUERS = new P.SafeWeakMap();
-
-/** The grants object whose policy helper returned `result`, or undefined. */
-function grantIssuer(result) {
-  return result !== null && typeof result === 'object' ? P.WeakMapPrototypeGet(ISSUERS, result) : undefined;
-}
-const SafeMap = Map;
-const MapPrototypeGet = uncurryThis(Map.prototype.get);
-const MapPrototypeSet = uncurryThis(Map.prototype.set);
-const MapPrototypeDelete = uncurryThis(Map.prototype.delete);
-const ArrayPrototypePush = uncurryThis(Array.prototype.push);
-const ArrayPrototypeSplice = uncurryThis(Array.prototype.splice);
-const StringPrototypeCharCodeAt = uncurryThis(String.prototype.charCodeAt);
+const { ObjectFreeze, JSONParse, StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, isProxy } = P;
 const NumberIsSafeInteger = Number.isSafeInteger;
 const NumberIsFinite = Number.isFinite;
 const DateNow = Date.now;
 const ReflectApply = Reflect.apply;
+const JSONStringify = JSON.stringify;
 
-/** Whether `text` is a proposal hash: 64 lowercase hex digits. (No RegExp: `test` looks
- * up `exec` on the prototype at every call.) */
+/** Whether `text` is a proposal hash: 64 lowercase hex digits (no RegExp: `test` looks up `exec`). */
 function isHash(text) {
   if (text.length !== 64) return false;
   for (let i = 0; i < 64; i++) {
@@ -45,18 +32,6 @@ function isHash(text) {
     if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
   }
   return true;
-}
-
-/** An own data property of `object`, or undefined (getters and inherited values never count). */
-function own(object, key) {
-  const descriptor = ObjectGetOwnPropertyDescriptor(object, key);
-  return descriptor !== undefined && ObjectHasOwn(descriptor, 'value') ? descriptor.value : undefined;
-}
-
-function readObject(value, what) {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'object') throw invalidArgument(`${what} must be an object`);
-  return value;
 }
 
 function readUses(value, what) {
@@ -73,88 +48,35 @@ function readTtl(value, what) {
 
 function readFunction(value, what) {
   if (value === undefined) return undefined;
-  if (typeof value !== 'function') throw invalidArgument(`${what} must be a function`);
+  if (typeof value !== 'function' || isProxy(value)) throw invalidArgument(`${what} must be a function`);
   return value;
 }
 
-/** The three strings a grant is bound to, as a frozen query for the store. */
-function grantQuery(agentName, toolName, proposalHash) {
-  return ObjectFreeze({ agentName, toolName, proposalHash });
+/** A scope: undefined or null (none), or a well-formed string. */
+function readScope(value, what) {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || !StringPrototypeIsWellFormed(value)) throw invalidArgument(`${what} must be a well-formed string`);
+  return value;
 }
 
+/** The strings a grant is bound to, as a frozen query for the store. */
+function grantQuery(agentName, toolName, proposalHash, scope) {
+  return ObjectFreeze({ agentName, toolName, proposalHash, scope });
+}
+
+/** The query of `{ agentName, toolName, proposalHash, scope? }` (own data fields), or null. */
 function queryOf(source) {
   const agentName = own(source, 'agentName');
   const toolName = own(source, 'toolName');
   const proposalHash = own(source, 'proposalHash');
+  const scope = own(source, 'scope');
   if (typeof agentName !== 'string' || typeof toolName !== 'string' || typeof proposalHash !== 'string') return null;
   if (!StringPrototypeIsWellFormed(agentName) || !StringPrototypeIsWellFormed(toolName) || !isHash(proposalHash)) return null;
-  return grantQuery(agentName, toolName, proposalHash);
+  if (!(scope === undefined || scope === null || (typeof scope === 'string' && StringPrototypeIsWellFormed(scope)))) return null;
+  return grantQuery(agentName, toolName, proposalHash, scope ?? null);
 }
 
-/** An unambiguous map key for a query (length-prefixed names, then the fixed-size hash). */
-function keyOf(query) {
-  return `${query.agentName.length}:${query.agentName}${query.toolName.length}:${query.toolName}${query.proposalHash}`;
-}
-
-function live(record, now) {
-  return record.uses > 0 && (record.expiresAt === null || now < record.expiresAt);
-}
-
-/**
- * The default store: process memory. Every method is synchronous, so `take` is atomic
- * with respect to every other call in this process (one thread, no await inside).
- */
-function createMemoryStore() {
-  const records = new SafeMap();
-
-  /** The live records of a key; expired and used-up ones are dropped on the way. */
-  function liveRecords(query, now) {
-    const key = keyOf(query);
-    const list = MapPrototypeGet(records, key);
-    if (list === undefined) return undefined;
-    for (let i = list.length - 1; i >= 0; i--) {
-      if (!live(list[i], now)) ArrayPrototypeSplice(list, i, 1);
-    }
-    if (list.length === 0) {
-      MapPrototypeDelete(records, key);
-      return undefined;
-    }
-    return list;
-  }
-
-  return ObjectFreeze({
-    put(record) {
-      const key = keyOf(record);
-      const stored = { expiresAt: record.expiresAt, uses: record.uses };
-      const list = MapPrototypeGet(records, key);
-      if (list === undefined) MapPrototypeSet(records, key, [stored]);
-      else ArrayPrototypePush(list, stored);
-    },
-    has(query, now) {
-      return liveRecords(query, now) !== undefined;
-    },
-    take(query, now) {
-      const list = liveRecords(query, now);
-      if (list === undefined) return false;
-      // The grant that expires first is used first.
-      let chosen = 0;
-      for (let i = 1; i < list.length; i++) {
-        const a = list[i].expiresAt;
-        const b = list[chosen].expiresAt;
-        if (a !== null && (b === null || a < b)) chosen = i;
-      }
-      list[chosen].uses -= 1;
-      if (list[chosen].uses === 0) ArrayPrototypeSplice(list, chosen, 1);
-      if (list.length === 0) MapPrototypeDelete(records, keyOf(query));
-      return true;
-    },
-    delete(query) {
-      MapPrototypeDelete(records, keyOf(query));
-    },
-  });
-}
-
-/** A store method: an own data property (inherited methods never count, as for every option). */
+/** A store method: an own data function property, bound once (inherited methods never count). */
 function storeMethod(store, name, optional) {
   const method = own(store, name);
   if (method === undefined && optional) return undefined;
@@ -162,26 +84,55 @@ function storeMethod(store, name, optional) {
   return method;
 }
 
+/**
+ * Calls a store method: a box { ok, value } of what it returned, or of what it threw or
+ * rejected with, settled without running code of the promise's prototype chain.
+ */
+async function call(method, store, args) {
+  const settled = settle((a) => ReflectApply(method, store, a), args);
+  return isPromise(settled) ? await ours(settled) : settled;
+}
+
 const DEFAULT_FALLBACK = ObjectFreeze(function requireApproval() {
   return { decision: 'require_approval', reason: 'approval_required' };
 });
 
-function createApprovalGrants(options) {
-  const opts = readObject(options, 'options');
-  const storeOption = opts === null ? undefined : own(opts, 'store');
-  const now = (opts === null ? undefined : readFunction(own(opts, 'now'), 'options.now')) ?? DateNow;
-  const defaultUses = (opts === null ? undefined : readUses(own(opts, 'uses'), 'options.uses')) ?? 1;
-  const defaultTtl = opts === null ? undefined : readTtl(own(opts, 'ttlMs'), 'options.ttlMs');
+const GRANT_USAGE = 'grant expects a proposal { agentName, toolName, argsCanonicalJson, proposalHash } (sealed, with a key ring)';
+const PROPOSAL_KEY_USAGE = 'expects { runId, toolCallId }, two non-empty well-formed strings';
 
-  let store;
-  if (storeOption === undefined) store = createMemoryStore();
-  else if (storeOption !== null && typeof storeOption === 'object') store = storeOption;
-  else throw invalidArgument('options.store must be an object');
+function isId(value) {
+  return typeof value === 'string' && value !== '' && StringPrototypeIsWellFormed(value);
+}
+
+/** The store key of a kept proposal: the run id, length-prefixed, then the call id. */
+function proposalKeyOf(key, what) {
+  requireInput(key, `${what} ${PROPOSAL_KEY_USAGE}`);
+  const runId = own(key, 'runId');
+  const toolCallId = own(key, 'toolCallId');
+  if (!isId(runId) || !isId(toolCallId)) throw invalidArgument(`${what} ${PROPOSAL_KEY_USAGE}`);
+  return `${runId.length}:${runId}${toolCallId}`;
+}
+
+function createApprovalGrants(options) {
+  const opts = optionalInput(options, 'createApprovalGrants options must be an object');
+  const field = (name) => (opts === null ? undefined : own(opts, name));
+  const now = readFunction(field('now'), 'options.now') ?? DateNow;
+  const defaultUses = readUses(field('uses'), 'options.uses') ?? 1;
+  const defaultTtl = readTtl(field('ttlMs'), 'options.ttlMs');
+  const ring = readKeyRing(field('keys'));
+  const storeOption = field('store');
+  const store = storeOption === undefined ? createMemoryStore() : requireInput(storeOption, 'options.store must be an object');
   // Bound once: a store whose methods are replaced later keeps the ones it had.
   const storePut = storeMethod(store, 'put');
   const storeHas = storeMethod(store, 'has');
   const storeTake = storeMethod(store, 'take');
   const storeDelete = storeMethod(store, 'delete', true);
+  const storePrune = storeMethod(store, 'prune', true);
+  const storePutProposal = storeMethod(store, 'putProposal', true);
+  const storeGetProposal = storeMethod(store, 'getProposal', true);
+  const storeDeleteProposal = storeMethod(store, 'deleteProposal', true);
+  /** What identifies this grants object among the uses an evaluation relied on. */
+  const owner = ObjectFreeze({ __proto__: null });
 
   function clock() {
     const t = now();
@@ -189,92 +140,222 @@ function createApprovalGrants(options) {
     return t;
   }
 
-  /**
-   * Allow results made by this object's policy helper, each with the query it matched.
-   * `spend` consumes a grant only for a decision whose policyResult is one of these.
-   */
-  const ISSUED = new P.SafeWeakMap();
+  function requireRing(what) {
+    if (ring === undefined) throw invalidArgument(`${what} needs a key ring: createApprovalGrants({ keys: [{ id, secret }] })`);
+  }
+
+  /** The four snapshot fields of a proposal, verified (SnapshotDomainError otherwise). */
+  function verifiedProposal(proposal) {
+    return verifySnapshot({
+      agentName: own(proposal, 'agentName'),
+      toolName: own(proposal, 'toolName'),
+      argsCanonicalJson: own(proposal, 'argsCanonicalJson'),
+      proposalHash: own(proposal, 'proposalHash'),
+    });
+  }
+
+  function sealOf(proposal, ttlMs, scope) {
+    const snapshot = verifiedProposal(proposal);
+    return sealFields(ring, snapshot, ttlMs === undefined ? null : clock() + ttlMs, scope);
+  }
+
+  function seal(proposal, sealOptions) {
+    requireRing('seal');
+    requireInput(proposal, 'seal expects a proposal { agentName, toolName, argsCanonicalJson, proposalHash }');
+    const sopts = optionalInput(sealOptions, 'seal options must be an object');
+    const ttlMs = sopts === null ? undefined : readTtl(own(sopts, 'ttlMs'), 'ttlMs');
+    const scope = sopts === null ? null : readScope(own(sopts, 'scope'), 'scope');
+    return sealOf(proposal, ttlMs, scope);
+  }
 
   async function grant(approved, grantOptions) {
-    if (approved === null || typeof approved !== 'object') {
-      throw invalidArgument('grant expects { agentName, toolName, argsCanonicalJson, proposalHash }');
-    }
-    const gopts = readObject(grantOptions, 'grant options');
-    const uses = (gopts === null ? undefined : readUses(own(gopts, 'uses'), 'uses')) ?? defaultUses;
-    const ttl = gopts === null ? undefined : readTtl(own(gopts, 'ttlMs'), 'ttlMs');
-    let expiresAt = gopts === null ? undefined : own(gopts, 'expiresAt');
+    requireInput(approved, GRANT_USAGE);
+    const gopts = optionalInput(grantOptions, 'grant options must be an object');
+    const gfield = (name) => (gopts === null ? undefined : own(gopts, name));
+    const uses = readUses(gfield('uses'), 'uses') ?? defaultUses;
+    const ttl = readTtl(gfield('ttlMs'), 'ttlMs');
+    let expiresAt = gfield('expiresAt');
     if (expiresAt !== undefined && (typeof expiresAt !== 'number' || !NumberIsFinite(expiresAt))) {
       throw invalidArgument('expiresAt must be a finite number (milliseconds since the epoch)');
     }
     if (expiresAt !== undefined && ttl !== undefined) throw invalidArgument('give expiresAt or ttlMs, not both');
+    let scope = readScope(gfield('scope'), 'scope');
+    const t = clock();
+    let nonce = null;
+    let nonceExpiresAt = null;
+    let sealed;
+    if (ring !== undefined) {
+      // Only a sealed proposal that verifies, is live and was never granted: what the
+      // reviewer saw came from this server, unchanged, and is approved once.
+      sealed = verifySealed(approved, ring, t);
+      if (sealed.scope !== null) {
+        if (scope !== null && scope !== sealed.scope) throw invalidArgument('scope differs from the scope the proposal was sealed with');
+        scope = sealed.scope;
+      }
+      nonce = sealed.nonce;
+      nonceExpiresAt = sealed.expiresAt;
+    }
     // What the approver saw is argsCanonicalJson: the hash is granted only if it is the
     // hash of that text (a tampered record throws SnapshotDomainError hash_mismatch).
-    const snapshot = verifySnapshot({
-      agentName: own(approved, 'agentName'),
-      toolName: own(approved, 'toolName'),
-      argsCanonicalJson: own(approved, 'argsCanonicalJson'),
-      proposalHash: own(approved, 'proposalHash'),
-    });
+    const snapshot = verifiedProposal(sealed ?? approved);
     if (expiresAt === undefined) {
       const lifetime = ttl ?? defaultTtl;
-      expiresAt = lifetime === undefined ? null : clock() + lifetime;
+      expiresAt = lifetime === undefined ? null : t + lifetime;
     }
     const record = ObjectFreeze({
       agentName: snapshot.agentName,
       toolName: snapshot.toolName,
       proposalHash: snapshot.proposalHash,
+      scope,
       argsCanonicalJson: snapshot.argsCanonicalJson,
       expiresAt,
       uses,
+      nonce,
+      nonceExpiresAt,
     });
-    await ReflectApply(storePut, store, [record]);
+    const put = await call(storePut, store, [record, t]);
+    if (!put.ok) throw put.value;
+    if (nonce !== null) {
+      if (put.value === false) throw new ApprovalGrantError('seal_used');
+      if (put.value !== true) throw invalidArgument('store.put must answer true (stored) or false (nonce already used) for a sealed grant');
+    }
     return record;
   }
 
   async function has(source) {
-    const query = source !== null && typeof source === 'object' ? queryOf(source) : null;
+    requireInput(source, 'has expects { agentName, toolName, proposalHash, scope? }');
+    const query = queryOf(source);
     if (query === null) return false;
-    return (await ReflectApply(storeHas, store, [query, clock()])) === true;
+    const answer = await call(storeHas, store, [query, clock()]);
+    if (!answer.ok) throw answer.value;
+    return answer.value === true;
   }
 
   async function revoke(source) {
-    const query = source !== null && typeof source === 'object' ? queryOf(source) : null;
-    if (query === null) throw invalidArgument('revoke expects { agentName, toolName, proposalHash }');
+    requireInput(source, 'revoke expects { agentName, toolName, proposalHash, scope? }');
+    const query = queryOf(source);
+    if (query === null) throw invalidArgument('revoke expects { agentName, toolName, proposalHash, scope? }');
     if (storeDelete === undefined) throw invalidArgument('store.delete must be an own function property');
-    await ReflectApply(storeDelete, store, [query]);
+    const done = await call(storeDelete, store, [query]);
+    if (!done.ok) throw done.value;
+  }
+
+  async function prune() {
+    if (storePrune === undefined) throw invalidArgument('store.prune must be an own function property');
+    const done = await call(storePrune, store, [clock()]);
+    if (!done.ok) throw done.value;
+    return typeof done.value === 'number' ? done.value : 0;
+  }
+
+  /** Takes one use of the grant `query` names: true only when the store took one. */
+  async function take(query) {
+    const taken = await call(storeTake, store, [query, clock()]);
+    return taken.ok && taken.value === true;
   }
 
   function policy(fallback) {
     const next = readFunction(fallback, 'fallback policy') ?? DEFAULT_FALLBACK;
     return async function grantPolicy(input) {
-      const query = input !== null && typeof input === 'object' ? queryOf(input) : null;
-      if (query !== null && (await ReflectApply(storeHas, store, [query, clock()])) === true) {
-        const result = ObjectFreeze({ decision: 'allow', reason: 'approval_granted' });
-        P.WeakMapPrototypeSet(ISSUED, result, query);
-        P.WeakMapPrototypeSet(ISSUERS, result, grants);
-        return result;
+      // The evaluation this input belongs to (by the input's identity, never its fields):
+      // a copied or made-up input finds none, and gets the fallback's answer.
+      const evaluation = openEvaluationOf(input);
+      if (evaluation === undefined) return next(input);
+      const query = grantQuery(evaluation.agentName, evaluation.toolName, evaluation.proposalHash, evaluation.scope);
+      const answer = await call(storeHas, store, [query, clock()]);
+      if (!answer.ok) {
+        // The runtime turns the evaluation into deny / grant_store_unavailable, whatever
+        // the policy answers after this.
+        evaluation.failed = true;
+        return { decision: 'deny', reason: 'grant_store_unavailable' };
+      }
+      if (answer.value === true && evaluation.open === true) {
+        addUse(evaluation, owner, () => take(query));
+        return { decision: 'allow', reason: 'approval_granted' };
       }
       return next(input);
     };
   }
 
+  /**
+   * The grants hook of executeToolCall and authorizeToolCall: whether an allow may run.
+   * An allow whose evaluation relied on grants spends them (once, whoever asks first);
+   * any other allow spends nothing. The pipeline spends without this hook too.
+   */
   async function spend(decision) {
-    if (decision === null || typeof decision !== 'object') return false;
-    if (own(decision, 'decision') !== 'allow' || own(decision, 'decidedBy') !== 'policy') return false;
-    const policyResult = own(decision, 'policyResult');
-    const issued = policyResult !== null && typeof policyResult === 'object' ? P.WeakMapPrototypeGet(ISSUED, policyResult) : undefined;
-    // An allow that no grant produced spends nothing.
-    if (issued === undefined) return true;
-    const query = queryOf(decision);
-    // A grant result handed on to another call (another hash, agent or tool) is refused.
-    if (query === null || query.proposalHash !== issued.proposalHash || query.agentName !== issued.agentName || query.toolName !== issued.toolName) {
-      return false;
-    }
-    return (await ReflectApply(storeTake, store, [query, clock()])) === true;
+    if (decision === null || typeof decision !== 'object' || isProxy(decision)) return false;
+    if (own(decision, 'decision') !== 'allow') return false;
+    const evaluation = evaluationOfDecision(decision);
+    if (evaluation === undefined) return true;
+    return (await ours(spendEvaluation(evaluation))) === true;
   }
 
-  const grants = ObjectFreeze({ grant, has, revoke, policy, spend });
-  return grants;
+  function requireProposals(what) {
+    if (storePutProposal === undefined || storeGetProposal === undefined || storeDeleteProposal === undefined) {
+      throw invalidArgument(`${what} needs a store with own putProposal, getProposal and deleteProposal functions`);
+    }
+  }
+
+  /**
+   * Keeps a proposal for a run and a call (for adapters whose framework has no place to
+   * carry it): sealed with a key ring, else its verified snapshot fields. Returns what was
+   * kept.
+   */
+  async function keepProposal(key, proposal, keepOptions) {
+    const storeKey = proposalKeyOf(key, 'keepProposal');
+    requireInput(proposal, 'keepProposal expects a proposal { agentName, toolName, argsCanonicalJson, proposalHash }');
+    const kopts = optionalInput(keepOptions, 'keepProposal options must be an object');
+    const ttlMs = kopts === null ? undefined : readTtl(own(kopts, 'ttlMs'), 'ttlMs');
+    const scope = kopts === null ? null : readScope(own(kopts, 'scope'), 'scope');
+    requireProposals('keepProposal');
+    let kept;
+    if (ring !== undefined) {
+      kept = sealOf(proposal, ttlMs, scope);
+    } else {
+      const snapshot = verifiedProposal(proposal);
+      kept = { agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson, proposalHash: snapshot.proposalHash };
+    }
+    const expiresAt = ttlMs === undefined ? null : clock() + ttlMs;
+    const done = await call(storePutProposal, store, [storeKey, JSONStringify(kept), expiresAt]);
+    if (!done.ok) throw done.value;
+    return kept;
+  }
+
+  /**
+   * The proposal kept for a run and a call, verified again (a store is not trusted with
+   * the arguments: a changed record throws), or undefined when none is kept or it expired.
+   */
+  async function keptProposal(key) {
+    const storeKey = proposalKeyOf(key, 'keptProposal');
+    requireProposals('keptProposal');
+    const t = clock();
+    const found = await call(storeGetProposal, store, [storeKey, t]);
+    if (!found.ok) throw found.value;
+    if (found.value === null || found.value === undefined) return undefined;
+    if (typeof found.value !== 'string') throw new SnapshotDomainError('not_a_snapshot', undefined);
+    let record;
+    try {
+      record = JSONParse(found.value);
+    } catch {
+      throw new SnapshotDomainError('not_a_snapshot', undefined);
+    }
+    if (record === null || typeof record !== 'object') throw new SnapshotDomainError('not_a_snapshot', undefined);
+    if (ring !== undefined) {
+      const fields = verifySealed(record, ring, t);
+      verifiedProposal(fields);
+      return sealedCopy(fields);
+    }
+    const snapshot = verifiedProposal(record);
+    return { agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson, proposalHash: snapshot.proposalHash };
+  }
+
+  async function forgetProposal(key) {
+    const storeKey = proposalKeyOf(key, 'forgetProposal');
+    requireProposals('forgetProposal');
+    const done = await call(storeDeleteProposal, store, [storeKey]);
+    if (!done.ok) throw done.value;
+  }
+
+  return ObjectFreeze({ grant, seal, has, revoke, prune, policy, spend, keepProposal, keptProposal, forgetProposal, sealing: ring !== undefined });
 }
 
-module.exports = { createApprovalGrants, grantIssuer };
+module.exports = { createApprovalGrants };

@@ -7,15 +7,18 @@
 const { invalidArgument } = require('../errors');
 const { own, requireInput, defineField } = require('../input');
 const { canonicalize, decodeView } = require('../snapshot');
-const { PreparedToolCall, parseRequest } = require('./prepare');
-const { settle } = require('./promises');
+const { preparedSnapshotOf, preparedRequestOf, parseRequest } = require('./prepare');
+const { settle } = require('../promises');
+const { openEvaluation, bindDecision } = require('../grants/registry');
 const P = require('../primordials');
 
-const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, isProxy } = P;
+const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, StringPrototypeIsWellFormed, isProxy } = P;
 const ReflectOwnKeys = Reflect.ownKeys;
 
 /** The reasons of a deny the runtime decided (decidedBy: 'runtime'), in a frozen array. */
-const RUNTIME_REASONS = ObjectFreeze(['policy_mutated_arguments', 'policy_error', 'invalid_policy_result', 'policy_not_configured']);
+const RUNTIME_REASONS = ObjectFreeze([
+  'policy_mutated_arguments', 'policy_error', 'invalid_policy_result', 'policy_not_configured', 'grant_store_unavailable',
+]);
 
 /** Returns the object it is given, so that a subclass can stamp private fields onto it. */
 class Stamp {
@@ -69,7 +72,7 @@ function viewUnchanged(view, argsCanonicalJson) {
  * then replaces itself with the data field; assigning to it defines the data field).
  */
 function policyInputOf(prepared, snapshot, policyContext, parsedArguments) {
-  const request = PreparedToolCall.requestOf(prepared);
+  const request = preparedRequestOf(prepared);
   let context;
   if (policyContext !== undefined) {
     context = { __proto__: null };
@@ -105,7 +108,7 @@ function policyInputOf(prepared, snapshot, policyContext, parsedArguments) {
  * A frozen decision, registered so that executeToolCall accepts it (and nothing else).
  * Object literals define their fields (no setter runs), one literal per shape.
  */
-function makeDecision(snapshot, decision, reason, decidedBy, policyResult, hasPolicyResult, error, proposal) {
+function makeDecision(snapshot, decision, reason, decidedBy, policyResult, hasPolicyResult, error, proposal, evaluation) {
   const { agentName, toolName, argsCanonicalJson, proposalHash } = snapshot;
   let made;
   if (proposal !== undefined) {
@@ -117,7 +120,9 @@ function makeDecision(snapshot, decision, reason, decidedBy, policyResult, hasPo
   } else {
     made = { decision, reason, decidedBy, agentName, toolName, argsCanonicalJson, proposalHash };
   }
-  new DecisionState(made, { __proto__: null, snapshot, decision, executed: false });
+  new DecisionState(made, { __proto__: null, snapshot, decision, executed: false, evaluation });
+  // An allow that relied on grants is found by the grants objects of every package copy.
+  if (evaluation !== undefined && decision === 'allow') bindDecision(made, evaluation);
   ObjectFreeze(made);
   return made;
 }
@@ -126,16 +131,25 @@ function makeDecision(snapshot, decision, reason, decidedBy, policyResult, hasPo
 const NONE = Symbol('none');
 
 function runtimeDeny(snapshot, reason, policyResult, hasPolicyResult, error) {
-  return makeDecision(snapshot, 'deny', reason, 'runtime', policyResult, hasPolicyResult, error, undefined);
+  return makeDecision(snapshot, 'deny', reason, 'runtime', policyResult, hasPolicyResult, error, undefined, undefined);
 }
 
 const EVALUATE_USAGE = 'evaluateToolCall expects { prepared, policy?, policyContext? }';
+
+/** `policyContext.grantScope`: the scope grants are looked up in (own data; a well-formed string), or null. */
+function grantScopeOf(policyContext) {
+  if (policyContext === undefined) return null;
+  const scope = own(policyContext, 'grantScope');
+  if (scope === undefined || scope === null) return null;
+  if (typeof scope !== 'string' || !StringPrototypeIsWellFormed(scope)) throw invalidArgument('policyContext.grantScope must be a well-formed string');
+  return scope;
+}
 
 /** Reads and checks the fields evaluateToolCall and authorizeToolCall share. */
 function readEvaluation(input, usage) {
   requireInput(input, usage);
   const prepared = own(input, 'prepared');
-  const snapshot = PreparedToolCall.snapshotOf(prepared);
+  const snapshot = preparedSnapshotOf(prepared);
   if (snapshot === undefined) throw invalidArgument('prepared must be a PreparedToolCall returned by prepareToolCall');
   let policy = own(input, 'policy');
   if (policy === null) policy = undefined;
@@ -145,12 +159,17 @@ function readEvaluation(input, usage) {
   if (policyContext !== undefined && (typeof policyContext !== 'object' || isProxy(policyContext))) {
     throw invalidArgument('policyContext must be an object');
   }
-  return { __proto__: null, prepared, snapshot, policy, policyContext };
+  const grantScope = grantScopeOf(policyContext);
+  return { __proto__: null, prepared, snapshot, policy, policyContext, grantScope, evaluation: undefined };
 }
 
 /** The decision once the policy has answered (`settled`): the runtime's checks, in order. */
 function conclude(read, settled, parsedArguments) {
-  const { prepared, snapshot } = read;
+  const { prepared, snapshot, evaluation } = read;
+  // From here on, no grants policy can add to what this evaluation relies on.
+  evaluation.open = false;
+  // A grants store that failed while the policy looked decides, whatever the policy said.
+  if (evaluation.failed) return runtimeDeny(snapshot, 'grant_store_unavailable', undefined, false, NONE);
   if (!settled.ok) return runtimeDeny(snapshot, 'policy_error', undefined, false, settled.value);
   const policyResult = settled.value;
   if (!viewUnchanged(parsedArguments, snapshot.argsCanonicalJson)) {
@@ -159,7 +178,7 @@ function conclude(read, settled, parsedArguments) {
   const valid = readPolicyResult(policyResult);
   if (valid === null) return runtimeDeny(snapshot, 'invalid_policy_result', policyResult, true, NONE);
   const { decision, reason } = valid;
-  if (decision !== 'require_approval') return makeDecision(snapshot, decision, reason, 'policy', policyResult, true, NONE, undefined);
+  if (decision !== 'require_approval') return makeDecision(snapshot, decision, reason, 'policy', policyResult, true, NONE, undefined, evaluation);
   // require_approval: the fingerprint policy evaluated, reused, with its own view.
   const proposal = ObjectFreeze({
     kind: 'tool',
@@ -171,7 +190,7 @@ function conclude(read, settled, parsedArguments) {
     proposalHash: snapshot.proposalHash,
     reason,
   });
-  return makeDecision(snapshot, decision, reason, 'policy', policyResult, true, NONE, proposal);
+  return makeDecision(snapshot, decision, reason, 'policy', policyResult, true, NONE, proposal, undefined);
 }
 
 /**
@@ -180,7 +199,10 @@ function conclude(read, settled, parsedArguments) {
  * policy's answer and the mutation check: a mutation the policy queued is then seen.
  */
 function askPolicy(read, parsedArguments) {
-  return settle(read.policy, policyInputOf(read.prepared, read.snapshot, read.policyContext, parsedArguments));
+  const input = policyInputOf(read.prepared, read.snapshot, read.policyContext, parsedArguments);
+  // Grants policy helpers find this evaluation by the input's identity.
+  read.evaluation = openEvaluation(input, read.snapshot, read.grantScope);
+  return settle(read.policy, input);
 }
 
 /**
@@ -194,6 +216,5 @@ async function evaluateToolCall(input) {
   const parsedArguments = decodeView(read.snapshot);
   return conclude(read, await askPolicy(read, parsedArguments), parsedArguments);
 }
-
 
 module.exports = { evaluateToolCall, readEvaluation, conclude, askPolicy, runtimeDeny, DecisionState, NONE, RUNTIME_REASONS };

@@ -7,11 +7,11 @@ const { ToolCallNotAllowedError, invalidArgument } = require('../errors');
 const { own, requireInput } = require('../input');
 const { decodeView } = require('../snapshot');
 const { DecisionState } = require('./decide');
-const { settle, ours, isPromise } = require('./promises');
-const { grantIssuer } = require('../grants');
+const { settle, ours, isPromise } = require('../promises');
+const { spendEvaluation } = require('../grants/registry');
 const P = require('../primordials');
 
-const { ObjectHasOwn } = P;
+const { isProxy } = P;
 
 /** Reads `options.grants`: undefined, or an object with a spend method. */
 function readGrants(options) {
@@ -19,8 +19,9 @@ function readGrants(options) {
   requireInput(options, 'options must be an object');
   const grants = own(options, 'grants');
   if (grants === undefined || grants === null) return undefined;
-  // `spend` is a method of the grants object, called by design: it may be inherited.
-  if ((typeof grants !== 'object' && typeof grants !== 'function') || typeof grants.spend !== 'function') {
+  // `spend` is a method of the grants object, called by design: it may be inherited (a
+  // class's hook). A Proxy is refused unread.
+  if ((typeof grants !== 'object' && typeof grants !== 'function') || isProxy(grants) || typeof grants.spend !== 'function') {
     throw invalidArgument('options.grants must be an object with a spend(decision) method');
   }
   return grants;
@@ -79,14 +80,15 @@ async function executeToolCall(decision, handler, options) {
 }
 
 /**
- * Whether the grants let an allow decision run: the grants object whose policy helper made
- * the decision's policy result spends it (whether or not the caller passed it), and the
- * `grants` option, when it is another object, is asked too.
+ * Whether the grants let an allow decision run: every grant its evaluation relied on is
+ * spent (whether or not the caller passed a grants object, whichever it passed), then the
+ * `grants` option, if any, is asked too (a package grants object answers with the same
+ * spend, made once).
  */
 async function grantsAllow(grants, decision) {
-  const issuer = ObjectHasOwn(decision, 'policyResult') ? grantIssuer(decision.policyResult) : undefined;
-  if (issuer !== undefined && !(await ours(grantAvailable(issuer, decision)))) return false;
-  if (grants !== undefined && grants !== issuer && !(await ours(grantAvailable(grants, decision)))) return false;
+  const evaluation = DecisionState.of(decision).evaluation;
+  if (evaluation !== undefined && evaluation.uses.length !== 0 && (await ours(spendEvaluation(evaluation))) !== true) return false;
+  if (grants !== undefined && !(await ours(grantAvailable(grants, decision)))) return false;
   return true;
 }
 

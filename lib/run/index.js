@@ -6,7 +6,7 @@
 // authorizeToolCall (./authorize.js), which does the last two at once.
 
 const { decodeRequest } = require('./request');
-const { prepareToolCall, prepareToolCallAsync, PreparedToolCall } = require('./prepare');
+const { prepareToolCall, prepareToolCallAsync } = require('./prepare');
 const { evaluateToolCall, RUNTIME_REASONS } = require('./decide');
 const { executeToolCall } = require('./execute');
 const { authorizeToolCall } = require('./authorize');
@@ -18,6 +18,5 @@ module.exports = {
   evaluateToolCall,
   executeToolCall,
   authorizeToolCall,
-  PreparedToolCall,
   RUNTIME_REASONS,
 };

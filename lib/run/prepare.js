@@ -9,12 +9,18 @@ const { own, requireInput, requireString } = require('../input');
 const { snapshotOf, createSnapshotFromText, decodeView } = require('../snapshot');
 const { checkRequest, parseRequest } = require('./request');
 const { schemaKind, runSchema, runSchemaAsync, asyncSchema, KIND_NONE } = require('./schemas');
-const { handleRejection, ours, isThenable, isPromise } = require('./promises');
+const { handleRejection, ours, isThenable, isPromise } = require('../promises');
 const P = require('../primordials');
 
 const { ObjectFreeze, ObjectDefineProperty } = P;
 
 let requestedArgumentsGetter;
+// What the pipeline reads from a prepared call, set by the class's static block: no
+// static method of the class (reachable as `prepared.constructor`) exposes it.
+let snapshotOfPrepared;
+let requestOfPrepared;
+/** Only the package holds this: `new prepared.constructor(...)` without it throws. */
+const CONSTRUCT = Symbol('construct a prepared call');
 // The accessor of every prepared call's requestedArguments: one frozen descriptor made at
 // load (a null-prototype literal per call is a dictionary-mode allocation, ~60 ns).
 let REQUESTED_ARGUMENTS;
@@ -31,6 +37,7 @@ class ProviderText {
   constructor(rawArguments, blank) {
     this.rawArguments = rawArguments;
     this.blank = blank;
+    ObjectFreeze(this);
   }
 }
 
@@ -48,7 +55,10 @@ class PreparedToolCall {
   #snapshot;
   #request;
 
-  constructor(agentName, toolName, rawArguments, request, snapshot) {
+  constructor(token, agentName, toolName, rawArguments, request, snapshot) {
+    // A prepared call holds a snapshot the package made: no other code can construct one
+    // around an object of its own (which it could change after policy approved it).
+    if (token !== CONSTRUCT) throw invalidArgument('a PreparedToolCall is made only by prepareToolCall');
     this.agentName = agentName;
     this.toolName = toolName;
     this.rawArguments = rawArguments;
@@ -64,17 +74,9 @@ class PreparedToolCall {
     ObjectFreeze(this);
   }
 
-  /** The snapshot of a prepared call, or undefined for anything prepareToolCall did not return. */
-  static snapshotOf(value) {
-    return value !== null && typeof value === 'object' && #snapshot in value ? value.#snapshot : undefined;
-  }
-
-  /** The provider text of a prepared call, and whether it was blank. */
-  static requestOf(value) {
-    return value.#request;
-  }
-
   static {
+    snapshotOfPrepared = (value) => (value !== null && typeof value === 'object' && #snapshot in value ? value.#snapshot : undefined);
+    requestOfPrepared = (value) => value.#request;
     requestedArgumentsGetter = function requestedArguments() {
       if (this === null || typeof this !== 'object' || !(#request in this)) return undefined;
       return parseRequest(this.#request.rawArguments, this.#request.blank);
@@ -82,18 +84,17 @@ class PreparedToolCall {
     REQUESTED_ARGUMENTS = ObjectFreeze({ __proto__: null, get: requestedArgumentsGetter, enumerable: true, configurable: false });
   }
 
-  /** A new decoded view for policy evaluation. */
+  /**
+   * A new decoded view, for a policy evaluated outside evaluateToolCall. There is no
+   * execution view here: a handler's view exists only inside executeToolCall, for an
+   * allow decision.
+   */
   policyView() {
     return decodeView(this.snapshot);
   }
-
-  /** A new decoded view for the tool handler. */
-  executionView() {
-    return decodeView(this.snapshot);
-  }
 }
-// The pipeline never calls these methods (it decodes the snapshot itself), and
-// freezing the class keeps every prepared call's methods what they are here.
+// The pipeline never calls this method (it decodes the snapshot itself), and freezing
+// the class keeps every prepared call's methods what they are here.
 ObjectFreeze(PreparedToolCall.prototype);
 ObjectFreeze(PreparedToolCall);
 
@@ -138,7 +139,7 @@ function readPrepareFields(input, async) {
 function prepareWithoutSchema(fields) {
   const { agentName, toolName, rawArguments } = fields;
   const snapshot = createSnapshotFromText(agentName, toolName, rawArguments, fields.includePath);
-  return new PreparedToolCall(agentName, toolName, rawArguments, new ProviderText(rawArguments, undefined), snapshot);
+  return new PreparedToolCall(CONSTRUCT, agentName, toolName, rawArguments, new ProviderText(rawArguments, undefined), snapshot);
 }
 
 /** The decoded request and the schema's input of prepare fields with a schema. */
@@ -168,7 +169,7 @@ function finishPrepare(read, schemaOutput) {
     if (isThenable(schemaOutput)) throw asyncSchema('snapshot', toolName, includePath);
     throw error;
   }
-  return new PreparedToolCall(agentName, toolName, read.rawArguments, read.request, snapshot);
+  return new PreparedToolCall(CONSTRUCT, agentName, toolName, read.rawArguments, read.request, snapshot);
 }
 
 function prepareToolCall(input) {
@@ -191,4 +192,14 @@ async function prepareToolCallAsync(input) {
 }
 
 
-module.exports = { prepareToolCall, prepareToolCallAsync, PreparedToolCall, parseRequest };
+/** The snapshot of a prepared call, or undefined for anything prepareToolCall did not return. */
+function preparedSnapshotOf(value) {
+  return snapshotOfPrepared(value);
+}
+
+/** The provider text of a prepared call (one preparedSnapshotOf recognized), and whether it was blank. */
+function preparedRequestOf(value) {
+  return requestOfPrepared(value);
+}
+
+module.exports = { prepareToolCall, prepareToolCallAsync, preparedSnapshotOf, preparedRequestOf, parseRequest };

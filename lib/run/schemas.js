@@ -8,7 +8,7 @@
 const { types } = require('node:util');
 const { ToolArgumentsValidationError, invalidArgument } = require('../errors');
 const { own, defineField } = require('../input');
-const { handleRejection, ours, box, isThenable, settled, isPromise } = require('./promises');
+const { handleRejection, ours, box, isThenable, settled, isPromise } = require('../promises');
 const P = require('../primordials');
 
 const { ObjectFreeze, ArrayIsArray, StringPrototypeCharCodeAt, StringPrototypeSlice, isProxy } = P;

@@ -79,7 +79,7 @@ async function threeSteps(): Promise<void> {
     policyContext: { turn: 1 },
   });
 
-  // Discriminated by decidedBy: under 'runtime' the reason is one of the four, exhaustively.
+  // Discriminated by decidedBy: under 'runtime' the reason is one of the five, exhaustively.
   if (decision.decidedBy === 'runtime') {
     const reason: RuntimeReason = decision.reason;
     switch (reason) {
@@ -87,6 +87,7 @@ async function threeSteps(): Promise<void> {
       case 'policy_error':
       case 'invalid_policy_result':
       case 'policy_not_configured':
+      case 'grant_store_unavailable':
         break;
       default: {
         const unreachable: never = reason;

@@ -7,8 +7,8 @@
 // never called.
 
 const { types } = require('node:util');
-const { invalidArgument } = require('../errors');
-const P = require('../primordials');
+const { invalidArgument } = require('./errors');
+const P = require('./primordials');
 
 const { ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ObjectGetPrototypeOf, isProxy } = P;
 const isPromise = types.isPromise;
