@@ -44,9 +44,17 @@ async function takeAll(store, q, now, count) {
   return won;
 }
 
+/**
+ * Defines the suite. `options`: node:test options of the describe (a skip), plus `shared`
+ * (one in-process store: no second connection) and `checksArguments: false` (a store that
+ * trusts the grants object to check what it passes), and `todo`: { [test title]: reason }
+ * for a known difference that the store's owner is to fix (the test runs; it cannot fail
+ * the run).
+ */
 function conformance(name, open, options = {}) {
-  describe(`grant store conformance: ${name}`, options, () => {
-    const it = (title, body) => test(title, (t) => withStore(t, open, body));
+  const { shared, checksArguments, todo = {}, ...describeOptions } = options;
+  describe(`grant store conformance: ${name}`, describeOptions, () => {
+    const it = (title, body) => test(title, { todo: Object.hasOwn(todo, title) ? todo[title] : false }, (t) => withStore(t, open, body));
 
     it('a single-use grant is live until its use is taken, then gone', async ({ store }) => {
       const q = query('agent', 'tool', hash());
@@ -262,7 +270,8 @@ function conformance(name, open, options = {}) {
       assert.ok(results.every((r) => r === true || r === false));
     });
 
-    it('every method refuses bad arguments before any I/O, a Proxy unread', async ({ store }) => {
+    const checks = checksArguments === false ? 'this store trusts the grants object, which checks every argument' : false;
+    test('every method refuses bad arguments before any I/O, a Proxy unread', { skip: checks }, (t) => withStore(t, open, async ({ store }) => {
       const good = query('agent', 'tool', hash());
       let trapped = 0;
       const proxy = new Proxy({ ...good }, { get() { trapped++; }, getOwnPropertyDescriptor() { trapped++; }, has() { trapped++; }, ownKeys() { trapped++; return []; } });
@@ -294,9 +303,9 @@ function conformance(name, open, options = {}) {
       await assert.rejects(async () => store.has(accessor, 0), TypeError);
       assert.equal(trapped, 0);
       assert.equal(await store.has(good, 0), false, 'the store still works');
-    });
+    }));
 
-    test('a grant outlives the connection that made it', { skip: options.shared ? 'one process-memory store has no second connection' : false }, (t) =>
+    test('a grant outlives the connection that made it', { skip: shared ? 'one process-memory store has no second connection' : false }, (t) =>
       withStore(t, open, async ({ store, second }) => {
         const q = query('agent', 'tool', hash(), 'user-1');
         await store.put(record(q, { uses: 2, nonce: 'outlives', nonceExpiresAt: null }), 0);
