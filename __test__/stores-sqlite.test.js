@@ -99,6 +99,18 @@ test('a store whose file cannot be opened rejects every call, without a payload,
   await store.close();
 });
 
+test('a path is a file name, never a URI (no ?vfs=unix-none can switch locking off)', async () => {
+  const uri = `file:${path.join(DIR, 'uri.db')}?vfs=unix-none`;
+  const store = createSqliteGrantStore({ path: uri, timeoutMs: 2000 });
+  // Taken literally, the path names a file in a folder "file:" under the working
+  // directory, which does not exist.
+  const error = await store.prune(0).then(() => null, (e) => e);
+  assertStoreError(error, ['store_failed'], []);
+  assert.equal(error.detail, 'sqlite_14');
+  assert.equal(fs.existsSync(path.join(DIR, 'uri.db')), false);
+  await store.close();
+});
+
 /** Holds SQLite's write lock on `file` from another process (Bun's own SQLite) until it exits. */
 function holdLock(bunFile, file, ms) {
   const script = `const { Database } = require('bun:sqlite'); const db = new Database(${JSON.stringify(file)});
