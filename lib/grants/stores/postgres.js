@@ -163,8 +163,8 @@ function createPostgresGrantStore(options) {
   let tail = C.then(undefined, undefined);
 
   /** Sends `text`; resolves with pg's answer (for several statements, a list of results). */
-  function sendRaw(text, values) {
-    if (closed) throw CLOSED;
+  function sendRaw(text, values, internal) {
+    if (closed && !internal) throw CLOSED;
     if (!single) return C.call(query, pool, [{ text, values, query_timeout: timeoutMs }]);
     const sent = C.then(tail, () => C.call(query, pool, [{ text, values, query_timeout: timeoutMs }]));
     tail = C.then(sent, ignore, ignore);
@@ -178,6 +178,15 @@ function createPostgresGrantStore(options) {
 
   function run(operation, start) {
     return C.run(where, operation, timeoutMs, classify, start);
+  }
+
+  // A row whose last use was taken (uses = 0, dead to every reader) is deleted by a second
+  // statement that the take does not wait for: the spend stays one round trip. prune() and
+  // close() wait for the ones this store started; if one fails, the next take of the key or
+  // prune() removes the row.
+  let cleanups = C.then(undefined, undefined);
+  function dropSpent(id) {
+    cleanups = C.then(C.then(cleanups, () => sendRaw(sql.dropSpent, [id], true)), ignore, ignore);
   }
 
   function keyValues(q, now) {
@@ -208,9 +217,8 @@ function createPostgresGrantStore(options) {
       return run('take', () =>
         C.then(send(sql.take, keyValues(q, t)), (rows) => {
           if (rows.length === 0) return false;
-          if (+first(rows, 'uses') > 0) return true;
-          // The use is taken whatever happens to the clean-up (prune removes a leftover).
-          return C.then(send(sql.dropSpent, [first(rows, 'id')]), () => true, () => true);
+          if (+first(rows, 'uses') <= 0) dropSpent(first(rows, 'id'));
+          return true;
         }),
       );
     }),
@@ -220,7 +228,7 @@ function createPostgresGrantStore(options) {
     }),
     prune: C.method((now) => {
       const t = C.readNow(now);
-      return run('prune', () => C.then(send(sql.prune, [t]), (rows) => +first(rows, 'removed')));
+      return run('prune', () => C.then(cleanups, () => C.then(send(sql.prune, [t]), (rows) => +first(rows, 'removed'))));
     }),
     putProposal: C.method((key, json, expiresAt) => {
       const values = [C.readProposalKey(key), C.encodeText(C.readString(json, 'json')), C.readTime(expiresAt, 'expiresAt')];
@@ -242,7 +250,7 @@ function createPostgresGrantStore(options) {
     /** Later calls reject (store_closed); the pool stays open: it is the application's. */
     close: C.method(() => {
       closed = true;
-      return C.then(undefined, () => undefined);
+      return C.then(cleanups, ignore);
     }),
   });
 }
