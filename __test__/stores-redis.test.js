@@ -172,6 +172,25 @@ test('options: a Proxy is refused unread; a client needs call or sendCommand; pr
   createRedisGrantStore({ client: fake, prefix: '{tenant-1}:grants:' });
 });
 
+/** Resolves once a Redis server on `port` answers PING (a client that failed to connect would keep retrying). */
+async function untilRedisAnswers(port) {
+  for (let i = 0; i < 100; i++) {
+    const answered = await new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+      socket.setTimeout(500, () => socket.destroy());
+      socket.once('data', (data) => {
+        socket.destroy();
+        resolve(String(data).startsWith('+PONG'));
+      });
+      socket.once('error', () => resolve(false));
+      socket.once('close', () => resolve(false));
+    });
+    if (answered) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`no Redis server answered on port ${port}`);
+}
+
 describe('dead Redis stores reject within timeoutMs, without a payload', () => {
   const q = query('secret-agent', 'secret-tool', hash(), 'secret-scope');
   const secrets = ['secret-agent', 'secret-tool', q.proposalHash, 'secret-scope', 'secret-args', 'secret-nonce'];
@@ -267,11 +286,8 @@ describe('dead Redis stores reject within timeoutMs, without a payload', () => {
       await new Promise((resolve) => probe.close(resolve));
       const server = require('node:child_process').spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
       try {
-        let client;
-        for (let i = 0; i < 50 && client === undefined; i++) {
-          client = await CLIENTS[kind].connect(`redis://127.0.0.1:${port}`).catch(() => new Promise((resolve) => setTimeout(resolve, 100)));
-        }
-        assert.ok(client, 'connected to the private redis-server');
+        await untilRedisAnswers(port);
+        const client = await CLIENTS[kind].connect(`redis://127.0.0.1:${port}`);
         const store = createRedisGrantStore({ client, timeoutMs: 400 });
         await store.put(record(q), 0);
         assert.equal(await store.has(q, 0), true);
