@@ -253,6 +253,8 @@ export interface PrepareInput<S extends ToolSchema | undefined = undefined> {
   schema?: S;
   /** Attach JSON Pointers (`path`, `issuePaths`) to errors. Off by default: they hold payload keys. */
   includePath?: boolean;
+  /** The provider's call id, for events only (docs/events.md); never hashed. */
+  toolCallId?: string;
 }
 
 /**
@@ -410,6 +412,8 @@ export declare function evaluateToolCall<T, P extends ToolPolicyResult = ToolPol
    * fields. Its `grantScope` (a string) is the scope grants are looked up in.
    */
   policyContext?: C;
+  /** The provider's call id, for events only (default: the one given to prepareToolCall); never hashed. */
+  toolCallId?: string;
 }): Promise<ToolCallDecision<T, P>>;
 
 /** The argument fields of a policy input: a policyContext cannot override them. */
@@ -465,6 +469,8 @@ export declare function authorizeToolCall<T, R, P extends ToolPolicyResult = Too
   execute: (args: T) => R | Promise<R>;
   policyContext?: C;
   grants?: ToolGrantSpender;
+  /** The provider's call id, for events only (default: the one given to prepareToolCall); never hashed. */
+  toolCallId?: string;
 }): Promise<ToolCallOutcome<R, P, T>>;
 
 // ---------------------------------------------------------------------------------
@@ -488,6 +494,8 @@ export interface ApprovalGrantRecord {
   readonly nonce: string | null;
   /** Until when the nonce is kept (the seal's expiry; null: always). */
   readonly nonceExpiresAt: number | null;
+  /** The id of the key whose seal was granted (null without a key ring); stores need not keep it. */
+  readonly keyId: string | null;
 }
 
 /** What a grant is looked up, spent and revoked by. `scope` absent or null: unscoped. */
