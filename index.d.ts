@@ -199,12 +199,30 @@ export declare const MAX_DEPTH: number;
 // The run-loop pipeline (RFC-0016): prepareToolCall, evaluateToolCall (the run loop
 // records the decision), executeToolCall; or authorizeToolCall for the last two at once.
 
-/** A value and everything reachable from it, read-only (functions are left as they are). */
-export type DeepReadonly<T> = T extends (...args: never[]) => unknown
+/** A read-only value of the strict snapshot domain: what a policy sees without a schema. Narrow it to read it. */
+export type ReadonlySnapshotValue =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly ReadonlySnapshotValue[]
+  | { readonly [key: string]: ReadonlySnapshotValue };
+
+/**
+ * A value and everything reachable from it, read-only (functions are left as they are).
+ * `unknown` and `any` stay as they are, and the whole JSON domain (SnapshotValue, a
+ * recursive type) becomes ReadonlySnapshotValue without being expanded: reading
+ * `parsedArguments` never instantiates a type without end (TS2589).
+ */
+export type DeepReadonly<T> = unknown extends T
   ? T
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-    : T;
+  : [SnapshotValue] extends [T]
+    ? ReadonlySnapshotValue
+    : T extends (...args: never[]) => unknown
+      ? T
+      : T extends object
+        ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+        : T;
 
 /**
  * A Standard Schema v1 (zod 3.24+, zod 4, valibot, arktype): only what the package uses.
