@@ -633,6 +633,13 @@ export interface ApprovalGrants {
    * @throws {TypeError} without keys.
    */
   seal(proposal: ProposalFields, options?: { ttlMs?: number; scope?: string | null }): SealedProposal;
+  /**
+   * Verifies a sealed proposal without granting it (for a reviewer's display): its
+   * signature, its expiry on the grants' clock and its hash; returns a fresh copy.
+   * @throws {TypeError} without keys. @throws {ApprovalGrantError} (not `seal_used`).
+   * @throws {SnapshotDomainError}.
+   */
+  verify(sealed: unknown): SealedProposal;
   /** Whether these grants seal (a key ring was given). */
   readonly sealing: boolean;
   /** Whether a live grant matches (a read; spends nothing). */
