@@ -233,7 +233,7 @@ test('a call that needs approval, granted by hash and resumed, executes once', a
   assert.equal(proposal.argsCanonicalJson, '{"cents":50000,"to":"bob"}');
   assert.equal(proposal.proposalHash, seen.decisions[0].proposalHash);
   assert.equal(proposal.reason, 'large transfer');
-  assert.equal(gate.proposal(interruption), proposal);
+  assert.equal(gate.proposal(result.state, interruption), proposal);
   assert.equal(counter.runs, 1);
 
   await gate.approve(result.state, interruption, proposal);
@@ -268,7 +268,8 @@ test('the same approval replayed: the SDK alone executes it again; the gate exec
   // The stored, approved state again: the SDK approves it again; the grant is gone.
   result = await run(agent, await RunState.fromString(agent, stored));
   assert.equal(seen.executed.length, 1, 'a replayed approval must not execute twice');
-  assert.match(toolOutputs(result).c1, /not executed \(require_approval: large transfer\)/);
+  // The SDK's approval is replayed, its grant is spent: an approval without a grant.
+  assert.match(toolOutputs(result).c1, /not executed \(deny: approved_without_grant\)/);
 });
 
 test('stored arguments edited after approval: the SDK alone executes them; the gate executes nothing', async () => {
@@ -292,7 +293,9 @@ test('stored arguments edited after approval: the SDK alone executes them; the g
   const tampered = editStoredState(result.state.toString(), 5, 99999999);
   result = await run(agent, await RunState.fromString(agent, tampered));
   assert.equal(seen.executed.length, 0);
-  assert.match(toolOutputs(result).c1, /not executed \(require_approval: every transfer\)/);
+  // The SDK approved the call; no grant exists for the edited arguments.
+  assert.match(toolOutputs(result).c1, /not executed \(deny: approved_without_grant\)/);
+  assert.equal(seen.decisions.at(-1).reason, 'every transfer', 'the new attempt was decided by the policy');
   assert.equal(seen.policy.at(-1).parsedArguments.cents, 99999999, 'the new attempt saw the edited value');
   assert.equal(await grants.has(proposal), true, 'the grant for 5 cents is still unspent');
 });
