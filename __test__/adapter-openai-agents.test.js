@@ -586,6 +586,16 @@ test('installing the package pulls no framework: @openai/agents is an optional p
     assert.ok(fs.existsSync(join(app, 'node_modules', 'tool-argument-snapshot', 'adapters', 'openai-agents.js')));
     assert.equal(fs.existsSync(join(app, 'node_modules', '@openai')), false, 'no framework was installed');
     assert.equal(fs.existsSync(join(app, 'node_modules', 'zod')), false);
+    // Requiring the subpath without the framework names the package to install.
+    const loaded = spawnSync(process.execPath, ['-e', `
+      try { require('tool-argument-snapshot/openai-agents'); console.log('loaded'); }
+      catch (error) { console.log(JSON.stringify({ code: error.code, packageName: error.packageName, message: error.message })); }
+    `], { cwd: app, encoding: 'utf8' });
+    assert.equal(loaded.status, 0, loaded.stderr);
+    const refused = JSON.parse(loaded.stdout);
+    assert.equal(refused.code, 'MODULE_NOT_FOUND');
+    assert.equal(refused.packageName, '@openai/agents');
+    assert.match(refused.message, /npm install @openai\/agents/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

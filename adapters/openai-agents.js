@@ -41,13 +41,14 @@
 //   tool's `errorFunction`, the SDK's path for invalid input: the model gets an error
 //   output it can correct; no decision exists and the policy never ran.
 
-const api = require('tool-argument-snapshot');
 const {
-  requirePeer, invalidArgument: sharedInvalidArgument, own, ownArray, setData, readOptions,
+  requirePeer, invalidArgument: sharedInvalidArgument, own, setData, readOptions,
   isWellFormedString, approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT,
 } = require('./shared');
 
+// The framework first: without it, requiring this subpath names the package to install.
 const sdk = requirePeer('openai-agents', '@openai/agents', 'the OpenAI Agents SDK', () => require('@openai/agents'));
+const api = require('tool-argument-snapshot');
 
 const {
   prepareToolCallAsync: prepare, evaluateToolCall, executeToolCall, ToolArgumentsValidationError,
