@@ -81,6 +81,7 @@ const WeakMapPrototypeGet = uncurryThis(WeakMap.prototype.get);
 const WeakMapPrototypeSet = uncurryThis(WeakMap.prototype.set);
 const JSONParse = JSON.parse;
 const JSONStringify = JSON.stringify;
+const DecodeURIComponent = decodeURIComponent;
 const { isProxy } = require('node:util').types;
 
 const ADAPTER = 'openai-agents';
@@ -96,7 +97,6 @@ function invalidArgument(message) {
 // cannot read for certain (lazy, custom, a transform or preprocess, catch, any, unknown,
 // an unknown kind) counts as accepting null: the null stays and the schema decides.
 
-const REMOVE = Symbol('remove');
 const MAX_SCHEMA_DEPTH = 64;
 
 /** The definition of a zod schema with its kind, or undefined for anything else. */
@@ -273,7 +273,7 @@ function resolveLocalRef(root, ref) {
   for (let i = 0; i < tokens.length; i++) {
     let token;
     try {
-      token = decodeURIComponent(tokens[i]);
+      token = DecodeURIComponent(tokens[i]);
     } catch {
       return undefined;
     }
@@ -285,6 +285,8 @@ function resolveLocalRef(root, ref) {
   return current;
 }
 
+const BRANCH_KEYWORDS = ObjectFreeze(['anyOf', 'oneOf']);
+
 function jsonRefusesNull(schema, root, depth = 0) {
   if (schema === false) return true;
   if (!isSchemaObject(schema) || depth > MAX_SCHEMA_DEPTH) return false;
@@ -294,8 +296,8 @@ function jsonRefusesNull(schema, root, depth = 0) {
   const values = own(schema, 'enum');
   if (ArrayIsArray(values) && !isProxy(values) && !ArrayPrototypeIncludes(values, null)) return true;
   if (ObjectHasOwn(schema, 'const') && own(schema, 'const') !== null) return true;
-  for (const key of ['anyOf', 'oneOf']) {
-    const branches = own(schema, key);
+  for (let k = 0; k < BRANCH_KEYWORDS.length; k++) {
+    const branches = own(schema, BRANCH_KEYWORDS[k]);
     if (!ArrayIsArray(branches) || isProxy(branches) || branches.length === 0) continue;
     let all = true;
     for (let i = 0; i < branches.length && all; i++) all = jsonRefusesNull(branches[i], root, depth + 1);
