@@ -425,3 +425,16 @@ test('a policy map decides each tool by its own policy; a tool without one is no
   assert.deepEqual(executed, [5, 5]);
   assert.throws(() => createOpenAIAgentsGate({ agentName: AGENT, policy: { transfer: 'allow' } }), TypeError);
 });
+
+test('a rejected call: the SDK answers it, and its carried proposal is dropped at the next interruption of the run', async () => {
+  const { gate, agent, seen } = app({ policy: byCents(100), grants: createApprovalGrants() });
+  const a = agent(scripted([['transfer', '{"to":"bob","cents":5000}', 'call_1']], [['transfer', '{"to":"eve","cents":7000}', 'call_2']]));
+  let result = await run(a, 'pay');
+  result.state.reject(result.interruptions[0]);
+  result = await run(a, result.state);
+  assert.equal(seen.executed.length, 0);
+  assert.equal(toolOutputs(result).call_1, 'Tool execution was not approved.');
+  assert.deepEqual(gate.pending(result.state).map((p) => p.interruption.rawItem.callId), ['call_2']);
+  const carried = JSON.parse(result.state.toString()).context.context['tool-argument-snapshot'].pending[AGENT];
+  assert.deepEqual(Object.keys(carried), ['call_2']);
+});

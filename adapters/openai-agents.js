@@ -561,8 +561,17 @@ function createOpenAIAgentsGate(options) {
       byAgent = {};
       setData(pending, agentName, byAgent);
     }
-    if (entry === undefined) delete byAgent[callId];
-    else setData(byAgent, callId, entry);
+    if (entry === undefined) {
+      delete byAgent[callId];
+      return true;
+    }
+    // Entries of calls the SDK rejected since (state.reject) never reach execute: drop them here.
+    const carriedIds = ObjectKeys(byAgent);
+    for (let i = 0; i < carriedIds.length; i++) {
+      const toolName = own(own(byAgent, carriedIds[i]), 'toolName');
+      if (typeof toolName === 'string' && runContext.isToolApproved({ toolName, callId: carriedIds[i] }) === false) delete byAgent[carriedIds[i]];
+    }
+    setData(byAgent, callId, entry);
     return true;
   }
 
