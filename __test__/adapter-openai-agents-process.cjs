@@ -1,6 +1,7 @@
 'use strict';
 // One process of the cross-process approval test (adapter-openai-agents-processes.test.js):
 //   node adapter-openai-agents-process.cjs DIR run      the agent server: runs until approval, stores the RunState
+//   node adapter-openai-agents-process.cjs DIR wait     a fresh worker resumes before any decision
 //   node adapter-openai-agents-process.cjs DIR review   the reviewer: grants the sealed proposal it was sent
 //   node adapter-openai-agents-process.cjs DIR resume   a fresh worker: restores the RunState and resumes it
 // Every process builds its own grants on the same durable store (SQLite when the package has
@@ -138,6 +139,12 @@ async function main() {
     const refused = await grants.grant(forged).then(() => 'granted', (error) => error.code);
     const record = await grants.grant(sealed);
     report = { refused, scope: record.scope, uses: record.uses, argsCanonicalJson: record.argsCanonicalJson };
+  } else if (mode === 'wait') {
+    // A restart before anyone decided: the call stays pending, nothing runs, nothing throws.
+    const { gate, agent, executed } = app(grants, [[assistantMessage('done')]]);
+    const state = await RunState.fromString(agent, fs.readFileSync(stateFile, 'utf8'));
+    const result = await run(agent, state);
+    report = { executed, interruptions: result.interruptions.map((i) => i.rawItem.callId), pending: gate.pending(result.state).map((p) => p.sealed) };
   } else if (mode === 'resume') {
     const { gate, agent, executed } = app(grants, [[assistantMessage('done')]]);
     const state = await RunState.fromString(agent, fs.readFileSync(stateFile, 'utf8'));

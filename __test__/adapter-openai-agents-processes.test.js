@@ -35,6 +35,11 @@ test('approval in another process through a durable store and sealed proposals: 
     assert.equal(sealed.argsCanonicalJson, '{"cents":250000,"to":"carol"}');
     assert.equal(sealed.scope, 'user:alice');
 
+    const waiting = step(dir, 'wait').report;
+    assert.deepEqual(waiting.executed, []);
+    assert.deepEqual(waiting.interruptions, ['call_2'], 'resumed undecided in a fresh process: still pending');
+    assert.deepEqual(waiting.pending, [sealed], 'with the same sealed proposal');
+
     const review = step(dir, 'review').report;
     assert.deepEqual(review, { refused: 'bad_signature', scope: 'user:alice', uses: 1, argsCanonicalJson: '{"cents":250000,"to":"carol"}' });
 
