@@ -538,7 +538,7 @@ export interface ApprovalGrantStore {
    * nothing and return `false`.
    */
   put(record: ApprovalGrantRecord, now: number): boolean | void | Promise<boolean | void>;
-  /** Whether a live record matches the query. A read: it must change nothing. */
+  /** Whether a live record matches the query. A read: it takes no use and changes no live record (it may drop dead ones). */
   has(query: Required<ApprovalGrantQuery>, now: number): boolean | Promise<boolean>;
   /**
    * Atomically: if a live record matches, decrement its `uses` (removing it at 0) and
