@@ -123,7 +123,13 @@ export declare class SnapshotDomainError extends Error {
 }
 
 /** The codes of a ToolArgumentsValidationError: `schema_error` or `async_schema` at stage schema, a SnapshotErrorCode otherwise. */
-export type ToolArgumentsErrorCode = Exclude<SnapshotErrorCode, 'not_canonical' | 'hash_mismatch' | 'not_a_snapshot'> | 'schema_error';
+export type ToolArgumentsErrorCode = Exclude<SnapshotErrorCode, 'not_canonical' | 'hash_mismatch' | 'not_a_snapshot'> | 'schema_error' | ToolCallPairingCode;
+
+/**
+ * Stage json codes of the framework adapters: a tool call they cannot pair with its
+ * provider text (no call id, a call id two calls share, no recorded text, another text).
+ */
+export type ToolCallPairingCode = 'missing_call_id' | 'duplicate_call_id' | 'unpaired_call' | 'no_provider_text' | 'provider_text_mismatch';
 
 /** The issue codes of zod 3 and zod 4 (`unknown` for a code outside them). */
 export type ZodIssueCode =
@@ -368,6 +374,8 @@ export interface SuspendedToolProposal<T = SnapshotValue> {
   readonly argsCanonicalJson: string;
   readonly proposalHash: string;
   readonly reason: string;
+  /** The provider's call id when the evaluation had one (never hashed, never sealed). */
+  readonly toolCallId?: string;
 }
 
 declare const argumentsType: unique symbol;
