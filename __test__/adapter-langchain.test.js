@@ -408,6 +408,100 @@ for (const [label, z] of ZODS) {
       assert.deepEqual(state.executed, [{ amount: 7, currency: 'EUR' }]);
     });
 
+    test('two tool calls sharing an id are invalid input: neither runs the other\'s arguments', async () => {
+      // "pay bob 5" and "pay eve 999999" under one id. Pairing texts by id and keeping the
+      // first text per id (d0c85eb) ran 5 twice and never prepared, decided or ran 999999.
+      const { state, gate } = setup();
+      const ai = await modelTurn([
+        ['call_1', 'pay', '{"amount":5}'],
+        ['call_1', 'pay', '{"amount":999999}'],
+      ]);
+      assert.deepEqual(ai.tool_calls.map((c) => [c.id, c.args.amount]), [['call_1', 5], ['call_1', 999999]], 'LangChain keeps both calls under one id');
+      const { results, messages, pending } = await gate.run(ai);
+      assert.deepEqual(state.executed, [], 'nothing ran: neither call can be answered, resumed or approved by its id');
+      assert.equal(state.policyInputs.length, 0);
+      assert.equal(state.schemaRuns, 0);
+      assert.equal(pending.length, 0);
+      assert.deepEqual(
+        results.map((r) => [r.toolCallId, r.status, r.code, r.stage, r.error.cause.code]),
+        [
+          ['call_1', 'invalid_input', 'duplicate_call_id', 'call', 'duplicate_call_id'],
+          ['call_1', 'invalid_input', 'duplicate_call_id', 'call', 'duplicate_call_id'],
+        ],
+      );
+      assert.ok(results[0].error instanceof ToolInputParsingException);
+      assert.deepEqual(messages.map((m) => [m.tool_call_id, m.status]), [['call_1', 'error'], ['call_1', 'error']]);
+      for (const text of [messages[0].content, results[0].error.message]) assert.ok(!text.includes('999999') && !text.includes('amount'), 'no payload');
+
+      // An id shared only by the provider's texts is as ambiguous: the parsed calls were
+      // made from one of them, and nothing says which.
+      const texts = new AIMessage({
+        content: '',
+        additional_kwargs: {
+          tool_calls: [
+            { id: 'call_2', type: 'function', function: { name: 'pay', arguments: '{"amount":5}' } },
+            { id: 'call_2', type: 'function', function: { name: 'pay', arguments: '{"amount":999999}' } },
+          ],
+        },
+        tool_calls: [{ id: 'call_2', name: 'pay', args: { amount: 5 }, type: 'tool_call' }],
+      });
+      const twice = await gate.run(texts);
+      assert.deepEqual(twice.results.map((r) => [r.status, r.code]), [['invalid_input', 'duplicate_call_id']]);
+
+      // Distinct ids are paired by id, whatever their order in each list.
+      const reordered = new AIMessage({
+        content: '',
+        additional_kwargs: {
+          tool_calls: [
+            { id: 'call_4', type: 'function', function: { name: 'pay', arguments: '{"amount":999999}' } },
+            { id: 'call_3', type: 'function', function: { name: 'pay', arguments: '{"amount":5}' } },
+          ],
+        },
+        tool_calls: [
+          { id: 'call_3', name: 'pay', args: { amount: 5 }, type: 'tool_call' },
+          { id: 'call_4', name: 'pay', args: { amount: 999999 }, type: 'tool_call' },
+        ],
+      });
+      const paired = await gate.run(reordered);
+      assert.deepEqual(paired.results.map((r) => [r.toolCallId, r.status]), [['call_3', 'executed'], ['call_4', 'pending']]);
+      assert.equal(paired.pending[0].rawArguments, '{"amount":999999}');
+      assert.deepEqual(state.executed, [{ amount: 5, currency: 'EUR' }]);
+    });
+
+    test('a tool call without an id is invalid input (missing_call_id), and so is a call the provider texts do not have', async () => {
+      const { state, gate } = setup();
+      const noId = new AIMessage({
+        content: '',
+        additional_kwargs: { tool_calls: [{ type: 'function', function: { name: 'pay', arguments: '{"amount":5}' } }] },
+        tool_calls: [{ name: 'pay', args: { amount: 5 }, type: 'tool_call' }],
+      });
+      const { results, messages } = await gate.run(noId);
+      assert.deepEqual(results.map((r) => [r.toolCallId, r.status, r.code]), [[undefined, 'invalid_input', 'missing_call_id']]);
+      assert.equal(messages[0].tool_call_id, '');
+      assert.equal(messages[0].status, 'error');
+      // Without provider texts too (an object-argument integration).
+      const objectNoId = await gate.run(new AIMessage({ content: '', tool_calls: [{ id: '', name: 'pay', args: { amount: 5 }, type: 'tool_call' }] }));
+      assert.equal(objectNoId.results[0].code, 'missing_call_id');
+
+      // A call added to, or renamed in, LangChain's parsed copy after the provider sent
+      // its texts has no text of its own: its arguments would come from the edited copy.
+      const edited = new AIMessage({
+        content: '',
+        additional_kwargs: { tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"amount":5}' } }] },
+        tool_calls: [
+          { id: 'call_1', name: 'pay', args: { amount: 5 }, type: 'tool_call' },
+          { id: 'call_9', name: 'pay', args: { amount: 999999 }, type: 'tool_call' },
+        ],
+      });
+      const unpaired = await gate.run(edited);
+      assert.deepEqual(unpaired.results.map((r) => [r.toolCallId, r.status, r.code]), [
+        ['call_1', 'invalid_input', 'unpaired_call'],
+        ['call_9', 'invalid_input', 'unpaired_call'],
+      ]);
+      assert.deepEqual(state.executed, []);
+      assert.equal(state.policyInputs.length, 0);
+    });
+
     test('the model is bound to the tool itself, and an unknown tool name executes nothing', async () => {
       const { state, pay, gate } = setup();
       const model = new ScriptedOpenAIChatModel([[['call_1', 'refund', '{"amount":5}']]]).bindTools([pay]);
