@@ -525,6 +525,124 @@ test('createToolGate refuses a JSON-schema tool and a bad option', () => {
   assert.throws(() => createToolGate(inherited), { name: 'TypeError' }, 'inherited options never count');
 });
 
+describe('typed policies, decline and approvals kept per run', () => {
+  const z = require('zod');
+  const KEYS = [{ id: 'k1', secret: 'k'.repeat(32) }];
+
+  function tools() {
+    const executed = [];
+    const pay = tool(async (args) => {
+      executed.push(['pay', args]);
+      return `paid ${args.amount}`;
+    }, { name: 'pay', schema: z.object({ amount: z.number() }) });
+    const lookup = tool(async (args) => {
+      executed.push(['lookup', args]);
+      return `found ${args.query}`;
+    }, { name: 'lookup', schema: z.object({ query: z.string() }) });
+    return { pay, lookup, executed };
+  }
+
+  async function turn(texts) {
+    return new ScriptedOpenAIChatModel([texts]).invoke([new HumanMessage('x')]);
+  }
+
+  test('a policy map gives each tool its own policy; a tool without one needs approval with grants, is denied without', async () => {
+    const { pay, lookup, executed } = tools();
+    const seen = [];
+    const policy = {
+      pay: (input) => {
+        seen.push(['pay', input.toolName, input.parsedArguments.amount, input.toolCallId]);
+        return { decision: input.parsedArguments.amount > 100 ? 'require_approval' : 'allow', reason: 'amount' };
+      },
+      lookup: (input) => {
+        seen.push(['lookup', input.toolName, input.parsedArguments.query, input.toolCallId]);
+        return { decision: 'deny', reason: 'no lookups today' };
+      },
+    };
+    const gate = createToolGate({ agentName: AGENT, tools: [pay, lookup], policy });
+    const { results } = await gate.run(await turn([['c1', 'pay', '{"amount":5}'], ['c2', 'lookup', '{"query":"q"}'], ['c3', 'pay', '{"amount":500}']]));
+    assert.deepEqual(results.map((r) => [r.toolCallId, r.status, r.reason]), [
+      ['c1', 'executed', 'amount'],
+      ['c2', 'denied', 'no lookups today'],
+      ['c3', 'pending', 'amount'],
+    ]);
+    assert.deepEqual(seen, [['pay', 'pay', 5, 'c1'], ['lookup', 'lookup', 'q', 'c2'], ['pay', 'pay', 500, 'c3']]);
+    assert.deepEqual(executed, [['pay', { amount: 5 }]]);
+
+    const partial = { pay: policy.pay };
+    const withGrants = createToolGate({ agentName: AGENT, tools: [pay, lookup], policy: partial, grants: createApprovalGrants() });
+    const without = createToolGate({ agentName: AGENT, tools: [pay, lookup], policy: partial });
+    const ai = await turn([['c4', 'lookup', '{"query":"q"}']]);
+    assert.deepEqual((await withGrants.run(ai)).results.map((r) => [r.status, r.reason]), [['pending', 'approval_required']]);
+    assert.deepEqual((await without.run(ai)).results.map((r) => [r.status, r.decidedBy, r.reason]), [['denied', 'runtime', 'policy_not_configured']]);
+
+    assert.throws(() => createToolGate({ agentName: AGENT, tools: [pay], policy: { refund: () => ({ decision: 'allow', reason: 'x' }) } }), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.throws(() => createToolGate({ agentName: AGENT, tools: [pay], policy: { pay: 'allow' } }), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.throws(() => createToolGate({ agentName: AGENT, tools: [pay], policy: new Proxy({}, {}) }), { code: 'ERR_INVALID_ARG_TYPE' });
+    const inherited = Object.create({ pay: () => ({ decision: 'allow', reason: 'inherited' }) });
+    const inheritedGate = createToolGate({ agentName: AGENT, tools: [pay], policy: inherited });
+    assert.equal((await inheritedGate.run(await turn([['c5', 'pay', '{"amount":1}']]))).results[0].reason, 'policy_not_configured', 'an inherited entry is no policy');
+  });
+
+  test('gate.decline answers a pending call with an error ToolMessage and runs nothing', async () => {
+    const { pay, executed } = tools();
+    const gate = createToolGate({ agentName: AGENT, tools: [pay], policy: () => ({ decision: 'require_approval', reason: 'review' }), grants: createApprovalGrants() });
+    const { pending, messages } = await gate.run(await turn([['c1', 'pay', '{"amount":5}']]));
+    assert.equal(messages.length, 0);
+    const declined = gate.decline(pending[0]);
+    assert.ok(ToolMessage.isInstance(declined));
+    assert.deepEqual([declined.tool_call_id, declined.name, declined.status], ['c1', 'pay', 'error']);
+    assert.match(declined.content, /declined/);
+    assert.equal(gate.decline(pending[0], 'not this month').content, 'not this month');
+    assert.throws(() => gate.decline({ toolName: 'pay' }), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.throws(() => gate.decline(new Proxy(pending[0], {})), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.deepEqual(executed, []);
+  });
+
+  test('with a key ring, pending proposals are sealed; gate.approve grants the seal and the resumed call runs once', async () => {
+    const { pay, executed } = tools();
+    const grants = createApprovalGrants({ keys: KEYS });
+    const gate = createToolGate({ agentName: AGENT, tools: [pay], policy: () => ({ decision: 'require_approval', reason: 'review' }), grants });
+    const ai = await turn([['c1', 'pay', '{"amount":5}']]);
+    const [proposal] = (await gate.run(ai)).pending;
+    assert.equal(proposal.sealed.v, 1);
+    assert.equal(proposal.sealed.proposalHash, proposal.proposalHash);
+    await assert.rejects(grants.grant(proposal), { code: 'not_sealed' }, 'the unsealed proposal is refused by grants with keys');
+    await gate.approve(proposal);
+    await assert.rejects(gate.approve(proposal), { code: 'seal_used' });
+    const resumed = await gate.run(ai, { toolCallIds: ['c1'] });
+    assert.equal(resumed.results[0].reason, 'approval_granted');
+    assert.deepEqual(executed, [['pay', { amount: 5 }]]);
+  });
+
+  test('with runId, a fresh gate lists the proposals kept for a stored message, approves one and resumes it; partial approvals keep the other pending', async () => {
+    const { pay, executed } = tools();
+    const grants = createApprovalGrants({ keys: KEYS });
+    const policy = () => ({ decision: 'require_approval', reason: 'review' });
+    const first = createToolGate({ agentName: AGENT, tools: [pay], policy, grants });
+    const ai = await turn([['c1', 'pay', '{"amount":5}'], ['c2', 'pay', '{"amount":7}']]);
+    const stored = JSON.stringify(mapChatMessagesToStoredMessages([ai]));
+    const run = await first.run(ai, { runId: 'thread-1', policyContext: { grantScope: 'user:alice' } });
+    assert.equal(run.pending.length, 2);
+    assert.equal(run.pending[0].sealed.scope, 'user:alice');
+
+    // Another gate (another process would do the same with a shared store).
+    const second = createToolGate({ agentName: AGENT, tools: [pay], policy, grants });
+    const [restored] = mapStoredMessagesToChatMessages(JSON.parse(stored));
+    const kept = await second.pending(restored, { runId: 'thread-1' });
+    assert.deepEqual(kept.map((p) => [p.toolCallId, p.argsCanonicalJson, p.sealed.scope]), [['c1', '{"amount":5}', 'user:alice'], ['c2', '{"amount":7}', 'user:alice']]);
+    assert.deepEqual(kept[0].parsedArguments, { amount: 5 });
+    assert.deepEqual(await second.pending(restored, { runId: 'thread-2' }), [], 'kept per run');
+    await second.approve(kept[0]);
+    const resumed = await second.run(restored, { runId: 'thread-1', toolCallIds: ['c1'], policyContext: { grantScope: 'user:alice' } });
+    assert.deepEqual(resumed.results.map((r) => [r.toolCallId, r.status, r.reason]), [['c1', 'executed', 'approval_granted']]);
+    assert.deepEqual(executed, [['pay', { amount: 5 }]]);
+    assert.deepEqual((await second.pending(restored, { runId: 'thread-1' })).map((p) => p.toolCallId), ['c2'], 'the executed call is forgotten, the undecided one is still pending');
+    await assert.rejects(second.pending(restored), { code: 'ERR_INVALID_ARG_TYPE' });
+    await assert.rejects(createToolGate({ agentName: AGENT, tools: [pay], policy }).run(restored, { runId: 'x' }), { code: 'ERR_INVALID_ARG_TYPE' }, 'runId needs grants');
+  });
+});
+
 test('without a policy or grants every call is denied by the runtime', async () => {
   const pay = tool(async () => 'paid', { name: 'pay', schema: require('zod').object({ amount: require('zod').number() }) });
   const gate = createToolGate({ agentName: AGENT, tools: [pay] });

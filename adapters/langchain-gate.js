@@ -104,13 +104,13 @@ function toolCallsOf(message) {
   const toolCalls = own(message, 'tool_calls');
   if (ArrayIsArray(toolCalls) && !isProxy(toolCalls)) {
     for (let i = 0; i < toolCalls.length; i++) {
-      ArrayPrototypePush(entries, { id: own(toolCalls[i], 'id'), name: own(toolCalls[i], 'name'), text: undefined, args: own(toolCalls[i], 'args') });
+      ArrayPrototypePush(entries, { id: own(toolCalls[i], 'id'), name: own(toolCalls[i], 'name'), text: undefined, args: own(toolCalls[i], 'args'), position: i });
     }
     // Calls whose text the integration could not parse keep that text as `args`.
     const invalid = ownArray(message, 'invalid_tool_calls');
     for (let i = 0; i < invalid.length; i++) {
       const args = own(invalid[i], 'args');
-      ArrayPrototypePush(entries, { id: own(invalid[i], 'id'), name: own(invalid[i], 'name'), text: typeof args === 'string' ? args : '', args: undefined });
+      ArrayPrototypePush(entries, { id: own(invalid[i], 'id'), name: own(invalid[i], 'name'), text: typeof args === 'string' ? args : '', args: undefined, position: -1 });
     }
   } else {
     // An AIMessageChunk computes tool_calls lazily from its chunks: read the chunks, whose
@@ -118,7 +118,7 @@ function toolCallsOf(message) {
     const chunks = ownArray(message, 'tool_call_chunks');
     for (let i = 0; i < chunks.length; i++) {
       const args = own(chunks[i], 'args');
-      ArrayPrototypePush(entries, { id: own(chunks[i], 'id'), name: own(chunks[i], 'name'), text: typeof args === 'string' ? args : '', args: undefined });
+      ArrayPrototypePush(entries, { id: own(chunks[i], 'id'), name: own(chunks[i], 'name'), text: typeof args === 'string' ? args : '', args: undefined, position: i });
     }
   }
 
@@ -134,9 +134,9 @@ function toolCallsOf(message) {
 
   const calls = [];
   for (let i = 0; i < entries.length; i++) {
-    const { id, name, text, args } = entries[i];
+    const { id, name, text, args, position } = entries[i];
     if (typeof name !== 'string') continue;
-    const call = { id: isCallId(id) ? id : undefined, name, argumentsSource: 'object', text: undefined, args: undefined, problem: undefined };
+    const call = { id: isCallId(id) ? id : undefined, name, argumentsSource: 'object', text: undefined, args: undefined, problem: undefined, position };
     ArrayPrototypePush(calls, call);
     if (call.id === undefined) {
       call.problem = 'missing_call_id';
@@ -252,16 +252,24 @@ function assignPolicies(tools, policy, grants) {
 }
 
 /** The options every LangChain gate shares: agent, tools, policy, grants, includePath. */
-function readGateOptions(options, what) {
+function readGateOptions(options, what, defaultGrants) {
   const opts = readOptions(options, `${what} options`);
   if (opts === null) throw invalidArgument(`${what} expects { agentName, tools, policy?, grants? }`);
   const agentName = own(opts, 'agentName');
   if (!isWellFormedString(agentName)) throw invalidArgument('options.agentName must be a well-formed string');
   const tools = readTools(own(opts, 'tools'));
-  const grants = readGrants(own(opts, 'grants'));
+  let given = own(opts, 'grants');
+  if (given === undefined && defaultGrants !== undefined) given = defaultGrants();
+  const grants = readGrants(given);
   assignPolicies(tools, own(opts, 'policy'), grants);
   const includePath = own(opts, 'includePath') === true;
-  return { opts, agentName, tools, grants, includePath };
+  const executeOptions = grants === undefined ? undefined : { grants: grants.object };
+  return { agentName, tools, grants, includePath, executeOptions };
+}
+
+/** The gate's entry for a tool name, or undefined. */
+function toolEntry(tools, name) {
+  return MapPrototypeGet(tools.byName, name);
 }
 
 /**
@@ -448,7 +456,7 @@ function createToolGate(options) {
     const { id, name, argumentsSource } = call;
     const base = { toolCallId: id, toolName: name, argumentsSource };
     if (call.problem !== undefined) return { ...base, ...invalidFields(id, name, callProblemError(call.problem)) };
-    const entry = MapPrototypeGet(tools.byName, name);
+    const entry = toolEntry(tools, name);
     if (entry === undefined) {
       return { ...base, status: 'unknown_tool', message: errorMessage(id, name, 'This tool does not exist [unknown_tool].') };
     }
@@ -568,6 +576,7 @@ module.exports = {
   createToolGate,
   // For the createAgent middleware (adapters/langchain-agent.js).
   readGateOptions,
+  toolEntry,
   toolCallsOf,
   callProblemError,
   invalidFields,
@@ -577,7 +586,6 @@ module.exports = {
   scopeOf,
   evaluate,
   executeAllowed,
-  keepPending,
   isCallId,
   ToolMessage,
 };

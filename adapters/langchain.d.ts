@@ -1,5 +1,6 @@
 // Type declarations of tool-argument-snapshot/langchain (adapters/langchain.js), the
-// RFC-0016 gate for LangChain.js core 1.x. @langchain/core is an optional peer dependency.
+// RFC-0016 gate for LangChain.js: createToolGate for @langchain/core 1.x, and
+// toolGateMiddleware for LangChain v1's createAgent. The frameworks are optional peers.
 // langchain.d.ts and langchain.d.mts are the same text (a test checks it): TypeScript resolves
 // @langchain/core's own types by the importer's module kind, so CommonJS and ESM each need one.
 
@@ -7,7 +8,11 @@ import type { AIMessage, AIMessageChunk, ToolMessage } from '@langchain/core/mes
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { StructuredToolInterface, ToolInputParsingException } from '@langchain/core/tools';
 import type {
+  ApprovalGrantRecord,
   ApprovalGrants,
+  ProposalFields,
+  SchemaOutput,
+  SealedProposal,
   SuspendedToolProposal,
   ToolArgumentsValidationError,
   ToolCallDecision,
@@ -22,64 +27,144 @@ import type {
  * `object`: the integration gave a parsed object (Anthropic, Gemini); `rawArguments` is
  * then the adapter's RFC 8785 serialization of that object, not provider evidence, and
  * strict decoding could not apply (duplicate keys were already collapsed by whoever parsed it).
+ * `edit`: (toolGateMiddleware only) the arguments a reviewer wrote in an `edit` decision,
+ * serialized the same way.
  */
-export type ArgumentsSource = 'provider_text' | 'object';
+export type ArgumentsSource = 'provider_text' | 'object' | 'edit';
 
-/** What the policy sees: the package's policy input plus the call's id and argument source. */
-export type LangChainToolPolicyInput = ToolPolicyInput & {
-  readonly toolCallId: string | undefined;
-  readonly argumentsSource: ArgumentsSource;
-};
+/** Any LangChain tool (a `tool()` or another StructuredTool). */
+export type LangChainTool = StructuredToolInterface<any, any, any>;
 
-/** A call waiting for approval. Frozen. Grant it with `grants.grant(proposal)`. */
-export interface LangChainToolProposal extends SuspendedToolProposal {
-  readonly toolCallId: string | undefined;
+/** A tool's name as a literal type where `tool({ name })` kept it, else `string`. */
+export type LangChainToolName<T> = T extends { readonly name: infer N extends string } ? N : string;
+
+/** What the tool's schema outputs (zod 3, zod 4, Standard Schema); `unknown` for a JSON schema. */
+export type LangChainToolArgs<T> = T extends { readonly schema: infer S } ? Awaited<SchemaOutput<S>> : unknown;
+
+/**
+ * What a policy sees for one call: the package's policy input (`parsedArguments` typed by
+ * the tool's schema output, deeply read-only) plus the call's id and argument source.
+ */
+export interface LangChainToolPolicyInput<Name extends string = string, Args = unknown> extends ToolPolicyInput<Args> {
+  readonly toolName: Name;
+  readonly toolCallId: string;
   readonly argumentsSource: ArgumentsSource;
+}
+
+/** The policy input of a gate over `Tools`: a union discriminated by `toolName`. */
+export type LangChainPolicyInputOf<Tools extends readonly LangChainTool[]> = {
+  [K in keyof Tools]: LangChainToolPolicyInput<LangChainToolName<Tools[K]>, LangChainToolArgs<Tools[K]>>;
+}[number];
+
+export type LangChainToolPolicy<Input> = (input: Input) => ToolPolicyResult | Promise<ToolPolicyResult>;
+
+/**
+ * A gate's `policy`: one function for every tool (its input a union discriminated by
+ * `toolName`), or a map `{ [toolName]: policy }`, each typed by its tool's schema output.
+ * A tool without an entry is denied (`policy_not_configured`), or with grants needs
+ * approval unless granted. An entry naming a tool the gate does not have is a TypeError.
+ */
+export type LangChainPolicies<Tools extends readonly LangChainTool[]> =
+  | LangChainToolPolicy<LangChainPolicyInputOf<Tools>>
+  | { readonly [Name in LangChainToolName<Tools[number]>]?: LangChainToolPolicy<Extract<LangChainPolicyInputOf<Tools>, { readonly toolName: Name }>> };
+
+/** A call waiting for approval. Frozen. Approve it with `gate.approve(proposal)`. */
+export interface LangChainToolProposal<Name extends string = string, Args = unknown> extends SuspendedToolProposal<Args> {
+  readonly toolName: Name;
+  readonly toolCallId: string;
+  readonly argumentsSource: ArgumentsSource;
+  /**
+   * With grants that seal (a key ring): the sealed proposal, which `grants.grant` accepts in
+   * any process sharing the key ring (kept in the grants' store when `run` had a `runId`).
+   */
+  readonly sealed?: SealedProposal;
+}
+
+/** The proposal type of each tool of `Tools`, as a union discriminated by `toolName`. */
+export type LangChainProposalOf<Tools extends readonly LangChainTool[]> = {
+  [K in keyof Tools]: LangChainToolProposal<LangChainToolName<Tools[K]>, LangChainToolArgs<Tools[K]>>;
+}[number];
+
+/** A proposal kept in the grants' store for a run, as `gate.pending` reads it back. Frozen. */
+export interface LangChainKeptProposal extends ProposalFields {
+  readonly toolCallId: string;
+  /** A new decoded view of `argsCanonicalJson`. */
+  readonly parsedArguments: unknown;
+  readonly sealed?: SealedProposal;
+}
+
+/**
+ * Why a call itself (not its arguments) is invalid input: `missing_call_id` (no id: it can
+ * be neither paired with its text, answered nor approved), `duplicate_call_id` (two calls
+ * or two provider texts of the message share its id), `unpaired_call` (the message has
+ * provider texts but none with this call's id and tool name).
+ */
+export type LangChainCallProblem = 'missing_call_id' | 'duplicate_call_id' | 'unpaired_call';
+
+/** The `cause` of a call problem: an Error whose `code` says which (no payload). */
+export interface LangChainToolCallError extends Error {
+  readonly code: LangChainCallProblem;
 }
 
 /** LangChain's invalid-input error, with the package's error (no payload) as `cause`. */
 export interface LangChainInvalidToolInput extends ToolInputParsingException {
-  readonly cause: ToolArgumentsValidationError;
+  readonly cause: ToolArgumentsValidationError | LangChainToolCallError;
 }
 
 interface ToolCallResultBase {
-  readonly toolCallId: string | undefined;
+  readonly toolCallId: string;
   readonly toolName: string;
   readonly argumentsSource: ArgumentsSource;
 }
 
 interface DecidedResult extends ToolCallResultBase {
-  readonly decision: ToolCallDecision;
+  readonly decision: ToolCallDecision<unknown>;
   readonly decidedBy: 'policy' | 'runtime';
   readonly reason: string;
 }
 
 /** One tool call of the message, as the gate handled it. Frozen. */
-export type LangChainToolCallResult =
-  /** The tool ran; `message` is LangChain's ToolMessage (`output` when the call had no id). */
+export type LangChainToolCallResult<Proposal extends LangChainToolProposal = LangChainToolProposal> =
+  /** The tool ran; `message` is LangChain's ToolMessage (`output` when the tool returned something else). */
   | (DecidedResult & { readonly status: 'executed'; readonly decidedBy: 'policy'; readonly message?: ToolMessage; readonly output?: unknown })
   /**
    * Nothing ran: the policy denied, or the runtime did (`policy_mutated_arguments`,
-   * `policy_error`, `invalid_policy_result`, `policy_not_configured`, or
-   * `grant_unavailable` when the grant was spent by another attempt first).
+   * `policy_error`, `invalid_policy_result`, `policy_not_configured`,
+   * `grant_store_unavailable`, or `grant_unavailable` when the grant was spent by another
+   * attempt first).
    */
   | (DecidedResult & { readonly status: 'denied'; readonly message: ToolMessage })
   /** Nothing ran; the call waits for approval and has no ToolMessage yet. */
-  | (DecidedResult & { readonly status: 'pending'; readonly decidedBy: 'policy'; readonly proposal: LangChainToolProposal })
-  /** Stage json, schema or snapshot failed: LangChain's invalid-input path, not a decision. */
-  | (ToolCallResultBase & { readonly status: 'invalid_input'; readonly error: LangChainInvalidToolInput; readonly message: ToolMessage })
+  | (DecidedResult & { readonly status: 'pending'; readonly decidedBy: 'policy'; readonly proposal: Proposal })
+  /**
+   * Stage json, schema or snapshot failed, or the call itself is invalid (stage `call`:
+   * no id, a shared id, no provider text): LangChain's invalid-input path, not a decision.
+   * A call without an id has `toolCallId: undefined` and a ToolMessage whose
+   * `tool_call_id` is empty.
+   */
+  | (Omit<ToolCallResultBase, 'toolCallId'> & {
+      readonly toolCallId: string | undefined;
+      readonly status: 'invalid_input';
+      readonly stage: 'json' | 'schema' | 'snapshot' | 'call';
+      readonly code: ToolArgumentsValidationError['code'] | LangChainCallProblem;
+      readonly error: LangChainInvalidToolInput;
+      readonly message: ToolMessage;
+    })
   /** The model named a tool the gate does not have. */
   | (ToolCallResultBase & { readonly status: 'unknown_tool'; readonly message: ToolMessage });
 
-export interface LangChainToolRun {
+export interface LangChainToolRun<Proposal extends LangChainToolProposal = LangChainToolProposal> {
   /** One ToolMessage per call that is answered (every status but `pending`), in call order. */
   readonly messages: ToolMessage[];
   /** The calls waiting for approval. */
-  readonly pending: LangChainToolProposal[];
-  readonly results: LangChainToolCallResult[];
+  readonly pending: Proposal[];
+  readonly results: LangChainToolCallResult<Proposal>[];
 }
 
-export interface LangChainToolGate {
+/** Options of `grants.grant`: uses, lifetime, scope. */
+export type LangChainGrantOptions = Parameters<ApprovalGrants['grant']>[1];
+
+export interface LangChainToolGate<Tools extends readonly LangChainTool[] = readonly LangChainTool[]> {
   readonly agentName: string;
   /**
    * Runs the tool calls of a model message, one after the other: strict decoding of the
@@ -94,25 +179,43 @@ export interface LangChainToolGate {
       toolCallIds?: readonly string[];
       /** Passed to the tool run (callbacks, signal, tags...). */
       config?: RunnableConfig;
-      /** Extra policy input fields (own data properties are copied). */
+      /** Extra policy input fields (own data properties are copied); `grantScope` scopes grants. */
       policyContext?: object;
+      /**
+       * Your id of this conversation or run: each pending proposal is kept in the grants'
+       * store under it and its call id (sealed with a key ring), for `pending` in any
+       * process; it is forgotten once the call is executed or denied. Needs `grants`.
+       */
+      runId?: string;
     },
-  ): Promise<LangChainToolRun>;
+  ): Promise<LangChainToolRun<LangChainProposalOf<Tools>>>;
+  /**
+   * The proposals kept for the calls of a (stored) message under `runId`, verified again
+   * (a changed record throws): what a reviewer in any process is shown and approves.
+   */
+  pending(message: AIMessage | AIMessageChunk, options: { runId: string }): Promise<LangChainKeptProposal[]>;
+  /** Grants exactly this proposal (its seal when the grants seal). Needs `grants`. */
+  approve(proposal: LangChainToolProposal | LangChainKeptProposal, options?: LangChainGrantOptions): Promise<ApprovalGrantRecord>;
+  /**
+   * The error ToolMessage that answers a declined call (`message`, or a default that says a
+   * reviewer declined it); nothing runs and no grant is made.
+   */
+  decline(proposal: { readonly toolCallId: string; readonly toolName: string }, message?: string): ToolMessage;
 }
 
 /**
  * A gate for LangChain tools made with `tool()` or any StructuredTool whose `schema` is a
  * zod (3 or 4) or Standard Schema. Bind the same tools to the model as before.
  * With `grants`, a live grant for exactly this agent, tool and proposal hash allows (and
- * is spent when the call executes); every other call goes to `policy`. Without `policy`
- * (and without grants) every call is denied (`policy_not_configured`).
+ * is spent when the call executes); every other call goes to `policy`. Without a policy
+ * for a tool (and without grants) its calls are denied (`policy_not_configured`).
  * @throws {TypeError} for a bad option, a JSON-schema tool or two tools with one name.
  */
-export declare function createToolGate(options: {
+export declare function createToolGate<const Tools extends readonly LangChainTool[]>(options: {
   agentName: string;
-  tools: readonly StructuredToolInterface[];
-  policy?: (input: LangChainToolPolicyInput) => ToolPolicyResult | Promise<ToolPolicyResult>;
+  tools: Tools;
+  policy?: LangChainPolicies<Tools>;
   grants?: ApprovalGrants;
   /** Attach JSON Pointers to argument errors (`error.cause.path`); they hold payload keys. */
   includePath?: boolean;
-}): LangChainToolGate;
+}): LangChainToolGate<Tools>;
