@@ -706,3 +706,31 @@ test('without @langchain/core the adapter says which optional peer to install', 
     'MODULE_NOT_FOUND tool-argument-snapshot/langchain needs @langchain/core 1.x (an optional peer dependency): npm install @langchain/core\nfunction\n',
   );
 });
+
+test('createToolGate needs neither langchain nor @langchain/langgraph; toolGateMiddleware names whichever is missing', () => {
+  const { spawnSync } = require('node:child_process');
+  for (const missing of ['langchain', '@langchain/langgraph']) {
+    const script = `
+      const Module = require('node:module');
+      const resolve = Module._resolveFilename;
+      Module._resolveFilename = function (request, ...rest) {
+        if (request === ${JSON.stringify(missing)} || request.startsWith(${JSON.stringify(missing + '/')})) {
+          const error = new Error("Cannot find module '" + request + "'");
+          error.code = 'MODULE_NOT_FOUND';
+          throw error;
+        }
+        return resolve.call(this, request, ...rest);
+      };
+      const { createToolGate, toolGateMiddleware } = require('tool-argument-snapshot/langchain');
+      const { tool } = require('@langchain/core/tools');
+      const { z } = require('zod');
+      const pay = tool(async () => 'paid', { name: 'pay', schema: z.object({ amount: z.number() }) });
+      console.log(typeof createToolGate({ agentName: 'a', tools: [pay] }).run);
+      try { toolGateMiddleware({ agentName: 'a', tools: [pay] }); } catch (error) { console.log(error.code + ' ' + error.packageName + ' ' + error.message); }
+    `;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', cwd: __dirname });
+    assert.equal(result.status, 0, result.stderr);
+    const what = missing === 'langchain' ? 'langchain 1.x (createAgent)' : '@langchain/langgraph 1.x';
+    assert.equal(result.stdout, `function\nMODULE_NOT_FOUND ${missing} tool-argument-snapshot/langchain needs ${what} (an optional peer dependency): npm install ${missing}\n`);
+  }
+});

@@ -4,7 +4,7 @@
 // langchain.d.ts and langchain.d.mts are the same text (a test checks it): TypeScript resolves
 // @langchain/core's own types by the importer's module kind, so CommonJS and ESM each need one.
 
-import type { AIMessage, AIMessageChunk, ToolMessage } from '@langchain/core/messages';
+import type { AIMessage, AIMessageChunk, ToolCall, ToolMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { StructuredToolInterface, ToolInputParsingException } from '@langchain/core/tools';
 import type {
@@ -219,3 +219,75 @@ export declare function createToolGate<const Tools extends readonly LangChainToo
   /** Attach JSON Pointers to argument errors (`error.cause.path`); they hold payload keys. */
   includePath?: boolean;
 }): LangChainToolGate<Tools>;
+
+// ---------------------------------------------------------------------------------
+// toolGateMiddleware: LangChain v1's createAgent (`langchain` and `@langchain/langgraph`,
+// optional peers loaded on the first call). Its types are written without importing
+// `langchain`, so that apps using createToolGate alone compile without it.
+
+export type ReviewDecisionType = 'approve' | 'edit' | 'reject';
+
+/**
+ * The interrupt value: humanInTheLoopMiddleware's `{ actionRequests, reviewConfigs }`
+ * (one entry per call under review, in message order), plus the proposals kept for them
+ * (sealed with a key ring). `args` is a decoded view of the canonical arguments, what
+ * would run (schema defaults included).
+ */
+export interface ToolGateReview {
+  actionRequests: Array<{ name: string; args: unknown; description: string; toolCallId: string; argumentsSource: ArgumentsSource }>;
+  reviewConfigs: Array<{ actionName: string; allowedDecisions: ReviewDecisionType[] }>;
+  proposals: Array<SealedProposal | ProposalFields>;
+  /** Set when the review is asked again because the last resume was malformed: what was wrong. */
+  invalidResume?: string;
+}
+
+/** The resume value: humanInTheLoopMiddleware's `{ decisions }`, one per action request, in order. */
+export interface ToolGateResume {
+  decisions: Array<
+    | { type: 'approve' }
+    | { type: 'edit'; editedAction: { name: string; args: Record<string, unknown> } }
+    | { type: 'reject'; message?: string }
+  >;
+}
+
+export interface ToolGateMiddlewareOptions<Tools extends readonly LangChainTool[]> {
+  agentName: string;
+  /** The tools it gates; calls of other tools go to the rest of the middleware chain and the tool. */
+  tools: Tools;
+  policy?: LangChainPolicies<Tools>;
+  /**
+   * Grants and kept proposals (default: `createApprovalGrants()`, this process only). Give
+   * one with a durable store to resume in another process, and with `keys` for sealed proposals.
+   */
+  grants?: ApprovalGrants;
+  includePath?: boolean;
+  /** The decisions a reviewer may make (default: all three). */
+  allowedDecisions?: readonly ReviewDecisionType[];
+  /** The start of each action request's description (default: humanInTheLoopMiddleware's). */
+  descriptionPrefix?: string;
+  /** Extra policy input fields per call (`grantScope` scopes grants and seals). */
+  policyContext?: (request: { toolCall: ToolCall; state: unknown; runtime: unknown }) => object | undefined | Promise<object | undefined>;
+  /** The middleware's name (default `ToolArgumentSnapshotMiddleware`). */
+  name?: string;
+}
+
+/** What `createAgent({ middleware })` takes (a LangChain AgentMiddleware). */
+export interface LangChainToolGateMiddleware {
+  readonly name: string;
+  wrapToolCall(request: any, handler: any): Promise<any>;
+}
+
+/**
+ * A middleware for createAgent that gates `tools`: each call's provider text (strictly
+ * decoded; `argumentsSource: 'object'` where the provider sends objects), the tool's
+ * schema once, the policy; on allow the tool's own `_call` through executeToolCall, and
+ * its own ToolMessage (the handler, the rest of the chain and `tool.invoke`, never run for
+ * a gated tool). On require_approval it interrupts with a `ToolGateReview` and resumes
+ * with a `ToolGateResume` (several interrupts: LangGraph's id map). Approve grants exactly
+ * the kept proposal's hash and runs it once; edit is a new attempt (`argumentsSource:
+ * 'edit'`) under the named tool's policy, granted by the reviewer unless denied; reject is
+ * a ToolMessage. It replaces humanInTheLoopMiddleware for these tools, and must be the
+ * FIRST middleware of the list. Needs a checkpointer and a `thread_id`.
+ * @throws an Error with `code: 'MODULE_NOT_FOUND'` naming `langchain` or `@langchain/langgraph` when missing.
+ */
+export declare function toolGateMiddleware<const Tools extends readonly LangChainTool[]>(options: ToolGateMiddlewareOptions<Tools>): LangChainToolGateMiddleware;
