@@ -719,7 +719,7 @@ export interface JsonSchemaToolSchema<T = SnapshotValue> {
     readonly version: 1;
     readonly vendor: 'tool-argument-snapshot';
     /**
-     * Validates a copy the package makes (plain objects become null-prototype records);
+     * Validates a copy the package makes (new records and arrays of the value's own data);
      * on success that copy, with any inserted defaults, is `value`. Never changes its argument.
      */
     readonly validate: (value: unknown) => { readonly value: T; readonly issues?: undefined } | { readonly issues: readonly JsonSchemaIssue[] };

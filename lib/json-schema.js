@@ -8,9 +8,11 @@
 //   Ajv cannot compile, an unknown `$schema` or an unknown format throws there, never at
 //   the first call.
 // - validate() never touches the value it is given: it validates a copy the package makes
-//   (plain objects become null-prototype records, so no inherited `constructor` or
-//   `toString` satisfies `required` or meets `properties`), and that copy, with any
-//   `default` values Ajv inserted, is the output the snapshot is made of.
+//   (new records and arrays of the value's own data), and that copy, with any `default`
+//   values Ajv inserted, is the output the snapshot is made of. Ajv reads own properties
+//   only, so no inherited `constructor` satisfies `required` or meets `properties`.
+//   The copies have Object.prototype, as JSON.parse's do: the deep equality Ajv's code
+//   uses for const, enum and uniqueItems reads `constructor` and `valueOf` of records.
 // - Issues carry Ajv's message and the path as keys; the pipeline keeps them out of every
 //   error message (lib/run/schemas.js): only their count and, with includePath, their
 //   paths reach a ToolArgumentsValidationError.
@@ -134,8 +136,13 @@ function ajvFor(dialect, defaults, formatMode, customFormats) {
     // Unknown keywords are annotations (JSON Schema); the meta-schema still checks every
     // keyword Ajv knows, so a misspelt type fails when the tool is registered.
     strict: false,
-    // `required: ["constructor"]` is not met by Object.prototype.constructor.
+    // `required: ["constructor"]` is not met by Object.prototype.constructor. (A `default`
+    // of a property named like an Object.prototype member is not inserted: Ajv tests
+    // `data[key] === undefined`, which the inherited member answers.)
     ownProperties: true,
+    // 0.07 is a multiple of 0.01 (JSON Schema means the real numbers; a double division
+    // gives 7.000000000000001).
+    multipleOfPrecision: 9,
     allErrors: false,
     useDefaults: defaults,
     validateFormats: formatMode !== 'ignore',
@@ -224,8 +231,8 @@ function cloneSchema(value) {
 }
 
 /**
- * The package's own copy of a value to validate: plain objects become null-prototype
- * records of their own enumerable data properties, dense arrays new arrays. Anything
+ * The package's own copy of a value to validate: plain objects become new records of
+ * their own enumerable data properties, dense arrays new arrays. Anything
  * else (a number, a string, and also a Date, a Map, an accessor, a sparse array) stays
  * as it is, for Ajv to judge and, if it passes, for the snapshot to refuse as RFC-0016
  * says. `undefined` when nested deeper than MAX_DEPTH.
@@ -252,7 +259,7 @@ function copyValue(value, depth) {
   const proto = ObjectGetPrototypeOf(value);
   if (proto !== ObjectPrototype && proto !== null) return value;
   const keys = ReflectOwnKeys(value);
-  const out = { __proto__: null };
+  const out = {};
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     const descriptor = ObjectGetOwnPropertyDescriptor(value, key);
