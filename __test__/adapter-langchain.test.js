@@ -517,10 +517,54 @@ for (const [label, z] of ZODS) {
   });
 }
 
-test('createToolGate refuses a JSON-schema tool and a bad option', () => {
-  const jsonSchemaTool = tool(async () => 'x', { name: 'raw', schema: { type: 'object', properties: { a: { type: 'number' } } } });
-  assert.throws(() => createToolGate({ agentName: AGENT, tools: [jsonSchemaTool] }), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' });
+test('a JSON-schema tool is gated through fromJsonSchema: its schema runs once in the package, tool.invoke alone runs the last value of a duplicate key', async () => {
+  const executed = [];
+  const schema = {
+    type: 'object',
+    properties: { to: { type: 'string' }, cents: { type: 'integer', minimum: 1 }, memo: { type: 'string', default: 'none' } },
+    required: ['to', 'cents'],
+    additionalProperties: false,
+  };
+  const transfer = tool(async (args) => {
+    executed.push(args);
+    return `sent ${args.cents}`;
+  }, { name: 'transfer', schema });
+  const raw = '{"to":"bob","cents":5,"cents":5000000}';
+  const ai = await new ScriptedOpenAIChatModel([[['call_1', 'transfer', raw]]]).invoke([new HumanMessage('x')]);
+  await transfer.invoke(ai.tool_calls[0]);
+  assert.deepEqual(executed, [{ to: 'bob', cents: 5000000 }], 'LangChain alone ran the last value');
+  executed.length = 0;
+
+  const seen = [];
+  const policy = (input) => {
+    seen.push([input.argsCanonicalJson, input.parsedArguments]);
+    return { decision: 'allow', reason: 'ok' };
+  };
+  const gate = createToolGate({ agentName: AGENT, tools: [transfer], policy });
+  assert.deepEqual((await gate.run(ai)).results.map((r) => [r.status, r.stage, r.code]), [['invalid_input', 'json', 'duplicate_key']]);
+  const turn = await new ScriptedOpenAIChatModel([[['c2', 'transfer', '{"cents":7.0,"to":"alice"}'], ['c3', 'transfer', '{"to":"eve","cents":0}'], ['c4', 'transfer', '{"to":"eve","cents":1,"extra":true}']]]).invoke([new HumanMessage('x')]);
+  const { results } = await gate.run(turn);
+  assert.deepEqual(results.map((r) => [r.toolCallId, r.status, r.stage, r.code]), [
+    ['c2', 'executed', undefined, undefined],
+    ['c3', 'invalid_input', 'schema', 'schema_error'],
+    ['c4', 'invalid_input', 'schema', 'schema_error'],
+  ]);
+  assert.deepEqual(seen, [['{"cents":7,"to":"alice"}', { cents: 7, to: 'alice' }]], 'defaults are off unless asked');
+  assert.deepEqual(executed, [{ cents: 7, to: 'alice' }]);
+
+  // fromJsonSchema options for every JSON-schema tool of the gate: defaults go into the snapshot.
+  const withDefaults = createToolGate({ agentName: AGENT, tools: [transfer], policy, jsonSchema: { defaults: true } });
+  await withDefaults.run(await new ScriptedOpenAIChatModel([[['c5', 'transfer', '{"cents":9,"to":"alice"}']]]).invoke([new HumanMessage('x')]));
+  assert.deepEqual(seen.at(-1), ['{"cents":9,"memo":"none","to":"alice"}', { cents: 9, memo: 'none', to: 'alice' }]);
+
+  // A schema that does not compile fails when the gate is made, not at the first call.
+  const broken = tool(async () => 'x', { name: 'broken', schema: { type: 'object', properties: { a: { type: 'nope' } } } });
+  assert.throws(() => createToolGate({ agentName: AGENT, tools: [broken] }), { name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE' });
+});
+
+test('createToolGate refuses a bad option', () => {
   assert.throws(() => createToolGate({ agentName: AGENT, tools: 'pay' }), { name: 'TypeError' });
+  assert.throws(() => createToolGate({ agentName: AGENT, tools: [tool(async () => 'x', { name: 'raw', schema: { type: 'object' } })], jsonSchema: 'strict' }), { code: 'ERR_INVALID_ARG_TYPE' });
   const inherited = Object.create({ agentName: AGENT, tools: [] });
   assert.throws(() => createToolGate(inherited), { name: 'TypeError' }, 'inherited options never count');
 });

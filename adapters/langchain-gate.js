@@ -27,6 +27,7 @@ const {
   executeToolCall,
   createSnapshot,
   decodeView,
+  fromJsonSchema,
   isToolArgumentsValidationError,
   isToolCallNotAllowedError,
 } = require('tool-argument-snapshot');
@@ -39,6 +40,8 @@ const ObjectFreeze = Object.freeze;
 const ObjectKeys = Object.keys;
 const ObjectHasOwn = Object.hasOwn;
 const ObjectDefineProperty = Object.defineProperty;
+const ObjectGetPrototypeOf = Object.getPrototypeOf;
+const ObjectPrototype = Object.prototype;
 const ArrayIsArray = Array.isArray;
 const ReflectApply = Reflect.apply;
 const SafeMap = Map;
@@ -168,11 +171,20 @@ function isSchema(schema) {
   return typeof schema.parse === 'function' || typeof schema.parseAsync === 'function' || (schema['~standard'] !== null && typeof schema['~standard'] === 'object');
 }
 
+/** A JSON Schema object (a `tool()` given one, an MCP tool): a plain record. */
+function isJsonSchema(schema) {
+  if (schema === null || typeof schema !== 'object' || isProxy(schema) || ArrayIsArray(schema)) return false;
+  const proto = ObjectGetPrototypeOf(schema);
+  return proto === ObjectPrototype || proto === null;
+}
+
 /**
  * One entry per tool: its name, the schema the package runs (the same object LangChain
- * would run in `tool.invoke` and converts for `bindTools`), and its `_call`, read once.
+ * would run in `tool.invoke` and converts for `bindTools`; a JSON Schema through
+ * fromJsonSchema, compiled here so that one that does not compile fails now), and its
+ * `_call`, read once.
  */
-function readTools(tools) {
+function readTools(tools, jsonSchemaOptions) {
   if (!ArrayIsArray(tools) || isProxy(tools)) throw invalidArgument('options.tools must be an array of LangChain tools');
   const byName = new SafeMap();
   const entries = [];
@@ -183,9 +195,10 @@ function readTools(tools) {
     if (!isWellFormedString(name) || name === '') throw invalidArgument(`options.tools[${i}] must have an own string name`);
     const call = target._call;
     if (typeof call !== 'function') throw invalidArgument(`options.tools[${i}] must be a StructuredTool (a _call method)`);
-    const schema = own(target, 'schema');
+    let schema = own(target, 'schema');
     if (!isSchema(schema)) {
-      throw invalidArgument(`options.tools[${i}] must have a zod or Standard Schema schema (a JSON-schema tool has no schema the package can run)`);
+      if (!isJsonSchema(schema)) throw invalidArgument(`options.tools[${i}] must have a zod, Standard Schema or JSON Schema schema`);
+      schema = fromJsonSchema(schema, jsonSchemaOptions);
     }
     if (MapPrototypeHas(byName, name)) throw invalidArgument(`options.tools has two tools with the name at index ${i}`);
     const entry = { target, name, schema, call, policy: undefined };
@@ -257,7 +270,11 @@ function readGateOptions(options, what, defaultGrants) {
   if (opts === null) throw invalidArgument(`${what} expects { agentName, tools, policy?, grants? }`);
   const agentName = own(opts, 'agentName');
   if (!isWellFormedString(agentName)) throw invalidArgument('options.agentName must be a well-formed string');
-  const tools = readTools(own(opts, 'tools'));
+  const jsonSchemaOptions = own(opts, 'jsonSchema');
+  if (jsonSchemaOptions !== undefined && (jsonSchemaOptions === null || typeof jsonSchemaOptions !== 'object' || isProxy(jsonSchemaOptions))) {
+    throw invalidArgument('options.jsonSchema must be the options of fromJsonSchema ({ defaults?, formats? })');
+  }
+  const tools = readTools(own(opts, 'tools'), jsonSchemaOptions);
   let given = own(opts, 'grants');
   if (given === undefined && defaultGrants !== undefined) given = defaultGrants();
   const grants = readGrants(given);

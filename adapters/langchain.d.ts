@@ -10,6 +10,7 @@ import type { StructuredToolInterface, ToolInputParsingException } from '@langch
 import type {
   ApprovalGrantRecord,
   ApprovalGrants,
+  FromJsonSchemaOptions,
   ProposalFields,
   SchemaOutput,
   SealedProposal,
@@ -38,7 +39,10 @@ export type LangChainTool = StructuredToolInterface<any, any, any>;
 /** A tool's name as a literal type where `tool({ name })` kept it, else `string`. */
 export type LangChainToolName<T> = T extends { readonly name: infer N extends string } ? N : string;
 
-/** What the tool's schema outputs (zod 3, zod 4, Standard Schema); `unknown` for a JSON schema. */
+/**
+ * What the tool's schema outputs (zod 3, zod 4, Standard Schema); `unknown` for a JSON
+ * Schema (a `tool()` given one, an MCP tool): narrow it in the policy.
+ */
 export type LangChainToolArgs<T> = T extends { readonly schema: infer S } ? Awaited<SchemaOutput<S>> : unknown;
 
 /**
@@ -205,11 +209,14 @@ export interface LangChainToolGate<Tools extends readonly LangChainTool[] = read
 
 /**
  * A gate for LangChain tools made with `tool()` or any StructuredTool whose `schema` is a
- * zod (3 or 4) or Standard Schema. Bind the same tools to the model as before.
- * With `grants`, a live grant for exactly this agent, tool and proposal hash allows (and
- * is spent when the call executes); every other call goes to `policy`. Without a policy
- * for a tool (and without grants) its calls are denied (`policy_not_configured`).
- * @throws {TypeError} for a bad option, a JSON-schema tool or two tools with one name.
+ * zod (3 or 4), a Standard Schema or a JSON Schema (an MCP tool of @langchain/mcp-adapters,
+ * a `tool()` given one), run through `fromJsonSchema`. Bind the same tools to the model
+ * as before. With `grants`, a live grant for exactly this agent, tool and proposal hash
+ * allows (and is spent when the call executes); every other call goes to `policy`.
+ * Without a policy for a tool (and without grants) its calls are denied
+ * (`policy_not_configured`).
+ * @throws {TypeError} for a bad option or two tools with one name; code
+ * `ERR_INVALID_ARG_VALUE` for a JSON Schema that does not compile.
  */
 export declare function createToolGate<const Tools extends readonly LangChainTool[]>(options: {
   agentName: string;
@@ -218,6 +225,8 @@ export declare function createToolGate<const Tools extends readonly LangChainToo
   grants?: ApprovalGrants;
   /** Attach JSON Pointers to argument errors (`error.cause.path`); they hold payload keys. */
   includePath?: boolean;
+  /** `fromJsonSchema` options for the tools whose schema is a JSON Schema (defaults off, formats asserted). */
+  jsonSchema?: FromJsonSchemaOptions;
 }): LangChainToolGate<Tools>;
 
 // ---------------------------------------------------------------------------------
@@ -261,6 +270,7 @@ export interface ToolGateMiddlewareOptions<Tools extends readonly LangChainTool[
    */
   grants?: ApprovalGrants;
   includePath?: boolean;
+  jsonSchema?: FromJsonSchemaOptions;
   /** The decisions a reviewer may make (default: all three). */
   allowedDecisions?: readonly ReviewDecisionType[];
   /** The start of each action request's description (default: humanInTheLoopMiddleware's). */

@@ -92,3 +92,21 @@ export async function turn(ai: AIMessage, runId: string): Promise<ToolMessage[]>
   await mapped.pending(ai);
   return messages;
 }
+
+// A JSON-schema tool (an MCP tool, a tool() given a JSON Schema): its arguments are unknown
+// to the types, and a policy narrows them.
+const raw = tool(async () => 'ok', { name: 'raw', schema: { type: 'object', properties: { cents: { type: 'number' } } } });
+createToolGate({
+  agentName: 'a',
+  tools: [raw, transfer],
+  jsonSchema: { defaults: true },
+  policy: {
+    raw: (input) => {
+      const args = input.parsedArguments;
+      // @ts-expect-error unknown until narrowed
+      void args.cents;
+      const cents = typeof args === 'object' && args !== null && 'cents' in args && typeof args.cents === 'number' ? args.cents : 0;
+      return { decision: cents > 10 ? 'deny' : 'allow', reason: 'json schema' };
+    },
+  },
+});
