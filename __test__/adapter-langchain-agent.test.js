@@ -445,6 +445,19 @@ if (CHILD) {
       assert.match(toolMessages(invalid)[0][2], /schema_error/);
     });
 
+    test('a policy that changes its view is denied (policy_mutated_arguments) and nothing runs', async () => {
+      const gated = fixture();
+      const agent = createAgent({
+        model: new ScriptedChatOpenAI([[['call_1', 'pay', '{"amount":5}']], []]),
+        tools: [gated.pay],
+        middleware: [toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: { pay: (input) => ((input.parsedArguments.amount = 9999900), { decision: 'allow', reason: 'fine' }) } })],
+        checkpointer: new MemorySaver(),
+      });
+      const done = await agent.invoke({ messages: [{ role: 'user', content: 'pay' }] }, thread('mutate'));
+      assert.deepEqual(gated.state.executed, []);
+      assert.deepEqual(toolMessages(done), [['call_1', 'error', 'The tool call was denied [policy_mutated_arguments].']]);
+    });
+
     test('reject: a ToolMessage with the reviewer\'s message, nothing runs', async () => {
       const gated = fixture();
       const agent = createAgent({

@@ -166,7 +166,7 @@ function toolGateMiddleware(options) {
   function passOf(configurable, members) {
     let pass = WeakMapPrototypeGet(passes, configurable);
     if (pass === undefined) {
-      pass = { members, decided: 0, outcomes: new SafeWeakMap(), ready: deferred(), review: deferred(), failed: false };
+      pass = { members, decided: 0, outcomes: new SafeWeakMap(), ready: deferred(), review: deferred() };
       WeakMapPrototypeSet(passes, configurable, pass);
     }
     return pass;
@@ -418,7 +418,6 @@ function toolGateMiddleware(options) {
     try {
       outcome = await decide(request, ai, position, toolCall);
     } catch (error) {
-      pass.failed = true;
       pass.ready.reject(error);
       pass.review.reject(error);
       throw error;

@@ -61,7 +61,7 @@ const CALL_PROBLEMS = ObjectFreeze({
   __proto__: null,
   missing_call_id: 'the tool call has no id: it cannot be paired with its text, answered or approved',
   duplicate_call_id: 'two tool calls of the message share this id: their texts cannot be told apart, answered or approved one by one',
-  unpaired_call: 'the message has provider texts, but none for this call (same id and tool name): it was not sent so by the provider',
+  unpaired_call: 'the message has provider texts, but none with this call\'s id and tool name: its arguments exist only in LangChain\'s parsed copy',
 });
 
 function isCallId(value) {
