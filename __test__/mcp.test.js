@@ -467,6 +467,13 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
     assert.equal((await client.callTool({ name: 'pay', arguments: { to: 'a', amount: 1 } })).content[0].text, 'paid 1 to a');
     assert.deepEqual(executed, ['balance', { amount: 1, to: 'a' }]);
     await client.close();
+
+    // With grants, a tool without an entry needs an approval instead.
+    const withGrants = await connectedPair(payServer([]), { agentName: 'payments', grants: createApprovalGrants(), policy: { other: () => ({ decision: 'allow', reason: 'x' }) } });
+    const pending = await withGrants.client.callTool({ name: 'pay', arguments: { to: 'a', amount: 1 } });
+    assert.equal(pending.structuredContent.decision, 'require_approval');
+    assert.equal(pending.structuredContent.scope, null);
+    await withGrants.client.close();
   });
 
   test('policyContext(extra) adds fields (a grant scope): a grant for one scope does not serve another', async () => {

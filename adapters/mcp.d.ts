@@ -45,8 +45,9 @@ export type McpPolicy<T = any> = (input: McpPolicyInput<T>) => ToolPolicyResult 
 export interface GateMcpServerOptions {
   agentName: string;
   /**
-   * One function for every tool, or one per tool name (a tool without an entry is denied,
-   * `policy_not_configured`, unless the grants allow it). Asked after the grants.
+   * One function for every tool, or one per tool name. A tool without an entry is denied
+   * (`policy_not_configured`) without grants, and needs an approval with grants. Asked
+   * after the grants.
    */
   policy?: McpPolicy | { readonly [toolName: string]: McpPolicy };
   /**
@@ -96,6 +97,8 @@ export interface McpApprovalRequest {
   toolName: string;
   toolCallId: string;
   proposalHash: string;
+  /** The call's grant scope (`policyContext`'s `grantScope`), or null; a seal carries it too. */
+  scope: string | null;
   /** Sealed when the grants have keys (pass it to `grants.grant`), else the four snapshot fields. */
   proposal: SealedProposal | ProposalFields;
 }

@@ -69,6 +69,7 @@ const MapPrototypeSet = uncurryThis(Map.prototype.set);
 const SafePromise = Promise;
 const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
 const BufferConcat = Buffer.concat;
+const BufferFrom = Buffer.from;
 const BufferPrototypeIndexOf = uncurryThis(Buffer.prototype.indexOf);
 const BufferPrototypeSubarray = uncurryThis(Buffer.prototype.subarray);
 const isProxy = require('node:util').types.isProxy;
@@ -387,6 +388,7 @@ function stdioTransport(options) {
   let started = false;
   let transport;
   const ondata = (chunk) => {
+    if (typeof chunk === 'string') chunk = BufferFrom(chunk, 'utf8');
     buffer = buffer === undefined ? chunk : BufferConcat([buffer, chunk]);
     if (buffer.length > MAX_LINE_BYTES) {
       buffer = undefined;
@@ -450,7 +452,8 @@ function createLinkedPair() {
   }
   const server = new GatedTransport(
     () => {
-      while (queued.length > 0) server.receiveText(queued.shift());
+      for (let i = 0; i < queued.length; i++) server.receiveText(queued[i]);
+      queued.length = 0;
     },
     async (message) => {
       if (closed) throw new Error('Not connected');
@@ -616,7 +619,7 @@ function gateMcpServer(mcpServer, options) {
       content: [{ type: 'text', text: `The tool call needs an approval [${decision.reason}]; proposal ${decision.proposalHash}.` }],
       structuredContent: {
         decision: 'require_approval', reason: decision.reason, decidedBy: 'policy',
-        toolName: decision.toolName, toolCallId, proposalHash: decision.proposalHash, proposal,
+        toolName: decision.toolName, toolCallId, proposalHash: decision.proposalHash, scope, proposal,
       },
       isError: true,
     };
@@ -681,7 +684,9 @@ function gateMcpServer(mcpServer, options) {
       const approved = await elicitApproval(decision, extra);
       if (approved === false) return denyResult('approval_declined', 'elicitation');
       if (approved === true) {
-        await ReflectApply(own(grants, 'grant'), grants, [approvalProposal(decision, scope), { uses: 1 }]);
+        // A seal carries its scope; an unsealed proposal is granted in the call's scope.
+        const sealing = own(grants, 'sealing') === true;
+        await ReflectApply(own(grants, 'grant'), grants, [approvalProposal(decision, scope), sealing ? { uses: 1 } : { uses: 1, scope }]);
         decision = await evaluateToolCall({ prepared, policy, policyContext, toolCallId });
       }
     }
