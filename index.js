@@ -11,6 +11,7 @@ const {
   decodeRequest, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
 } = require('./lib/run');
 const { createApprovalGrants } = require('./lib/grants');
+const { diffSnapshots } = require('./lib/diff');
 const { fromJsonSchema } = require('./lib/json-schema');
 const { checkEngine } = require('./lib/selftest');
 
@@ -30,6 +31,7 @@ module.exports = {
   authorizeToolCall,
   RUNTIME_REASONS,
   createApprovalGrants,
+  diffSnapshots,
   fromJsonSchema,
   SnapshotDomainError,
   ToolArgumentsValidationError,
