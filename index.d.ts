@@ -734,8 +734,9 @@ export interface JsonSchemaToolSchema<T = SnapshotValue> {
     readonly version: 1;
     readonly vendor: 'tool-argument-snapshot';
     /**
-     * Validates a copy the package makes (new records and arrays of the value's own data);
-     * on success that copy, with any inserted defaults, is `value`. Never changes its argument.
+     * Never changes its argument. Without defaults, `value` is the value validated; with
+     * defaults, a copy the package made (records and arrays of the value's own data) with
+     * the inserted defaults.
      */
     readonly validate: (value: unknown) => { readonly value: T; readonly issues?: undefined } | { readonly issues: readonly JsonSchemaIssue[] };
     readonly types?: { readonly input: unknown; readonly output: T } | undefined;

@@ -61,15 +61,15 @@ describe('fromJsonSchema is a Standard Schema v1 backed by Ajv', () => {
     assert.equal(schema.defaults, false);
   });
 
-  test('validate returns a copy it owns and never changes its argument, also with defaults', () => {
+  test('validate never changes its argument: without defaults it returns it, with defaults a copy it owns', () => {
     const value = { service: 'api', replicas: 3 };
     const plain = fromJsonSchema(SCALE)['~standard'].validate(value);
     assert.equal(plain.issues, undefined);
-    assert.notEqual(plain.value, value);
-    assert.deepEqual({ ...plain.value }, value);
-    assert.equal(Object.getPrototypeOf(plain.value), Object.prototype, 'a record, as JSON.parse makes');
+    assert.equal(plain.value, value);
     const withDefaults = fromJsonSchema(SCALE, { defaults: true })['~standard'].validate(value);
-    assert.deepEqual({ ...withDefaults.value }, { service: 'api', replicas: 3, region: 'eu' });
+    assert.deepEqual(withDefaults.value, { service: 'api', replicas: 3, region: 'eu' });
+    assert.notEqual(withDefaults.value, value);
+    assert.equal(Object.getPrototypeOf(withDefaults.value), Object.prototype, 'a record, as JSON.parse makes');
     assert.deepEqual(value, { service: 'api', replicas: 3 }, 'the argument was not given the default');
   });
 
@@ -166,12 +166,15 @@ describe('prepareToolCall runs it once per attempt; its output is the snapshot',
   });
 
   test('validate called directly with a value outside the domain: Ajv judges, the snapshot refuses (a Date passes type object)', () => {
-    const schema = fromJsonSchema({ type: 'object', properties: { at: { type: 'object' } } });
-    const result = schema['~standard'].validate({ at: new Date(0) });
-    assert.equal(result.issues, undefined);
-    assert.ok(result.value.at instanceof Date);
-    const deep = schema['~standard'].validate(JSON.parse('['.repeat(1100) + ']'.repeat(1100)));
-    assert.equal(deep.issues[0].keyword, 'depth');
+    for (const defaults of [false, true]) {
+      const schema = fromJsonSchema({ type: 'object', properties: { at: { type: 'object' } } }, { defaults });
+      const result = schema['~standard'].validate({ at: new Date(0) });
+      assert.equal(result.issues, undefined);
+      assert.ok(result.value.at instanceof Date);
+      assert.throws(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: { '~standard': { version: 1, vendor: 'x', validate: () => result } } }), (e) => e.stage === 'snapshot');
+    }
+    const deep = fromJsonSchema({ type: 'array' }, { defaults: true })['~standard'].validate(JSON.parse('['.repeat(1100) + ']'.repeat(1100)));
+    assert.equal(deep.issues[0].keyword, 'depth', 'the copy stops where the strict decoder would');
   });
 });
 

@@ -7,12 +7,14 @@
 // - The schema compiles when fromJsonSchema is called (a tool's registration): a schema
 //   Ajv cannot compile, an unknown `$schema` or an unknown format throws there, never at
 //   the first call.
-// - validate() never touches the value it is given: it validates a copy the package makes
-//   (new records and arrays of the value's own data), and that copy, with any `default`
-//   values Ajv inserted, is the output the snapshot is made of. Ajv reads own properties
-//   only, so no inherited `constructor` satisfies `required` or meets `properties`.
-//   The copies have Object.prototype, as JSON.parse's do: the deep equality Ajv's code
-//   uses for const, enum and uniqueItems reads `constructor` and `valueOf` of records.
+// - validate() never changes the value it is given. Without defaults Ajv only reads it,
+//   and it is the output (prepareToolCall gives it the package's own decoded copy, and the
+//   snapshot detaches what it returns). With defaults Ajv inserts values, so it validates
+//   a copy the package makes (new records and arrays of the value's own data), and that
+//   copy is the output the snapshot is made of. Copies have Object.prototype, as
+//   JSON.parse's do: the deep equality Ajv's code uses for const, enum and uniqueItems
+//   reads `constructor` and `valueOf` of records. Ajv reads own properties only, so no
+//   inherited `constructor` satisfies `required` or meets `properties`.
 // - Issues carry Ajv's message and the path as keys; the pipeline keeps them out of every
 //   error message (lib/run/schemas.js): only their count and, with includePath, their
 //   paths reach a ToolArgumentsValidationError.
@@ -463,13 +465,20 @@ function fromJsonSchema(schema, options) {
   const check = compile(ajv, copy);
   const frozen = deepFreeze(cloneSchema(copy));
 
-  function validate(value) {
-    const data = copyValue(value, 0);
-    if (data === undefined && value !== undefined) return new Failure(DEPTH_ISSUES);
-    // Generated code: outside the built-ins-captured-at-load guarantee (see the header).
-    if (check(data) === true) return new Success(data);
-    return new Failure(issuesOf(check.errors));
-  }
+  // Without defaults Ajv only reads, and the value it read is the output: the snapshot
+  // detaches it. With defaults Ajv writes into what it validates: a copy the package owns.
+  const validate = defaults
+    ? function validate(value) {
+      const data = copyValue(value, 0);
+      if (data === undefined && value !== undefined) return new Failure(DEPTH_ISSUES);
+      // Generated code: outside the built-ins-captured-at-load guarantee (see the header).
+      if (check(data) === true) return new Success(data);
+      return new Failure(issuesOf(check.errors));
+    }
+    : function validate(value) {
+      if (check(value) === true) return new Success(value);
+      return new Failure(issuesOf(check.errors));
+    };
 
   const jsonSchemaOf = ObjectFreeze({
     /** A new copy of the schema as given (no conversion between dialects). */
