@@ -138,6 +138,15 @@ export type ZodIssueCode =
   | 'invalid_string' | 'too_small' | 'too_big' | 'invalid_intersection_types' | 'not_multiple_of' | 'not_finite'
   | 'invalid_format' | 'invalid_key' | 'invalid_element' | 'invalid_value' | 'unknown';
 
+/** The JSON Schema keywords fromJsonSchema's issues can name in `issueCodes`. */
+export type JsonSchemaIssueKeyword =
+  | 'type' | 'required' | 'enum' | 'const' | 'format' | 'pattern' | 'minimum' | 'maximum' | 'exclusiveMinimum'
+  | 'exclusiveMaximum' | 'multipleOf' | 'minLength' | 'maxLength' | 'minItems' | 'maxItems' | 'uniqueItems'
+  | 'minProperties' | 'maxProperties' | 'additionalProperties' | 'unevaluatedProperties' | 'unevaluatedItems'
+  | 'propertyNames' | 'dependentRequired' | 'dependentSchemas' | 'dependencies' | 'if' | 'not' | 'anyOf' | 'oneOf'
+  | 'allOf' | 'contains' | 'minContains' | 'maxContains' | 'items' | 'prefixItems' | 'additionalItems' | 'false schema'
+  | 'formatMinimum' | 'formatMaximum' | 'formatExclusiveMinimum' | 'formatExclusiveMaximum';
+
 /** Tool arguments rejected at one stage of the RFC-0016 pipeline. */
 export declare class ToolArgumentsValidationError extends Error {
   readonly name: 'ToolArgumentsValidationError';
@@ -148,8 +157,11 @@ export declare class ToolArgumentsValidationError extends Error {
   readonly path?: string;
   /** Stage schema: how many issues the schema reported (zod's issues, Standard Schema `issues`). */
   readonly issueCount?: number;
-  /** Stage schema, zod only: the issues' codes, in order (at most 100). */
-  readonly issueCodes?: readonly ZodIssueCode[];
+  /**
+   * Stage schema, zod and fromJsonSchema only: the issues' codes (zod's issue codes, the
+   * JSON Schema keyword that failed), in order (at most 100); `unknown` outside the vocabulary.
+   */
+  readonly issueCodes?: readonly (ZodIssueCode | JsonSchemaIssueKeyword)[];
   /** Stage schema, with `includePath: true` only: the issues' paths as JSON Pointers (at most 100). */
   readonly issuePaths?: readonly string[];
   /**

@@ -345,3 +345,20 @@ test('the declarations: the type argument reaches policy and handler; options ar
   const result = spawnSync(process.execPath, [tsc, '-p', path.join(__dirname, 'types', 'json-schema', 'tsconfig.json')], { encoding: 'utf8' });
   assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
 });
+
+test('issueCodes of a fromJsonSchema failure name the JSON Schema keyword, from a fixed vocabulary; never the message', async () => {
+  const { fromJsonSchema, prepareToolCall, isToolArgumentsValidationError } = require('..');
+  const schema = fromJsonSchema({ type: 'object', properties: { amount: { type: 'integer', minimum: 3 }, to: { type: 'string', pattern: '^x' } }, required: ['amount'] });
+  const cases = [['{}', 'required'], ['{"amount":1}', 'minimum'], ['{"amount":1.5}', 'type'], ['{"amount":5,"to":"secret-y"}', 'pattern']];
+  for (const [raw, keyword] of cases) {
+    let error;
+    try {
+      prepareToolCall({ agentName: 'a', toolName: 'pay', rawArguments: raw, schema });
+    } catch (e) {
+      error = e;
+    }
+    assert.ok(isToolArgumentsValidationError(error), raw);
+    assert.deepEqual(error.issueCodes, [keyword], raw);
+    assert.ok(!error.message.includes('secret'), 'no payload in the message');
+  }
+});
