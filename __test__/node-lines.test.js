@@ -20,6 +20,7 @@ const { newestNode } = require('./services');
 const NEWER_NODE_TESTS = [
   ['adapter-ai.test.js', 22],
   ['adapter-openai-agents.test.js', 22],
+  ['adapter-mastra.test.js', 22],
 ];
 
 const ROOT = path.join(__dirname, '..');
