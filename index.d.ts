@@ -123,7 +123,13 @@ export declare class SnapshotDomainError extends Error {
 }
 
 /** The codes of a ToolArgumentsValidationError: `schema_error` or `async_schema` at stage schema, a SnapshotErrorCode otherwise. */
-export type ToolArgumentsErrorCode = Exclude<SnapshotErrorCode, 'not_canonical' | 'hash_mismatch' | 'not_a_snapshot'> | 'schema_error';
+export type ToolArgumentsErrorCode = Exclude<SnapshotErrorCode, 'not_canonical' | 'hash_mismatch' | 'not_a_snapshot'> | 'schema_error' | ToolCallPairingCode;
+
+/**
+ * Stage json codes of the framework adapters: a tool call they cannot pair with its
+ * provider text (no call id, a call id two calls share, no recorded text, another text).
+ */
+export type ToolCallPairingCode = 'missing_call_id' | 'duplicate_call_id' | 'unpaired_call' | 'no_provider_text' | 'provider_text_mismatch';
 
 /** The issue codes of zod 3 and zod 4 (`unknown` for a code outside them). */
 export type ZodIssueCode =
@@ -368,6 +374,8 @@ export interface SuspendedToolProposal<T = SnapshotValue> {
   readonly argsCanonicalJson: string;
   readonly proposalHash: string;
   readonly reason: string;
+  /** The provider's call id when the evaluation had one (never hashed, never sealed). */
+  readonly toolCallId?: string;
 }
 
 declare const argumentsType: unique symbol;
@@ -538,7 +546,7 @@ export interface ApprovalGrantStore {
    * nothing and return `false`.
    */
   put(record: ApprovalGrantRecord, now: number): boolean | void | Promise<boolean | void>;
-  /** Whether a live record matches the query. A read: it must change nothing. */
+  /** Whether a live record matches the query. A read: it takes no use and changes no live record (it may drop dead ones). */
   has(query: Required<ApprovalGrantQuery>, now: number): boolean | Promise<boolean>;
   /**
    * Atomically: if a live record matches, decrement its `uses` (removing it at 0) and
@@ -633,6 +641,13 @@ export interface ApprovalGrants {
    * @throws {TypeError} without keys.
    */
   seal(proposal: ProposalFields, options?: { ttlMs?: number; scope?: string | null }): SealedProposal;
+  /**
+   * Verifies a sealed proposal without granting it (for a reviewer's display): its
+   * signature, its expiry on the grants' clock and its hash; returns a fresh copy.
+   * @throws {TypeError} without keys. @throws {ApprovalGrantError} (not `seal_used`).
+   * @throws {SnapshotDomainError}.
+   */
+  verify(sealed: unknown): SealedProposal;
   /** Whether these grants seal (a key ring was given). */
   readonly sealing: boolean;
   /** Whether a live grant matches (a read; spends nothing). */
@@ -667,6 +682,85 @@ export interface ApprovalGrants {
 
 /** Approval grants bound to agent, tool, proposal hash and scope, spent when the call executes. */
 export declare function createApprovalGrants(options?: ApprovalGrantsOptions): ApprovalGrants;
+
+// ---------------------------------------------------------------------------------
+// JSON Schema tools (lib/json-schema.js): MCP tools, the AI SDK's jsonSchema(), OpenAI
+// function tools and LangChain tools describe their input with JSON Schema.
+
+/** A JSON Schema: an object of JSON data, or a boolean schema. */
+export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
+
+/** The dialects fromJsonSchema compiles, chosen by `$schema` (none: draft 2020-12). */
+export type JsonSchemaDialect = 'draft-2020-12' | 'draft-2019-09' | 'draft-07' | 'draft-06';
+
+export interface FromJsonSchemaOptions {
+  /**
+   * Insert the `default` of every absent property (Ajv's `useDefaults`) into the output,
+   * and so into the snapshot and its hash: `{}` and `{"limit":10}` (default 10) become the
+   * same proposal. Default: false (the output is the input as sent).
+   */
+  defaults?: boolean;
+  /**
+   * Default: the formats ajv-formats knows (`email`, `date-time`, `uri`, `uuid`, ...) are
+   * asserted, and a schema naming any other format does not compile. `'ignore'`: formats
+   * are annotations only (ajv-formats is not needed). An object adds formats by name: a
+   * RegExp, a function of the string that returns `true` to accept, or `true` (accepted
+   * unchecked).
+   */
+  formats?: 'ignore' | { readonly [name: string]: RegExp | ((value: string) => boolean) | true };
+}
+
+/** One reason a value failed its JSON Schema. Its message and path can quote payload keys: never log them. */
+export interface JsonSchemaIssue {
+  readonly message: string;
+  /** Keys from the root to the failing value (for `required`, to the missing property). */
+  readonly path: readonly string[];
+  /** The JSON Schema keyword that failed (`type`, `required`, `format`, ...). */
+  readonly keyword: string;
+}
+
+/**
+ * A JSON Schema as a tool schema: a Standard Schema v1 (with Standard JSON Schema's
+ * `jsonSchema.input()`), validated by Ajv 8. `T` is the output type you assert the schema
+ * describes (default: a JSON value).
+ *
+ * The validator is JavaScript that Ajv generates from the schema (`new Function`): it
+ * calls the built-ins it finds when it runs, so it is outside the package's guarantee
+ * that every built-in is captured at load. The package's own steps around it (the copy it
+ * validates, the snapshot of its output) keep that guarantee.
+ */
+export interface JsonSchemaToolSchema<T = SnapshotValue> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: 'tool-argument-snapshot';
+    /**
+     * Validates a copy the package makes (new records and arrays of the value's own data);
+     * on success that copy, with any inserted defaults, is `value`. Never changes its argument.
+     */
+    readonly validate: (value: unknown) => { readonly value: T; readonly issues?: undefined } | { readonly issues: readonly JsonSchemaIssue[] };
+    readonly types?: { readonly input: unknown; readonly output: T } | undefined;
+    /** A new, mutable copy of the schema as given (no conversion between dialects). */
+    readonly jsonSchema: {
+      input(options?: { readonly target?: string }): JsonSchema;
+      output(options?: { readonly target?: string }): JsonSchema;
+    };
+  };
+  /** The schema as given, deeply frozen (for a framework that shows it to the model: copy it). */
+  readonly jsonSchema: JsonSchema;
+  readonly dialect: JsonSchemaDialect;
+  readonly defaults: boolean;
+}
+
+/**
+ * A tool schema of a JSON Schema, for prepareToolCall and every adapter. The schema is
+ * read once as JSON data and compiled now, by Ajv 8 (optional peer dependencies `ajv` and
+ * `ajv-formats`, loaded on the first call).
+ * @throws {TypeError} `ERR_INVALID_ARG_VALUE` when the schema does not compile (an
+ * invalid keyword, an unresolvable `$ref`, an unsupported `$schema`, an unknown format),
+ * `ERR_INVALID_ARG_TYPE` for a schema that is not JSON data (a Proxy, a getter, a function).
+ * @throws {Error} `MODULE_NOT_FOUND` naming `ajv` or `ajv-formats` when it is not installed.
+ */
+export declare function fromJsonSchema<T = SnapshotValue>(schema: JsonSchema, options?: FromJsonSchemaOptions): JsonSchemaToolSchema<T>;
 
 // ---------------------------------------------------------------------------------
 // A reviewer's diff (lib/diff.js).
