@@ -596,7 +596,31 @@ test('two concurrent runs sharing a call id with different texts each get their 
   const both = await Promise.all([agent.stream('one'), agent.stream('two')]);
   const answers = await Promise.all(both.map(async (out) => resultsOf(await drain(out)).call_1));
   assert.deepEqual(executed, [], 'neither runs: the duplicate key would otherwise be lost');
-  for (const answer of answers) assert.ok(['duplicate_call_id', 'no_provider_text'].includes(answer.code ?? answer.reason), JSON.stringify(answer));
+  for (const answer of answers) assert.ok(['unpaired_call', 'no_provider_text'].includes(answer.code), JSON.stringify(answer));
+});
+
+test('a resumed call never takes another run\'s recorded text that shares its call id', { skip }, async () => {
+  const { createToolGate } = adapter();
+  const executed = [];
+  const seen = [];
+  const gate = createToolGate({
+    agentName: 'billing',
+    tools: { pay: payOptions(executed) },
+    policy: { pay: payPolicy },
+    onDecision: (decision, info) => seen.push([info.argumentsSource, decision.argsCanonicalJson, decision.reason]),
+  });
+  const { agent } = app({ model: gate.model(scriptedModel([[call('call_0', '{"to":"bob","cents":250000}')], 'Paid.'])), tools: gate.tools });
+  const run = await agent.stream('pay bob');
+  await drain(run);
+  // Another run of the same gate's model, whose provider reuses the id: its text waits
+  // (here for ever: that agent runs its own copy of the tool).
+  const other = app({ model: gate.model(scriptedModel([[call('call_0', '{"to":"mallory","cents":900}')], 'ok'])), tools: { pay: mastra().createTool(payOptions([], { requireApproval: true })) } });
+  await drain(await other.agent.stream('pay mallory'));
+  await gate.approve({ runId: run.runId, toolCallId: 'call_0' });
+  const resumed = await drain(await agent.approveToolCall({ runId: run.runId, toolCallId: 'call_0' }));
+  assert.deepEqual(resultsOf(resumed), { call_0: { paid: 250000 } });
+  assert.deepEqual(executed, ['{"cents":250000,"to":"bob"}']);
+  assert.deepEqual(seen, [['provider_text', '{"cents":250000,"to":"bob"}', 'large payment'], ['history', '{"cents":250000,"to":"bob"}', 'approval_granted']], 'mallory\'s text was never evaluated in bob\'s run');
 });
 
 test('a call id used twice in one response: Mastra alone runs one call and drops the other; the gate refuses both (duplicate_call_id)', { skip }, async () => {
@@ -610,7 +634,7 @@ test('a call id used twice in one response: Mastra alone runs one call and drops
   const chunks = await drain(await agent.stream('pay'));
   assert.deepEqual(executed, []);
   assert.equal(resultsOf(chunks).c1.code, 'duplicate_call_id');
-  assert.equal(resultsOf(chunks).c1.stage, 'call');
+  assert.equal(resultsOf(chunks).c1.stage, 'json');
 });
 
 test('a call without an id: Mastra alone runs it; the gate answers invalid input (missing_call_id)', { skip }, async () => {
@@ -623,16 +647,18 @@ test('a call without an id: Mastra alone runs it; the gate answers invalid input
   const chunks = await drain(await agent.stream('pay'));
   assert.deepEqual(executed, []);
   assert.equal(resultsOf(chunks)[''].code, 'missing_call_id');
+  assert.equal(resultsOf(chunks)[''].stage, 'json');
 });
 
-test('gated tools need the gate\'s model: a call whose text never passed gate.model is refused (no_provider_text)', { skip }, async () => {
+test('gated tools need the gate\'s model: a call whose text never passed gate.model is invalid input (json/no_provider_text)', { skip }, async () => {
   const { createToolGate } = adapter();
   const executed = [];
   const gate = createToolGate({ agentName: 'billing', tools: { pay: payOptions(executed) }, policy: () => ({ decision: 'allow', reason: 'ok' }) });
   const { agent } = app({ model: scriptedModel([[call('c1', '{"to":"bob","cents":5}')], 'Done.']), tools: gate.tools });
   const chunks = await drain(await agent.stream('pay'));
   assert.deepEqual(executed, []);
-  assert.equal(resultsOf(chunks).c1.reason, 'no_provider_text');
+  assert.equal(resultsOf(chunks).c1.code, 'no_provider_text');
+  assert.equal(resultsOf(chunks).c1.stage, 'json');
 });
 
 // ---------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import type {
   SealedProposal,
   SnapshotValue,
   SuspendedToolProposal,
+  ToolArgumentsErrorCode,
   ToolArgumentsValidationError,
   ToolPolicyInput,
   ToolPolicyResult,
@@ -125,19 +126,10 @@ export interface MastraNotExecuted {
    * The policy's reason; or, decided by the runtime: a runtime reason of the package,
    * `grant_unavailable`, `grant_store_unavailable`, `approved_without_grant` (resumed by
    * `approveToolCall` while no grant allows its hash), `proposal_changed` (the stored
-   * arguments are not the ones the reviewer was asked about), `no_provider_text` (the call
-   * never passed `gate.model`, or nothing is waiting for it) or `invalid_grant_scope`.
+   * arguments are not the ones the reviewer was asked about) or `invalid_grant_scope`.
    */
   readonly reason: string;
   readonly decidedBy: 'policy' | 'runtime';
-}
-
-/** A call the gate could not pair with its own provider text (stage `call`). */
-export interface MastraCallPairingError extends Error {
-  readonly name: 'ToolCallPairingError';
-  readonly stage: 'call';
-  readonly code: 'missing_call_id' | 'duplicate_call_id';
-  readonly toolName: string;
 }
 
 /** The default answer to the model for a call that did not run (no payload). */
@@ -154,8 +146,8 @@ export interface MastraInvalidInputOutput {
   error: true;
   message: string;
   validationErrors: { errors: string[]; fields: Record<string, never> };
-  stage: string;
-  code: string;
+  stage: 'json' | 'schema' | 'snapshot';
+  code: ToolArgumentsErrorCode;
 }
 
 /** The run a grant scope function sees. */
@@ -195,11 +187,12 @@ export interface MastraToolGateOptions<TOOLS extends Record<string, MastraGateab
   /** What the model is told when a call is not executed. Default: a MastraNotExecutedOutput. */
   notExecutedOutput?: (info: MastraNotExecuted) => unknown;
   /**
-   * What the model is told for invalid input (stage json, schema or snapshot; or call:
-   * `missing_call_id`, `duplicate_call_id`): no decision exists and the policy never ran.
-   * Default: a MastraInvalidInputOutput.
+   * What the model is told for invalid input: stage json, schema or snapshot, including a
+   * call the gate cannot pair with its own provider text (stage json, codes
+   * `missing_call_id`, `duplicate_call_id`, `unpaired_call`, `no_provider_text`). No
+   * decision exists and the policy never ran. Default: a MastraInvalidInputOutput.
    */
-  invalidInputOutput?: (error: ToolArgumentsValidationError | MastraCallPairingError) => unknown;
+  invalidInputOutput?: (error: ToolArgumentsValidationError) => unknown;
   /** Attach JSON Pointers of failing values to errors (payload keys; off by default). */
   includePath?: boolean;
   /** For JSON Schema tools (a plain JSON Schema `inputSchema`): the options of the package's `fromJsonSchema`. */

@@ -45,9 +45,11 @@
 //   runId and the call id, namespaced by agent and grant scope: any process that shares
 //   the grants' store (and Mastra's storage) approves and resumes it.
 // - State: decisions and attempts live in one execute call (one run's one call); the
-//   recorded texts are evidence keyed by call id until the call takes its own. A call id
-//   that two recorded texts share is resolved by the run's own parsed arguments, and
-//   refused (`duplicate_call_id`) where that leaves a doubt.
+//   recorded texts are evidence keyed by call id until the call takes its own: only a text
+//   that parses to the arguments Mastra parsed for the call, so a resumed call or another
+//   run whose provider reuses the id never takes one that is not its own. An id a response
+//   uses twice is `duplicate_call_id`; texts of concurrent runs that parse alike and differ
+//   are `unpaired_call` (invalid input at stage json, as the package declares them).
 
 const {
   requirePeer, invalidArgument, own, setData, ownDataCopy, readOptions, isWellFormedString,
@@ -62,6 +64,7 @@ const api = require('tool-argument-snapshot');
 const {
   prepareToolCallAsync, evaluateToolCall, executeToolCall, createApprovalGrants, canonicalize,
   isToolArgumentsValidationError, isToolCallNotAllowedError, isSnapshotDomainError, isApprovalGrantError,
+  ToolArgumentsValidationError,
 } = api;
 const mastraCreateTool = mastraTools.createTool;
 const validateToolOutput = mastraTools.validateToolOutput;
@@ -111,6 +114,8 @@ const MAX_PENDING = 4096;
 
 const MISSING_CALL_ID = 'missing_call_id';
 const DUPLICATE_CALL_ID = 'duplicate_call_id';
+const UNPAIRED_CALL = 'unpaired_call';
+const NO_PROVIDER_TEXT = 'no_provider_text';
 const HOW_TO_APPROVE = 'grant the reviewer\'s approval with `await gate.approve({ runId, toolCallId })` before `agent.approveToolCall({ runId, toolCallId })`, in this process or in any other that shares the grants\' store.';
 
 // The options of Mastra's createTool the gate reads itself or replaces; every other own
@@ -128,12 +133,15 @@ function withFields(error, fields) {
   return error;
 }
 
-/** Invalid input of a call that cannot be paired with its provider text (no id, or an id shared). */
+/**
+ * Invalid input (stage json) of a call that cannot be paired with its own provider text:
+ * `missing_call_id`, `duplicate_call_id` (the response used the id twice), `unpaired_call`
+ * (texts of concurrent runs share the id and the run's arguments do not single one out),
+ * `no_provider_text` (no text was recorded: a model the gate does not wrap, a call made
+ * outside an agent run, nothing kept for a resumed call).
+ */
 function callError(toolName, code) {
-  const what = code === MISSING_CALL_ID
-    ? 'the provider\'s tool call has no id: it cannot be paired with its text or approved'
-    : 'the provider used this tool call id for more than one call: the call cannot be paired with its own text';
-  return withFields(new SafeError(`Arguments of tool "${toolName}" failed at stage call: ${what} [${code}]`), { name: 'ToolCallPairingError', stage: 'call', code, toolName });
+  return new ToolArgumentsValidationError('json', toolName, code);
 }
 
 /** `approve`, `decline` or `keptProposal` found no proposal waiting for this call. */
@@ -151,27 +159,50 @@ function firstKey(map) {
 }
 
 /**
- * Whether two values are the same JSON data, comparing own data properties only, in
- * order (a lenient parse of a recorded text against Mastra's own parse of it).
+ * Whether a recorded text's lenient parse `a` is the arguments object `b` Mastra made of
+ * it: the same JSON data, own data properties only, except that a property null on one side
+ * may be absent or undefined on the other (a provider's compat layer turns such nulls into
+ * undefined in place before the tool runs).
  */
-function sameData(a, b, depth) {
-  if (a === b) return a !== 0 || 1 / a === 1 / b;
+function sameArguments(a, b, depth) {
+  if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return typeof a === 'number' && NumberIsNaN(a) && NumberIsNaN(b);
   if (depth > 1100 || isProxy(a) || isProxy(b)) return false;
   const arrays = ArrayIsArray(a);
   if (arrays !== ArrayIsArray(b)) return false;
-  if (!arrays && (ObjectGetPrototypeOf(a) !== ObjectPrototype || ObjectGetPrototypeOf(b) !== ObjectPrototype)) return false;
+  if (arrays) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameArguments(a[i], b[i], depth + 1)) return false;
+    return true;
+  }
+  if (ObjectGetPrototypeOf(a) !== ObjectPrototype || ObjectGetPrototypeOf(b) !== ObjectPrototype) return false;
   const namesA = ObjectGetOwnPropertyNames(a);
   const namesB = ObjectGetOwnPropertyNames(b);
-  if (namesA.length !== namesB.length) return false;
-  for (let i = 0; i < namesA.length; i++) {
-    if (namesA[i] !== namesB[i]) return false;
-    const da = ObjectGetOwnPropertyDescriptor(a, namesA[i]);
-    const db = ObjectGetOwnPropertyDescriptor(b, namesB[i]);
-    if (!ObjectHasOwn(da, 'value') || !ObjectHasOwn(db, 'value')) return false;
-    if (!sameData(da.value, db.value, depth + 1)) return false;
+  for (let side = 0; side < 2; side++) {
+    const names = side === 0 ? namesA : namesB;
+    for (let i = 0; i < names.length; i++) {
+      const va = dataOf(a, names[i]);
+      const vb = dataOf(b, names[i]);
+      if (va === NOT_DATA || vb === NOT_DATA) return false;
+      const noneA = va === null || va === undefined;
+      const noneB = vb === null || vb === undefined;
+      if (noneA && noneB) continue;
+      if (noneA !== noneB) return false;
+      // Keys of both sides were compared on the first pass.
+      if (side === 0 && !sameArguments(va, vb, depth + 1)) return false;
+    }
   }
   return true;
+}
+
+/** What `dataOf` answers for an accessor property. */
+const NOT_DATA = ObjectFreeze({});
+
+/** The value of an own data property (undefined when absent), or NOT_DATA for an accessor. */
+function dataOf(object, key) {
+  const descriptor = ObjectGetOwnPropertyDescriptor(object, key);
+  if (descriptor === undefined) return undefined;
+  return ObjectHasOwn(descriptor, 'value') ? descriptor.value : NOT_DATA;
 }
 
 // ---------------------------------------------------------------------------------
@@ -469,8 +500,10 @@ function readPolicy(policy, byName) {
 // ---------------------------------------------------------------------------------
 // Recorded provider texts.
 
-/** What `take` answers when a call id is shared and the call's own text cannot be told. */
-const AMBIGUOUS = ObjectFreeze({ ambiguous: true });
+/** What `take` answers when the response used the call id twice. */
+const DUPLICATE = ObjectFreeze({ code: DUPLICATE_CALL_ID });
+/** What `take` answers when texts of several responses share the id and none is the run's for sure. */
+const UNPAIRED = ObjectFreeze({ code: UNPAIRED_CALL });
 
 /**
  * Provider texts of gated tool calls by call id, oldest first, at most MAX_PENDING in all
@@ -492,9 +525,9 @@ class RecordedTexts {
 
   /**
    * The recorded text of the call `toolCallId` of `toolName` whose arguments Mastra parsed
-   * as `args`: undefined when none was recorded, AMBIGUOUS when the id was used twice in
-   * one response, or when texts of several responses (concurrent runs) share it and the
-   * run's own arguments do not single one out. Whatever it answers, it removes.
+   * as `args`: undefined when none is, DUPLICATE when the id was used twice in one
+   * response, UNPAIRED when texts of several responses (concurrent runs) share it, parse to
+   * these arguments and differ (which is this run's cannot be told). What it answers, it removes.
    */
   take(toolCallId, toolName, args) {
     const list = MapPrototypeGet(this.#byId, toolCallId);
@@ -507,22 +540,19 @@ class RecordedTexts {
         // The response used this id twice (Mastra runs one of them): every call of it goes.
         const response = candidates[i].response;
         for (let j = list.length - 1; j >= 0; j--) if (list[j].response === response) this.#removeAt(toolCallId, j);
-        return AMBIGUOUS;
+        return DUPLICATE;
       }
     }
-    if (candidates.length === 1) {
-      this.#remove(toolCallId, candidates[0]);
-      return candidates[0];
-    }
-    // Texts of several responses share this id (concurrent runs whose provider reuses ids):
-    // this run's call is the one whose text parses to the arguments Mastra parsed for it.
+    // This run's call is the one whose text parses to the arguments Mastra parsed for it:
+    // another run's text with the same id (a provider that reuses ids) is left to its run,
+    // and a call whose own text never passed the gate (a resumed call) takes none.
     const matching = [];
     for (let i = 0; i < candidates.length; i++) if (lenientMatches(candidates[i], args)) ArrayPrototypePush(matching, candidates[i]);
     if (matching.length === 0) return undefined;
     for (let i = 1; i < matching.length; i++) {
       if (matching[i].text !== matching[0].text) {
         for (let j = 0; j < matching.length; j++) this.#remove(toolCallId, matching[j]);
-        return AMBIGUOUS;
+        return UNPAIRED;
       }
     }
     this.#remove(toolCallId, matching[0]);
@@ -547,7 +577,11 @@ class RecordedTexts {
   }
 }
 
-/** Whether a recorded text parses (as Mastra parses it) to `args`. */
+/**
+ * Whether a recorded text is the one Mastra parsed to `args`: its lenient parse is the same
+ * arguments, or it does not parse at all (Mastra repairs or drops such text; the strict
+ * decode then refuses it).
+ */
 function lenientMatches(record, args) {
   if (record.lenient === undefined) {
     try {
@@ -556,7 +590,7 @@ function lenientMatches(record, args) {
       record.lenient = null;
     }
   }
-  return record.lenient !== null && sameData(record.lenient.value, args, 0);
+  return record.lenient === null || sameArguments(record.lenient.value, args, 0);
 }
 
 /**
@@ -790,7 +824,7 @@ function createToolGate(options) {
       }
       return notExecuted('deny', 'grant_store_unavailable', 'runtime');
     }
-    if (kept === undefined) return notExecuted('deny', 'no_provider_text', 'runtime');
+    if (kept === undefined) return invalidInputOutput(callError(entry.toolName, NO_PROVIDER_TEXT));
     let prepared;
     try {
       // Mastra stored only its parsed object: its RFC 8785 form is what is prepared. A
@@ -841,14 +875,14 @@ function createToolGate(options) {
       if (typeof call.resourceId !== 'string') call.resourceId = undefined;
       if (!isId(call.toolCallId)) return invalidInputOutput(callError(entry.toolName, MISSING_CALL_ID));
       // Outside an agent run (a workflow step, a direct execute) there is no provider text.
-      if (!isId(call.runId)) return notExecuted('deny', 'no_provider_text', 'runtime');
+      if (!isId(call.runId)) return invalidInputOutput(callError(entry.toolName, NO_PROVIDER_TEXT));
       try {
         call.scope = await scopeOfRun(call);
       } catch {
         return notExecuted('deny', 'invalid_grant_scope', 'runtime');
       }
       const recorded = texts.take(call.toolCallId, entry.toolName, inputData);
-      if (recorded === AMBIGUOUS) return invalidInputOutput(callError(entry.toolName, DUPLICATE_CALL_ID));
+      if (recorded === DUPLICATE || recorded === UNPAIRED) return invalidInputOutput(callError(entry.toolName, recorded.code));
       if (recorded !== undefined) return firstAttempt(entry, recorded, call, context);
       return resumedAttempt(entry, inputData, call, context);
     };
