@@ -683,6 +683,36 @@ test('tools: createTool options, or tools made by createTool of this module (a p
   assert.throws(() => createToolGate({ agentName: 'billing', tools: { pay: payOptions([]) }, policy: { send: () => ({ decision: 'allow', reason: 'x' }) } }), { name: 'TypeError' });
 });
 
+test('JSON Schema tools: a plain JSON Schema inputSchema runs once through the package\'s fromJsonSchema (Ajv); the provider sees the same schema', { skip }, async () => {
+  const { createToolGate } = adapter();
+  const executed = [];
+  const Pay = {
+    type: 'object',
+    properties: { to: { type: 'string', minLength: 1 }, cents: { type: 'integer', minimum: 1 }, memo: { type: 'string' } },
+    required: ['to', 'cents'],
+    additionalProperties: false,
+  };
+  const gate = createToolGate({
+    agentName: 'billing',
+    tools: { pay: { id: 'pay', description: 'Pays cents', inputSchema: Pay, execute: async (args) => { executed.push(canonicalize(args)); return 'ok'; } } },
+    policy: { pay: ({ parsedArguments }) => ({ decision: 'allow', reason: `${parsedArguments.cents}` }) },
+  });
+  const prompts = [];
+  let tools;
+  const model = scriptedModel([[call('c1', '{"to":"bob","cents":5}'), call('c2', '{"to":"bob","cents":0}'), call('c3', '{"to":"bob","cents":5,"cents":6}')], 'Done.'], prompts);
+  const { agent } = app({ model: gate.model(Object.assign(model, { doStream: ((inner) => async (options) => { tools ??= options.tools; return inner(options); })(model.doStream.bind(model)) })), tools: gate.tools });
+  const results = resultsOf(await drain(await agent.stream('pay')));
+  assert.deepEqual(executed, ['{"cents":5,"to":"bob"}']);
+  assert.equal(results.c1, 'ok');
+  assert.equal(results.c2.stage, 'schema');
+  assert.equal(results.c3.code, 'duplicate_key');
+  const sent = tools.find((t) => t.name === 'pay').inputSchema;
+  assert.deepEqual(sent.properties, Pay.properties);
+  assert.deepEqual(sent.required, Pay.required);
+  // A JSON Schema that does not compile is refused when the gate is made, not at the first call.
+  assert.throws(() => createToolGate({ agentName: 'billing', tools: { pay: { id: 'pay', description: 'x', inputSchema: { type: 'object', properties: { a: { type: 'nonsense' } } }, execute: async () => 'x' } } }), { name: 'TypeError', message: /JSON Schema of tool "pay"/ });
+});
+
 test('Proxy options, tools, policies and approval requests are refused unread', { skip }, async () => {
   const { createToolGate } = adapter();
   let reads = 0;

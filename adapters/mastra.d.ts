@@ -6,6 +6,7 @@ import type { MastraModelConfig } from '@mastra/core/llm';
 import type { RequestContext } from '@mastra/core/request-context';
 import type {
   ApprovalGrants,
+  FromJsonSchemaOptions,
   ProposalFields,
   SchemaOutput,
   SealedProposal,
@@ -195,8 +196,12 @@ export interface MastraToolGateOptions<TOOLS extends Record<string, MastraGateab
   invalidInputOutput?: (error: ToolArgumentsValidationError) => unknown;
   /** Attach JSON Pointers of failing values to errors (payload keys; off by default). */
   includePath?: boolean;
-  /** For JSON Schema tools (a plain JSON Schema `inputSchema`): the options of the package's `fromJsonSchema`. */
-  jsonSchemaOptions?: { defaults?: boolean; formats?: unknown };
+  /**
+   * For JSON Schema tools (a plain JSON Schema object as `inputSchema`): the options of the
+   * package's `fromJsonSchema`, which compiles each such schema when the gate is made and
+   * runs it once per attempt.
+   */
+  jsonSchemaOptions?: FromJsonSchemaOptions;
 }
 
 /**
