@@ -77,6 +77,7 @@ const ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
 const ObjectGetPrototypeOf = Object.getPrototypeOf;
 const ObjectHasOwn = Object.hasOwn;
 const ObjectFreeze = Object.freeze;
+const ObjectDefineProperty = Object.defineProperty;
 const ObjectPrototype = Object.prototype;
 const ArrayIsArray = Array.isArray;
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
@@ -111,6 +112,9 @@ const ADAPTER = 'mastra';
  * model's response to the execute of its call, so only calls Mastra never runs (an aborted
  * step, a tool the step hid) pile up. */
 const MAX_PENDING = 4096;
+
+/** Model properties Mastra may read besides the language model specification's. */
+const PASSED_THROUGH = ['supportsStructuredOutputs', 'defaultObjectGenerationMode', 'supportsImageUrls'];
 
 const MISSING_CALL_ID = 'missing_call_id';
 const DUPLICATE_CALL_ID = 'duplicate_call_id';
@@ -949,7 +953,7 @@ function createToolGate(options) {
     const doGenerate = languageModel.doGenerate;
     const doStream = languageModel.doStream;
     if (typeof doGenerate !== 'function' || typeof doStream !== 'function') throw invalidArgument('gate.model expects a language model with doGenerate and doStream');
-    return {
+    const wrapped = {
       specificationVersion,
       provider: languageModel.provider,
       modelId: languageModel.modelId,
@@ -996,6 +1000,13 @@ function createToolGate(options) {
         return copy;
       },
     };
+    // What Mastra reads of a model besides the specification (its schema compat layers ask
+    // `supportsStructuredOutputs`), read through from the model when it has them.
+    for (let i = 0; i < PASSED_THROUGH.length; i++) {
+      const name = PASSED_THROUGH[i];
+      if (name in languageModel) ObjectDefineProperty(wrapped, name, { __proto__: null, get: () => languageModel[name], enumerable: true, configurable: true });
+    }
+    return wrapped;
   }
 
   /**
