@@ -199,12 +199,30 @@ export declare const MAX_DEPTH: number;
 // The run-loop pipeline (RFC-0016): prepareToolCall, evaluateToolCall (the run loop
 // records the decision), executeToolCall; or authorizeToolCall for the last two at once.
 
-/** A value and everything reachable from it, read-only (functions are left as they are). */
-export type DeepReadonly<T> = T extends (...args: never[]) => unknown
+/** A read-only value of the strict snapshot domain: what a policy sees without a schema. Narrow it to read it. */
+export type ReadonlySnapshotValue =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly ReadonlySnapshotValue[]
+  | { readonly [key: string]: ReadonlySnapshotValue };
+
+/**
+ * A value and everything reachable from it, read-only (functions are left as they are).
+ * `unknown` and `any` stay as they are, and the whole JSON domain (SnapshotValue, a
+ * recursive type) becomes ReadonlySnapshotValue without being expanded: reading
+ * `parsedArguments` never instantiates a type without end (TS2589).
+ */
+export type DeepReadonly<T> = unknown extends T
   ? T
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-    : T;
+  : [SnapshotValue] extends [T]
+    ? ReadonlySnapshotValue
+    : T extends (...args: never[]) => unknown
+      ? T
+      : T extends object
+        ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+        : T;
 
 /**
  * A Standard Schema v1 (zod 3.24+, zod 4, valibot, arktype): only what the package uses.
@@ -253,6 +271,8 @@ export interface PrepareInput<S extends ToolSchema | undefined = undefined> {
   schema?: S;
   /** Attach JSON Pointers (`path`, `issuePaths`) to errors. Off by default: they hold payload keys. */
   includePath?: boolean;
+  /** The provider's call id, for events only (docs/events.md); never hashed. */
+  toolCallId?: string;
 }
 
 /**
@@ -410,6 +430,8 @@ export declare function evaluateToolCall<T, P extends ToolPolicyResult = ToolPol
    * fields. Its `grantScope` (a string) is the scope grants are looked up in.
    */
   policyContext?: C;
+  /** The provider's call id, for events only (default: the one given to prepareToolCall); never hashed. */
+  toolCallId?: string;
 }): Promise<ToolCallDecision<T, P>>;
 
 /** The argument fields of a policy input: a policyContext cannot override them. */
@@ -465,6 +487,8 @@ export declare function authorizeToolCall<T, R, P extends ToolPolicyResult = Too
   execute: (args: T) => R | Promise<R>;
   policyContext?: C;
   grants?: ToolGrantSpender;
+  /** The provider's call id, for events only (default: the one given to prepareToolCall); never hashed. */
+  toolCallId?: string;
 }): Promise<ToolCallOutcome<R, P, T>>;
 
 // ---------------------------------------------------------------------------------
@@ -488,6 +512,8 @@ export interface ApprovalGrantRecord {
   readonly nonce: string | null;
   /** Until when the nonce is kept (the seal's expiry; null: always). */
   readonly nonceExpiresAt: number | null;
+  /** The id of the key whose seal was granted (null without a key ring); stores need not keep it. */
+  readonly keyId: string | null;
 }
 
 /** What a grant is looked up, spent and revoked by. `scope` absent or null: unscoped. */

@@ -11,6 +11,7 @@ const {
   decodeRequest, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
 } = require('./lib/run');
 const { createApprovalGrants } = require('./lib/grants');
+const { diffSnapshots } = require('./lib/diff');
 const { checkEngine } = require('./lib/selftest');
 
 checkEngine(canonicalize, createSnapshot);
@@ -29,6 +30,7 @@ module.exports = {
   authorizeToolCall,
   RUNTIME_REASONS,
   createApprovalGrants,
+  diffSnapshots,
   SnapshotDomainError,
   ToolArgumentsValidationError,
   ToolCallNotAllowedError,

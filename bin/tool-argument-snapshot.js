@@ -3,8 +3,9 @@
 // The command line of tool-argument-snapshot, for approval reviewers and scripts: the
 // canonical JSON and proposal hash of a provider's raw tool-call arguments (hash), a
 // check of those arguments against an approved hash (verify), a check of a stored
-// proposal or snapshot (verify-snapshot), and RFC 8785 for any strict JSON text
-// (canonicalize). Input is read as bytes and must be UTF-8 without a byte order mark.
+// proposal or snapshot (verify-snapshot), where two stored proposals differ (diff), and
+// RFC 8785 for any strict JSON text (canonicalize). Input is read as bytes and must be
+// UTF-8 without a byte order mark.
 // Error messages name the stage and the code, never the payload.
 //
 // The command line is parsed here, not by util.parseArgs, so that the rules are ours and
@@ -30,6 +31,7 @@ const HELP = `Usage:
   ${PROGRAM} verify --agent NAME --tool NAME --hash HEX
                                 [--json] [FILE|-]
   ${PROGRAM} verify-snapshot [--hash HEX] [--json] [FILE|-]
+  ${PROGRAM} diff [--values] [--json] APPROVED PROPOSED
   ${PROGRAM} canonicalize [--no-newline] [FILE|-]
   ${PROGRAM} help | --help | -h | COMMAND --help
   ${PROGRAM} --version
@@ -59,7 +61,20 @@ Commands:
                 whose JSON or hash does not check exits 1 (code not_canonical,
                 hash_mismatch, or the error of its argsCanonicalJson, such as
                 invalid_json); a file that is no such record exits 3
-                (not_a_snapshot, or the file's own JSON error).
+                (not_a_snapshot, or the file's own JSON error). Exactly what
+                verifySnapshot accepts is accepted: only those four fields are
+                read and checked, every other field (parsedArguments,
+                rawArguments, ...) only has to be JSON, however deep; one of
+                the four fields given twice is refused (duplicate_key).
+  diff          Compare two stored proposals or snapshots of the same agent and
+                tool (files, as verify-snapshot reads them; either may be -):
+                list the JSON Pointer of every member or element added,
+                removed or changed, in canonical key order. Exit 0 when the
+                arguments are equal, 1 when they differ. A record that does not
+                verify, or two records of different agents or tools, exit 3.
+                The paths are made of payload keys; values are printed only
+                with --values. A diff is a reviewer's aid,
+                never an authorization: approvals bind the proposal hash.
   canonicalize  Print the RFC 8785 form of strict JSON text, followed by a
                 newline. Accepts exactly the values a snapshot can hold:
                 duplicate keys, lone surrogates, -0 and numbers that overflow
@@ -74,12 +89,16 @@ Options:
   --agent NAME     The agent name bound into the proposal hash.
   --tool NAME      The tool name bound into the proposal hash.
   --hash HEX       verify, verify-snapshot: the approved proposal hash.
-  --json           hash, verify, verify-snapshot: print one JSON object on
-                   standard output: {agentName, toolName, argsCanonicalJson,
+  --json           hash, verify, verify-snapshot, diff: print one JSON object
+                   on standard output: {agentName, toolName, argsCanonicalJson,
                    proposalHash}, for verify also {match, expectedHash}, for
                    verify-snapshot also {verified} (and {match, expectedHash}
-                   with --hash). A rejected input prints
-                   {"error": {stage, code, message}} there too.
+                   with --hash); for diff {equal, agentName, toolName,
+                   approvedHash, proposedHash, changes: [{path, kind}]}. A
+                   rejected input prints {"error": {stage, code, message}}
+                   there too.
+  --values         diff: also print the approved and proposed values at each
+                   path (payload: off by default).
   --no-newline     canonicalize: print the canonical JSON alone, byte-exact.
   --include-path   On rejected input, also print the JSON Pointer of the
                    offending value. Off by default: a pointer is made of the
@@ -103,13 +122,16 @@ Output:
 
 Exit status:
   0   success; for verify, the hash matches; for verify-snapshot, the record
-      checks (and its hash is HEX, when given)
+      checks (and its hash is HEX, when given); for diff, the arguments are
+      equal
   1   verify: the hash does not match; verify-snapshot: the record does not
       check (its JSON is not canonical or not strict JSON, its hash does not
-      bind its fields) or its hash is not HEX
+      bind its fields) or its hash is not HEX; diff: the arguments differ
   2   usage error (unknown command or option, missing or malformed option)
   3   input rejected: not UTF-8, not strict JSON, outside the snapshot
-      domain, or unreadable. Standard error then says
+      domain, or unreadable; for diff also a record that does not verify
+      (any code) and records of different agents (different_agent) or
+      tools (different_tool). Standard error then says
         ${PROGRAM}: error: MESSAGE (stage STAGE, code CODE)
       where STAGE is input (reading), json (decoding) or snapshot (the
       value's domain; for verify-snapshot, the record) and CODE a stable
@@ -123,6 +145,7 @@ Examples:
   ${PROGRAM} verify --agent bot --tool write_file \\
     --hash "$APPROVED_HASH" args.json
   ${PROGRAM} verify-snapshot --hash "$APPROVED_HASH" proposal.json
+  ${PROGRAM} diff approved.json proposed.json
   ${PROGRAM} canonicalize --no-newline data.json > data.jcs.json
 `;
 
@@ -151,6 +174,7 @@ const OPTIONS = {
   json: 'boolean',
   'no-newline': 'boolean',
   'include-path': 'boolean',
+  values: 'boolean',
   help: 'boolean',
   version: 'boolean',
 };
@@ -160,6 +184,7 @@ const COMMANDS = {
   hash: { allowed: ['agent', 'tool', 'json', 'include-path'], required: ['agent', 'tool'], run: runHash },
   verify: { allowed: ['agent', 'tool', 'hash', 'json', 'include-path'], required: ['agent', 'tool', 'hash'], run: runVerify },
   'verify-snapshot': { allowed: ['hash', 'json', 'include-path'], required: [], run: runVerifySnapshot },
+  diff: { allowed: ['values', 'json'], required: [], operands: 2, run: runDiff },
   canonicalize: { allowed: ['no-newline', 'include-path'], required: [], run: runCanonicalize },
 };
 
@@ -286,6 +311,11 @@ function parseCommandLine(argv) {
   }
   if (values.hash !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.hash)) {
     throw new UsageError('--hash must be 64 hexadecimal digits (a SHA-256 proposal hash)');
+  }
+  if (spec.operands === 2) {
+    if (operands.length !== 2) throw new UsageError(`${command} compares two files (APPROVED PROPOSED), but ${operands.length} ${operands.length === 1 ? 'was' : 'were'} given`);
+    if (operands[0] === '-' && operands[1] === '-') throw new UsageError(`${command} reads standard input for one file at most`);
+    return { command, values, files: operands };
   }
   if (operands.length > 1) throw new UsageError(`${command} reads one input, but ${operands.length} were given`);
   return { command, values, file: operands[0] };
@@ -445,26 +475,115 @@ async function runVerify({ values, file }) {
  */
 const NOT_A_RECORD = ['not_a_snapshot', 'internal_error'];
 
+/** The four fields verifySnapshot reads; nothing else of a stored record is interpreted. */
+const RECORD_FIELDS = ['agentName', 'toolName', 'argsCanonicalJson', 'proposalHash'];
+
+function skipWhitespace(text, i) {
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return i;
+    i++;
+  }
+}
+
+/** The index after the JSON string that starts at `i` (the text is known to be JSON). */
+function stringEnd(text, i) {
+  for (let j = i + 1; ; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x5c) j++;
+    else if (c === 0x22) return j + 1;
+  }
+}
+
+/** The index after the JSON value that starts at `i` (the text is known to be JSON). No recursion. */
+function valueEnd(text, i) {
+  const c = text.charCodeAt(i);
+  if (c === 0x22) return stringEnd(text, i);
+  if (c !== 0x7b && c !== 0x5b) {
+    let j = i;
+    for (;;) {
+      const d = text.charCodeAt(j);
+      if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d || Number.isNaN(d)) return j;
+      j++;
+    }
+  }
+  let depth = 0;
+  for (let j = i; ; ) {
+    const d = text.charCodeAt(j);
+    if (d === 0x22) {
+      j = stringEnd(text, j);
+      continue;
+    }
+    if (d === 0x7b || d === 0x5b) depth++;
+    else if ((d === 0x7d || d === 0x5d) && --depth === 0) return j + 1;
+    j++;
+  }
+}
+
+/**
+ * The first of the four record fields named twice at the top level of a JSON text
+ * (names compared after their escapes are decoded), or undefined. JSON.parse keeps the
+ * last of duplicate names; another reader may keep the first, so a record whose checked
+ * fields are ambiguous is refused instead.
+ */
+function duplicateRecordField(text) {
+  let i = skipWhitespace(text, 0);
+  if (text.charCodeAt(i) !== 0x7b) return undefined;
+  const seen = new Set();
+  i = skipWhitespace(text, i + 1);
+  if (text.charCodeAt(i) === 0x7d) return undefined;
+  for (;;) {
+    const end = stringEnd(text, i);
+    const name = JSON.parse(text.slice(i, end));
+    if (RECORD_FIELDS.includes(name)) {
+      if (seen.has(name)) return name;
+      seen.add(name);
+    }
+    i = skipWhitespace(text, skipWhitespace(text, end) + 1);
+    i = skipWhitespace(text, valueEnd(text, i));
+    if (text.charCodeAt(i) !== 0x2c) return undefined;
+    i = skipWhitespace(text, i + 1);
+  }
+}
+
+/**
+ * A stored record read from text exactly as verifySnapshot would see JSON.parse(text):
+ * the whole text must be JSON (RFC 8259), and only the four fields verifySnapshot reads
+ * are interpreted, so a deep, duplicated or unusual value in any other field (a
+ * proposal's parsedArguments one level deeper than its arguments, say) cannot make a
+ * valid record fail. A duplicate of one of the four fields is refused (duplicate_key).
+ */
+function readRecord(text, what, includePath) {
+  let record;
+  try {
+    record = JSON.parse(text);
+  } catch {
+    throw new InputRejected(`${what} is not valid JSON text`, 'json', 'invalid_json');
+  }
+  const duplicate = duplicateRecordField(text);
+  if (duplicate !== undefined) {
+    throw new InputRejected(`${what} has the field ${duplicate} more than once`, 'json', 'duplicate_key', includePath ? `/${duplicate}` : undefined);
+  }
+  return record;
+}
+
+/** verifySnapshot of a record; its failures as InputRejected (exit 1 for a record that does not check). */
+function verifyRecord(lib, record, what) {
+  try {
+    return lib.verifySnapshot(record);
+  } catch (error) {
+    const rejected = rejectedFrom(lib, error, () => 'snapshot');
+    if (!(rejected instanceof InputRejected)) throw rejected;
+    if (what !== undefined) rejected.message = `${what}: ${rejected.message}`;
+    if (!NOT_A_RECORD.includes(rejected.code)) rejected.exitStatus = EXIT_MISMATCH;
+    throw rejected;
+  }
+}
+
 async function runVerifySnapshot({ values, file }) {
   const text = await readText(file);
   const lib = loadLibrary();
-  const includePath = values['include-path'] === true;
-  let record;
-  try {
-    // Strict, like every input here: a duplicate key could make two readers of the same
-    // file see two different records.
-    record = lib.decodeView(text, { includePath });
-  } catch (error) {
-    throw rejectedFrom(lib, error, () => 'json');
-  }
-  let snapshot;
-  try {
-    snapshot = lib.verifySnapshot(record);
-  } catch (error) {
-    const rejected = rejectedFrom(lib, error, () => 'snapshot');
-    if (rejected instanceof InputRejected && !NOT_A_RECORD.includes(rejected.code)) rejected.exitStatus = EXIT_MISMATCH;
-    throw rejected;
-  }
+  const snapshot = verifyRecord(lib, readRecord(text, 'the file', values['include-path'] === true));
   const { agentName, toolName, argsCanonicalJson, proposalHash } = snapshot;
   const expectedHash = values.hash === undefined ? undefined : values.hash.toLowerCase();
   const match = expectedHash === undefined || proposalHash === expectedHash;
@@ -483,6 +602,72 @@ async function runVerifySnapshot({ values, file }) {
   }
   warnIfDeceptive(argsCanonicalJson);
   return match ? EXIT_OK : EXIT_MISMATCH;
+}
+
+/** A diff entry's value as canonical JSON, for display. */
+function shownValue(lib, value) {
+  return lib.canonicalize(value);
+}
+
+async function runDiff({ values, files }) {
+  const [approvedText, proposedText] = [await readText(files[0]), await readText(files[1])];
+  const lib = loadLibrary();
+  const sides = [];
+  for (const [text, what] of [[approvedText, 'the approved record'], [proposedText, 'the proposed record']]) {
+    let snapshot;
+    try {
+      snapshot = verifyRecord(lib, readRecord(text, what, false), what);
+    } catch (error) {
+      // Here 1 means "the arguments differ": a record that does not verify is rejected input.
+      if (error instanceof InputRejected) error.exitStatus = EXIT_REJECTED;
+      throw error;
+    }
+    sides.push(snapshot);
+  }
+  const [approved, proposed] = sides;
+  if (approved.agentName !== proposed.agentName) {
+    throw new InputRejected('the records name different agents; a diff compares two calls of one agent and one tool', 'snapshot', 'different_agent');
+  }
+  if (approved.toolName !== proposed.toolName) {
+    throw new InputRejected('the records name different tools; a diff compares two calls of one agent and one tool', 'snapshot', 'different_tool');
+  }
+  const changes = lib.diffSnapshots(approved, proposed, { includeValues: values.values === true });
+  const equal = changes.length === 0;
+  if (values.json) {
+    writeJson({
+      equal,
+      agentName: approved.agentName,
+      toolName: approved.toolName,
+      approvedHash: approved.proposalHash,
+      proposedHash: proposed.proposalHash,
+      changes,
+    });
+    return equal ? EXIT_OK : EXIT_MISMATCH;
+  }
+  const names = `agent name:     ${displayString(approved.agentName)}\ntool name:      ${displayString(approved.toolName)}\n`;
+  if (equal) {
+    process.stdout.write(`equal\n${names}proposal hash:  ${approved.proposalHash}\n`);
+    return EXIT_OK;
+  }
+  let lines = '';
+  let printed = '';
+  for (const change of changes) {
+    let line = `${change.kind.padEnd(7)} ${displayString(change.path)}`;
+    if (values.values) {
+      const before = change.kind === 'added' ? undefined : shownValue(lib, change.approved);
+      const after = change.kind === 'removed' ? undefined : shownValue(lib, change.proposed);
+      if (change.kind === 'changed') line += `: ${before} -> ${after}`;
+      else line += `: ${before ?? after}`;
+      printed += `${before ?? ''}${after ?? ''}`;
+    }
+    lines += `${line}\n`;
+  }
+  process.stdout.write(
+    `different: ${changes.length} ${changes.length === 1 ? 'path' : 'paths'}\n${names}` +
+      `approved hash:  ${approved.proposalHash}\nproposed hash:  ${proposed.proposalHash}\n${lines}`,
+  );
+  if (printed !== '') warnIfDeceptive(printed);
+  return EXIT_MISMATCH;
 }
 
 async function runCanonicalize({ values, file }) {

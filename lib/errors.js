@@ -161,6 +161,9 @@ const NOT_ALLOWED_REASONS = {
   grant_unavailable: 'the grant the decision relied on could not be spent',
 };
 
+/** The codes of ToolCallNotAllowedError, in a frozen array. */
+const NOT_ALLOWED_CODES = ObjectFreeze(['not_allowed', 'already_executed', 'not_a_decision', 'grant_unavailable']);
+
 /**
  * executeToolCall refused to run the handler: a deny or approval decision
  * (`not_allowed`), a decision already executed (`already_executed`), an object that
@@ -278,6 +281,7 @@ module.exports = {
   ToolCallNotAllowedError,
   ApprovalGrantError,
   GRANT_ERROR_CODES,
+  NOT_ALLOWED_CODES,
   isApprovalGrantError,
   isSnapshotDomainError,
   isToolArgumentsValidationError,
