@@ -19,6 +19,8 @@ const { newestNode } = require('./services');
 
 const NEWER_NODE_TESTS = [
   ['adapter-ai.test.js', 22],
+  ['adapter-ai-approvals.test.js', 22],
+  ['adapter-ai-stateless.test.js', 22],
   ['adapter-openai-agents.test.js', 22],
 ];
 

@@ -452,7 +452,10 @@ function createToolGate(options) {
       }
       let prepared;
       try {
-        prepared = await prepareToolCallAsync({ agentName, toolName: entry.toolName, rawArguments, schema: entry.schema, includePath });
+        const prepareInput = { agentName, toolName: entry.toolName, rawArguments, schema: entry.schema, includePath };
+        // The call's id, for the package's events (a resumed call's id is known only later).
+        if (recorded !== undefined) prepareInput.toolCallId = recorded.id;
+        prepared = await prepareToolCallAsync(prepareInput);
       } catch (error) {
         return { success: false, error };
       }
