@@ -35,10 +35,7 @@ const { vectors } = loaded;
  * node:test `todo` (reported, not failing), until the package is fixed. Empty means the
  * package passes every vector.
  */
-const KNOWN_PACKAGE_BUGS = {
-  'strings/raw-high-escaped-low': 'the decoder checks well-formedness of the decoded string, not of the text: a raw unpaired surrogate whose escaped partner follows is accepted as a pair',
-  'strings/escaped-high-raw-low': 'the decoder checks well-formedness of the decoded string, not of the text: a raw unpaired surrogate after an escaped partner is accepted as a pair',
-};
+const KNOWN_PACKAGE_BUGS = {};
 
 /** What an API call gave: { ok, json?, hash?, stage?, code?, error? }. */
 function outcome(fn) {

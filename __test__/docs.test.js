@@ -144,9 +144,10 @@ function moduleFacts(sf) {
   return facts;
 }
 
-/** `// prints: TEXT` comments, in order: the output lines the README promises. */
-function expectedOutput(code) {
-  return [...code.matchAll(/\/\/ prints: (.*)$/gm)].map((m) => m[1].trimEnd());
+/** `// prints: TEXT` comments (`# prints: TEXT` in shell blocks), in order: the output lines a page promises. */
+function expectedOutput(code, shell) {
+  const marker = shell ? /^\s*# prints: ?(.*)$/gm : /\/\/ prints: (.*)$/gm;
+  return [...code.matchAll(marker)].map((m) => m[1].trimEnd());
 }
 
 function classify(block) {
@@ -163,7 +164,7 @@ function classify(block) {
     return { kind: isTs ? 'ts' : 'js', system, facts, expected: expectedOutput(block.code) };
   }
   if (SHELL_LANGS.has(block.lang)) {
-    if (block.runs) return { kind: 'sh', system: 'sh', facts: { specifiers: new Set(), require: false }, expected: [] };
+    if (block.runs) return { kind: 'sh', system: 'sh', facts: { specifiers: new Set(['tool-argument-snapshot']), require: false }, expected: expectedOutput(block.code, true) };
     return { kind: 'excluded', reason: `shell commands (no ${RUNS_MARKER} line)` };
   }
   if (block.runs) return { kind: 'invalid', reason: `${RUNS_MARKER} marks only shell blocks` };
