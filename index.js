@@ -12,6 +12,7 @@ const {
 } = require('./lib/run');
 const { createApprovalGrants } = require('./lib/grants');
 const { diffSnapshots } = require('./lib/diff');
+const { fromJsonSchema } = require('./lib/json-schema');
 const { checkEngine } = require('./lib/selftest');
 
 checkEngine(canonicalize, createSnapshot);
@@ -31,6 +32,7 @@ module.exports = {
   RUNTIME_REASONS,
   createApprovalGrants,
   diffSnapshots,
+  fromJsonSchema,
   SnapshotDomainError,
   ToolArgumentsValidationError,
   ToolCallNotAllowedError,
