@@ -4,6 +4,7 @@
 import type { GenericToolApprovalFunction, InferToolInput, LanguageModelMiddleware, ToolSet, wrapLanguageModel } from 'ai';
 import type {
   ApprovalGrants,
+  FromJsonSchemaOptions,
   ProposalFields,
   SealedProposal,
   SuspendedToolProposal,
@@ -97,6 +98,12 @@ export interface ToolGateOptions<TOOLS extends ToolSet> {
   onDecision?: (decision: ToolCallDecision, info: AIToolDecisionInfo) => void | Promise<void>;
   /** Attach JSON Pointers of failing values to errors (payload keys; off by default). */
   includePath?: boolean;
+  /**
+   * For tools whose `inputSchema` is a JSON Schema the SDK does not validate (`jsonSchema()`
+   * without `validate`, MCP tools of `@ai-sdk/mcp`): the options of `fromJsonSchema`, which
+   * compiles each such schema when the gate is created and runs it once per attempt.
+   */
+  jsonSchemaOptions?: FromJsonSchemaOptions;
 }
 
 /** A `tool-approval-request` content part of a generateText/streamText result. */

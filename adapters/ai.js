@@ -58,7 +58,7 @@ const ai = requirePeer('ai', 'ai', 'the Vercel AI SDK 7', () => require('ai'));
 const api = require('tool-argument-snapshot');
 
 // prepareToolCallAsync awaits the schema's own async parse (zod) or `~standard.validate`.
-const { prepareToolCallAsync, evaluateToolCall, executeToolCall, createApprovalGrants, canonicalize } = api;
+const { prepareToolCallAsync, evaluateToolCall, executeToolCall, createApprovalGrants, canonicalize, fromJsonSchema } = api;
 const { jsonSchema, asSchema, wrapLanguageModel } = ai;
 
 // Built-ins, captured when the adapter loads.
@@ -89,6 +89,8 @@ const StringPrototypeStartsWith = uncurryThis(String.prototype.startsWith);
 const StringPrototypeSlice = uncurryThis(String.prototype.slice);
 const NumberIsNaN = Number.isNaN;
 const NumberIsFinite = Number.isFinite;
+const PromiseResolve = Promise.resolve.bind(Promise);
+const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
 const SafeError = Error;
 const SafeTransformStream = TransformStream;
 const ReadableStreamPrototypePipeThrough = uncurryThis(ReadableStream.prototype.pipeThrough);
@@ -159,16 +161,20 @@ function sameData(a, b, depth) {
 /**
  * The schema the package runs for an SDK tool: zod 3 and 4 and Standard Schemas as they
  * are (prepareToolCallAsync awaits safeParseAsync or `~standard.validate`), an AI SDK
- * `Schema` (`jsonSchema(..., { validate })`, `zodSchema(...)`) through its `validate`.
+ * `Schema` with a `validate` (`jsonSchema(..., { validate })`, `zodSchema(...)`) through
+ * that `validate`, and a JSON Schema the SDK would not validate (`jsonSchema(...)` without
+ * `validate`: MCP tools of @ai-sdk/mcp, hand-written JSON Schema tools) through the
+ * package's `fromJsonSchema`, compiled now, so that a schema that does not compile fails
+ * here and not at the first call.
  */
-function packageSchema(inputSchema, toolName) {
+function packageSchema(inputSchema, toolName, jsonSchemaOptions) {
   if (inputSchema === undefined || inputSchema === null) return undefined;
   if (typeof inputSchema === 'object' && (typeof inputSchema.safeParseAsync === 'function' || (inputSchema['~standard'] !== null && typeof inputSchema['~standard'] === 'object'))) {
     return inputSchema;
   }
   const sdkSchema = asSchema(inputSchema);
   const validate = sdkSchema.validate;
-  if (validate === undefined || validate === null) return undefined;
+  if (validate === undefined || validate === null) return jsonSchemaOf(sdkSchema, toolName, jsonSchemaOptions);
   if (typeof validate !== 'function') throw invalidArgument(`the inputSchema of tool "${toolName}" has a validate that is not a function`);
   return {
     '~standard': {
@@ -183,7 +189,42 @@ function packageSchema(inputSchema, toolName) {
   };
 }
 
-function readTools(tools) {
+/** fromJsonSchema, with the tool named in a compile error (the schema is the app's, not payload). */
+function compileJsonSchema(json, toolName, jsonSchemaOptions) {
+  try {
+    return jsonSchemaOptions === undefined ? fromJsonSchema(json) : fromJsonSchema(json, jsonSchemaOptions);
+  } catch (error) {
+    const code = own(error, 'code');
+    if (code === 'MODULE_NOT_FOUND') throw error;
+    const failed = invalidArgument(`the JSON Schema of tool "${toolName}" cannot be used: ${own(error, 'message')}`);
+    if (typeof code === 'string') setData(failed, 'code', code);
+    throw failed;
+  }
+}
+
+/**
+ * The JSON Schema of an SDK `Schema` without `validate` (its `jsonSchema` getter is the
+ * SDK's own API), as a schema of the package. One given as a promise is compiled when it
+ * resolves, before the first call is prepared.
+ */
+function jsonSchemaOf(sdkSchema, toolName, jsonSchemaOptions) {
+  const json = sdkSchema.jsonSchema;
+  if (json === null || typeof json !== 'object' || typeof json.then !== 'function') return compileJsonSchema(json, toolName, jsonSchemaOptions);
+  let compiled;
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'tool-argument-snapshot',
+      async validate(value) {
+        if (compiled === undefined) compiled = PromisePrototypeThen(PromiseResolve(json), (resolved) => compileJsonSchema(resolved, toolName, jsonSchemaOptions));
+        const schema = await compiled;
+        return schema['~standard'].validate(value);
+      },
+    },
+  };
+}
+
+function readTools(tools, jsonSchemaOptions) {
   if (tools === null || typeof tools !== 'object' || isProxy(tools)) throw invalidArgument('options.tools must be an object of AI SDK tools');
   const names = ObjectGetOwnPropertyNames(tools);
   const entries = [];
@@ -203,7 +244,7 @@ function readTools(tools) {
       guarded,
       execute,
       inputSchema,
-      schema: guarded ? packageSchema(inputSchema, toolName) : undefined,
+      schema: guarded ? packageSchema(inputSchema, toolName, jsonSchemaOptions) : undefined,
       streaming: guarded && ObjectPrototypeToString(execute) === '[object AsyncGeneratorFunction]',
       policy: undefined,
     });
@@ -367,7 +408,11 @@ function createToolGate(options) {
 
   const notice = approvedWithoutGrantNotice('ai', HOW_TO_APPROVE);
 
-  const entries = readTools(own(opts, 'tools'));
+  const jsonSchemaOptions = own(opts, 'jsonSchemaOptions');
+  if (jsonSchemaOptions !== undefined && (jsonSchemaOptions === null || typeof jsonSchemaOptions !== 'object' || isProxy(jsonSchemaOptions))) {
+    throw invalidArgument('options.jsonSchemaOptions must be an object ({ defaults?, formats? } of fromJsonSchema)');
+  }
+  const entries = readTools(own(opts, 'tools'), jsonSchemaOptions);
   const byName = new SafeMap();
   for (let i = 0; i < entries.length; i++) MapPrototypeSet(byName, entries[i].toolName, entries[i]);
   // The grants' policy first (an approved hash allows), then the application's. With
