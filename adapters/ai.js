@@ -92,6 +92,7 @@ const NumberIsFinite = Number.isFinite;
 const PromiseResolve = Promise.resolve.bind(Promise);
 const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
 const SafeError = Error;
+const SafeTypeError = TypeError;
 const SafeTransformStream = TransformStream;
 const ReadableStreamPrototypePipeThrough = uncurryThis(ReadableStream.prototype.pipeThrough);
 const { isProxy } = require('node:util').types;
@@ -476,7 +477,7 @@ function createToolGate(options) {
     return async function validate(value) {
       if (value === null || typeof value !== 'object' || ArrayIsArray(value)) {
         // Kept apart by object identity below, and tool inputs are objects: invalid input.
-        return { success: false, error: new TypeError(`the input of tool "${entry.toolName}" must be a JSON object`) };
+        return { success: false, error: new SafeTypeError(`the input of tool "${entry.toolName}" must be a JSON object`) };
       }
       const recorded = takeProviderCall(entry.toolName, value);
       let rawArguments;
@@ -499,7 +500,7 @@ function createToolGate(options) {
       try {
         const prepareInput = { agentName, toolName: entry.toolName, rawArguments, schema: entry.schema, includePath };
         // The call's id, for the package's events (a resumed call's id is known only later).
-        if (recorded !== undefined) prepareInput.toolCallId = recorded.id;
+        if (recorded !== undefined) setData(prepareInput, 'toolCallId', recorded.id);
         prepared = await prepareToolCallAsync(prepareInput);
       } catch (error) {
         return { success: false, error };
@@ -516,6 +517,7 @@ function createToolGate(options) {
         decision: undefined,
         resume: false,
         refusal: undefined,
+        approved: false,
       };
       WeakMapPrototypeSet(attempts, value, attempt);
       if (argumentsSource === 'history') resumable.add(resumeKey(entry.toolName, rawArguments), attempt);
@@ -573,7 +575,7 @@ function createToolGate(options) {
   async function evaluate(attempt, runtimeContext) {
     const toolCallId = attempt.toolCallId;
     const policyContext = { toolCallId, argumentsSource: attempt.argumentsSource, runtimeContext };
-    if (grantScope !== null) policyContext.grantScope = grantScope;
+    if (grantScope !== null) setData(policyContext, 'grantScope', grantScope);
     const decision = await evaluateToolCall({ prepared: attempt.prepared, policy: attempt.entry.policy, policyContext, toolCallId });
     if (onDecision !== undefined) await onDecision(decision, { toolCallId, argumentsSource: attempt.argumentsSource, resume: attempt.resume });
     attempt.decision = decision;
@@ -614,11 +616,11 @@ function createToolGate(options) {
       // Kept with the package, so the approval can come back to any process.
       try {
         const keepOptions = { scope: grantScope };
-        if (proposalTtlMs !== undefined) keepOptions.ttlMs = proposalTtlMs;
+        if (proposalTtlMs !== undefined) setData(keepOptions, 'ttlMs', proposalTtlMs);
         await ReflectApply(keepProposal, grants, [keyOf(attempt.toolCallId), decision.proposal, keepOptions]);
       } catch (error) {
         // A store without kept proposals: approvals in this gate only (proposalOf).
-        if (error instanceof TypeError) keeps = false;
+        if (error instanceof SafeTypeError) keeps = false;
         // A store that failed: asking a reviewer who could never grant it is refused
         // instead (fails closed).
         else return { type: 'denied', reason: 'grant_store_unavailable' };
@@ -761,7 +763,7 @@ function createToolGate(options) {
     if (reason !== undefined && !isWellFormedString(reason)) throw invalidArgument('decline reason must be a well-formed string');
     if (keeps) await ReflectApply(forgetProposal, grants, [keyOf(ref.toolCallId)]);
     const response = { type: 'tool-approval-response', approvalId: ref.approvalId, approved: false };
-    if (reason !== undefined) response.reason = reason;
+    if (reason !== undefined) setData(response, 'reason', reason);
     return response;
   }
 
