@@ -1,7 +1,7 @@
 // Typed policies of tool-argument-snapshot/ai under --strict (issue 17 item 3): a single
 // policy reads parsedArguments through a union discriminated by toolName, a policy map is
 // typed per tool, and no TS2589 anywhere (checked by adapter-ai-approvals.test.js).
-import { tool, jsonSchema } from 'ai';
+import { tool, jsonSchema, isToolUIPart, type UIMessage } from 'ai';
 import { z } from 'zod';
 import { z as z3 } from 'zod3';
 import { createApprovalGrants } from 'tool-argument-snapshot';
@@ -128,5 +128,10 @@ async function approvals() {
   void runId;
   // @ts-expect-error an approval request names its approval id
   void gate.approve({ toolCallId: 'call-1' });
+  // useChat: the UI parts the browser answered.
+  const messages: UIMessage[] = [];
+  for (const part of messages.at(-1)?.parts ?? []) {
+    if (isToolUIPart(part) && part.state === 'approval-responded' && part.approval.approved) await gate.approve(part);
+  }
 }
 void approvals;
