@@ -123,7 +123,13 @@ export declare class SnapshotDomainError extends Error {
 }
 
 /** The codes of a ToolArgumentsValidationError: `schema_error` or `async_schema` at stage schema, a SnapshotErrorCode otherwise. */
-export type ToolArgumentsErrorCode = Exclude<SnapshotErrorCode, 'not_canonical' | 'hash_mismatch' | 'not_a_snapshot'> | 'schema_error';
+export type ToolArgumentsErrorCode = Exclude<SnapshotErrorCode, 'not_canonical' | 'hash_mismatch' | 'not_a_snapshot'> | 'schema_error' | ToolCallPairingCode;
+
+/**
+ * Stage json codes of the framework adapters: a tool call they cannot pair with its
+ * provider text (no call id, a call id two calls share, no recorded text, another text).
+ */
+export type ToolCallPairingCode = 'missing_call_id' | 'duplicate_call_id' | 'unpaired_call' | 'no_provider_text' | 'provider_text_mismatch';
 
 /** The issue codes of zod 3 and zod 4 (`unknown` for a code outside them). */
 export type ZodIssueCode =
@@ -368,6 +374,8 @@ export interface SuspendedToolProposal<T = SnapshotValue> {
   readonly argsCanonicalJson: string;
   readonly proposalHash: string;
   readonly reason: string;
+  /** The provider's call id when the evaluation had one (never hashed, never sealed). */
+  readonly toolCallId?: string;
 }
 
 declare const argumentsType: unique symbol;
@@ -538,7 +546,7 @@ export interface ApprovalGrantStore {
    * nothing and return `false`.
    */
   put(record: ApprovalGrantRecord, now: number): boolean | void | Promise<boolean | void>;
-  /** Whether a live record matches the query. A read: it must change nothing. */
+  /** Whether a live record matches the query. A read: it takes no use and changes no live record (it may drop dead ones). */
   has(query: Required<ApprovalGrantQuery>, now: number): boolean | Promise<boolean>;
   /**
    * Atomically: if a live record matches, decrement its `uses` (removing it at 0) and
@@ -633,6 +641,13 @@ export interface ApprovalGrants {
    * @throws {TypeError} without keys.
    */
   seal(proposal: ProposalFields, options?: { ttlMs?: number; scope?: string | null }): SealedProposal;
+  /**
+   * Verifies a sealed proposal without granting it (for a reviewer's display): its
+   * signature, its expiry on the grants' clock and its hash; returns a fresh copy.
+   * @throws {TypeError} without keys. @throws {ApprovalGrantError} (not `seal_used`).
+   * @throws {SnapshotDomainError}.
+   */
+  verify(sealed: unknown): SealedProposal;
   /** Whether these grants seal (a key ring was given). */
   readonly sealing: boolean;
   /** Whether a live grant matches (a read; spends nothing). */
@@ -669,44 +684,6 @@ export interface ApprovalGrants {
 export declare function createApprovalGrants(options?: ApprovalGrantsOptions): ApprovalGrants;
 
 // ---------------------------------------------------------------------------------
-// A reviewer's diff (lib/diff.js).
-
-/** One difference between an approved and a proposed snapshot (see diffSnapshots). */
-export interface SnapshotDiffEntry {
-  /**
-   * RFC 6901 JSON Pointer of the member or element ('' is the whole value; "~" is written
-   * "~0" and "/" is written "~1"). Made of the payload's own keys: treat it as sensitive.
-   */
-  readonly path: string;
-  /**
-   * 'added': only in the proposed value; 'removed': only in the approved value;
-   * 'changed': in both and different (a change of type is not descended into).
-   */
-  readonly kind: 'added' | 'removed' | 'changed';
-  /** With `includeValues: true`, absent for 'added': the approved value at `path`, a fresh decoded copy. */
-  readonly approved?: SnapshotValue;
-  /** With `includeValues: true`, absent for 'removed': the proposed value at `path`, a fresh decoded copy. */
-  readonly proposed?: SnapshotValue;
-}
-
-/**
- * Where a proposed call's arguments differ from an approved one's, for a reviewer. Both
- * sides (snapshots, prepared calls, decisions, SuspendedToolProposals, sealed proposals or
- * records loaded from storage) are verified as verifySnapshot verifies them and decoded
- * afresh from their verified canonical JSON. Returns a frozen array of frozen entries in
- * canonical key order (RFC 8785 member order, depth first, arrays by index); equal
- * arguments give `[]`. Paths hold payload keys and, with `includeValues`, entries hold
- * payload values. A diff is a reviewer's aid, never an authorization: an approval binds
- * the proposal hash.
- * @throws {SnapshotDomainError} when either side does not verify (the verifySnapshot codes).
- * @throws {TypeError} code `ERR_INVALID_ARG_VALUE` when the agents or the tools differ;
- * `ERR_INVALID_ARG_TYPE` when `options` is not an object or is a Proxy.
- */
-export declare function diffSnapshots(
-  approved: unknown,
-  proposed: unknown,
-  options?: { includeValues?: boolean },
-): readonly SnapshotDiffEntry[];
 // JSON Schema tools (lib/json-schema.js): MCP tools, the AI SDK's jsonSchema(), OpenAI
 // function tools and LangChain tools describe their input with JSON Schema.
 
@@ -784,3 +761,43 @@ export interface JsonSchemaToolSchema<T = SnapshotValue> {
  * @throws {Error} `MODULE_NOT_FOUND` naming `ajv` or `ajv-formats` when it is not installed.
  */
 export declare function fromJsonSchema<T = SnapshotValue>(schema: JsonSchema, options?: FromJsonSchemaOptions): JsonSchemaToolSchema<T>;
+
+// ---------------------------------------------------------------------------------
+// A reviewer's diff (lib/diff.js).
+
+/** One difference between an approved and a proposed snapshot (see diffSnapshots). */
+export interface SnapshotDiffEntry {
+  /**
+   * RFC 6901 JSON Pointer of the member or element ('' is the whole value; "~" is written
+   * "~0" and "/" is written "~1"). Made of the payload's own keys: treat it as sensitive.
+   */
+  readonly path: string;
+  /**
+   * 'added': only in the proposed value; 'removed': only in the approved value;
+   * 'changed': in both and different (a change of type is not descended into).
+   */
+  readonly kind: 'added' | 'removed' | 'changed';
+  /** With `includeValues: true`, absent for 'added': the approved value at `path`, a fresh decoded copy. */
+  readonly approved?: SnapshotValue;
+  /** With `includeValues: true`, absent for 'removed': the proposed value at `path`, a fresh decoded copy. */
+  readonly proposed?: SnapshotValue;
+}
+
+/**
+ * Where a proposed call's arguments differ from an approved one's, for a reviewer. Both
+ * sides (snapshots, prepared calls, decisions, SuspendedToolProposals, sealed proposals or
+ * records loaded from storage) are verified as verifySnapshot verifies them and decoded
+ * afresh from their verified canonical JSON. Returns a frozen array of frozen entries in
+ * canonical key order (RFC 8785 member order, depth first, arrays by index); equal
+ * arguments give `[]`. Paths hold payload keys and, with `includeValues`, entries hold
+ * payload values. A diff is a reviewer's aid, never an authorization: an approval binds
+ * the proposal hash.
+ * @throws {SnapshotDomainError} when either side does not verify (the verifySnapshot codes).
+ * @throws {TypeError} code `ERR_INVALID_ARG_VALUE` when the agents or the tools differ;
+ * `ERR_INVALID_ARG_TYPE` when `options` is not an object or is a Proxy.
+ */
+export declare function diffSnapshots(
+  approved: unknown,
+  proposed: unknown,
+  options?: { includeValues?: boolean },
+): readonly SnapshotDiffEntry[];

@@ -891,3 +891,86 @@ throw new Error('tool-argument-snapshot has no native binary for this platform (
     assert.equal(run(['--help'], { bin }).status, 0);
   });
 });
+
+describe('verify-snapshot --key-file / --key-env: sealed proposals (issue 16 item 2)', () => {
+  const { createHmac } = require('node:crypto');
+  const SECRET = 'a-secret-of-at-least-thirty-two-bytes';
+  let dir;
+  let sealed;
+  const file = (name, value) => {
+    const where = path.join(dir, name);
+    fs.writeFileSync(where, typeof value === 'string' ? value : JSON.stringify(value));
+    return where;
+  };
+  /** A seal written by hand with node:crypto and json-canonicalize, as another service would write it. */
+  const sealByHand = (fields, secret = SECRET) => {
+    const { signature, v, ...rest } = fields;
+    const unsigned = { v: 1, ...rest };
+    return { ...unsigned, signature: createHmac('sha256', secret).update(referenceCanonicalize(unsigned)).digest('hex') };
+  };
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-cli-seal-'));
+    const argsCanonicalJson = '{"service":"api"}';
+    sealed = sealByHand({
+      agentName: AGENT, toolName: TOOL, argsCanonicalJson,
+      proposalHash: envelopeHash(AGENT, TOOL, argsCanonicalJson),
+      keyId: 'k1', nonce: '0123456789abcdef0123456789abcdef', expiresAt: null, scope: 'user:alice',
+    });
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('a seal made by another implementation verifies, from a key file and from an environment variable', () => {
+    const keys = file('keys.json', [{ id: 'k0', secret: 'x'.repeat(32) }, { id: 'k1', secret: SECRET }]);
+    const record = file('sealed.json', sealed);
+    const fromFile = run(['verify-snapshot', '--key-file', keys, record]);
+    assert.equal(fromFile.status, 0, fromFile.stderr);
+    assert.match(fromFile.stdout, /^verified\n/);
+    assert.match(fromFile.stdout, /sealed by key: {2}"k1"\n/);
+    assert.match(fromFile.stdout, /grant scope: {4}"user:alice"\n/);
+    const env = spawnSync(process.execPath, [BIN, 'verify-snapshot', '--key-env', 'TAS_KEYS', '--json', record], {
+      encoding: 'utf8', env: { ...process.env, TAS_KEYS: JSON.stringify({ keys: [{ id: 'k1', secretBase64: Buffer.from(SECRET).toString('base64') }] }) },
+    });
+    assert.equal(env.status, 0, env.stderr);
+    const out = JSON.parse(env.stdout);
+    assert.deepEqual([out.verified, out.sealed, out.keyId, out.scope, out.expiresAt], [true, true, 'k1', 'user:alice', null]);
+  });
+
+  test('tampered, moved, unknown key or expired: exit 1 with the code; not sealed: exit 3; nothing of the key or the payload is printed', () => {
+    const keys = file('keys.json', [{ id: 'k1', secret: SECRET }]);
+    const json = '{"service":"db"}';
+    const cases = [
+      ['other arguments, hash recomputed', { ...sealed, argsCanonicalJson: json, proposalHash: envelopeHash(AGENT, TOOL, json) }, 1, 'bad_signature'],
+      ['another scope', { ...sealed, scope: 'user:mallory' }, 1, 'bad_signature'],
+      ['re-signed with another secret', sealByHand({ ...sealed, scope: 'user:mallory' }, 'b'.repeat(32)), 1, 'bad_signature'],
+      ['an unknown key id', { ...sealed, keyId: 'k9' }, 1, 'unknown_key'],
+      ['expired', sealByHand({ ...sealed, expiresAt: 1000 }), 1, 'seal_expired'],
+      ['an unsealed record', { agentName: sealed.agentName, toolName: sealed.toolName, argsCanonicalJson: sealed.argsCanonicalJson, proposalHash: sealed.proposalHash }, 3, 'not_sealed'],
+    ];
+    for (const [label, record, status, code] of cases) {
+      const result = run(['verify-snapshot', '--key-file', keys, file('case.json', JSON.parse(JSON.stringify(record)))]);
+      assert.equal(result.status, status, `${label}: ${result.stderr}`);
+      assert.match(result.stderr, new RegExp(`code ${code}\\)`), label);
+      assert.ok(!result.stderr.includes(SECRET) && !result.stderr.includes('service'), `${label}: key or payload printed`);
+    }
+    // A checked field given twice is refused before anything is verified.
+    const twice = JSON.stringify(sealed).replace('"scope":"user:alice"', '"scope":"user:alice","scope":"user:bob"');
+    assert.equal(run(['verify-snapshot', '--key-file', keys, file('twice.json', twice)]).status, 3);
+  });
+
+  test('a key that cannot be had is a usage error (exit 2), and a key is never an argument', () => {
+    const record = file('sealed.json', sealed);
+    for (const args of [
+      ['--key-file', path.join(dir, 'missing.json')],
+      ['--key-env', 'TAS_NO_SUCH_VARIABLE'],
+      ['--key-file', file('bad.json', 'not json')],
+      ['--key-file', file('short.json', [{ id: 'k1', secret: 'short' }])],
+      ['--key-file', file('keys.json', [{ id: 'k1', secret: SECRET }]), '--key-env', 'X'],
+      ['--key', SECRET],
+      ['--secret', SECRET],
+    ]) {
+      const result = run(['verify-snapshot', ...args, record]);
+      assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.ok(!result.stderr.includes('thirty-two'), 'the secret is not echoed');
+    }
+  });
+});

@@ -24,6 +24,10 @@ const NEWER_NODE_TESTS = [
   ['adapter-ai-json-schema.test.js', 22],
   ['adapter-ai-mcp.test.js', 22],
   ['adapter-openai-agents.test.js', 22],
+  ['adapter-openai-agents-runs.test.js', 22],
+  ['adapter-openai-agents-nulls.test.js', 22],
+  ['adapter-openai-agents-processes.test.js', 22],
+  ['adapter-openai-agents-mcp.test.js', 22],
 ];
 
 const ROOT = path.join(__dirname, '..');

@@ -30,7 +30,8 @@ const HELP = `Usage:
   ${PROGRAM} hash --agent NAME --tool NAME [--json] [FILE|-]
   ${PROGRAM} verify --agent NAME --tool NAME --hash HEX
                                 [--json] [FILE|-]
-  ${PROGRAM} verify-snapshot [--hash HEX] [--json] [FILE|-]
+  ${PROGRAM} verify-snapshot [--hash HEX] [--key-file PATH | --key-env NAME]
+                                [--json] [FILE|-]
   ${PROGRAM} diff [--values] [--json] APPROVED PROPOSED
   ${PROGRAM} canonicalize [--no-newline] [FILE|-]
   ${PROGRAM} help | --help | -h | COMMAND --help
@@ -66,6 +67,15 @@ Commands:
                 read and checked, every other field (parsedArguments,
                 rawArguments, ...) only has to be JSON, however deep; one of
                 the four fields given twice is refused (duplicate_key).
+                With --key-file or --key-env, the record must be a sealed
+                proposal (createApprovalGrants({ keys }).seal): its key id
+                names the key of the ring, its HMAC-SHA256 signature must
+                verify and it must not have expired; exit 0 prints the key
+                id, the expiry and the scope too. A signature that does not
+                verify (bad_signature), an unknown key (unknown_key) or an
+                expired seal (seal_expired) exits 1; a record that is not a
+                sealed proposal (not_sealed) exits 3; a key that cannot be
+                read exits 2. A key is never taken from an argument.
   diff          Compare two stored proposals or snapshots of the same agent and
                 tool (files, as verify-snapshot reads them; either may be -):
                 list the JSON Pointer of every member or element added,
@@ -89,6 +99,11 @@ Options:
   --agent NAME     The agent name bound into the proposal hash.
   --tool NAME      The tool name bound into the proposal hash.
   --hash HEX       verify, verify-snapshot: the approved proposal hash.
+  --key-file PATH  verify-snapshot: a file holding the key ring as JSON,
+                   [{"id": ..., "secret": ...}] (or {"keys": [...]}); a
+                   secret is a string (its UTF-8 bytes) or "secretBase64".
+  --key-env NAME   verify-snapshot: the environment variable NAME holds the
+                   key ring, as --key-file's file does.
   --json           hash, verify, verify-snapshot, diff: print one JSON object
                    on standard output: {agentName, toolName, argsCanonicalJson,
                    proposalHash}, for verify also {match, expectedHash}, for
@@ -175,6 +190,8 @@ const OPTIONS = {
   'no-newline': 'boolean',
   'include-path': 'boolean',
   values: 'boolean',
+  'key-file': 'string',
+  'key-env': 'string',
   help: 'boolean',
   version: 'boolean',
 };
@@ -183,7 +200,7 @@ const COMMANDS = {
   __proto__: null,
   hash: { allowed: ['agent', 'tool', 'json', 'include-path'], required: ['agent', 'tool'], run: runHash },
   verify: { allowed: ['agent', 'tool', 'hash', 'json', 'include-path'], required: ['agent', 'tool', 'hash'], run: runVerify },
-  'verify-snapshot': { allowed: ['hash', 'json', 'include-path'], required: [], run: runVerifySnapshot },
+  'verify-snapshot': { allowed: ['hash', 'json', 'include-path', 'key-file', 'key-env'], required: [], run: runVerifySnapshot },
   diff: { allowed: ['values', 'json'], required: [], operands: 2, run: runDiff },
   canonicalize: { allowed: ['no-newline', 'include-path'], required: [], run: runCanonicalize },
 };
@@ -308,6 +325,9 @@ function parseCommandLine(argv) {
     if (values[name] !== undefined && !values[name].isWellFormed()) {
       throw new UsageError(`--${name} must be well-formed Unicode text`);
     }
+  }
+  if (values['key-file'] !== undefined && values['key-env'] !== undefined) {
+    throw new UsageError('give --key-file or --key-env, not both');
   }
   if (values.hash !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.hash)) {
     throw new UsageError('--hash must be 64 hexadecimal digits (a SHA-256 proposal hash)');
@@ -477,6 +497,10 @@ const NOT_A_RECORD = ['not_a_snapshot', 'internal_error'];
 
 /** The four fields verifySnapshot reads; nothing else of a stored record is interpreted. */
 const RECORD_FIELDS = ['agentName', 'toolName', 'argsCanonicalJson', 'proposalHash'];
+/** The fields a sealed proposal's signature covers, with the signature. */
+const SEALED_FIELDS = [...RECORD_FIELDS, 'v', 'keyId', 'nonce', 'expiresAt', 'scope', 'signature'];
+/** The codes of a sealed proposal that is no sealed proposal at all (exit 3), not one that fails to verify (exit 1). */
+const NOT_SEALED = ['not_sealed'];
 
 function skipWhitespace(text, i) {
   for (;;) {
@@ -526,7 +550,7 @@ function valueEnd(text, i) {
  * last of duplicate names; another reader may keep the first, so a record whose checked
  * fields are ambiguous is refused instead.
  */
-function duplicateRecordField(text) {
+function duplicateRecordField(text, fields = RECORD_FIELDS) {
   let i = skipWhitespace(text, 0);
   if (text.charCodeAt(i) !== 0x7b) return undefined;
   const seen = new Set();
@@ -535,7 +559,7 @@ function duplicateRecordField(text) {
   for (;;) {
     const end = stringEnd(text, i);
     const name = JSON.parse(text.slice(i, end));
-    if (RECORD_FIELDS.includes(name)) {
+    if (fields.includes(name)) {
       if (seen.has(name)) return name;
       seen.add(name);
     }
@@ -553,14 +577,14 @@ function duplicateRecordField(text) {
  * proposal's parsedArguments one level deeper than its arguments, say) cannot make a
  * valid record fail. A duplicate of one of the four fields is refused (duplicate_key).
  */
-function readRecord(text, what, includePath) {
+function readRecord(text, what, includePath, fields) {
   let record;
   try {
     record = JSON.parse(text);
   } catch {
     throw new InputRejected(`${what} is not valid JSON text`, 'json', 'invalid_json');
   }
-  const duplicate = duplicateRecordField(text);
+  const duplicate = duplicateRecordField(text, fields);
   if (duplicate !== undefined) {
     throw new InputRejected(`${what} has the field ${duplicate} more than once`, 'json', 'duplicate_key', includePath ? `/${duplicate}` : undefined);
   }
@@ -572,29 +596,102 @@ function verifyRecord(lib, record, what) {
   try {
     return lib.verifySnapshot(record);
   } catch (error) {
-    const rejected = rejectedFrom(lib, error, () => 'snapshot');
-    if (!(rejected instanceof InputRejected)) throw rejected;
-    if (what !== undefined) rejected.message = `${what}: ${rejected.message}`;
-    if (!NOT_A_RECORD.includes(rejected.code)) rejected.exitStatus = EXIT_MISMATCH;
-    throw rejected;
+    throw rejectedRecord(lib, error, what);
+  }
+}
+
+/** What verifySnapshot threw, as InputRejected: exit 1 for a record that does not check, 3 for no record. */
+function rejectedRecord(lib, error, what) {
+  const rejected = rejectedFrom(lib, error, () => 'snapshot');
+  if (!(rejected instanceof InputRejected)) return rejected;
+  if (what !== undefined) rejected.message = `${what}: ${rejected.message}`;
+  if (!NOT_A_RECORD.includes(rejected.code)) rejected.exitStatus = EXIT_MISMATCH;
+  return rejected;
+}
+
+/**
+ * The key ring of --key-file PATH or --key-env NAME, never of an argument: JSON, either an
+ * array of { id, secret } or { keys: [...] }, each secret a string (its UTF-8 bytes) or
+ * `secretBase64`. A key that cannot be read is a usage error (exit 2); nothing of the
+ * key is ever printed.
+ */
+function readKeyRing(values) {
+  let text;
+  let where;
+  if (values['key-file'] !== undefined) {
+    where = 'the key file';
+    try {
+      text = readFileSync(values['key-file'], 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read the key file: ${systemReason(error)}`);
+    }
+  } else {
+    const name = values['key-env'];
+    where = `the environment variable ${quoteArgument(name)}`;
+    text = Object.hasOwn(process.env, name) ? process.env[name] : undefined;
+    if (typeof text !== 'string' || text === '') throw new UsageError(`${where} is not set`);
+  }
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${where} does not hold JSON (a key ring: [{ "id": ..., "secret": ... }])`);
+  }
+  const list = Array.isArray(parsed) ? parsed : parsed !== null && typeof parsed === 'object' && Array.isArray(parsed.keys) ? parsed.keys : null;
+  if (list === null || list.length === 0) throw new UsageError(`${where} holds no key ring ([{ "id": ..., "secret": ... }] or { "keys": [...] })`);
+  const keys = [];
+  for (const key of list) {
+    if (key === null || typeof key !== 'object') throw new UsageError(`${where}: each key is an object { "id", "secret" }`);
+    const secret = typeof key.secretBase64 === 'string' ? new Uint8Array(Buffer.from(key.secretBase64, 'base64')) : key.secret;
+    keys.push({ id: key.id, secret });
+  }
+  return keys;
+}
+
+/** A sealed proposal verified with a key ring: the library's fields, or InputRejected (exit 1 or 3). */
+function verifySealedRecord(lib, keys, record) {
+  let grants;
+  try {
+    grants = lib.createApprovalGrants({ keys });
+  } catch (error) {
+    // The ring itself is wrong (a short secret, a duplicate id): the message names no key material.
+    throw new UsageError(`the key ring is not usable: ${error && error.message}`);
+  }
+  try {
+    return grants.verify(record);
+  } catch (error) {
+    if (lib.isApprovalGrantError(error)) {
+      const rejected = new InputRejected(error.message.replace(/\s*\[[a-z_]+\]$/, ''), 'seal', error.code);
+      if (!NOT_SEALED.includes(error.code)) rejected.exitStatus = EXIT_MISMATCH;
+      throw rejected;
+    }
+    throw rejectedRecord(lib, error);
   }
 }
 
 async function runVerifySnapshot({ values, file }) {
+  const keys = values['key-file'] !== undefined || values['key-env'] !== undefined ? readKeyRing(values) : undefined;
   const text = await readText(file);
   const lib = loadLibrary();
-  const snapshot = verifyRecord(lib, readRecord(text, 'the file', values['include-path'] === true));
+  const record = readRecord(text, 'the file', values['include-path'] === true, keys === undefined ? RECORD_FIELDS : SEALED_FIELDS);
+  const snapshot = keys === undefined ? verifyRecord(lib, record) : verifySealedRecord(lib, keys, record);
   const { agentName, toolName, argsCanonicalJson, proposalHash } = snapshot;
   const expectedHash = values.hash === undefined ? undefined : values.hash.toLowerCase();
   const match = expectedHash === undefined || proposalHash === expectedHash;
   if (values.json) {
     const out = { verified: true, agentName, toolName, argsCanonicalJson, proposalHash };
+    if (keys !== undefined) Object.assign(out, { sealed: true, keyId: snapshot.keyId, expiresAt: snapshot.expiresAt, scope: snapshot.scope });
     if (expectedHash !== undefined) Object.assign(out, { match, expectedHash });
     writeJson(out);
     return match ? EXIT_OK : EXIT_MISMATCH;
   }
-  const fields = `agent name:     ${displayString(agentName)}\ntool name:      ${displayString(toolName)}\n` +
+  let fields = `agent name:     ${displayString(agentName)}\ntool name:      ${displayString(toolName)}\n` +
     `canonical JSON: ${argsCanonicalJson}\n`;
+  if (keys !== undefined) {
+    fields += `sealed by key:  ${displayString(snapshot.keyId)}\n` +
+      `seal expires:   ${snapshot.expiresAt === null ? 'never' : new Date(snapshot.expiresAt).toISOString()}\n` +
+      `grant scope:    ${snapshot.scope === null ? 'none' : displayString(snapshot.scope)}\n`;
+  }
   if (match) {
     process.stdout.write(`verified\n${fields}proposal hash:  ${proposalHash}\n`);
   } else {
@@ -724,6 +821,11 @@ async function main(argv) {
     if (error instanceof LoadFailure) {
       process.stderr.write(`${PROGRAM}: error: ${error.message}\n`);
       return EXIT_INTERNAL;
+    }
+    if (error instanceof UsageError) {
+      // A key that cannot be had (--key-file, --key-env) is found only when the command runs.
+      process.stderr.write(`${PROGRAM}: error: ${error.message}\n`);
+      return EXIT_USAGE;
     }
     throw error;
   }

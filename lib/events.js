@@ -14,7 +14,7 @@
 
 const P = require('./primordials');
 const { ours } = require('./promises');
-const { ERROR_CODES, GRANT_ERROR_CODES, NOT_ALLOWED_CODES } = require('./errors');
+const { ERROR_CODES, GRANT_ERROR_CODES, NOT_ALLOWED_CODES, CALL_CODES } = require('./errors');
 
 const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, StringPrototypeSlice, isProxy } = P;
 const MathRandom = Math.random;
@@ -153,7 +153,7 @@ function attemptIdOf(attempt) {
 
 /** Every code a context may carry: the package's own vocabulary, nothing else. */
 const CODES = { __proto__: null, schema_error: true, ERR_INVALID_ARG_TYPE: true };
-for (const list of [ERROR_CODES, GRANT_ERROR_CODES, NOT_ALLOWED_CODES]) for (let i = 0; i < list.length; i++) CODES[list[i]] = true;
+for (const list of [ERROR_CODES, GRANT_ERROR_CODES, NOT_ALLOWED_CODES, CALL_CODES]) for (let i = 0; i < list.length; i++) CODES[list[i]] = true;
 const STAGES = { __proto__: null, json: true, schema: true, snapshot: true };
 
 /** An own data string field of an error that is in `vocabulary`, or undefined (no getter, no trap runs). */

@@ -169,6 +169,19 @@ function createApprovalGrants(options) {
     return sealOf(proposal, ttlMs, scope);
   }
 
+  /**
+   * Verifies a sealed proposal without granting it (for a reviewer's display or a
+   * command line): its signature, its expiry on the grants' clock and its hash. Returns a
+   * fresh copy of its fields. Synchronous; a TypeError without keys.
+   */
+  function verify(sealed) {
+    requireRing('verify');
+    requireInput(sealed, 'verify expects a sealed proposal');
+    const fields = verifySealed(sealed, ring, clock());
+    verifiedProposal(fields);
+    return sealedCopy(fields);
+  }
+
   async function grant(approved, grantOptions) {
     if (!observed(GRANT)) return await ours(grantNow(approved, grantOptions));
     // The context gets the record's fields once they are verified: a refused record's
@@ -385,7 +398,7 @@ function createApprovalGrants(options) {
     if (!done.ok) throw done.value;
   }
 
-  return ObjectFreeze({ grant, seal, has, revoke, prune, policy, spend, keepProposal, keptProposal, forgetProposal, sealing: ring !== undefined });
+  return ObjectFreeze({ grant, seal, verify, has, revoke, prune, policy, spend, keepProposal, keptProposal, forgetProposal, sealing: ring !== undefined });
 }
 
 module.exports = { createApprovalGrants };

@@ -184,7 +184,7 @@ function conclude(read, settled, parsedArguments) {
   const { decision, reason } = valid;
   if (decision !== 'require_approval') return makeDecision(read, decision, reason, 'policy', policyResult, true, NONE, undefined, evaluation);
   // require_approval: the fingerprint policy evaluated, reused, with its own view.
-  const proposal = ObjectFreeze({
+  const proposal = {
     kind: 'tool',
     agentName: snapshot.agentName,
     toolName: snapshot.toolName,
@@ -193,7 +193,10 @@ function conclude(read, settled, parsedArguments) {
     argsCanonicalJson: snapshot.argsCanonicalJson,
     proposalHash: snapshot.proposalHash,
     reason,
-  });
+  };
+  // The call id rides along for the run loop (unsigned, never hashed or sealed).
+  if (read.toolCallId !== undefined) defineField(proposal, 'toolCallId', read.toolCallId);
+  ObjectFreeze(proposal);
   return makeDecision(read, decision, reason, 'policy', policyResult, true, NONE, proposal, undefined);
 }
 
