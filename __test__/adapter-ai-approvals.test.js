@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const { generateText, tool, stepCountIs, jsonSchema } = require('ai');
 const { MockLanguageModelV4 } = require('ai/test');
 const { z } = require('zod');
-const { createApprovalGrants, isApprovalGrantError } = require('tool-argument-snapshot');
+const { createApprovalGrants, isApprovalGrantError, isToolArgumentsValidationError } = require('tool-argument-snapshot');
 const { createToolGate } = require('tool-argument-snapshot/ai');
 
 const USAGE = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
@@ -378,8 +378,9 @@ test('a provider tool call without an id is invalid input (missing_call_id): no 
   const call = result.steps[0].content.find((p) => p.type === 'tool-call');
   assert.equal(call.invalid, true);
   let cause = call.error;
-  while (cause !== undefined && cause.code !== 'missing_call_id') cause = cause.cause;
-  assert.equal(cause?.code, 'missing_call_id');
+  while (cause != null && !isToolArgumentsValidationError(cause)) cause = cause.cause;
+  assert.deepEqual([cause?.stage, cause?.code], ['json', 'missing_call_id']);
+  assert.doesNotMatch(cause.message, /bob|amount/);
   assert.equal(policyRan, 0);
   assert.equal(executed.length, 0);
 });

@@ -117,7 +117,6 @@ function scriptedModel(steps, dir) {
 function errorText(error) {
   for (let e = error, i = 0; e != null && i < 5; e = e.cause, i++) {
     if (api.isToolArgumentsValidationError(e)) return e.message;
-    if (e.code === 'missing_call_id') return e.message;
   }
   return error?.name ?? 'Error';
 }

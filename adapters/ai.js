@@ -58,7 +58,9 @@ const ai = requirePeer('ai', 'ai', 'the Vercel AI SDK 7', () => require('ai'));
 const api = require('tool-argument-snapshot');
 
 // prepareToolCallAsync awaits the schema's own async parse (zod) or `~standard.validate`.
-const { prepareToolCallAsync, evaluateToolCall, executeToolCall, createApprovalGrants, canonicalize, fromJsonSchema } = api;
+const {
+  prepareToolCallAsync, evaluateToolCall, executeToolCall, createApprovalGrants, canonicalize, fromJsonSchema, ToolArgumentsValidationError,
+} = api;
 const { jsonSchema, asSchema, wrapLanguageModel } = ai;
 
 // Built-ins, captured when the adapter loads.
@@ -110,11 +112,6 @@ const HOW_TO_APPROVE = 'grant the reviewer\'s approval with `await gate.approve(
 function setCode(error, code) {
   setData(error, 'code', code);
   return error;
-}
-
-/** Invalid input of a provider tool call that has no id: it could be neither paired nor approved. */
-function missingCallIdError() {
-  return setCode(new SafeError('the provider\'s tool call has no id: it cannot be paired with its text or approved [missing_call_id]'), MISSING_CALL_ID);
 }
 
 /** `approve` found no proposal waiting for this call in this run. */
@@ -483,7 +480,8 @@ function createToolGate(options) {
       let rawArguments;
       let argumentsSource;
       if (recorded !== undefined) {
-        if (recorded.id === undefined) return { success: false, error: missingCallIdError() };
+        // A call without an id could be neither paired nor approved: invalid input.
+        if (recorded.id === undefined) return { success: false, error: new ToolArgumentsValidationError('json', entry.toolName, MISSING_CALL_ID) };
         rawArguments = recorded.text;
         argumentsSource = 'provider_text';
       } else {
