@@ -487,3 +487,16 @@ test('a jsonSchema tool with its own validate keeps it as the one parse', async 
   assert.deepEqual(executed, ['{"text":"hi"}']);
   assert.equal(validations, 1);
 });
+
+test('a store that fails while the proposal is kept: the call is denied (grant_store_unavailable), never asked of a reviewer who could not grant it', async () => {
+  const store = wrapMemoryStore(new Map());
+  store.putProposal = () => {
+    throw new Error('disk full');
+  };
+  const executed = [];
+  const app = server({ grants: createApprovalGrants({ store }), executed });
+  const result = await app.run(model([], toolCalls(['call-1', '{"amount":50000,"to":"bob"}'])), PROMPT);
+  assert.equal(result.content.some((p) => p.type === 'tool-approval-request' && !p.isAutomatic), false);
+  assert.deepEqual(toolOutputs(result), [['call-1', { type: 'execution-denied', reason: 'grant_store_unavailable' }]]);
+  assert.equal(executed.length, 0);
+});
