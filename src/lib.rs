@@ -8,5 +8,6 @@ pub mod binding;
 pub mod error;
 pub mod jcs;
 pub mod seal;
+pub mod store;
 
 pub use error::{ErrorCode, Failure};

@@ -1,0 +1,339 @@
+'use strict';
+// One conformance suite for the ApprovalGrantStore interface (docs/stores.md), run by
+// stores-*.test.js against every store: the memory store, SQLite, PostgreSQL through pg,
+// Redis through node-redis and through ioredis. Every store must give the same answers.
+//
+// `open(t)` returns null when the store's server is not configured (services.js has
+// already skipped the test), else `{ store, second, dispose }`: a store over a fresh, empty
+// namespace (file, table or prefix); `second()` (absent for the memory store) opens
+// another store over the same data through another connection or client; `dispose()`
+// closes both and removes the namespace.
+
+const { describe, test } = require('node:test');
+const assert = require('node:assert/strict');
+const { randomBytes } = require('node:crypto');
+
+function hash() {
+  return randomBytes(32).toString('hex');
+}
+
+function query(agentName, toolName, proposalHash, scope = null) {
+  return Object.freeze({ agentName, toolName, proposalHash, scope });
+}
+
+/** A frozen GrantRecord as the grants object makes it. */
+function record(q, { uses = 1, expiresAt = null, nonce = null, nonceExpiresAt = null, args = '{"amount":5}' } = {}) {
+  return Object.freeze({ ...q, argsCanonicalJson: args, expiresAt, uses, nonce, nonceExpiresAt });
+}
+
+/** Runs `body` with a fresh store of `open`, disposing of it whatever happens. */
+async function withStore(t, open, body) {
+  const opened = await open(t);
+  if (opened === null) return;
+  try {
+    await body(opened);
+  } finally {
+    await opened.dispose();
+  }
+}
+
+/** Takes `count` uses one after the other and returns how many succeeded. */
+async function takeAll(store, q, now, count) {
+  let won = 0;
+  for (let i = 0; i < count; i++) if ((await store.take(q, now)) === true) won++;
+  return won;
+}
+
+/**
+ * Defines the suite. `options`: node:test options of the describe (a skip), plus `shared`
+ * (one in-process store: no second connection) and `checksArguments: false` (a store that
+ * trusts the grants object to check what it passes), and `todo`: { [test title]: reason }
+ * for a known difference that the store's owner is to fix (the test runs; it cannot fail
+ * the run).
+ */
+function conformance(name, open, options = {}) {
+  const { shared, checksArguments, todo = {}, ...describeOptions } = options;
+  describe(`grant store conformance: ${name}`, describeOptions, () => {
+    const it = (title, body) => test(title, { todo: Object.hasOwn(todo, title) ? todo[title] : false }, (t) => withStore(t, open, body));
+
+    it('a single-use grant is live until its use is taken, then gone', async ({ store }) => {
+      const q = query('agent', 'tool', hash());
+      assert.equal(await store.has(q, 0), false, 'nothing before put');
+      assert.equal(await store.take(q, 0), false, 'nothing to take before put');
+      assert.equal(await store.put(record(q), 0), true);
+      assert.equal(await store.has(q, 0), true);
+      assert.equal(await store.has(q, 0), true, 'has does not spend');
+      assert.equal(await store.take(q, 0), true);
+      assert.equal(await store.has(q, 0), false);
+      assert.equal(await store.take(q, 0), false);
+    });
+
+    it('a grant of two uses is taken exactly twice', async ({ store }) => {
+      const q = query('agent', 'tool', hash());
+      assert.equal(await store.put(record(q, { uses: 2 }), 0), true);
+      assert.equal(await takeAll(store, q, 0, 5), 2);
+      assert.equal(await store.has(q, 0), false);
+    });
+
+    it('several records under one key keep their own uses', async ({ store }) => {
+      const q = query('agent', 'tool', hash());
+      await store.put(record(q, { uses: 1 }), 0);
+      await store.put(record(q, { uses: 2 }), 0);
+      assert.equal(await takeAll(store, q, 0, 6), 3);
+    });
+
+    it('expiry is decided by the now each call is given (live while now < expiresAt)', async ({ store }) => {
+      const q = query('agent', 'tool', hash());
+      await store.put(record(q, { expiresAt: 1_000_000.5 }), 0);
+      assert.equal(await store.has(q, 1_000_000.25), true);
+      assert.equal(await store.has(q, 1_000_000.5), false, 'expired exactly at expiresAt');
+      assert.equal(await store.has(q, -1e12), true, 'any earlier clock, even before the epoch');
+      // A clock far from the server's own: a store that used its server's clock would differ.
+      const far = query('agent', 'tool', hash());
+      await store.put(record(far, { expiresAt: 4e12 }), 3.9e12);
+      assert.equal(await store.has(far, 3.99e12), true);
+      assert.equal(await store.take(far, 3.99e12), true);
+      const past = query('agent', 'tool', hash());
+      await store.put(record(past, { expiresAt: 1000 }), 0);
+      assert.equal(await store.has(past, 999), true, 'live on the grants clock though long past on any server clock');
+    });
+
+    it('a use is never taken from an expired record, and take removes the expired records it meets', async ({ store }) => {
+      const q = query('agent', 'tool', hash());
+      await store.put(record(q, { expiresAt: 1000 }), 0);
+      assert.equal(await store.take(q, 1000), false);
+      assert.equal(await store.has(q, 0), false, 'the expired record is gone: an earlier clock no longer finds it');
+      const kept = query('agent', 'tool', hash());
+      await store.put(record(kept, { expiresAt: 1000 }), 0);
+      assert.equal(await store.has(kept, 1000), false, 'has removes nothing it need not');
+      assert.equal(await store.take(kept, 999), true);
+    });
+
+    it('the live record that expires first is used first, a never-expiring one last', async ({ store }) => {
+      const q = query('agent', 'tool', hash());
+      await store.put(record(q, { expiresAt: null }), 0);
+      await store.put(record(q, { expiresAt: 50 }), 0);
+      await store.put(record(q, { expiresAt: 10 }), 0);
+      assert.equal(await store.take(q, 0), true, 'uses the record expiring at 10');
+      assert.equal(await store.has(q, 20), true);
+      assert.equal(await store.take(q, 20), true, 'uses the record expiring at 50');
+      assert.equal(await store.has(q, 1e15), true, 'the never-expiring record is left');
+      assert.equal(await store.take(q, 1e15), true);
+      assert.equal(await store.has(q, 0), false);
+    });
+
+    it('a nonce is granted once while its record lives; the refused put stores nothing', async ({ store }) => {
+      const first = query('agent', 'tool', hash());
+      const again = query('agent', 'tool', hash());
+      assert.equal(await store.put(record(first, { nonce: 'nonce-1', nonceExpiresAt: 100 }), 0), true);
+      assert.equal(await store.put(record(again, { nonce: 'nonce-1', nonceExpiresAt: 100 }), 99), false);
+      assert.equal(await store.has(again, 0), false, 'the refused record was not inserted');
+      assert.equal(await store.put(record(first, { nonce: 'nonce-1', nonceExpiresAt: 100 }), 50), false, 'not even for the same record');
+      assert.equal(await takeAll(store, first, 0, 3), 1, 'the refused put added no use');
+      assert.equal(await store.put(record(again, { nonce: 'nonce-1', nonceExpiresAt: 300 }), 100), true, 'a nonce record that expired no longer counts');
+      assert.equal(await store.put(record(again, { nonce: 'nonce-1', nonceExpiresAt: 300 }), 200), false, 'and the renewed one counts again');
+      assert.equal(await store.put(record(again, { nonce: 'nonce-2' }), 0), true, 'another nonce is another grant');
+    });
+
+    it('a nonce kept forever (nonceExpiresAt null) refuses every later put', async ({ store }) => {
+      const q = query('agent', 'tool', hash());
+      assert.equal(await store.put(record(q, { nonce: 'forever' }), 0), true);
+      assert.equal(await store.put(record(q, { nonce: 'forever' }), 8.64e15), false);
+      assert.equal(await store.prune(8.64e15), 0, 'prune keeps it');
+      assert.equal(await store.put(record(q, { nonce: 'forever' }), 8.64e15), false);
+    });
+
+    it('scope null, the empty string and a string are three different keys', async ({ store }) => {
+      const h = hash();
+      const none = query('agent', 'tool', h, null);
+      const empty = query('agent', 'tool', h, '');
+      const x = query('agent', 'tool', h, 'x');
+      await store.put(record(empty), 0);
+      assert.equal(await store.has(none, 0), false);
+      assert.equal(await store.has(x, 0), false);
+      assert.equal(await store.take(none, 0), false);
+      await store.delete(none);
+      await store.delete(x);
+      assert.equal(await store.has(empty, 0), true, 'deleting the other scopes left it');
+      await store.put(record(none), 0);
+      await store.put(record(x), 0);
+      assert.equal(await store.take(empty, 0), true);
+      assert.equal(await store.has(empty, 0), false);
+      assert.equal(await store.has(none, 0), true);
+      assert.equal(await store.has(x, 0), true);
+    });
+
+    it('names and scopes that a joined key would confuse stay apart', async ({ store }) => {
+      const h = hash();
+      const pairs = [
+        [query('a:b', 'c', h), query('a', 'b:c', h)],
+        [query('1:a', 'b', h), query('1', 'a1:b', h)],
+        [query('ab', '', h), query('a', 'b', h)],
+        [query('a', 'b', h, ':'), query('a', 'b', h, '')],
+        [query('a', 'b', h, '-'), query('a', 'b', h, null)],
+        [query('a', 'b-', h, null), query('a', 'b', h, '-')],
+        [query('a\u0000b', 't', h), query('a\u0001b', 't', h)],
+        [query('a\u00010b', 't', h), query('a\u0000b', 't', h)],
+        [query('\u{1F600}', 't', h), query('\uFFFD', 't', h)],
+        [query('e\u0301', 't', h), query('\u00e9', 't', h)],
+        [query('\u202Eevil', '\u2028', h), query('evil', '', h)],
+        [query('agent', 'tool', h, '\uFFFF'), query('agent', 'tool', h, '\uFFFE')],
+      ];
+      for (const [a, b] of pairs) {
+        const label = JSON.stringify([a.agentName, a.toolName, a.scope]) + ' vs ' + JSON.stringify([b.agentName, b.toolName, b.scope]);
+        await store.put(record(a), 0);
+        assert.equal(await store.has(a, 0), true, `${label}: the stored key is found`);
+        assert.equal(await store.has(b, 0), false, label);
+        assert.equal(await store.take(b, 0), false, label);
+        await store.delete(b);
+        assert.equal(await store.take(a, 0), true, label);
+      }
+    });
+
+    it('delete removes every record of its key and nothing else', async ({ store }) => {
+      const h = hash();
+      const q = query('agent', 'tool', h);
+      const otherTool = query('agent', 'tool2', h);
+      const otherHash = query('agent', 'tool', hash());
+      await store.put(record(q, { uses: 3 }), 0);
+      await store.put(record(q, { expiresAt: 5000 }), 0);
+      await store.put(record(otherTool), 0);
+      await store.put(record(otherHash), 0);
+      assert.equal(await store.delete(q), undefined);
+      assert.equal(await store.has(q, 0), false);
+      assert.equal(await store.take(q, 0), false);
+      assert.equal(await store.has(otherTool, 0), true);
+      assert.equal(await store.has(otherHash, 0), true);
+      await store.delete(q);
+    });
+
+    it('prune removes expired grants, expired nonces and expired proposals, counts them, and keeps the live', async ({ store }) => {
+      const live = query('agent', 'tool', hash());
+      const mixed = query('agent', 'tool', hash());
+      await store.put(record(live), 0);
+      await store.put(record(mixed, { expiresAt: 10 }), 0);
+      await store.put(record(mixed, { expiresAt: 10_000 }), 0);
+      await store.put(record(query('agent', 'tool', hash()), { expiresAt: 20, nonce: 'n-expiring', nonceExpiresAt: 30 }), 0);
+      await store.put(record(query('agent', 'tool', hash()), { nonce: 'n-kept', nonceExpiresAt: 9_999 }), 0);
+      await store.putProposal('p-expiring', '{}', 40);
+      await store.putProposal('p-kept', '{}', null);
+      // Removed at 100: the grants expiring at 10 and 20, the nonce expiring at 30, the proposal expiring at 40.
+      assert.equal(await store.prune(100), 4);
+      assert.equal(await store.prune(100), 0, 'nothing left to remove');
+      assert.equal(await store.has(live, 100), true);
+      assert.equal(await store.has(mixed, 100), true, 'the record of the key that lives on is kept');
+      assert.equal(await store.take(mixed, 100), true);
+      assert.equal(await store.take(mixed, 100), false, 'the expired record of that key was removed');
+      assert.equal(await store.getProposal('p-kept', 100), '{}');
+      assert.equal(await store.put(record(live, { nonce: 'n-kept', nonceExpiresAt: 9_999 }), 100), false, 'the live nonce is kept');
+      assert.equal(await store.put(record(live, { nonce: 'n-expiring', nonceExpiresAt: 9_999 }), 100), true, 'the pruned nonce is free');
+      // Used-up records went at their last take: prune has nothing of them to count.
+      const spent = query('agent', 'tool', hash());
+      await store.put(record(spent, { uses: 2, expiresAt: 150 }), 100);
+      await takeAll(store, spent, 100, 2);
+      assert.equal(await store.prune(200), 0);
+    });
+
+    it('kept proposals are put, overwritten, read, expired and deleted by their key', async ({ store }) => {
+      const keys = ['run-1/call-1', 'run-1/call-2', 'r\u0000k', 'r\u0001k', 'r\ud800k', 'r\udc00k', '\u{1F600}\u2028', ''];
+      for (const key of keys) {
+        const label = JSON.stringify(key);
+        assert.equal(await store.getProposal(key, 0), null, `${label}: missing`);
+        await store.putProposal(key, `{"k":${JSON.stringify(key)}}`, 100);
+        await store.putProposal(key, `{"v":2,"k":${JSON.stringify(key)},"raw":"\u0000\u0001\ud800"}`, 200);
+        assert.equal(await store.getProposal(key, 150), `{"v":2,"k":${JSON.stringify(key)},"raw":"\u0000\u0001\ud800"}`, `${label}: overwritten, text exact`);
+        assert.equal(await store.getProposal(key, 200), null, `${label}: expired at expiresAt`);
+        assert.equal(await store.getProposal(key, 199), `{"v":2,"k":${JSON.stringify(key)},"raw":"\u0000\u0001\ud800"}`);
+      }
+      assert.equal(await store.getProposal('r\ufffdk', 0), null, 'a lone surrogate is not its replacement character');
+      await store.putProposal('forever', 'x'.repeat(100_000), null);
+      assert.equal(await store.getProposal('forever', 8.64e15), 'x'.repeat(100_000));
+      assert.equal(await store.deleteProposal('forever'), undefined);
+      assert.equal(await store.getProposal('forever', 0), null);
+      await store.deleteProposal('forever');
+      for (const key of keys) await store.deleteProposal(key);
+      for (const key of keys) assert.equal(await store.getProposal(key, 0), null);
+    });
+
+    it('arguments and names of any size are stored', async ({ store }) => {
+      // Random text: a database cannot compress it below an index's row size limit.
+      const q = query(randomBytes(4000).toString('hex'), `\u{1F600}${randomBytes(2000).toString('base64')}`, hash(), randomBytes(3000).toString('hex'));
+      assert.equal(await store.put(record(q, { args: `{"big":"${'y'.repeat(1 << 20)}"}` }), 0), true);
+      assert.equal(await store.take(q, 0), true);
+    });
+
+    it('concurrent takes in one process: a grant of three uses gives exactly three', async ({ store }) => {
+      const q = query('agent', 'tool', hash());
+      await store.put(record(q, { uses: 3 }), 0);
+      const results = await Promise.all(Array.from({ length: 12 }, () => store.take(q, 0)));
+      assert.equal(results.filter((r) => r === true).length, 3);
+      assert.ok(results.every((r) => r === true || r === false));
+    });
+
+    const checks = checksArguments === false ? 'this store trusts the grants object, which checks every argument' : false;
+    test('every method refuses bad arguments before any I/O, a Proxy unread', { skip: checks }, (t) => withStore(t, open, async ({ store }) => {
+      const good = query('agent', 'tool', hash());
+      let trapped = 0;
+      const proxy = new Proxy({ ...good }, { get() { trapped++; }, getOwnPropertyDescriptor() { trapped++; }, has() { trapped++; }, ownKeys() { trapped++; return []; } });
+      const attempts = [
+        () => store.has(proxy, 0),
+        () => store.take(proxy, 0),
+        () => store.delete(proxy),
+        () => store.put(proxy, 0),
+        () => store.has({ ...good, proposalHash: 'A'.repeat(64) }, 0),
+        () => store.has({ ...good, proposalHash: 'a'.repeat(63) }, 0),
+        () => store.has({ ...good, agentName: 1 }, 0),
+        () => store.has(good, Number.NaN),
+        () => store.take(good, '0'),
+        () => store.put(record(good, { uses: 0 }), 0),
+        () => store.put(record(good, { uses: 1.5 }), 0),
+        () => store.put(record(good, { expiresAt: Number.POSITIVE_INFINITY }), 0),
+        () => store.putProposal(1, '{}', null),
+        () => store.putProposal('k', 1, null),
+        () => store.getProposal('k', undefined),
+        () => store.prune(),
+      ];
+      for (const attempt of attempts) {
+        await assert.rejects(async () => attempt(), TypeError, String(attempt));
+      }
+      assert.equal(trapped, 0, 'no trap of the Proxy ran');
+      // A getter is never called: an accessor field reads as absent.
+      const accessor = { ...good };
+      Object.defineProperty(accessor, 'agentName', { get() { trapped++; return 'agent'; }, enumerable: true });
+      await assert.rejects(async () => store.has(accessor, 0), TypeError);
+      assert.equal(trapped, 0);
+      assert.equal(await store.has(good, 0), false, 'the store still works');
+    }));
+
+    test('a grant outlives the connection that made it', { skip: shared ? 'one process-memory store has no second connection' : false }, (t) =>
+      withStore(t, open, async ({ store, second }) => {
+        const q = query('agent', 'tool', hash(), 'user-1');
+        await store.put(record(q, { uses: 2, nonce: 'outlives', nonceExpiresAt: null }), 0);
+        await store.putProposal('kept', '{"a":1}', null);
+        await store.close();
+        const other = await second();
+        assert.equal(await other.has(q, 0), true);
+        assert.equal(await other.take(q, 0), true);
+        assert.equal(await other.put(record(q, { nonce: 'outlives' }), 0), false, 'the nonce was recorded with the grant');
+        assert.equal(await other.getProposal('kept', 0), '{"a":1}');
+        assert.equal(await other.take(q, 0), true);
+        assert.equal(await other.take(q, 0), false);
+      }),
+    );
+  });
+}
+
+/**
+ * Asserts that a store failure is the package's payload-free error: a GrantStoreError with
+ * one of the codes, whose message and fields hold none of `secrets`.
+ */
+function assertStoreError(error, codes, secrets) {
+  assert.ok(error instanceof Error, `an Error, not ${String(error)}`);
+  assert.equal(error.name, 'GrantStoreError', error.stack);
+  assert.ok(codes.includes(error.code), `code ${error.code} is one of ${codes.join(', ')}: ${error.message}`);
+  const shown = `${error.message}\n${error.stack}\n${JSON.stringify(error)}\n${require('node:util').inspect(error)}`;
+  for (const secret of secrets) assert.ok(!shown.includes(secret), `the error shows ${JSON.stringify(secret)}: ${shown}`);
+  assert.equal(error.cause, undefined, 'no cause: a driver error can quote a value');
+}
+
+module.exports = { conformance, assertStoreError, hash, query, record };

@@ -1,0 +1,125 @@
+'use strict';
+// createSqliteGrantStore: grants in one SQLite file, shared by every process on the host
+// that opens it. SQLite is compiled into the addon (src/store/), so there is nothing to
+// install and no runtime's own SQLite is used (Node 20-26, Bun and Deno alike, no
+// experimental warning). Each store has a thread of its own that owns its connection:
+// calls never block the event loop or take a libuv pool thread, and every call
+// (waiting for its turn and for other processes' locks included) ends within timeoutMs.
+
+const { invalidArgument } = require('../../errors');
+const { binding } = require('../../native');
+const P = require('../../primordials');
+const C = require('./common');
+
+const { ObjectFreeze, StringPrototypeIsWellFormed, StringPrototypeSlice } = P;
+const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
+const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
+
+const {
+  sqliteStoreOpen,
+  sqliteStorePut,
+  sqliteStoreHas,
+  sqliteStoreTake,
+  sqliteStoreDelete,
+  sqliteStorePrune,
+  sqliteStorePutProposal,
+  sqliteStoreGetProposal,
+  sqliteStoreDeleteProposal,
+  sqliteStoreClose,
+} = binding;
+
+/** SQLite result codes worth a word in the message (the primary code is the low byte). */
+const HINTS = {
+  __proto__: null,
+  8: 'the file is read-only',
+  10: 'a disk I/O error',
+  11: 'the database file is damaged',
+  13: 'the disk is full',
+  14: 'the file cannot be opened',
+  26: 'the file is not a database',
+};
+
+/** The binding rejects with a bare code as its message (src/store/binding.rs). */
+function classify(cause) {
+  const message = cause !== null && typeof cause === 'object' ? C.own(cause, 'message') : undefined;
+  if (message === 'timeout') return { code: 'store_timeout' };
+  if (message === 'closed') return { code: 'store_closed' };
+  if (typeof message === 'string' && StringPrototypeIndexOf(message, 'sqlite_') === 0) {
+    const hint = HINTS[+StringPrototypeSlice(message, 7) & 0xff];
+    return { code: 'store_failed', detail: message, hint };
+  }
+  return { code: 'store_failed', detail: typeof message === 'string' && message === 'internal' ? message : undefined };
+}
+
+function readPath(value) {
+  if (typeof value !== 'string' || value.length === 0 || StringPrototypeIndexOf(value, '\u0000') !== -1 || !StringPrototypeIsWellFormed(value)) {
+    throw invalidArgument('options.path must be a non-empty file path string (":memory:" for a private in-memory database)');
+  }
+  return value;
+}
+
+/**
+ * An ApprovalGrantStore in the SQLite file at `options.path` (created, with its tables,
+ * when missing: the file is made readable by its owner only). `options.table` names the
+ * grants table (default tool_argument_snapshot_grants; `<table>_nonces` and
+ * `<table>_proposals` beside it); `options.timeoutMs` (default 5000) bounds every call.
+ * `close()` closes the file after the calls already made.
+ */
+function createSqliteGrantStore(options) {
+  const opts = C.readOptions(options, 'createSqliteGrantStore');
+  const path = readPath(C.own(opts, 'path'));
+  const table = C.readTable(C.own(opts, 'table'), false).name;
+  const timeoutMs = C.readTimeout(C.own(opts, 'timeoutMs'));
+  const where = `SQLite grant store (table "${table}")`;
+  const handle = sqliteStoreOpen(path, table, timeoutMs);
+
+  function run(operation, start) {
+    return C.run(where, operation, timeoutMs, classify, start);
+  }
+
+  return ObjectFreeze({
+    put: C.method((record, now) => {
+      const r = C.readRecord(record);
+      const t = C.readNow(now);
+      return run('put', () =>
+        sqliteStorePut(handle, r.agentName, r.toolName, r.proposalHash, r.scope, r.argsCanonicalJson, r.expiresAt, r.uses, r.nonce, r.nonceExpiresAt, t),
+      );
+    }),
+    has: C.method((query, now) => {
+      const q = C.readQuery(query);
+      const t = C.readNow(now);
+      return run('has', () => sqliteStoreHas(handle, q.agentName, q.toolName, q.proposalHash, q.scope, t));
+    }),
+    take: C.method((query, now) => {
+      const q = C.readQuery(query);
+      const t = C.readNow(now);
+      return run('take', () => sqliteStoreTake(handle, q.agentName, q.toolName, q.proposalHash, q.scope, t));
+    }),
+    delete: C.method((query) => {
+      const q = C.readQuery(query);
+      return run('delete', () => sqliteStoreDelete(handle, q.agentName, q.toolName, q.proposalHash, q.scope));
+    }),
+    prune: C.method((now) => {
+      const t = C.readNow(now);
+      return run('prune', () => sqliteStorePrune(handle, t));
+    }),
+    putProposal: C.method((key, json, expiresAt) => {
+      const k = C.readProposalKey(key);
+      const j = C.encodeText(C.readString(json, 'json'));
+      const e = C.readTime(expiresAt, 'expiresAt');
+      return run('putProposal', () => sqliteStorePutProposal(handle, k, j, e));
+    }),
+    getProposal: C.method((key, now) => {
+      const k = C.readProposalKey(key);
+      const t = C.readNow(now);
+      return C.then(run('getProposal', () => sqliteStoreGetProposal(handle, k, t)), (json) => (json === null ? null : C.decodeText(json)));
+    }),
+    deleteProposal: C.method((key) => {
+      const k = C.readProposalKey(key);
+      return run('deleteProposal', () => sqliteStoreDeleteProposal(handle, k));
+    }),
+    close: C.method(() => run('close', () => sqliteStoreClose(handle))),
+  });
+}
+
+module.exports = { createSqliteGrantStore };
