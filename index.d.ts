@@ -123,7 +123,13 @@ export declare class SnapshotDomainError extends Error {
 }
 
 /** The codes of a ToolArgumentsValidationError: `schema_error` or `async_schema` at stage schema, a SnapshotErrorCode otherwise. */
-export type ToolArgumentsErrorCode = Exclude<SnapshotErrorCode, 'not_canonical' | 'hash_mismatch' | 'not_a_snapshot'> | 'schema_error';
+export type ToolArgumentsErrorCode = Exclude<SnapshotErrorCode, 'not_canonical' | 'hash_mismatch' | 'not_a_snapshot'> | 'schema_error' | ToolCallPairingCode;
+
+/**
+ * Stage json codes of the framework adapters: a tool call they cannot pair with its
+ * provider text (no call id, a call id two calls share, no recorded text, another text).
+ */
+export type ToolCallPairingCode = 'missing_call_id' | 'duplicate_call_id' | 'unpaired_call' | 'no_provider_text' | 'provider_text_mismatch';
 
 /** The issue codes of zod 3 and zod 4 (`unknown` for a code outside them). */
 export type ZodIssueCode =
@@ -131,6 +137,15 @@ export type ZodIssueCode =
   | 'invalid_enum_value' | 'unrecognized_keys' | 'invalid_arguments' | 'invalid_return_type' | 'invalid_date'
   | 'invalid_string' | 'too_small' | 'too_big' | 'invalid_intersection_types' | 'not_multiple_of' | 'not_finite'
   | 'invalid_format' | 'invalid_key' | 'invalid_element' | 'invalid_value' | 'unknown';
+
+/** The JSON Schema keywords fromJsonSchema's issues can name in `issueCodes`. */
+export type JsonSchemaIssueKeyword =
+  | 'type' | 'required' | 'enum' | 'const' | 'format' | 'pattern' | 'minimum' | 'maximum' | 'exclusiveMinimum'
+  | 'exclusiveMaximum' | 'multipleOf' | 'minLength' | 'maxLength' | 'minItems' | 'maxItems' | 'uniqueItems'
+  | 'minProperties' | 'maxProperties' | 'additionalProperties' | 'unevaluatedProperties' | 'unevaluatedItems'
+  | 'propertyNames' | 'dependentRequired' | 'dependentSchemas' | 'dependencies' | 'if' | 'not' | 'anyOf' | 'oneOf'
+  | 'allOf' | 'contains' | 'minContains' | 'maxContains' | 'items' | 'prefixItems' | 'additionalItems' | 'false schema'
+  | 'formatMinimum' | 'formatMaximum' | 'formatExclusiveMinimum' | 'formatExclusiveMaximum';
 
 /** Tool arguments rejected at one stage of the RFC-0016 pipeline. */
 export declare class ToolArgumentsValidationError extends Error {
@@ -142,8 +157,11 @@ export declare class ToolArgumentsValidationError extends Error {
   readonly path?: string;
   /** Stage schema: how many issues the schema reported (zod's issues, Standard Schema `issues`). */
   readonly issueCount?: number;
-  /** Stage schema, zod only: the issues' codes, in order (at most 100). */
-  readonly issueCodes?: readonly ZodIssueCode[];
+  /**
+   * Stage schema, zod and fromJsonSchema only: the issues' codes (zod's issue codes, the
+   * JSON Schema keyword that failed), in order (at most 100); `unknown` outside the vocabulary.
+   */
+  readonly issueCodes?: readonly (ZodIssueCode | JsonSchemaIssueKeyword)[];
   /** Stage schema, with `includePath: true` only: the issues' paths as JSON Pointers (at most 100). */
   readonly issuePaths?: readonly string[];
   /**
@@ -199,12 +217,30 @@ export declare const MAX_DEPTH: number;
 // The run-loop pipeline (RFC-0016): prepareToolCall, evaluateToolCall (the run loop
 // records the decision), executeToolCall; or authorizeToolCall for the last two at once.
 
-/** A value and everything reachable from it, read-only (functions are left as they are). */
-export type DeepReadonly<T> = T extends (...args: never[]) => unknown
+/** A read-only value of the strict snapshot domain: what a policy sees without a schema. Narrow it to read it. */
+export type ReadonlySnapshotValue =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly ReadonlySnapshotValue[]
+  | { readonly [key: string]: ReadonlySnapshotValue };
+
+/**
+ * A value and everything reachable from it, read-only (functions are left as they are).
+ * `unknown` and `any` stay as they are, and the whole JSON domain (SnapshotValue, a
+ * recursive type) becomes ReadonlySnapshotValue without being expanded: reading
+ * `parsedArguments` never instantiates a type without end (TS2589).
+ */
+export type DeepReadonly<T> = unknown extends T
   ? T
-  : T extends object
-    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
-    : T;
+  : [SnapshotValue] extends [T]
+    ? ReadonlySnapshotValue
+    : T extends (...args: never[]) => unknown
+      ? T
+      : T extends object
+        ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+        : T;
 
 /**
  * A Standard Schema v1 (zod 3.24+, zod 4, valibot, arktype): only what the package uses.
@@ -253,6 +289,8 @@ export interface PrepareInput<S extends ToolSchema | undefined = undefined> {
   schema?: S;
   /** Attach JSON Pointers (`path`, `issuePaths`) to errors. Off by default: they hold payload keys. */
   includePath?: boolean;
+  /** The provider's call id, for events only (docs/events.md); never hashed. */
+  toolCallId?: string;
 }
 
 /**
@@ -348,6 +386,8 @@ export interface SuspendedToolProposal<T = SnapshotValue> {
   readonly argsCanonicalJson: string;
   readonly proposalHash: string;
   readonly reason: string;
+  /** The provider's call id when the evaluation had one (never hashed, never sealed). */
+  readonly toolCallId?: string;
 }
 
 declare const argumentsType: unique symbol;
@@ -410,6 +450,8 @@ export declare function evaluateToolCall<T, P extends ToolPolicyResult = ToolPol
    * fields. Its `grantScope` (a string) is the scope grants are looked up in.
    */
   policyContext?: C;
+  /** The provider's call id, for events only (default: the one given to prepareToolCall); never hashed. */
+  toolCallId?: string;
 }): Promise<ToolCallDecision<T, P>>;
 
 /** The argument fields of a policy input: a policyContext cannot override them. */
@@ -465,6 +507,8 @@ export declare function authorizeToolCall<T, R, P extends ToolPolicyResult = Too
   execute: (args: T) => R | Promise<R>;
   policyContext?: C;
   grants?: ToolGrantSpender;
+  /** The provider's call id, for events only (default: the one given to prepareToolCall); never hashed. */
+  toolCallId?: string;
 }): Promise<ToolCallOutcome<R, P, T>>;
 
 // ---------------------------------------------------------------------------------
@@ -488,6 +532,8 @@ export interface ApprovalGrantRecord {
   readonly nonce: string | null;
   /** Until when the nonce is kept (the seal's expiry; null: always). */
   readonly nonceExpiresAt: number | null;
+  /** The id of the key whose seal was granted (null without a key ring); stores need not keep it. */
+  readonly keyId: string | null;
 }
 
 /** What a grant is looked up, spent and revoked by. `scope` absent or null: unscoped. */
@@ -512,7 +558,7 @@ export interface ApprovalGrantStore {
    * nothing and return `false`.
    */
   put(record: ApprovalGrantRecord, now: number): boolean | void | Promise<boolean | void>;
-  /** Whether a live record matches the query. A read: it must change nothing. */
+  /** Whether a live record matches the query. A read: it takes no use and changes no live record (it may drop dead ones). */
   has(query: Required<ApprovalGrantQuery>, now: number): boolean | Promise<boolean>;
   /**
    * Atomically: if a live record matches, decrement its `uses` (removing it at 0) and
@@ -607,6 +653,13 @@ export interface ApprovalGrants {
    * @throws {TypeError} without keys.
    */
   seal(proposal: ProposalFields, options?: { ttlMs?: number; scope?: string | null }): SealedProposal;
+  /**
+   * Verifies a sealed proposal without granting it (for a reviewer's display): its
+   * signature, its expiry on the grants' clock and its hash; returns a fresh copy.
+   * @throws {TypeError} without keys. @throws {ApprovalGrantError} (not `seal_used`).
+   * @throws {SnapshotDomainError}.
+   */
+  verify(sealed: unknown): SealedProposal;
   /** Whether these grants seal (a key ring was given). */
   readonly sealing: boolean;
   /** Whether a live grant matches (a read; spends nothing). */
@@ -641,3 +694,123 @@ export interface ApprovalGrants {
 
 /** Approval grants bound to agent, tool, proposal hash and scope, spent when the call executes. */
 export declare function createApprovalGrants(options?: ApprovalGrantsOptions): ApprovalGrants;
+
+// ---------------------------------------------------------------------------------
+// JSON Schema tools (lib/json-schema.js): MCP tools, the AI SDK's jsonSchema(), OpenAI
+// function tools and LangChain tools describe their input with JSON Schema.
+
+/** A JSON Schema: an object of JSON data, or a boolean schema. */
+export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
+
+/** The dialects fromJsonSchema compiles, chosen by `$schema` (none: draft 2020-12). */
+export type JsonSchemaDialect = 'draft-2020-12' | 'draft-2019-09' | 'draft-07' | 'draft-06';
+
+export interface FromJsonSchemaOptions {
+  /**
+   * Insert the `default` of every absent property (Ajv's `useDefaults`) into the output,
+   * and so into the snapshot and its hash: `{}` and `{"limit":10}` (default 10) become the
+   * same proposal. Default: false (the output is the input as sent).
+   */
+  defaults?: boolean;
+  /**
+   * Default: the formats ajv-formats knows (`email`, `date-time`, `uri`, `uuid`, ...) are
+   * asserted, and a schema naming any other format does not compile. `'ignore'`: formats
+   * are annotations only (ajv-formats is not needed). An object adds formats by name: a
+   * RegExp, a function of the string that returns `true` to accept, or `true` (accepted
+   * unchecked).
+   */
+  formats?: 'ignore' | { readonly [name: string]: RegExp | ((value: string) => boolean) | true };
+}
+
+/** One reason a value failed its JSON Schema. Its message and path can quote payload keys: never log them. */
+export interface JsonSchemaIssue {
+  readonly message: string;
+  /** Keys from the root to the failing value (for `required`, to the missing property). */
+  readonly path: readonly string[];
+  /** The JSON Schema keyword that failed (`type`, `required`, `format`, ...). */
+  readonly keyword: string;
+}
+
+/**
+ * A JSON Schema as a tool schema: a Standard Schema v1 (with Standard JSON Schema's
+ * `jsonSchema.input()`), validated by Ajv 8. `T` is the output type you assert the schema
+ * describes (default: a JSON value).
+ *
+ * The validator is JavaScript that Ajv generates from the schema (`new Function`): it
+ * calls the built-ins it finds when it runs, so it is outside the package's guarantee
+ * that every built-in is captured at load. The package's own steps around it (the copy it
+ * validates, the snapshot of its output) keep that guarantee.
+ */
+export interface JsonSchemaToolSchema<T = SnapshotValue> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: 'tool-argument-snapshot';
+    /**
+     * Never changes its argument. Without defaults, `value` is the value validated; with
+     * defaults, a copy the package made (records and arrays of the value's own data) with
+     * the inserted defaults.
+     */
+    readonly validate: (value: unknown) => { readonly value: T; readonly issues?: undefined } | { readonly issues: readonly JsonSchemaIssue[] };
+    readonly types?: { readonly input: unknown; readonly output: T } | undefined;
+    /** A new, mutable copy of the schema as given (no conversion between dialects). */
+    readonly jsonSchema: {
+      input(options?: { readonly target?: string }): JsonSchema;
+      output(options?: { readonly target?: string }): JsonSchema;
+    };
+  };
+  /** The schema as given, deeply frozen (for a framework that shows it to the model: copy it). */
+  readonly jsonSchema: JsonSchema;
+  readonly dialect: JsonSchemaDialect;
+  readonly defaults: boolean;
+}
+
+/**
+ * A tool schema of a JSON Schema, for prepareToolCall and every adapter. The schema is
+ * read once as JSON data and compiled now, by Ajv 8 (optional peer dependencies `ajv` and
+ * `ajv-formats`, loaded on the first call).
+ * @throws {TypeError} `ERR_INVALID_ARG_VALUE` when the schema does not compile (an
+ * invalid keyword, an unresolvable `$ref`, an unsupported `$schema`, an unknown format),
+ * `ERR_INVALID_ARG_TYPE` for a schema that is not JSON data (a Proxy, a getter, a function).
+ * @throws {Error} `MODULE_NOT_FOUND` naming `ajv` or `ajv-formats` when it is not installed.
+ */
+export declare function fromJsonSchema<T = SnapshotValue>(schema: JsonSchema, options?: FromJsonSchemaOptions): JsonSchemaToolSchema<T>;
+
+// ---------------------------------------------------------------------------------
+// A reviewer's diff (lib/diff.js).
+
+/** One difference between an approved and a proposed snapshot (see diffSnapshots). */
+export interface SnapshotDiffEntry {
+  /**
+   * RFC 6901 JSON Pointer of the member or element ('' is the whole value; "~" is written
+   * "~0" and "/" is written "~1"). Made of the payload's own keys: treat it as sensitive.
+   */
+  readonly path: string;
+  /**
+   * 'added': only in the proposed value; 'removed': only in the approved value;
+   * 'changed': in both and different (a change of type is not descended into).
+   */
+  readonly kind: 'added' | 'removed' | 'changed';
+  /** With `includeValues: true`, absent for 'added': the approved value at `path`, a fresh decoded copy. */
+  readonly approved?: SnapshotValue;
+  /** With `includeValues: true`, absent for 'removed': the proposed value at `path`, a fresh decoded copy. */
+  readonly proposed?: SnapshotValue;
+}
+
+/**
+ * Where a proposed call's arguments differ from an approved one's, for a reviewer. Both
+ * sides (snapshots, prepared calls, decisions, SuspendedToolProposals, sealed proposals or
+ * records loaded from storage) are verified as verifySnapshot verifies them and decoded
+ * afresh from their verified canonical JSON. Returns a frozen array of frozen entries in
+ * canonical key order (RFC 8785 member order, depth first, arrays by index); equal
+ * arguments give `[]`. Paths hold payload keys and, with `includeValues`, entries hold
+ * payload values. A diff is a reviewer's aid, never an authorization: an approval binds
+ * the proposal hash.
+ * @throws {SnapshotDomainError} when either side does not verify (the verifySnapshot codes).
+ * @throws {TypeError} code `ERR_INVALID_ARG_VALUE` when the agents or the tools differ;
+ * `ERR_INVALID_ARG_TYPE` when `options` is not an object or is a Proxy.
+ */
+export declare function diffSnapshots(
+  approved: unknown,
+  proposed: unknown,
+  options?: { includeValues?: boolean },
+): readonly SnapshotDiffEntry[];

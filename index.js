@@ -11,6 +11,8 @@ const {
   decodeRequest, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
 } = require('./lib/run');
 const { createApprovalGrants } = require('./lib/grants');
+const { diffSnapshots } = require('./lib/diff');
+const { fromJsonSchema } = require('./lib/json-schema');
 const { checkEngine } = require('./lib/selftest');
 
 checkEngine(canonicalize, createSnapshot);
@@ -29,6 +31,8 @@ module.exports = {
   authorizeToolCall,
   RUNTIME_REASONS,
   createApprovalGrants,
+  diffSnapshots,
+  fromJsonSchema,
   SnapshotDomainError,
   ToolArgumentsValidationError,
   ToolCallNotAllowedError,

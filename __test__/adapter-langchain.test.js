@@ -408,6 +408,100 @@ for (const [label, z] of ZODS) {
       assert.deepEqual(state.executed, [{ amount: 7, currency: 'EUR' }]);
     });
 
+    test('two tool calls sharing an id are invalid input: neither runs the other\'s arguments', async () => {
+      // "pay bob 5" and "pay eve 999999" under one id. Pairing texts by id and keeping the
+      // first text per id (d0c85eb) ran 5 twice and never prepared, decided or ran 999999.
+      const { state, gate } = setup();
+      const ai = await modelTurn([
+        ['call_1', 'pay', '{"amount":5}'],
+        ['call_1', 'pay', '{"amount":999999}'],
+      ]);
+      assert.deepEqual(ai.tool_calls.map((c) => [c.id, c.args.amount]), [['call_1', 5], ['call_1', 999999]], 'LangChain keeps both calls under one id');
+      const { results, messages, pending } = await gate.run(ai);
+      assert.deepEqual(state.executed, [], 'nothing ran: neither call can be answered, resumed or approved by its id');
+      assert.equal(state.policyInputs.length, 0);
+      assert.equal(state.schemaRuns, 0);
+      assert.equal(pending.length, 0);
+      assert.deepEqual(
+        results.map((r) => [r.toolCallId, r.status, r.code, r.stage, r.error.cause.code]),
+        [
+          ['call_1', 'invalid_input', 'duplicate_call_id', 'call', 'duplicate_call_id'],
+          ['call_1', 'invalid_input', 'duplicate_call_id', 'call', 'duplicate_call_id'],
+        ],
+      );
+      assert.ok(results[0].error instanceof ToolInputParsingException);
+      assert.deepEqual(messages.map((m) => [m.tool_call_id, m.status]), [['call_1', 'error'], ['call_1', 'error']]);
+      for (const text of [messages[0].content, results[0].error.message]) assert.ok(!text.includes('999999') && !text.includes('amount'), 'no payload');
+
+      // An id shared only by the provider's texts is as ambiguous: the parsed calls were
+      // made from one of them, and nothing says which.
+      const texts = new AIMessage({
+        content: '',
+        additional_kwargs: {
+          tool_calls: [
+            { id: 'call_2', type: 'function', function: { name: 'pay', arguments: '{"amount":5}' } },
+            { id: 'call_2', type: 'function', function: { name: 'pay', arguments: '{"amount":999999}' } },
+          ],
+        },
+        tool_calls: [{ id: 'call_2', name: 'pay', args: { amount: 5 }, type: 'tool_call' }],
+      });
+      const twice = await gate.run(texts);
+      assert.deepEqual(twice.results.map((r) => [r.status, r.code]), [['invalid_input', 'duplicate_call_id']]);
+
+      // Distinct ids are paired by id, whatever their order in each list.
+      const reordered = new AIMessage({
+        content: '',
+        additional_kwargs: {
+          tool_calls: [
+            { id: 'call_4', type: 'function', function: { name: 'pay', arguments: '{"amount":999999}' } },
+            { id: 'call_3', type: 'function', function: { name: 'pay', arguments: '{"amount":5}' } },
+          ],
+        },
+        tool_calls: [
+          { id: 'call_3', name: 'pay', args: { amount: 5 }, type: 'tool_call' },
+          { id: 'call_4', name: 'pay', args: { amount: 999999 }, type: 'tool_call' },
+        ],
+      });
+      const paired = await gate.run(reordered);
+      assert.deepEqual(paired.results.map((r) => [r.toolCallId, r.status]), [['call_3', 'executed'], ['call_4', 'pending']]);
+      assert.equal(paired.pending[0].rawArguments, '{"amount":999999}');
+      assert.deepEqual(state.executed, [{ amount: 5, currency: 'EUR' }]);
+    });
+
+    test('a tool call without an id is invalid input (missing_call_id), and so is a call the provider texts do not have', async () => {
+      const { state, gate } = setup();
+      const noId = new AIMessage({
+        content: '',
+        additional_kwargs: { tool_calls: [{ type: 'function', function: { name: 'pay', arguments: '{"amount":5}' } }] },
+        tool_calls: [{ name: 'pay', args: { amount: 5 }, type: 'tool_call' }],
+      });
+      const { results, messages } = await gate.run(noId);
+      assert.deepEqual(results.map((r) => [r.toolCallId, r.status, r.code]), [[undefined, 'invalid_input', 'missing_call_id']]);
+      assert.equal(messages[0].tool_call_id, '');
+      assert.equal(messages[0].status, 'error');
+      // Without provider texts too (an object-argument integration).
+      const objectNoId = await gate.run(new AIMessage({ content: '', tool_calls: [{ id: '', name: 'pay', args: { amount: 5 }, type: 'tool_call' }] }));
+      assert.equal(objectNoId.results[0].code, 'missing_call_id');
+
+      // A call added to, or renamed in, LangChain's parsed copy after the provider sent
+      // its texts has no text of its own: its arguments would come from the edited copy.
+      const edited = new AIMessage({
+        content: '',
+        additional_kwargs: { tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"amount":5}' } }] },
+        tool_calls: [
+          { id: 'call_1', name: 'pay', args: { amount: 5 }, type: 'tool_call' },
+          { id: 'call_9', name: 'pay', args: { amount: 999999 }, type: 'tool_call' },
+        ],
+      });
+      const unpaired = await gate.run(edited);
+      assert.deepEqual(unpaired.results.map((r) => [r.toolCallId, r.status, r.code]), [
+        ['call_1', 'invalid_input', 'unpaired_call'],
+        ['call_9', 'invalid_input', 'unpaired_call'],
+      ]);
+      assert.deepEqual(state.executed, []);
+      assert.equal(state.policyInputs.length, 0);
+    });
+
     test('the model is bound to the tool itself, and an unknown tool name executes nothing', async () => {
       const { state, pay, gate } = setup();
       const model = new ScriptedOpenAIChatModel([[['call_1', 'refund', '{"amount":5}']]]).bindTools([pay]);
@@ -423,12 +517,174 @@ for (const [label, z] of ZODS) {
   });
 }
 
-test('createToolGate refuses a JSON-schema tool and a bad option', () => {
-  const jsonSchemaTool = tool(async () => 'x', { name: 'raw', schema: { type: 'object', properties: { a: { type: 'number' } } } });
-  assert.throws(() => createToolGate({ agentName: AGENT, tools: [jsonSchemaTool] }), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' });
+test('a JSON-schema tool is gated through fromJsonSchema: its schema runs once in the package, tool.invoke alone runs the last value of a duplicate key', async () => {
+  const executed = [];
+  const schema = {
+    type: 'object',
+    properties: { to: { type: 'string' }, cents: { type: 'integer', minimum: 1 }, memo: { type: 'string', default: 'none' } },
+    required: ['to', 'cents'],
+    additionalProperties: false,
+  };
+  const transfer = tool(async (args) => {
+    executed.push(args);
+    return `sent ${args.cents}`;
+  }, { name: 'transfer', schema });
+  const raw = '{"to":"bob","cents":5,"cents":5000000}';
+  const ai = await new ScriptedOpenAIChatModel([[['call_1', 'transfer', raw]]]).invoke([new HumanMessage('x')]);
+  await transfer.invoke(ai.tool_calls[0]);
+  assert.deepEqual(executed, [{ to: 'bob', cents: 5000000 }], 'LangChain alone ran the last value');
+  executed.length = 0;
+
+  const seen = [];
+  const policy = (input) => {
+    seen.push([input.argsCanonicalJson, input.parsedArguments]);
+    return { decision: 'allow', reason: 'ok' };
+  };
+  const gate = createToolGate({ agentName: AGENT, tools: [transfer], policy });
+  assert.deepEqual((await gate.run(ai)).results.map((r) => [r.status, r.stage, r.code]), [['invalid_input', 'json', 'duplicate_key']]);
+  const turn = await new ScriptedOpenAIChatModel([[['c2', 'transfer', '{"cents":7.0,"to":"alice"}'], ['c3', 'transfer', '{"to":"eve","cents":0}'], ['c4', 'transfer', '{"to":"eve","cents":1,"extra":true}']]]).invoke([new HumanMessage('x')]);
+  const { results } = await gate.run(turn);
+  assert.deepEqual(results.map((r) => [r.toolCallId, r.status, r.stage, r.code]), [
+    ['c2', 'executed', undefined, undefined],
+    ['c3', 'invalid_input', 'schema', 'schema_error'],
+    ['c4', 'invalid_input', 'schema', 'schema_error'],
+  ]);
+  assert.deepEqual(seen, [['{"cents":7,"to":"alice"}', { cents: 7, to: 'alice' }]], 'defaults are off unless asked');
+  assert.deepEqual(executed, [{ cents: 7, to: 'alice' }]);
+
+  // fromJsonSchema options for every JSON-schema tool of the gate: defaults go into the snapshot.
+  const withDefaults = createToolGate({ agentName: AGENT, tools: [transfer], policy, jsonSchema: { defaults: true } });
+  await withDefaults.run(await new ScriptedOpenAIChatModel([[['c5', 'transfer', '{"cents":9,"to":"alice"}']]]).invoke([new HumanMessage('x')]));
+  assert.deepEqual(seen.at(-1), ['{"cents":9,"memo":"none","to":"alice"}', { cents: 9, memo: 'none', to: 'alice' }]);
+
+  // A schema that does not compile fails when the gate is made, not at the first call.
+  const broken = tool(async () => 'x', { name: 'broken', schema: { type: 'object', properties: { a: { type: 'nope' } } } });
+  assert.throws(() => createToolGate({ agentName: AGENT, tools: [broken] }), { name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE' });
+});
+
+test('createToolGate refuses a bad option', () => {
   assert.throws(() => createToolGate({ agentName: AGENT, tools: 'pay' }), { name: 'TypeError' });
+  assert.throws(() => createToolGate({ agentName: AGENT, tools: [tool(async () => 'x', { name: 'raw', schema: { type: 'object' } })], jsonSchema: 'strict' }), { code: 'ERR_INVALID_ARG_TYPE' });
   const inherited = Object.create({ agentName: AGENT, tools: [] });
   assert.throws(() => createToolGate(inherited), { name: 'TypeError' }, 'inherited options never count');
+});
+
+describe('typed policies, decline and approvals kept per run', () => {
+  const z = require('zod');
+  const KEYS = [{ id: 'k1', secret: 'k'.repeat(32) }];
+
+  function tools() {
+    const executed = [];
+    const pay = tool(async (args) => {
+      executed.push(['pay', args]);
+      return `paid ${args.amount}`;
+    }, { name: 'pay', schema: z.object({ amount: z.number() }) });
+    const lookup = tool(async (args) => {
+      executed.push(['lookup', args]);
+      return `found ${args.query}`;
+    }, { name: 'lookup', schema: z.object({ query: z.string() }) });
+    return { pay, lookup, executed };
+  }
+
+  async function turn(texts) {
+    return new ScriptedOpenAIChatModel([texts]).invoke([new HumanMessage('x')]);
+  }
+
+  test('a policy map gives each tool its own policy; a tool without one needs approval with grants, is denied without', async () => {
+    const { pay, lookup, executed } = tools();
+    const seen = [];
+    const policy = {
+      pay: (input) => {
+        seen.push(['pay', input.toolName, input.parsedArguments.amount, input.toolCallId]);
+        return { decision: input.parsedArguments.amount > 100 ? 'require_approval' : 'allow', reason: 'amount' };
+      },
+      lookup: (input) => {
+        seen.push(['lookup', input.toolName, input.parsedArguments.query, input.toolCallId]);
+        return { decision: 'deny', reason: 'no lookups today' };
+      },
+    };
+    const gate = createToolGate({ agentName: AGENT, tools: [pay, lookup], policy });
+    const { results } = await gate.run(await turn([['c1', 'pay', '{"amount":5}'], ['c2', 'lookup', '{"query":"q"}'], ['c3', 'pay', '{"amount":500}']]));
+    assert.deepEqual(results.map((r) => [r.toolCallId, r.status, r.reason]), [
+      ['c1', 'executed', 'amount'],
+      ['c2', 'denied', 'no lookups today'],
+      ['c3', 'pending', 'amount'],
+    ]);
+    assert.deepEqual(seen, [['pay', 'pay', 5, 'c1'], ['lookup', 'lookup', 'q', 'c2'], ['pay', 'pay', 500, 'c3']]);
+    assert.deepEqual(executed, [['pay', { amount: 5 }]]);
+
+    const partial = { pay: policy.pay };
+    const withGrants = createToolGate({ agentName: AGENT, tools: [pay, lookup], policy: partial, grants: createApprovalGrants() });
+    const without = createToolGate({ agentName: AGENT, tools: [pay, lookup], policy: partial });
+    const ai = await turn([['c4', 'lookup', '{"query":"q"}']]);
+    assert.deepEqual((await withGrants.run(ai)).results.map((r) => [r.status, r.reason]), [['pending', 'approval_required']]);
+    assert.deepEqual((await without.run(ai)).results.map((r) => [r.status, r.decidedBy, r.reason]), [['denied', 'runtime', 'policy_not_configured']]);
+
+    assert.throws(() => createToolGate({ agentName: AGENT, tools: [pay], policy: { refund: () => ({ decision: 'allow', reason: 'x' }) } }), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.throws(() => createToolGate({ agentName: AGENT, tools: [pay], policy: { pay: 'allow' } }), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.throws(() => createToolGate({ agentName: AGENT, tools: [pay], policy: new Proxy({}, {}) }), { code: 'ERR_INVALID_ARG_TYPE' });
+    const inherited = Object.create({ pay: () => ({ decision: 'allow', reason: 'inherited' }) });
+    const inheritedGate = createToolGate({ agentName: AGENT, tools: [pay], policy: inherited });
+    assert.equal((await inheritedGate.run(await turn([['c5', 'pay', '{"amount":1}']]))).results[0].reason, 'policy_not_configured', 'an inherited entry is no policy');
+  });
+
+  test('gate.decline answers a pending call with an error ToolMessage and runs nothing', async () => {
+    const { pay, executed } = tools();
+    const gate = createToolGate({ agentName: AGENT, tools: [pay], policy: () => ({ decision: 'require_approval', reason: 'review' }), grants: createApprovalGrants() });
+    const { pending, messages } = await gate.run(await turn([['c1', 'pay', '{"amount":5}']]));
+    assert.equal(messages.length, 0);
+    const declined = gate.decline(pending[0]);
+    assert.ok(ToolMessage.isInstance(declined));
+    assert.deepEqual([declined.tool_call_id, declined.name, declined.status], ['c1', 'pay', 'error']);
+    assert.match(declined.content, /declined/);
+    assert.equal(gate.decline(pending[0], 'not this month').content, 'not this month');
+    assert.throws(() => gate.decline({ toolName: 'pay' }), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.throws(() => gate.decline(new Proxy(pending[0], {})), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.deepEqual(executed, []);
+  });
+
+  test('with a key ring, pending proposals are sealed; gate.approve grants the seal and the resumed call runs once', async () => {
+    const { pay, executed } = tools();
+    const grants = createApprovalGrants({ keys: KEYS });
+    const gate = createToolGate({ agentName: AGENT, tools: [pay], policy: () => ({ decision: 'require_approval', reason: 'review' }), grants });
+    const ai = await turn([['c1', 'pay', '{"amount":5}']]);
+    const [proposal] = (await gate.run(ai)).pending;
+    assert.equal(proposal.sealed.v, 1);
+    assert.equal(proposal.sealed.proposalHash, proposal.proposalHash);
+    await assert.rejects(grants.grant(proposal), { code: 'not_sealed' }, 'the unsealed proposal is refused by grants with keys');
+    await gate.approve(proposal);
+    await assert.rejects(gate.approve(proposal), { code: 'seal_used' });
+    const resumed = await gate.run(ai, { toolCallIds: ['c1'] });
+    assert.equal(resumed.results[0].reason, 'approval_granted');
+    assert.deepEqual(executed, [['pay', { amount: 5 }]]);
+  });
+
+  test('with runId, a fresh gate lists the proposals kept for a stored message, approves one and resumes it; partial approvals keep the other pending', async () => {
+    const { pay, executed } = tools();
+    const grants = createApprovalGrants({ keys: KEYS });
+    const policy = () => ({ decision: 'require_approval', reason: 'review' });
+    const first = createToolGate({ agentName: AGENT, tools: [pay], policy, grants });
+    const ai = await turn([['c1', 'pay', '{"amount":5}'], ['c2', 'pay', '{"amount":7}']]);
+    const stored = JSON.stringify(mapChatMessagesToStoredMessages([ai]));
+    const run = await first.run(ai, { runId: 'thread-1', policyContext: { grantScope: 'user:alice' } });
+    assert.equal(run.pending.length, 2);
+    assert.equal(run.pending[0].sealed.scope, 'user:alice');
+
+    // Another gate (another process would do the same with a shared store).
+    const second = createToolGate({ agentName: AGENT, tools: [pay], policy, grants });
+    const [restored] = mapStoredMessagesToChatMessages(JSON.parse(stored));
+    const kept = await second.pending(restored, { runId: 'thread-1' });
+    assert.deepEqual(kept.map((p) => [p.toolCallId, p.argsCanonicalJson, p.sealed.scope]), [['c1', '{"amount":5}', 'user:alice'], ['c2', '{"amount":7}', 'user:alice']]);
+    assert.deepEqual(kept[0].parsedArguments, { amount: 5 });
+    assert.deepEqual(await second.pending(restored, { runId: 'thread-2' }), [], 'kept per run');
+    await second.approve(kept[0]);
+    const resumed = await second.run(restored, { runId: 'thread-1', toolCallIds: ['c1'], policyContext: { grantScope: 'user:alice' } });
+    assert.deepEqual(resumed.results.map((r) => [r.toolCallId, r.status, r.reason]), [['c1', 'executed', 'approval_granted']]);
+    assert.deepEqual(executed, [['pay', { amount: 5 }]]);
+    assert.deepEqual((await second.pending(restored, { runId: 'thread-1' })).map((p) => p.toolCallId), ['c2'], 'the executed call is forgotten, the undecided one is still pending');
+    await assert.rejects(second.pending(restored), { code: 'ERR_INVALID_ARG_TYPE' });
+    await assert.rejects(createToolGate({ agentName: AGENT, tools: [pay], policy }).run(restored, { runId: 'x' }), { code: 'ERR_INVALID_ARG_TYPE' }, 'runId needs grants');
+  });
 });
 
 test('without a policy or grants every call is denied by the runtime', async () => {
@@ -493,4 +749,32 @@ test('without @langchain/core the adapter says which optional peer to install', 
     result.stdout,
     'MODULE_NOT_FOUND tool-argument-snapshot/langchain needs @langchain/core 1.x (an optional peer dependency): npm install @langchain/core\nfunction\n',
   );
+});
+
+test('createToolGate needs neither langchain nor @langchain/langgraph; toolGateMiddleware names whichever is missing', () => {
+  const { spawnSync } = require('node:child_process');
+  for (const missing of ['langchain', '@langchain/langgraph']) {
+    const script = `
+      const Module = require('node:module');
+      const resolve = Module._resolveFilename;
+      Module._resolveFilename = function (request, ...rest) {
+        if (request === ${JSON.stringify(missing)} || request.startsWith(${JSON.stringify(missing + '/')})) {
+          const error = new Error("Cannot find module '" + request + "'");
+          error.code = 'MODULE_NOT_FOUND';
+          throw error;
+        }
+        return resolve.call(this, request, ...rest);
+      };
+      const { createToolGate, toolGateMiddleware } = require('tool-argument-snapshot/langchain');
+      const { tool } = require('@langchain/core/tools');
+      const { z } = require('zod');
+      const pay = tool(async () => 'paid', { name: 'pay', schema: z.object({ amount: z.number() }) });
+      console.log(typeof createToolGate({ agentName: 'a', tools: [pay] }).run);
+      try { toolGateMiddleware({ agentName: 'a', tools: [pay] }); } catch (error) { console.log(error.code + ' ' + error.packageName + ' ' + error.message); }
+    `;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', cwd: __dirname });
+    assert.equal(result.status, 0, result.stderr);
+    const what = missing === 'langchain' ? 'langchain 1.x (createAgent)' : '@langchain/langgraph 1.x';
+    assert.equal(result.stdout, `function\nMODULE_NOT_FOUND ${missing} tool-argument-snapshot/langchain needs ${what} (an optional peer dependency): npm install ${missing}\n`);
+  }
 });

@@ -233,7 +233,7 @@ test('a call that needs approval, granted by hash and resumed, executes once', a
   assert.equal(proposal.argsCanonicalJson, '{"cents":50000,"to":"bob"}');
   assert.equal(proposal.proposalHash, seen.decisions[0].proposalHash);
   assert.equal(proposal.reason, 'large transfer');
-  assert.equal(gate.proposal(interruption), proposal);
+  assert.equal(gate.proposal(result.state, interruption), proposal);
   assert.equal(counter.runs, 1);
 
   await gate.approve(result.state, interruption, proposal);
@@ -268,7 +268,8 @@ test('the same approval replayed: the SDK alone executes it again; the gate exec
   // The stored, approved state again: the SDK approves it again; the grant is gone.
   result = await run(agent, await RunState.fromString(agent, stored));
   assert.equal(seen.executed.length, 1, 'a replayed approval must not execute twice');
-  assert.match(toolOutputs(result).c1, /not executed \(require_approval: large transfer\)/);
+  // The SDK's approval is replayed, its grant is spent: an approval without a grant.
+  assert.match(toolOutputs(result).c1, /not executed \(deny: approved_without_grant\)/);
 });
 
 test('stored arguments edited after approval: the SDK alone executes them; the gate executes nothing', async () => {
@@ -292,7 +293,9 @@ test('stored arguments edited after approval: the SDK alone executes them; the g
   const tampered = editStoredState(result.state.toString(), 5, 99999999);
   result = await run(agent, await RunState.fromString(agent, tampered));
   assert.equal(seen.executed.length, 0);
-  assert.match(toolOutputs(result).c1, /not executed \(require_approval: every transfer\)/);
+  // The SDK approved the call; no grant exists for the edited arguments.
+  assert.match(toolOutputs(result).c1, /not executed \(deny: approved_without_grant\)/);
+  assert.equal(seen.decisions.at(-1).reason, 'every transfer', 'the new attempt was decided by the policy');
   assert.equal(seen.policy.at(-1).parsedArguments.cents, 99999999, 'the new attempt saw the edited value');
   assert.equal(await grants.has(proposal), true, 'the grant for 5 cents is still unspent');
 });
@@ -583,6 +586,16 @@ test('installing the package pulls no framework: @openai/agents is an optional p
     assert.ok(fs.existsSync(join(app, 'node_modules', 'tool-argument-snapshot', 'adapters', 'openai-agents.js')));
     assert.equal(fs.existsSync(join(app, 'node_modules', '@openai')), false, 'no framework was installed');
     assert.equal(fs.existsSync(join(app, 'node_modules', 'zod')), false);
+    // Requiring the subpath without the framework names the package to install.
+    const loaded = spawnSync(process.execPath, ['-e', `
+      try { require('tool-argument-snapshot/openai-agents'); console.log('loaded'); }
+      catch (error) { console.log(JSON.stringify({ code: error.code, packageName: error.packageName, message: error.message })); }
+    `], { cwd: app, encoding: 'utf8' });
+    assert.equal(loaded.status, 0, loaded.stderr);
+    const refused = JSON.parse(loaded.stdout);
+    assert.equal(refused.code, 'MODULE_NOT_FOUND');
+    assert.equal(refused.packageName, '@openai/agents');
+    assert.match(refused.message, /npm install @openai\/agents/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -571,6 +571,9 @@ const LONE = [
   ['a raw lone surrogate', '"x\ud800"'],
   ['an escaped high surrogate before an escaped letter', '"\\ud83d\\u0041"'],
   ['a high surrogate at the end of a string', '["a\\ud83d"]'],
+  ['a raw high surrogate before an escaped low one', '"\ud83d\\ude00"'],
+  ['an escaped high surrogate before a raw low one', '"\\ud83d\ude00"'],
+  ['a key whose pair is half raw, half escaped', '{"\\ud83d\ude00":1}'],
 ];
 for (const [name, text] of LONE) Tbad('text lone_surrogate', name, text, 'lone_surrogate');
 

@@ -6,13 +6,15 @@
 
 const { test, describe, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { spawnSync } = require('node:child_process');
+const { spawnSync, execFile } = require('node:child_process');
 const { createHash, randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { prepareToolCall, authorizeToolCall, canonicalize: libCanonicalize } = require('..');
+const {
+  prepareToolCall, authorizeToolCall, canonicalize: libCanonicalize, verifySnapshot, createApprovalGrants, SnapshotDomainError, MAX_DEPTH,
+} = require('..');
 const { canonicalize: referenceCanonicalize } = require('json-canonicalize');
 
 const ROOT = path.join(__dirname, '..');
@@ -66,13 +68,14 @@ const C1_WARNING = 'tool-argument-snapshot: warning: the canonical JSON contains
   'character(s) (U+0080); a terminal may not show exactly what was hashed\n';
 
 describe('help and version', () => {
-  for (const args of [['--help'], ['-h'], ['help'], ['hash', '--help'], ['verify', '-h'], ['help', 'verify'], ['verify-snapshot', '--help']]) {
+  for (const args of [['--help'], ['-h'], ['help'], ['hash', '--help'], ['verify', '-h'], ['help', 'verify'], ['verify-snapshot', '--help'], ['diff', '--help'], ['help', 'diff']]) {
     test(`${args.join(' ')} prints the usage, the commands and every exit status, and exits 0`, () => {
       const result = run(args);
       assert.equal(result.status, 0, describeRun(args.join(' '), result));
       assert.equal(result.stderr, '');
       for (const needle of ['Usage:', 'hash --agent NAME --tool NAME', 'verify --agent NAME --tool NAME --hash HEX',
-        'verify-snapshot [--hash HEX]', 'canonicalize [--no-newline]', '--json', '--include-path', 'Exit status:', 'byte order mark']) {
+        'verify-snapshot [--hash HEX]', 'diff [--values] [--json] APPROVED PROPOSED', '--values', 'canonicalize [--no-newline]', '--json',
+        '--include-path', 'Exit status:', 'byte order mark', 'never an authorization']) {
         assert.ok(result.stdout.includes(needle), `help mentions ${needle}`);
       }
       for (const status of ['0 ', '1 ', '2 ', '3 ', '70 ']) {
@@ -427,6 +430,269 @@ describe('verify-snapshot', () => {
   });
 });
 
+/** Runs the CLI without blocking, so that many runs overlap. */
+function runAsync(args, { input = '' } = {}) {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [BIN, ...args], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, signal: error ? error.signal : null, stdout: stdout.toString('utf8'), stderr: stderr.toString('utf8') });
+    });
+    child.stdin.end(input);
+  });
+}
+
+/** At most `limit` CLI runs at once. */
+async function inBatches(jobs, limit = 4) {
+  const results = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const index = next++;
+      results[index] = await jobs[index]();
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return results;
+}
+
+/** A stored SuspendedToolProposal, as a run loop stores it (JSON of the frozen proposal). */
+async function storedProposal(rawArguments, agentName = 'ops', toolName = 'deploy') {
+  const prepared = prepareToolCall({ agentName, toolName, rawArguments });
+  const outcome = await authorizeToolCall({ prepared, policy: () => ({ decision: 'require_approval', reason: 'needs review' }), execute: () => 'never' });
+  assert.equal(outcome.decision, 'require_approval');
+  return JSON.stringify(outcome.proposal);
+}
+
+describe('verify-snapshot accepts exactly what verifySnapshot accepts', () => {
+  /** What verifySnapshot makes of the record a file holds (JSON.parse of its text), in the CLI's exit terms. */
+  function libraryOutcome(text) {
+    let parsed;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return { status: 3, code: 'invalid_json' };
+    }
+    try {
+      const { agentName, toolName, argsCanonicalJson, proposalHash } = verifySnapshot(parsed);
+      return { status: 0, fields: { agentName, toolName, argsCanonicalJson, proposalHash } };
+    } catch (error) {
+      assert.ok(error instanceof SnapshotDomainError, `verifySnapshot threw ${error}`);
+      return { status: error.code === 'not_a_snapshot' ? 3 : 1, code: error.code };
+    }
+  }
+
+  function cliOutcome(result) {
+    if (result.status === 0) {
+      const { verified, ...fields } = JSON.parse(result.stdout);
+      assert.equal(verified, true);
+      return { status: 0, fields };
+    }
+    const code = /\(stage [a-z]+, code ([a-z_]+)\)\n$/.exec(result.stderr);
+    return { status: result.status, code: code && code[1] };
+  }
+
+  const deep = (n) => `${'{"a":'.repeat(n - 1)}{}${'}'.repeat(n - 1)}`;
+
+  test('a stored proposal whose arguments nest 1024 levels (parsedArguments 1025 in the file) verifies as verifySnapshot verifies it', async () => {
+    const text = await storedProposal(deep(MAX_DEPTH));
+    const expected = libraryOutcome(text);
+    assert.equal(expected.status, 0, 'verifySnapshot accepts the record');
+    const file = writeTemp('deep-proposal.json', text);
+    const result = run(['verify-snapshot', '--json', file]);
+    assert.equal(result.status, 0, describeRun('deep proposal', result));
+    assert.deepEqual(cliOutcome(result), expected);
+    const plain = run(['verify-snapshot', file]);
+    assert.equal(plain.status, 0, describeRun('deep proposal, text output', plain));
+    assert.ok(plain.stdout.startsWith('verified\n'));
+    // grant() accepts it too: the three checks of a stored approval agree.
+    await createApprovalGrants().grant(JSON.parse(text));
+  });
+
+  test('a matrix of records: the CLI and verifySnapshot(JSON.parse(text)) agree on every one (exit status, code, fields)', async () => {
+    const proposal = JSON.parse(await storedProposal('{"service":"api","replicas":3}'));
+    const fields = (record) => `"agentName":${JSON.stringify(record.agentName)},"toolName":${JSON.stringify(record.toolName)},` +
+      `"argsCanonicalJson":${JSON.stringify(record.argsCanonicalJson)},"proposalHash":${JSON.stringify(record.proposalHash)}`;
+    const deepJson = deep(MAX_DEPTH + 1);
+    const CASES = [
+      ['the stored proposal', JSON.stringify(proposal)],
+      ['the stored proposal, pretty-printed', JSON.stringify(proposal, null, 2)],
+      ['a snapshot record with no other field', `{${fields(proposal)}}`],
+      ['an ignored field 100,000 levels deep', `{"extra":${'['.repeat(1e5)}${']'.repeat(1e5)},${fields(proposal)}}`],
+      ['ignored fields holding -0, 1e400, an escaped lone surrogate and duplicate names', `{"x":-0,"y":1e400,"z":"\\ud800","w":{"d":1,"d":2},${fields(proposal)}}`],
+      ['an ignored top-level field given twice', `{"reason":"a",${fields(proposal)},"reason":"b"}`],
+      ['a checked field name nested in an ignored field, twice', `{"meta":{"agentName":"x","agentName":"y"},${fields(proposal)}}`],
+      ['field names spelled with escapes', `{"\\u0061gentName":${JSON.stringify(proposal.agentName)},"toolName":"deploy","argsCanonicalJson":${JSON.stringify(proposal.argsCanonicalJson)},"proposalHash":"${proposal.proposalHash}"}`],
+      ['a differently cased field is another field', `{"AgentName":"x",${fields(proposal)}}`],
+      ['the fields under an own __proto__ member only', `{"__proto__":{${fields(proposal)}}}`],
+      ['a field that is a number', `{${fields({ ...proposal, proposalHash: 'X' }).replace('"proposalHash":"X"', '"proposalHash":1')}}`],
+      ['an agent name with an escaped lone surrogate', `{${fields({ ...proposal, agentName: 'X' }).replace('"agentName":"X"', '"agentName":"ops\\udc00"')}}`],
+      ['a missing field', JSON.stringify({ agentName: proposal.agentName, toolName: proposal.toolName, argsCanonicalJson: proposal.argsCanonicalJson })],
+      ['argsCanonicalJson with an escaped lone surrogate', `{${fields({ ...proposal, argsCanonicalJson: 'X' }).replace('"argsCanonicalJson":"X"', '"argsCanonicalJson":"\\"\\ud800\\""')}}`],
+      ['argsCanonicalJson not canonical', `{${fields({ ...proposal, argsCanonicalJson: '{"service":"api","replicas":3}' })}}`],
+      ['argsCanonicalJson with duplicate names', `{${fields({ ...proposal, argsCanonicalJson: '{"a":1,"a":1}' })}}`],
+      ['argsCanonicalJson nested past MAX_DEPTH', `{${fields({ ...proposal, argsCanonicalJson: deepJson })}}`],
+      ['argsCanonicalJson that is not JSON', `{${fields({ ...proposal, argsCanonicalJson: '{"a":' })}}`],
+      ['another value under the same hash', `{${fields({ ...proposal, argsCanonicalJson: '{"replicas":30,"service":"api"}' })}}`],
+      ['another agent under the same hash', `{${fields({ ...proposal, agentName: 'ops2' })}}`],
+      ['the hash in upper case', `{${fields({ ...proposal, proposalHash: proposal.proposalHash.toUpperCase() })}}`],
+      ['a top-level array', `[${JSON.stringify(proposal)}]`],
+      ['a top-level string', JSON.stringify(JSON.stringify(proposal))],
+      ['null', 'null'],
+      ['not JSON', '{"agentName":'],
+      ['trailing text', `${JSON.stringify(proposal)} x`],
+      ['empty', ''],
+      ['a single quote', "{'agentName':'ops'}"],
+    ];
+    const results = await inBatches(CASES.map(([label, text]) => () => runAsync(['verify-snapshot', '--json', writeTemp(`matrix-${label.replace(/\W+/g, '-')}.json`, text)])));
+    const disagreements = [];
+    CASES.forEach(([label, text], i) => {
+      const expected = libraryOutcome(text);
+      const actual = cliOutcome(results[i]);
+      try {
+        assert.deepEqual(actual, expected);
+      } catch {
+        disagreements.push(`${label}: verifySnapshot ${JSON.stringify(expected)}, CLI ${JSON.stringify(actual)} (${results[i].stderr.trim()})`);
+      }
+    });
+    assert.deepEqual(disagreements, []);
+    // The matrix holds every outcome: accepted, a record that does not check, no record.
+    const statuses = new Set(CASES.map(([, text]) => libraryOutcome(text).status));
+    assert.deepEqual([...statuses].sort(), [0, 1, 3]);
+  });
+
+  test('where the CLI is deliberately stricter: a checked field given twice (also escape-equal) and bytes that are not UTF-8', async () => {
+    const proposal = JSON.parse(await storedProposal('{"a":1}'));
+    const text = JSON.stringify(proposal);
+    for (const [label, content, code] of [
+      ['agentName twice', text.replace('{', `{"agentName":"other",`), 'duplicate_key'],
+      ['argsCanonicalJson twice, once escaped', text.replace('{', '{"\\u0061rgsCanonicalJson":"{}",'), 'duplicate_key'],
+      ['a UTF-8 byte order mark', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), 'invalid_json'],
+      ['an invalid byte in an ignored field', Buffer.concat([Buffer.from('{"x":"'), Buffer.from([0xff]), Buffer.from(`",${text.slice(1)}`)]), 'invalid_json'],
+    ]) {
+      const result = run(['verify-snapshot', writeTemp('stricter.json', content)]);
+      assert.equal(result.status, 3, describeRun(label, result));
+      assert.ok(result.stderr.endsWith(`(stage json, code ${code})\n`), describeRun(label, result));
+    }
+    const withPath = run(['verify-snapshot', '--include-path', writeTemp('stricter.json', text.replace('{', '{"toolName":"x",'))]);
+    assert.ok(withPath.stderr.endsWith('(stage json, code duplicate_key, path "/toolName")\n'), describeRun('--include-path', withPath));
+  });
+});
+
+describe('diff', () => {
+  const secret = `SECRET-${randomBytes(6).toString('hex')}`;
+  let approvedFile;
+  let proposedFile;
+  let approved;
+  let proposed;
+  before(async () => {
+    approved = await storedProposal('{"service":"api","replicas":3,"tags":["a","b"],"note":"same"}');
+    proposed = await storedProposal(`{"service":"api","replicas":30,"tags":["a"],"region":"${secret}","note":"same"}`);
+    approvedFile = writeTemp('diff-approved.json', approved);
+    proposedFile = writeTemp('diff-proposed.json', proposed);
+  });
+  const hashOf = (text) => JSON.parse(text).proposalHash;
+
+  test('equal arguments: exit 0, "equal", the names and the hash', () => {
+    const respelled = writeTemp('diff-same.json', JSON.stringify(JSON.parse(approved), null, 2));
+    const result = run(['diff', approvedFile, respelled]);
+    assert.equal(result.status, 0, describeRun('equal', result));
+    assert.equal(result.stdout, `equal\nagent name:     "ops"\ntool name:      "deploy"\nproposal hash:  ${hashOf(approved)}\n`);
+    assert.equal(result.stderr, '');
+  });
+
+  test('different arguments: exit 1, one line per path in canonical order, no value without --values', () => {
+    const result = run(['diff', approvedFile, proposedFile]);
+    assert.equal(result.status, 1, describeRun('different', result));
+    assert.equal(result.stdout, 'different: 3 paths\nagent name:     "ops"\ntool name:      "deploy"\n' +
+      `approved hash:  ${hashOf(approved)}\nproposed hash:  ${hashOf(proposed)}\n` +
+      'added   "/region"\nchanged "/replicas"\nremoved "/tags/1"\n');
+    assert.ok(!result.stdout.includes(secret) && !result.stderr.includes(secret), 'no value without --values');
+  });
+
+  test('--values prints the canonical JSON of each side', () => {
+    const result = run(['diff', '--values', approvedFile, proposedFile]);
+    assert.equal(result.status, 1, describeRun('--values', result));
+    assert.ok(result.stdout.endsWith(`added   "/region": "${secret}"\nchanged "/replicas": 3 -> 30\nremoved "/tags/1": "b"\n`), result.stdout);
+  });
+
+  test('--json prints one object whose changes are diffSnapshots\' entries (values only with --values)', () => {
+    const { diffSnapshots } = require('../lib/diff');
+    for (const values of [false, true]) {
+      const result = run(['diff', '--json', ...(values ? ['--values'] : []), approvedFile, proposedFile]);
+      assert.equal(result.status, 1, describeRun('--json', result));
+      const out = JSON.parse(result.stdout);
+      assert.deepEqual(out, {
+        equal: false, agentName: 'ops', toolName: 'deploy', approvedHash: hashOf(approved), proposedHash: hashOf(proposed),
+        changes: JSON.parse(JSON.stringify(diffSnapshots(JSON.parse(approved), JSON.parse(proposed), { includeValues: values }))),
+      });
+      assert.equal(result.stdout.includes(secret), values);
+    }
+    const equal = run(['diff', '--json', approvedFile, approvedFile]);
+    assert.equal(equal.status, 0);
+    assert.deepEqual(JSON.parse(equal.stdout).changes, []);
+  });
+
+  test('standard input for one side; stored proposals whose arguments nest 1024 levels', async () => {
+    const fromStdin = run(['diff', '-', proposedFile], { input: approved });
+    assert.equal(fromStdin.status, 1, describeRun('stdin', fromStdin));
+    assert.equal(fromStdin.stdout, run(['diff', approvedFile, proposedFile]).stdout);
+    const deepA = writeTemp('diff-deep-a.json', await storedProposal(`${'['.repeat(MAX_DEPTH)}1${']'.repeat(MAX_DEPTH)}`));
+    const deepB = writeTemp('diff-deep-b.json', await storedProposal(`${'['.repeat(MAX_DEPTH)}2${']'.repeat(MAX_DEPTH)}`));
+    const deepResult = run(['diff', deepA, deepB]);
+    assert.equal(deepResult.status, 1, describeRun('deep', deepResult));
+    assert.ok(deepResult.stdout.endsWith(`changed "${'/0'.repeat(MAX_DEPTH)}"\n`), deepResult.stdout.slice(-200));
+  });
+
+  test('paths are printed as JSON strings with controls and invisible characters escaped: a key cannot forge a line', async () => {
+    const key = 'a\nchanged "/x"\u202e';
+    const a = writeTemp('diff-key-a.json', await storedProposal(JSON.stringify({ [key]: 1 })));
+    const b = writeTemp('diff-key-b.json', await storedProposal(JSON.stringify({ [key]: 2 })));
+    const result = run(['diff', a, b]);
+    assert.equal(result.status, 1, describeRun('key', result));
+    const lines = result.stdout.split('\n');
+    assert.equal(lines.length, 7, result.stdout);
+    assert.equal(lines[5], 'changed "/a\\nchanged \\"~1x\\"\\u202e"', '"/" in a key is "~1" (RFC 6901)');
+  });
+
+  test('a record that does not verify exits 3 (not 1), names the side and never echoes the payload', async () => {
+    const forged = JSON.stringify({ ...JSON.parse(proposed), argsCanonicalJson: `{"region":"${secret}x"}` });
+    for (const [label, args, side, code] of [
+      ['a forged proposed record', [approvedFile, writeTemp('diff-forged.json', forged)], 'proposed', 'hash_mismatch'],
+      ['an approved file that is no record', [writeTemp('diff-array.json', `["${secret}"]`), proposedFile], 'approved', 'not_a_snapshot'],
+      ['a proposed file that is not JSON', [approvedFile, writeTemp('diff-broken.json', `{"${secret}":`)], 'proposed', 'invalid_json'],
+      ['an approved file with a checked field twice', [writeTemp('diff-dup.json', approved.replace('{', `{"proposalHash":"${secret}",`)), proposedFile], 'approved', 'duplicate_key'],
+    ]) {
+      for (const json of [false, true]) {
+        const result = run(['diff', ...(json ? ['--json'] : []), ...args]);
+        assert.equal(result.status, 3, describeRun(label, result));
+        assert.ok(result.stderr.startsWith(`${PREFIX}the ${side} record`), describeRun(label, result));
+        assert.ok(result.stderr.includes(`code ${code})`), describeRun(label, result));
+        assert.ok(!result.stderr.includes(secret) && !result.stdout.includes(secret), `${label}: the payload leaks`);
+        if (json) assert.equal(JSON.parse(result.stdout).error.code, code);
+      }
+    }
+  });
+
+  test('records of different agents or tools exit 3 with different_agent or different_tool, naming neither', async () => {
+    const otherAgent = writeTemp('diff-agent.json', await storedProposal('{"service":"api"}', `agent-${secret}`, 'deploy'));
+    const otherTool = writeTemp('diff-tool.json', await storedProposal('{"service":"api"}', 'ops', `tool-${secret}`));
+    for (const [file, code] of [[otherAgent, 'different_agent'], [otherTool, 'different_tool']]) {
+      const result = run(['diff', approvedFile, file]);
+      assert.equal(result.status, 3, describeRun(code, result));
+      assert.ok(result.stderr.endsWith(`(stage snapshot, code ${code})\n`), describeRun(code, result));
+      assert.ok(!result.stderr.includes(secret));
+    }
+  });
+
+  test('usage errors exit 2: not two files, two standard inputs, options of other commands', () => {
+    for (const args of [['diff'], ['diff', 'a.json'], ['diff', 'a.json', 'b.json', 'c.json'], ['diff', '-', '-'],
+      ['diff', '--hash', 'a'.repeat(64), 'a.json', 'b.json'], ['diff', '--include-path', 'a.json', 'b.json'], ['hash', '--values', '--agent', 'a', '--tool', 't']]) {
+      const result = run(args, { input: '{}' });
+      assert.equal(result.status, 2, describeRun(args.join(' '), result));
+      assert.equal(result.stdout, '');
+    }
+  });
+});
+
 describe('canonicalize', () => {
   const SAMPLES = [
     '{"b":[1,2,{"z":null,"y":true}],"a":"x"}',
@@ -623,5 +889,88 @@ throw new Error('tool-argument-snapshot has no native binary for this platform (
       'tool-argument-snapshot: error: cannot load tool-argument-snapshot: tool-argument-snapshot has no native binary for this platform (test-triple)\n');
     assert.equal(run(['--version'], { bin }).stdout, '9.8.7\n');
     assert.equal(run(['--help'], { bin }).status, 0);
+  });
+});
+
+describe('verify-snapshot --key-file / --key-env: sealed proposals (issue 16 item 2)', () => {
+  const { createHmac } = require('node:crypto');
+  const SECRET = 'a-secret-of-at-least-thirty-two-bytes';
+  let dir;
+  let sealed;
+  const file = (name, value) => {
+    const where = path.join(dir, name);
+    fs.writeFileSync(where, typeof value === 'string' ? value : JSON.stringify(value));
+    return where;
+  };
+  /** A seal written by hand with node:crypto and json-canonicalize, as another service would write it. */
+  const sealByHand = (fields, secret = SECRET) => {
+    const { signature, v, ...rest } = fields;
+    const unsigned = { v: 1, ...rest };
+    return { ...unsigned, signature: createHmac('sha256', secret).update(referenceCanonicalize(unsigned)).digest('hex') };
+  };
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-cli-seal-'));
+    const argsCanonicalJson = '{"service":"api"}';
+    sealed = sealByHand({
+      agentName: AGENT, toolName: TOOL, argsCanonicalJson,
+      proposalHash: envelopeHash(AGENT, TOOL, argsCanonicalJson),
+      keyId: 'k1', nonce: '0123456789abcdef0123456789abcdef', expiresAt: null, scope: 'user:alice',
+    });
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('a seal made by another implementation verifies, from a key file and from an environment variable', () => {
+    const keys = file('keys.json', [{ id: 'k0', secret: 'x'.repeat(32) }, { id: 'k1', secret: SECRET }]);
+    const record = file('sealed.json', sealed);
+    const fromFile = run(['verify-snapshot', '--key-file', keys, record]);
+    assert.equal(fromFile.status, 0, fromFile.stderr);
+    assert.match(fromFile.stdout, /^verified\n/);
+    assert.match(fromFile.stdout, /sealed by key: {2}"k1"\n/);
+    assert.match(fromFile.stdout, /grant scope: {4}"user:alice"\n/);
+    const env = spawnSync(process.execPath, [BIN, 'verify-snapshot', '--key-env', 'TAS_KEYS', '--json', record], {
+      encoding: 'utf8', env: { ...process.env, TAS_KEYS: JSON.stringify({ keys: [{ id: 'k1', secretBase64: Buffer.from(SECRET).toString('base64') }] }) },
+    });
+    assert.equal(env.status, 0, env.stderr);
+    const out = JSON.parse(env.stdout);
+    assert.deepEqual([out.verified, out.sealed, out.keyId, out.scope, out.expiresAt], [true, true, 'k1', 'user:alice', null]);
+  });
+
+  test('tampered, moved, unknown key or expired: exit 1 with the code; not sealed: exit 3; nothing of the key or the payload is printed', () => {
+    const keys = file('keys.json', [{ id: 'k1', secret: SECRET }]);
+    const json = '{"service":"db"}';
+    const cases = [
+      ['other arguments, hash recomputed', { ...sealed, argsCanonicalJson: json, proposalHash: envelopeHash(AGENT, TOOL, json) }, 1, 'bad_signature'],
+      ['another scope', { ...sealed, scope: 'user:mallory' }, 1, 'bad_signature'],
+      ['re-signed with another secret', sealByHand({ ...sealed, scope: 'user:mallory' }, 'b'.repeat(32)), 1, 'bad_signature'],
+      ['an unknown key id', { ...sealed, keyId: 'k9' }, 1, 'unknown_key'],
+      ['expired', sealByHand({ ...sealed, expiresAt: 1000 }), 1, 'seal_expired'],
+      ['an unsealed record', { agentName: sealed.agentName, toolName: sealed.toolName, argsCanonicalJson: sealed.argsCanonicalJson, proposalHash: sealed.proposalHash }, 3, 'not_sealed'],
+    ];
+    for (const [label, record, status, code] of cases) {
+      const result = run(['verify-snapshot', '--key-file', keys, file('case.json', JSON.parse(JSON.stringify(record)))]);
+      assert.equal(result.status, status, `${label}: ${result.stderr}`);
+      assert.match(result.stderr, new RegExp(`code ${code}\\)`), label);
+      assert.ok(!result.stderr.includes(SECRET) && !result.stderr.includes('service'), `${label}: key or payload printed`);
+    }
+    // A checked field given twice is refused before anything is verified.
+    const twice = JSON.stringify(sealed).replace('"scope":"user:alice"', '"scope":"user:alice","scope":"user:bob"');
+    assert.equal(run(['verify-snapshot', '--key-file', keys, file('twice.json', twice)]).status, 3);
+  });
+
+  test('a key that cannot be had is a usage error (exit 2), and a key is never an argument', () => {
+    const record = file('sealed.json', sealed);
+    for (const args of [
+      ['--key-file', path.join(dir, 'missing.json')],
+      ['--key-env', 'TAS_NO_SUCH_VARIABLE'],
+      ['--key-file', file('bad.json', 'not json')],
+      ['--key-file', file('short.json', [{ id: 'k1', secret: 'short' }])],
+      ['--key-file', file('keys.json', [{ id: 'k1', secret: SECRET }]), '--key-env', 'X'],
+      ['--key', SECRET],
+      ['--secret', SECRET],
+    ]) {
+      const result = run(['verify-snapshot', ...args, record]);
+      assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.ok(!result.stderr.includes('thirty-two'), 'the secret is not echoed');
+    }
   });
 });

@@ -41,6 +41,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const ts = require('typescript');
+const { lookup } = require('./services');
 
 const ROOT = path.join(__dirname, '..');
 /** README.md, then every Markdown file under docs/, as paths relative to the root. */
@@ -143,9 +144,10 @@ function moduleFacts(sf) {
   return facts;
 }
 
-/** `// prints: TEXT` comments, in order: the output lines the README promises. */
-function expectedOutput(code) {
-  return [...code.matchAll(/\/\/ prints: (.*)$/gm)].map((m) => m[1].trimEnd());
+/** `// prints: TEXT` comments (`# prints: TEXT` in shell blocks), in order: the output lines a page promises. */
+function expectedOutput(code, shell) {
+  const marker = shell ? /^\s*# prints: ?(.*)$/gm : /\/\/ prints: (.*)$/gm;
+  return [...code.matchAll(marker)].map((m) => m[1].trimEnd());
 }
 
 function classify(block) {
@@ -162,7 +164,7 @@ function classify(block) {
     return { kind: isTs ? 'ts' : 'js', system, facts, expected: expectedOutput(block.code) };
   }
   if (SHELL_LANGS.has(block.lang)) {
-    if (block.runs) return { kind: 'sh', system: 'sh', facts: { specifiers: new Set(), require: false }, expected: [] };
+    if (block.runs) return { kind: 'sh', system: 'sh', facts: { specifiers: new Set(['tool-argument-snapshot']), require: false }, expected: expectedOutput(block.code, true) };
     return { kind: 'excluded', reason: `shell commands (no ${RUNS_MARKER} line)` };
   }
   if (block.runs) return { kind: 'invalid', reason: `${RUNS_MARKER} marks only shell blocks` };
@@ -176,41 +178,24 @@ function classify(block) {
 const blocks = FILES.flatMap((file) => parseFences(file, fs.readFileSync(path.join(ROOT, file), 'utf8'))).map((block) => ({ ...block, ...classify(block) }));
 const runnable = blocks.filter((b) => b.kind === 'js' || b.kind === 'ts' || b.kind === 'sh');
 
-/** The newest Node line (22 or later) installed beside this Node, or null. */
-function newerNode() {
-  let find;
-  try {
-    ({ findNode: find } = require('./runtime-binaries'));
-  } catch {
-    return null;
-  }
-  if (typeof find !== 'function') return null;
-  for (const major of [26, 24, 22]) {
-    const found = find(major);
-    if (found && found.file) return found.file;
-  }
-  return null;
-}
-
 /**
  * How to run a block given what it needs: { skip: reason } or { node, env }. Each need is
- * met from the environment CI sets; a missing one skips the block with its reason.
+ * met from what __test__/services.js finds (the environment CI sets); a missing one skips
+ * the block with its reason (the test fails instead under TAS_REQUIRE_SERVICES=1).
  */
 function plan(block) {
   const env = {};
   let node = process.execPath;
   for (const need of block.needs) {
-    if (need === 'postgres') {
-      if (!process.env.TAS_TEST_PG_URL) return { skip: 'needs PostgreSQL: set TAS_TEST_PG_URL (.ci/run starts one)' };
-      env.DATABASE_URL = process.env.TAS_TEST_PG_URL;
-    } else if (need === 'redis') {
-      if (!process.env.TAS_TEST_REDIS_URL) return { skip: 'needs Redis: set TAS_TEST_REDIS_URL (.ci/run starts one)' };
-      env.REDIS_URL = process.env.TAS_TEST_REDIS_URL;
+    if (need === 'postgres' || need === 'redis') {
+      const found = lookup(need === 'postgres' ? 'pg' : 'redis');
+      if (found.value === null) return { skip: found.reason };
+      env[need === 'postgres' ? 'DATABASE_URL' : 'REDIS_URL'] = found.value;
     } else if (need === 'node>=22') {
       if (Number(process.versions.node.split('.')[0]) < 22) {
-        const newer = newerNode();
-        if (!newer) return { skip: `needs Node 22 or later (this is ${process.version}; none of the Node 22, 24, 26 binaries was found)` };
-        node = newer;
+        const found = lookup('newest-node', 22);
+        if (found.value === null) return { skip: found.reason };
+        node = found.value.file;
       }
     } else {
       return { invalid: `unknown need ${need}` };

@@ -19,7 +19,16 @@ const { newestNode } = require('./services');
 
 const NEWER_NODE_TESTS = [
   ['adapter-ai.test.js', 22],
+  ['adapter-ai-approvals.test.js', 22],
+  ['adapter-ai-stateless.test.js', 22],
+  ['adapter-ai-json-schema.test.js', 22],
+  ['adapter-ai-mcp.test.js', 22],
   ['adapter-openai-agents.test.js', 22],
+  ['adapter-openai-agents-runs.test.js', 22],
+  ['adapter-openai-agents-nulls.test.js', 22],
+  ['adapter-openai-agents-processes.test.js', 22],
+  ['adapter-openai-agents-mcp.test.js', 22],
+  ['adapter-mastra.test.js', 22],
 ];
 
 const ROOT = path.join(__dirname, '..');

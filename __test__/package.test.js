@@ -586,5 +586,9 @@ console.log(JSON.stringify({ json: prepared.argsCanonicalJson, hash, same: snaps
     const out = JSON.parse(mustSucceed('node dist/index.js', node([path.join(dir, 'dist', 'index.js')], { cwd: dir })).stdout);
     const json = '{"replicas":3,"service":"api"}';
     assert.deepEqual(out, { json, hash: envelopeHash('ops', 'deploy', json), same: true, refused: 'json/duplicate_key' });
+
+    // An adapter subpath without its framework names the package to install.
+    const langchain = node(['-e', "try { require('tool-argument-snapshot/langchain') } catch (e) { console.log(e.code, e.packageName) }"], { cwd: dir });
+    assert.equal(mustSucceed('require tool-argument-snapshot/langchain', langchain).stdout, 'MODULE_NOT_FOUND @langchain/core\n');
   });
 });

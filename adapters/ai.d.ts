@@ -1,9 +1,12 @@
 // Type declarations of tool-argument-snapshot/ai (adapters/ai.js), the RFC-0016 gate for the
 // Vercel AI SDK 7. `ai` is an optional peer dependency.
 
-import type { GenericToolApprovalFunction, LanguageModelMiddleware, ToolSet, wrapLanguageModel } from 'ai';
+import type { GenericToolApprovalFunction, InferToolInput, LanguageModelMiddleware, ToolSet, wrapLanguageModel } from 'ai';
 import type {
   ApprovalGrants,
+  FromJsonSchemaOptions,
+  ProposalFields,
+  SealedProposal,
   SuspendedToolProposal,
   ToolCallDecision,
   ToolPolicyInput,
@@ -19,17 +22,41 @@ import type {
  */
 export type ArgumentsSource = 'provider_text' | 'history';
 
-/** What the policy sees: the package's policy input plus the SDK call's id and argument source. */
-export type AIToolPolicyInput = ToolPolicyInput & {
-  readonly toolCallId: string | undefined;
+/**
+ * What the policy sees for a call of tool `NAME`: the package's policy input, with
+ * `parsedArguments` typed by the tool's schema output `ARGS`, plus the SDK call's id and
+ * argument source.
+ */
+export type AIToolPolicyInputOf<NAME extends string, ARGS> = ToolPolicyInput<ARGS> & {
+  readonly toolName: NAME;
+  readonly toolCallId: string;
   readonly argumentsSource: ArgumentsSource;
   /** The SDK's `runtimeContext` (approval hook only; undefined when `execute` decides). */
   readonly runtimeContext: unknown;
+  /** The gate's `grantScope`, when it has one. */
+  readonly grantScope?: string;
+};
+
+/** What a policy of the gate sees: a union over the tools, discriminated by `toolName`. */
+export type AIToolPolicyInput<TOOLS extends ToolSet = ToolSet> = {
+  [K in keyof TOOLS & string]: AIToolPolicyInputOf<K, InferToolInput<TOOLS[K]>>;
+}[keyof TOOLS & string];
+
+/** One policy for every tool of the gate. */
+export type AIToolPolicy<TOOLS extends ToolSet = ToolSet> = (input: AIToolPolicyInput<TOOLS>) => ToolPolicyResult | Promise<ToolPolicyResult>;
+
+/**
+ * A policy per tool, each typed by its tool's schema output. A guarded tool without an
+ * entry has no policy of its own: its calls need a grant (with `grants`) or are denied
+ * (`policy_not_configured`).
+ */
+export type AIToolPolicies<TOOLS extends ToolSet = ToolSet> = {
+  [K in keyof TOOLS & string]?: (input: AIToolPolicyInputOf<K, InferToolInput<TOOLS[K]>>) => ToolPolicyResult | Promise<ToolPolicyResult>;
 };
 
 /** What `onDecision` learns with each decision (record it before anything executes). */
 export interface AIToolDecisionInfo {
-  readonly toolCallId: string | undefined;
+  readonly toolCallId: string;
   readonly argumentsSource: ArgumentsSource;
   /** True on the SDK's resume path (an approved call replayed from history). */
   readonly resume: boolean;
@@ -40,19 +67,43 @@ export interface ToolGateOptions<TOOLS extends ToolSet> {
   /** The app's AI SDK tools. Tools with an `execute` (not provider-executed) are guarded. */
   tools: TOOLS;
   /**
-   * Decides each call from a fresh view. Asked after the grants: an approved hash allows
-   * first. Without it, a call without a grant needs approval when `grants` is given, and
-   * every call is denied (`policy_not_configured`) when neither is.
+   * Decides each call from a fresh view: one function (its input is a union discriminated
+   * by `toolName`) or an object of functions by tool name. Asked after the grants: an
+   * approved hash allows first. Without it, a call without a grant needs approval when
+   * `grants` is given, and every call is denied (`policy_not_configured`) when neither is.
    */
-  policy?: (input: AIToolPolicyInput) => ToolPolicyResult | Promise<ToolPolicyResult>;
-  /** Default: `createApprovalGrants()` (in memory). Share one for approvals across gates. */
+  policy?: AIToolPolicy<TOOLS> | AIToolPolicies<TOOLS>;
+  /**
+   * Default: `createApprovalGrants()` (in memory). Give one with a durable store (and a key
+   * ring) to approve in another process.
+   */
   grants?: ApprovalGrants;
+  /**
+   * The conversation this gate serves (for example useChat's chat id): proposals waiting
+   * for approval are kept with the grants under it and the tool call id, so any gate with
+   * the same `agentName`, `grantScope` and `runId` can approve them. Default: a random id
+   * (approvals in this gate only).
+   */
+  runId?: string;
+  /**
+   * The scope grants are looked up, kept and granted in (for example `user:${id}`): passed
+   * to every evaluation as `policyContext.grantScope`, sealed into kept proposals.
+   */
+  grantScope?: string | null;
+  /** How long a proposal waits for its approval (and its seal lives), in milliseconds. Default: until approved, declined or pruned. */
+  proposalTtlMs?: number;
   /** The approval function for tools the gate does not guard (default: their needsApproval). */
   toolApproval?: GenericToolApprovalFunction<TOOLS, any, any>;
   /** Called with every decision before the SDK acts on it; a throw stops the run. */
   onDecision?: (decision: ToolCallDecision, info: AIToolDecisionInfo) => void | Promise<void>;
   /** Attach JSON Pointers of failing values to errors (payload keys; off by default). */
   includePath?: boolean;
+  /**
+   * For tools whose `inputSchema` is a JSON Schema the SDK does not validate (`jsonSchema()`
+   * without `validate`, MCP tools of `@ai-sdk/mcp`): the options of `fromJsonSchema`, which
+   * compiles each such schema when the gate is created and runs it once per attempt.
+   */
+  jsonSchemaOptions?: FromJsonSchemaOptions;
 }
 
 /** A `tool-approval-request` content part of a generateText/streamText result. */
@@ -61,6 +112,16 @@ export interface AIToolApprovalRequestPart {
   readonly approvalId: string;
   readonly toolCall: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown };
 }
+
+/**
+ * What `approve`, `decline` and `keptProposal` accept: a `tool-approval-request` part of a
+ * result, the same part as stored in model messages (`{ approvalId, toolCallId }`), or a
+ * UI message tool part that carries an `approval` (useChat).
+ */
+export type AIApprovalRequest =
+  | { readonly approvalId: string; readonly toolCall: { readonly toolCallId: string; readonly toolName: string } }
+  | { readonly approvalId: string; readonly toolCallId: string; readonly toolName?: string }
+  | { readonly type: string; readonly toolCallId: string; readonly approval: { readonly id: string } };
 
 export interface ToolGate<TOOLS extends ToolSet> {
   /** Pass as `tools`: the same tools, validated and executed through the package. */
@@ -71,18 +132,33 @@ export interface ToolGate<TOOLS extends ToolSet> {
   readonly middleware: LanguageModelMiddleware;
   /** `wrapLanguageModel({ model, middleware })`: pass the provider's model directly. */
   model(model: Parameters<typeof wrapLanguageModel>[0]['model']): ReturnType<typeof wrapLanguageModel>;
-  /** The SuspendedToolProposal behind an approval request of a result, or undefined. */
+  /** The SuspendedToolProposal behind an approval request of a result of this gate (same process), or undefined. */
   proposalOf(part: AIToolApprovalRequestPart): SuspendedToolProposal | undefined;
   /**
-   * Grants exactly that proposal (by hash) and returns the approval response to send back
-   * in a `tool` message.
-   * @throws {TypeError} when the part is not an approval request made through this gate.
+   * The proposal waiting for approval of this call in this run, as kept with the grants
+   * (a sealed proposal with a key ring), in any process; undefined when none waits.
+   */
+  keptProposal(request: AIApprovalRequest): Promise<SealedProposal | ProposalFields | undefined>;
+  /**
+   * The reviewer approved this request: grants exactly the proposal kept for the call
+   * (with a key ring, its seal is verified and granted once), forgets it, and returns the
+   * approval response for the next call's messages.
+   * @throws {Error} `code: 'TAS_NO_PENDING_PROPOSAL'` when no proposal waits for this call
+   * in this run (approved or declined before, expired, or another run or scope).
+   * @throws {ApprovalGrantError} with a key ring, as `grants.grant` does.
    */
   approve(
-    part: AIToolApprovalRequestPart,
+    request: AIApprovalRequest,
     options?: { uses?: number; ttlMs?: number; expiresAt?: number },
   ): Promise<{ type: 'tool-approval-response'; approvalId: string; approved: true }>;
+  /** The reviewer declined: forgets the kept proposal and returns the approval response (approved: false). */
+  decline(
+    request: AIApprovalRequest,
+    reason?: string,
+  ): Promise<{ type: 'tool-approval-response'; approvalId: string; approved: false; reason?: string }>;
   readonly grants: ApprovalGrants;
+  /** The run proposals are kept under (the `runId` option, or this gate's random id). */
+  readonly runId: string;
 }
 
 /** RFC-0016 for an AI SDK app: `model: gate.model(model), tools: gate.tools, toolApproval: gate.toolApproval`. */

@@ -1,13 +1,19 @@
 // Type declarations of tool-argument-snapshot/langchain (adapters/langchain.js), the
-// RFC-0016 gate for LangChain.js core 1.x. @langchain/core is an optional peer dependency.
+// RFC-0016 gate for LangChain.js: createToolGate for @langchain/core 1.x, and
+// toolGateMiddleware for LangChain v1's createAgent. The frameworks are optional peers.
 // langchain.d.ts and langchain.d.mts are the same text (a test checks it): TypeScript resolves
 // @langchain/core's own types by the importer's module kind, so CommonJS and ESM each need one.
 
-import type { AIMessage, AIMessageChunk, ToolMessage } from '@langchain/core/messages';
+import type { AIMessage, AIMessageChunk, ToolCall, ToolMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { StructuredToolInterface, ToolInputParsingException } from '@langchain/core/tools';
 import type {
+  ApprovalGrantRecord,
   ApprovalGrants,
+  FromJsonSchemaOptions,
+  ProposalFields,
+  SchemaOutput,
+  SealedProposal,
   SuspendedToolProposal,
   ToolArgumentsValidationError,
   ToolCallDecision,
@@ -22,64 +28,147 @@ import type {
  * `object`: the integration gave a parsed object (Anthropic, Gemini); `rawArguments` is
  * then the adapter's RFC 8785 serialization of that object, not provider evidence, and
  * strict decoding could not apply (duplicate keys were already collapsed by whoever parsed it).
+ * `edit`: (toolGateMiddleware only) the arguments a reviewer wrote in an `edit` decision,
+ * serialized the same way.
  */
-export type ArgumentsSource = 'provider_text' | 'object';
+export type ArgumentsSource = 'provider_text' | 'object' | 'edit';
 
-/** What the policy sees: the package's policy input plus the call's id and argument source. */
-export type LangChainToolPolicyInput = ToolPolicyInput & {
-  readonly toolCallId: string | undefined;
-  readonly argumentsSource: ArgumentsSource;
-};
+/** Any LangChain tool (a `tool()` or another StructuredTool). */
+export type LangChainTool = StructuredToolInterface<any, any, any>;
 
-/** A call waiting for approval. Frozen. Grant it with `grants.grant(proposal)`. */
-export interface LangChainToolProposal extends SuspendedToolProposal {
-  readonly toolCallId: string | undefined;
+/** A tool's name as a literal type where `tool({ name })` kept it, else `string`. */
+export type LangChainToolName<T> = T extends { readonly name: infer N extends string } ? N : string;
+
+/**
+ * What the tool's schema outputs (zod 3, zod 4, Standard Schema); `unknown` for a JSON
+ * Schema (a `tool()` given one, an MCP tool): narrow it in the policy.
+ */
+export type LangChainToolArgs<T> = T extends { readonly schema: infer S } ? Awaited<SchemaOutput<S>> : unknown;
+
+/**
+ * What a policy sees for one call: the package's policy input (`parsedArguments` typed by
+ * the tool's schema output, deeply read-only) plus the call's id and argument source.
+ */
+export interface LangChainToolPolicyInput<Name extends string = string, Args = unknown> extends ToolPolicyInput<Args> {
+  readonly toolName: Name;
+  readonly toolCallId: string;
   readonly argumentsSource: ArgumentsSource;
+}
+
+/** The policy input of a gate over `Tools`: a union discriminated by `toolName`. */
+export type LangChainPolicyInputOf<Tools extends readonly LangChainTool[]> = {
+  [K in keyof Tools]: LangChainToolPolicyInput<LangChainToolName<Tools[K]>, LangChainToolArgs<Tools[K]>>;
+}[number];
+
+export type LangChainToolPolicy<Input> = (input: Input) => ToolPolicyResult | Promise<ToolPolicyResult>;
+
+/**
+ * A gate's `policy`: one function for every tool (its input a union discriminated by
+ * `toolName`), or a map `{ [toolName]: policy }`, each typed by its tool's schema output.
+ * A tool without an entry is denied (`policy_not_configured`), or with grants needs
+ * approval unless granted. An entry naming a tool the gate does not have is a TypeError.
+ */
+export type LangChainPolicies<Tools extends readonly LangChainTool[]> =
+  | LangChainToolPolicy<LangChainPolicyInputOf<Tools>>
+  | { readonly [Name in LangChainToolName<Tools[number]>]?: LangChainToolPolicy<Extract<LangChainPolicyInputOf<Tools>, { readonly toolName: Name }>> };
+
+/** A call waiting for approval. Frozen. Approve it with `gate.approve(proposal)`. */
+export interface LangChainToolProposal<Name extends string = string, Args = unknown> extends SuspendedToolProposal<Args> {
+  readonly toolName: Name;
+  readonly toolCallId: string;
+  readonly argumentsSource: ArgumentsSource;
+  /**
+   * With grants that seal (a key ring): the sealed proposal, which `grants.grant` accepts in
+   * any process sharing the key ring (kept in the grants' store when `run` had a `runId`).
+   */
+  readonly sealed?: SealedProposal;
+}
+
+/** The proposal type of each tool of `Tools`, as a union discriminated by `toolName`. */
+export type LangChainProposalOf<Tools extends readonly LangChainTool[]> = {
+  [K in keyof Tools]: LangChainToolProposal<LangChainToolName<Tools[K]>, LangChainToolArgs<Tools[K]>>;
+}[number];
+
+/** A proposal kept in the grants' store for a run, as `gate.pending` reads it back. Frozen. */
+export interface LangChainKeptProposal extends ProposalFields {
+  readonly toolCallId: string;
+  /** A new decoded view of `argsCanonicalJson`. */
+  readonly parsedArguments: unknown;
+  readonly sealed?: SealedProposal;
+}
+
+/**
+ * Why a call itself (not its arguments) is invalid input: `missing_call_id` (no id: it can
+ * be neither paired with its text, answered nor approved), `duplicate_call_id` (two calls
+ * or two provider texts of the message share its id), `unpaired_call` (the message has
+ * provider texts but none with this call's id and tool name).
+ */
+export type LangChainCallProblem = 'missing_call_id' | 'duplicate_call_id' | 'unpaired_call';
+
+/** The `cause` of a call problem: an Error whose `code` says which (no payload). */
+export interface LangChainToolCallError extends Error {
+  readonly code: LangChainCallProblem;
 }
 
 /** LangChain's invalid-input error, with the package's error (no payload) as `cause`. */
 export interface LangChainInvalidToolInput extends ToolInputParsingException {
-  readonly cause: ToolArgumentsValidationError;
+  readonly cause: ToolArgumentsValidationError | LangChainToolCallError;
 }
 
 interface ToolCallResultBase {
-  readonly toolCallId: string | undefined;
+  readonly toolCallId: string;
   readonly toolName: string;
   readonly argumentsSource: ArgumentsSource;
 }
 
 interface DecidedResult extends ToolCallResultBase {
-  readonly decision: ToolCallDecision;
+  readonly decision: ToolCallDecision<unknown>;
   readonly decidedBy: 'policy' | 'runtime';
   readonly reason: string;
 }
 
 /** One tool call of the message, as the gate handled it. Frozen. */
-export type LangChainToolCallResult =
-  /** The tool ran; `message` is LangChain's ToolMessage (`output` when the call had no id). */
+export type LangChainToolCallResult<Proposal extends LangChainToolProposal = LangChainToolProposal> =
+  /** The tool ran; `message` is LangChain's ToolMessage (`output` when the tool returned something else). */
   | (DecidedResult & { readonly status: 'executed'; readonly decidedBy: 'policy'; readonly message?: ToolMessage; readonly output?: unknown })
   /**
    * Nothing ran: the policy denied, or the runtime did (`policy_mutated_arguments`,
-   * `policy_error`, `invalid_policy_result`, `policy_not_configured`, or
-   * `grant_unavailable` when the grant was spent by another attempt first).
+   * `policy_error`, `invalid_policy_result`, `policy_not_configured`,
+   * `grant_store_unavailable`, or `grant_unavailable` when the grant was spent by another
+   * attempt first).
    */
   | (DecidedResult & { readonly status: 'denied'; readonly message: ToolMessage })
   /** Nothing ran; the call waits for approval and has no ToolMessage yet. */
-  | (DecidedResult & { readonly status: 'pending'; readonly decidedBy: 'policy'; readonly proposal: LangChainToolProposal })
-  /** Stage json, schema or snapshot failed: LangChain's invalid-input path, not a decision. */
-  | (ToolCallResultBase & { readonly status: 'invalid_input'; readonly error: LangChainInvalidToolInput; readonly message: ToolMessage })
+  | (DecidedResult & { readonly status: 'pending'; readonly decidedBy: 'policy'; readonly proposal: Proposal })
+  /**
+   * Stage json, schema or snapshot failed, or the call itself is invalid (stage `call`:
+   * no id, a shared id, no provider text): LangChain's invalid-input path, not a decision.
+   * A call without an id has `toolCallId: undefined` and a ToolMessage whose
+   * `tool_call_id` is empty.
+   */
+  | (Omit<ToolCallResultBase, 'toolCallId'> & {
+      readonly toolCallId: string | undefined;
+      readonly status: 'invalid_input';
+      readonly stage: 'json' | 'schema' | 'snapshot' | 'call';
+      readonly code: ToolArgumentsValidationError['code'] | LangChainCallProblem;
+      readonly error: LangChainInvalidToolInput;
+      readonly message: ToolMessage;
+    })
   /** The model named a tool the gate does not have. */
   | (ToolCallResultBase & { readonly status: 'unknown_tool'; readonly message: ToolMessage });
 
-export interface LangChainToolRun {
+export interface LangChainToolRun<Proposal extends LangChainToolProposal = LangChainToolProposal> {
   /** One ToolMessage per call that is answered (every status but `pending`), in call order. */
   readonly messages: ToolMessage[];
   /** The calls waiting for approval. */
-  readonly pending: LangChainToolProposal[];
-  readonly results: LangChainToolCallResult[];
+  readonly pending: Proposal[];
+  readonly results: LangChainToolCallResult<Proposal>[];
 }
 
-export interface LangChainToolGate {
+/** Options of `grants.grant`: uses, lifetime, scope. */
+export type LangChainGrantOptions = Parameters<ApprovalGrants['grant']>[1];
+
+export interface LangChainToolGate<Tools extends readonly LangChainTool[] = readonly LangChainTool[]> {
   readonly agentName: string;
   /**
    * Runs the tool calls of a model message, one after the other: strict decoding of the
@@ -94,25 +183,121 @@ export interface LangChainToolGate {
       toolCallIds?: readonly string[];
       /** Passed to the tool run (callbacks, signal, tags...). */
       config?: RunnableConfig;
-      /** Extra policy input fields (own data properties are copied). */
+      /** Extra policy input fields (own data properties are copied); `grantScope` scopes grants. */
       policyContext?: object;
+      /**
+       * Your id of this conversation or run: each pending proposal is kept in the grants'
+       * store under it and its call id (sealed with a key ring), for `pending` in any
+       * process; it is forgotten once the call is executed or denied. Needs `grants`.
+       */
+      runId?: string;
     },
-  ): Promise<LangChainToolRun>;
+  ): Promise<LangChainToolRun<LangChainProposalOf<Tools>>>;
+  /**
+   * The proposals kept for the calls of a (stored) message under `runId`, verified again
+   * (a changed record throws): what a reviewer in any process is shown and approves.
+   */
+  pending(message: AIMessage | AIMessageChunk, options: { runId: string }): Promise<LangChainKeptProposal[]>;
+  /** Grants exactly this proposal (its seal when the grants seal). Needs `grants`. */
+  approve(proposal: LangChainToolProposal | LangChainKeptProposal, options?: LangChainGrantOptions): Promise<ApprovalGrantRecord>;
+  /**
+   * The error ToolMessage that answers a declined call (`message`, or a default that says a
+   * reviewer declined it); nothing runs and no grant is made.
+   */
+  decline(proposal: { readonly toolCallId: string; readonly toolName: string }, message?: string): ToolMessage;
 }
 
 /**
  * A gate for LangChain tools made with `tool()` or any StructuredTool whose `schema` is a
- * zod (3 or 4) or Standard Schema. Bind the same tools to the model as before.
- * With `grants`, a live grant for exactly this agent, tool and proposal hash allows (and
- * is spent when the call executes); every other call goes to `policy`. Without `policy`
- * (and without grants) every call is denied (`policy_not_configured`).
- * @throws {TypeError} for a bad option, a JSON-schema tool or two tools with one name.
+ * zod (3 or 4), a Standard Schema or a JSON Schema (an MCP tool of @langchain/mcp-adapters,
+ * a `tool()` given one), run through `fromJsonSchema`. Bind the same tools to the model
+ * as before. With `grants`, a live grant for exactly this agent, tool and proposal hash
+ * allows (and is spent when the call executes); every other call goes to `policy`.
+ * Without a policy for a tool (and without grants) its calls are denied
+ * (`policy_not_configured`).
+ * @throws {TypeError} for a bad option or two tools with one name; code
+ * `ERR_INVALID_ARG_VALUE` for a JSON Schema that does not compile.
  */
-export declare function createToolGate(options: {
+export declare function createToolGate<const Tools extends readonly LangChainTool[]>(options: {
   agentName: string;
-  tools: readonly StructuredToolInterface[];
-  policy?: (input: LangChainToolPolicyInput) => ToolPolicyResult | Promise<ToolPolicyResult>;
+  tools: Tools;
+  policy?: LangChainPolicies<Tools>;
   grants?: ApprovalGrants;
   /** Attach JSON Pointers to argument errors (`error.cause.path`); they hold payload keys. */
   includePath?: boolean;
-}): LangChainToolGate;
+  /** `fromJsonSchema` options for the tools whose schema is a JSON Schema (defaults off, formats asserted). */
+  jsonSchema?: FromJsonSchemaOptions;
+}): LangChainToolGate<Tools>;
+
+// ---------------------------------------------------------------------------------
+// toolGateMiddleware: LangChain v1's createAgent (`langchain` and `@langchain/langgraph`,
+// optional peers loaded on the first call). Its types are written without importing
+// `langchain`, so that apps using createToolGate alone compile without it.
+
+export type ReviewDecisionType = 'approve' | 'edit' | 'reject';
+
+/**
+ * The interrupt value: humanInTheLoopMiddleware's `{ actionRequests, reviewConfigs }`
+ * (one entry per call under review, in message order), plus the proposals kept for them
+ * (sealed with a key ring). `args` is a decoded view of the canonical arguments, what
+ * would run (schema defaults included).
+ */
+export interface ToolGateReview {
+  actionRequests: Array<{ name: string; args: unknown; description: string; toolCallId: string; argumentsSource: ArgumentsSource }>;
+  reviewConfigs: Array<{ actionName: string; allowedDecisions: ReviewDecisionType[] }>;
+  proposals: Array<SealedProposal | ProposalFields>;
+  /** Set when the review is asked again because the last resume was malformed: what was wrong. */
+  invalidResume?: string;
+}
+
+/** The resume value: humanInTheLoopMiddleware's `{ decisions }`, one per action request, in order. */
+export interface ToolGateResume {
+  decisions: Array<
+    | { type: 'approve' }
+    | { type: 'edit'; editedAction: { name: string; args: Record<string, unknown> } }
+    | { type: 'reject'; message?: string }
+  >;
+}
+
+export interface ToolGateMiddlewareOptions<Tools extends readonly LangChainTool[]> {
+  agentName: string;
+  /** The tools it gates; calls of other tools go to the rest of the middleware chain and the tool. */
+  tools: Tools;
+  policy?: LangChainPolicies<Tools>;
+  /**
+   * Grants and kept proposals (default: `createApprovalGrants()`, this process only). Give
+   * one with a durable store to resume in another process, and with `keys` for sealed proposals.
+   */
+  grants?: ApprovalGrants;
+  includePath?: boolean;
+  jsonSchema?: FromJsonSchemaOptions;
+  /** The decisions a reviewer may make (default: all three). */
+  allowedDecisions?: readonly ReviewDecisionType[];
+  /** The start of each action request's description (default: humanInTheLoopMiddleware's). */
+  descriptionPrefix?: string;
+  /** Extra policy input fields per call (`grantScope` scopes grants and seals). */
+  policyContext?: (request: { toolCall: ToolCall; state: unknown; runtime: unknown }) => object | undefined | Promise<object | undefined>;
+  /** The middleware's name (default `ToolArgumentSnapshotMiddleware`). */
+  name?: string;
+}
+
+/** What `createAgent({ middleware })` takes (a LangChain AgentMiddleware). */
+export interface LangChainToolGateMiddleware {
+  readonly name: string;
+  wrapToolCall(request: any, handler: any): Promise<any>;
+}
+
+/**
+ * A middleware for createAgent that gates `tools`: each call's provider text (strictly
+ * decoded; `argumentsSource: 'object'` where the provider sends objects), the tool's
+ * schema once, the policy; on allow the tool's own `_call` through executeToolCall, and
+ * its own ToolMessage (the handler, the rest of the chain and `tool.invoke`, never run for
+ * a gated tool). On require_approval it interrupts with a `ToolGateReview` and resumes
+ * with a `ToolGateResume` (several interrupts: LangGraph's id map). Approve grants exactly
+ * the kept proposal's hash and runs it once; edit is a new attempt (`argumentsSource:
+ * 'edit'`) under the named tool's policy, granted by the reviewer unless denied; reject is
+ * a ToolMessage. It replaces humanInTheLoopMiddleware for these tools, and must be the
+ * FIRST middleware of the list. Needs a checkpointer and a `thread_id`.
+ * @throws an Error with `code: 'MODULE_NOT_FOUND'` naming `langchain` or `@langchain/langgraph` when missing.
+ */
+export declare function toolGateMiddleware<const Tools extends readonly LangChainTool[]>(options: ToolGateMiddlewareOptions<Tools>): LangChainToolGateMiddleware;

@@ -1,27 +1,58 @@
 // tool-argument-snapshot/openai-agents: RFC-0016 for the OpenAI Agents SDK 0.20.
-import type { FunctionTool, Model, RunContext, RunState, RunToolApprovalItem } from '@openai/agents';
+import type { FunctionTool, Model, RunContext, RunState, RunToolApprovalItem, Tool } from '@openai/agents';
 import type {
   ApprovalGrants,
+  ProposalFields,
+  SchemaOutput,
+  SealedProposal,
+  SnapshotValue,
   SuspendedToolProposal,
   ToolArgumentsValidationError,
   ToolPolicyInput,
   ToolPolicyResult,
+  ToolSchema,
 } from 'tool-argument-snapshot';
 
-/** The output type of a tool schema: zod 3 and zod 4, a Standard Schema, or a function. */
-export type OpenAIAgentsSchemaOutput<S> =
-  S extends { _output: infer O } ? O
-  : S extends { '~standard': { types?: infer T } } ? (NonNullable<T> extends { output: infer O } ? O : unknown)
-  : S extends (value: unknown) => infer R ? Awaited<R>
-  : unknown;
+/**
+ * The output type of a tool's `parameters`: a zod 3 or zod 4 schema, a Standard Schema or a
+ * function gives its output; a JSON Schema (a plain object) gives the decoded JSON, read-only
+ * for the policy (narrow it to read it).
+ */
+export type OpenAIAgentsSchemaOutput<S> = [S] extends [ToolSchema] ? SchemaOutput<S> : SnapshotValue;
+
+/**
+ * The schemas of a gate's tools by tool name, for typed policies:
+ * `createOpenAIAgentsGate<{ transfer: typeof Transfer }>(...)`. Default: any tool, any JSON.
+ */
+export type OpenAIAgentsToolSchemas = { [toolName: string]: unknown };
 
 /** What the gate adds to the policy input (through `policyContext`). */
-export interface OpenAIAgentsPolicyContext {
+export interface OpenAIAgentsPolicyContext<Context = unknown> {
   /** The SDK's run context of the call (its `context` is the object you passed to `run`). */
-  runContext: RunContext<unknown>;
-  /** The provider's call id. */
-  callId: string | undefined;
+  readonly runContext: RunContext<Context>;
+  /** The provider's call id (a call without one is invalid input, `missing_call_id`). */
+  readonly callId: string;
+  /** The same call id, under the name the package's events use. */
+  readonly toolCallId: string;
+  /** The run's grant scope, when the gate has `grantScope` and it gave one. */
+  readonly grantScope?: string;
 }
+
+/** The policy input of one tool: its schema's output, its name, the run. */
+export type OpenAIAgentsToolPolicyInput<Name extends string, S, Context = unknown> =
+  ToolPolicyInput<OpenAIAgentsSchemaOutput<S>> & { readonly toolName: Name } & OpenAIAgentsPolicyContext<Context>;
+
+/** The policy input of any tool of the gate: a union discriminated by `toolName`. */
+export type OpenAIAgentsPolicyInput<Schemas extends OpenAIAgentsToolSchemas = OpenAIAgentsToolSchemas, Context = unknown> = {
+  [K in keyof Schemas & string]: OpenAIAgentsToolPolicyInput<K, Schemas[K], Context>;
+}[keyof Schemas & string];
+
+/** A policy: one function for every tool, or a map with one per tool (a tool without one is not allowed). */
+export type OpenAIAgentsPolicy<Schemas extends OpenAIAgentsToolSchemas = OpenAIAgentsToolSchemas, Context = unknown> =
+  | ((input: OpenAIAgentsPolicyInput<Schemas, Context>) => ToolPolicyResult | Promise<ToolPolicyResult>)
+  | {
+      [K in keyof Schemas & string]?: (input: OpenAIAgentsToolPolicyInput<K, Schemas[K], Context>) => ToolPolicyResult | Promise<ToolPolicyResult>;
+    };
 
 /** A decision of `evaluateToolCall`, as `onDecision` receives it (frozen). */
 export interface OpenAIAgentsDecision {
@@ -37,25 +68,34 @@ export interface OpenAIAgentsDecision {
   readonly proposal?: SuspendedToolProposal;
 }
 
-export interface OpenAIAgentsGateOptions {
+/** Why a call was not executed, as `notExecutedOutput` receives it. */
+export interface OpenAIAgentsNotExecuted {
+  readonly decision: 'deny' | 'require_approval';
+  /**
+   * The policy's reason; or, decided by the runtime: a runtime reason, `grant_unavailable`,
+   * or `approved_without_grant` (approved with `state.approve` and no grant for what would run).
+   */
+  readonly reason: string;
+  readonly decidedBy: 'policy' | 'runtime';
+}
+
+export interface OpenAIAgentsGateOptions<Schemas extends OpenAIAgentsToolSchemas = OpenAIAgentsToolSchemas, Context = unknown> {
   /** The agent name bound into every proposal hash (use the Agent's name). */
   agentName: string;
   /**
    * Decides every attempt on a fresh view. With `grants`, it runs only when no unspent
-   * grant matches the call's hash; with neither, every call is denied
+   * grant matches the call's hash and scope; with neither, every call is denied
    * (`policy_not_configured`).
    */
-  policy?: (input: ToolPolicyInput & OpenAIAgentsPolicyContext) => ToolPolicyResult | Promise<ToolPolicyResult>;
-  /** Approval grants (`createApprovalGrants()`): required for `approve`. */
+  policy?: OpenAIAgentsPolicy<Schemas, Context>;
+  /** Approval grants (`createApprovalGrants()`): required for `approve`. With keys, pending proposals are sealed. */
   grants?: ApprovalGrants;
+  /** The scope of a run's grants (for example `user:${runContext.context.userId}`); null or undefined: unscoped. */
+  grantScope?: (runContext: RunContext<Context>) => string | null | undefined;
   /** Called with every decision before anything executes (record it here); awaited. */
-  onDecision?: (decision: OpenAIAgentsDecision, call: { callId: string | undefined; runContext: RunContext<unknown> }) => void | Promise<void>;
-  /**
-   * What the model is told when a call is not executed (a deny; an approval the resumed
-   * attempt no longer matches; `grant_unavailable`). Default: a sentence with the decision
-   * and its reason.
-   */
-  notExecutedOutput?: (decision: { decision: 'deny' | 'require_approval'; reason: string; decidedBy: 'policy' | 'runtime' }) => unknown;
+  onDecision?: (decision: OpenAIAgentsDecision, call: { callId: string; toolCallId: string; runContext: RunContext<Context> }) => void | Promise<void>;
+  /** What the model is told when a call is not executed. Default: a sentence with the decision and its reason. */
+  notExecutedOutput?: (decision: OpenAIAgentsNotExecuted) => unknown;
   /**
    * What the model is told for invalid input (stage json, schema or snapshot): no decision
    * exists and the policy never ran. Default: the error's message (tool, stage and code,
@@ -67,17 +107,24 @@ export interface OpenAIAgentsGateOptions {
 }
 
 /** The options of the SDK's `tool()`, with `parameters` a schema this package runs. */
-export interface OpenAIAgentsToolOptions<S, Context = unknown, R = unknown> {
-  name: string;
+export interface OpenAIAgentsToolOptions<S, Context = unknown, R = unknown, Name extends string = string> {
+  name: Name;
   description: string;
-  /** zod 3 or zod 4 schema, a Standard Schema, or a function; run by this package only. */
+  /**
+   * zod 3 or zod 4 schema, a Standard Schema or a function, run by this package only; or a
+   * JSON Schema object, validated by the package's `fromJsonSchema`.
+   */
   parameters: S;
   /**
    * The JSON schema the model sees. Default: the SDK's own conversion of `parameters`
-   * (zod, or a Standard Schema with JSON Schema support). The SDK does not validate it.
+   * (zod, or a Standard Schema with JSON Schema support), or `parameters` itself when it is
+   * a JSON Schema. The SDK does not validate it.
    */
   jsonSchema?: Record<string, unknown>;
-  /** The SDK's strict mode (default true). With zod, strict-mode nulls for optional fields are removed before the schema. */
+  /**
+   * The SDK's strict mode (default true). A null the model sends for an optional field is
+   * removed before the schema only where the schema refuses null for certain.
+   */
   strict?: boolean;
   /** Receives a new execution view of the snapshot: never the policy's object, never the SDK's parse. */
   execute: (args: OpenAIAgentsSchemaOutput<S>, runContext: RunContext<Context>, details?: unknown) => R | Promise<R>;
@@ -90,35 +137,57 @@ export interface OpenAIAgentsToolOptions<S, Context = unknown, R = unknown> {
   [option: string]: unknown;
 }
 
+/** What a reviewer approves: the live proposal in the process that made it, else what the state carries. */
+export type OpenAIAgentsProposal = SuspendedToolProposal<any> | SealedProposal | ProposalFields;
+
 export interface PendingApproval {
   interruption: RunToolApprovalItem;
-  /** The proposal the policy evaluated; undefined for a call the SDK could not parse at all. */
-  proposal: SuspendedToolProposal | undefined;
+  /**
+   * The proposal the policy evaluated: the SuspendedToolProposal in the process that made
+   * it; after `RunState.fromString`, what the state carries (the seal with keys, else the
+   * agent, tool, canonical JSON and hash). Undefined for a call the SDK could not parse at
+   * all, or whose carried proposal does not match the interruption's raw string.
+   */
+  proposal: OpenAIAgentsProposal | undefined;
+  /** With a key ring: the sealed proposal (it can leave the server; `grants.grant(sealed)`). */
+  sealed?: SealedProposal;
 }
 
-export interface OpenAIAgentsGate {
+export interface OpenAIAgentsGate<Schemas extends OpenAIAgentsToolSchemas = OpenAIAgentsToolSchemas, Context = unknown> {
   readonly agentName: string;
-  /** Wraps the agent's model so that the provider's raw argument strings are captured. */
+  /** Wraps the agent's model so that the provider's raw argument strings are captured (per run). */
   model(model: Model): Model;
   /** Replaces the SDK's `tool(options)`. */
-  tool<S, Context = unknown, R = unknown>(options: OpenAIAgentsToolOptions<S, Context, R>): FunctionTool<Context, any, R>;
-  /** The SuspendedToolProposal an interruption carries (same call id, same raw string). */
-  proposal(interruption: RunToolApprovalItem): SuspendedToolProposal | undefined;
+  tool<S, R = unknown, Name extends string = string>(options: OpenAIAgentsToolOptions<S, Context, R, Name>): FunctionTool<Context, any, R>;
+  /**
+   * Gated copies of SDK function tools with JSON schemas (the MCP tools of
+   * `agent.getAllTools()`): each call decided on its provider text; on an allow the
+   * original tool is invoked with the snapshot's canonical JSON.
+   */
+  tools(tools: readonly Tool<any>[]): FunctionTool<Context, any, unknown>[];
+  /** The proposal an interruption of `state` carries (same call id, same raw string). */
+  proposal(state: RunState<any, any>, interruption: RunToolApprovalItem): OpenAIAgentsProposal | undefined;
   /** The interruptions of this gate's tools in `state`, each with its proposal. */
   pending(state: RunState<any, any>): PendingApproval[];
   /**
-   * Grants exactly `proposal` (bound to agent, tool and proposal hash; single use unless
-   * `grantOptions` say otherwise), then approves the one call in the SDK (never
-   * alwaysApprove). Default proposal: the one the interruption carries.
+   * Grants exactly `proposal` (bound to agent, tool, proposal hash and the run's scope;
+   * single use unless `grantOptions` say otherwise; with keys, through the seal), then
+   * approves the one call in the SDK (never alwaysApprove). Default proposal: the one the
+   * interruption carries.
    */
   approve(
     state: RunState<any, any>,
     interruption: RunToolApprovalItem,
-    proposal?: SuspendedToolProposal | { agentName: string; toolName: string; argsCanonicalJson: string; proposalHash: string },
+    proposal?: OpenAIAgentsProposal,
     grantOptions?: { uses?: number; ttlMs?: number; expiresAt?: number },
   ): Promise<void>;
 }
 
-export declare function createOpenAIAgentsGate(options: OpenAIAgentsGateOptions): OpenAIAgentsGate;
+export declare function createOpenAIAgentsGate<Schemas extends OpenAIAgentsToolSchemas = OpenAIAgentsToolSchemas, Context = unknown>(
+  options: OpenAIAgentsGateOptions<Schemas, Context>,
+): OpenAIAgentsGate<Schemas, Context>;
+
+/** The key of the run context's `context` object under which pending proposals travel with a RunState. */
+export declare const CARRIER_KEY: 'tool-argument-snapshot';
 
 export type { ToolArgumentsValidationError };

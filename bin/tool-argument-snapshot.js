@@ -3,8 +3,9 @@
 // The command line of tool-argument-snapshot, for approval reviewers and scripts: the
 // canonical JSON and proposal hash of a provider's raw tool-call arguments (hash), a
 // check of those arguments against an approved hash (verify), a check of a stored
-// proposal or snapshot (verify-snapshot), and RFC 8785 for any strict JSON text
-// (canonicalize). Input is read as bytes and must be UTF-8 without a byte order mark.
+// proposal or snapshot (verify-snapshot), where two stored proposals differ (diff), and
+// RFC 8785 for any strict JSON text (canonicalize). Input is read as bytes and must be
+// UTF-8 without a byte order mark.
 // Error messages name the stage and the code, never the payload.
 //
 // The command line is parsed here, not by util.parseArgs, so that the rules are ours and
@@ -29,7 +30,9 @@ const HELP = `Usage:
   ${PROGRAM} hash --agent NAME --tool NAME [--json] [FILE|-]
   ${PROGRAM} verify --agent NAME --tool NAME --hash HEX
                                 [--json] [FILE|-]
-  ${PROGRAM} verify-snapshot [--hash HEX] [--json] [FILE|-]
+  ${PROGRAM} verify-snapshot [--hash HEX] [--key-file PATH | --key-env NAME]
+                                [--json] [FILE|-]
+  ${PROGRAM} diff [--values] [--json] APPROVED PROPOSED
   ${PROGRAM} canonicalize [--no-newline] [FILE|-]
   ${PROGRAM} help | --help | -h | COMMAND --help
   ${PROGRAM} --version
@@ -59,7 +62,29 @@ Commands:
                 whose JSON or hash does not check exits 1 (code not_canonical,
                 hash_mismatch, or the error of its argsCanonicalJson, such as
                 invalid_json); a file that is no such record exits 3
-                (not_a_snapshot, or the file's own JSON error).
+                (not_a_snapshot, or the file's own JSON error). Exactly what
+                verifySnapshot accepts is accepted: only those four fields are
+                read and checked, every other field (parsedArguments,
+                rawArguments, ...) only has to be JSON, however deep; one of
+                the four fields given twice is refused (duplicate_key).
+                With --key-file or --key-env, the record must be a sealed
+                proposal (createApprovalGrants({ keys }).seal): its key id
+                names the key of the ring, its HMAC-SHA256 signature must
+                verify and it must not have expired; exit 0 prints the key
+                id, the expiry and the scope too. A signature that does not
+                verify (bad_signature), an unknown key (unknown_key) or an
+                expired seal (seal_expired) exits 1; a record that is not a
+                sealed proposal (not_sealed) exits 3; a key that cannot be
+                read exits 2. A key is never taken from an argument.
+  diff          Compare two stored proposals or snapshots of the same agent and
+                tool (files, as verify-snapshot reads them; either may be -):
+                list the JSON Pointer of every member or element added,
+                removed or changed, in canonical key order. Exit 0 when the
+                arguments are equal, 1 when they differ. A record that does not
+                verify, or two records of different agents or tools, exit 3.
+                The paths are made of payload keys; values are printed only
+                with --values. A diff is a reviewer's aid,
+                never an authorization: approvals bind the proposal hash.
   canonicalize  Print the RFC 8785 form of strict JSON text, followed by a
                 newline. Accepts exactly the values a snapshot can hold:
                 duplicate keys, lone surrogates, -0 and numbers that overflow
@@ -74,12 +99,21 @@ Options:
   --agent NAME     The agent name bound into the proposal hash.
   --tool NAME      The tool name bound into the proposal hash.
   --hash HEX       verify, verify-snapshot: the approved proposal hash.
-  --json           hash, verify, verify-snapshot: print one JSON object on
-                   standard output: {agentName, toolName, argsCanonicalJson,
+  --key-file PATH  verify-snapshot: a file holding the key ring as JSON,
+                   [{"id": ..., "secret": ...}] (or {"keys": [...]}); a
+                   secret is a string (its UTF-8 bytes) or "secretBase64".
+  --key-env NAME   verify-snapshot: the environment variable NAME holds the
+                   key ring, as --key-file's file does.
+  --json           hash, verify, verify-snapshot, diff: print one JSON object
+                   on standard output: {agentName, toolName, argsCanonicalJson,
                    proposalHash}, for verify also {match, expectedHash}, for
                    verify-snapshot also {verified} (and {match, expectedHash}
-                   with --hash). A rejected input prints
-                   {"error": {stage, code, message}} there too.
+                   with --hash); for diff {equal, agentName, toolName,
+                   approvedHash, proposedHash, changes: [{path, kind}]}. A
+                   rejected input prints {"error": {stage, code, message}}
+                   there too.
+  --values         diff: also print the approved and proposed values at each
+                   path (payload: off by default).
   --no-newline     canonicalize: print the canonical JSON alone, byte-exact.
   --include-path   On rejected input, also print the JSON Pointer of the
                    offending value. Off by default: a pointer is made of the
@@ -103,13 +137,16 @@ Output:
 
 Exit status:
   0   success; for verify, the hash matches; for verify-snapshot, the record
-      checks (and its hash is HEX, when given)
+      checks (and its hash is HEX, when given); for diff, the arguments are
+      equal
   1   verify: the hash does not match; verify-snapshot: the record does not
       check (its JSON is not canonical or not strict JSON, its hash does not
-      bind its fields) or its hash is not HEX
+      bind its fields) or its hash is not HEX; diff: the arguments differ
   2   usage error (unknown command or option, missing or malformed option)
   3   input rejected: not UTF-8, not strict JSON, outside the snapshot
-      domain, or unreadable. Standard error then says
+      domain, or unreadable; for diff also a record that does not verify
+      (any code) and records of different agents (different_agent) or
+      tools (different_tool). Standard error then says
         ${PROGRAM}: error: MESSAGE (stage STAGE, code CODE)
       where STAGE is input (reading), json (decoding) or snapshot (the
       value's domain; for verify-snapshot, the record) and CODE a stable
@@ -123,6 +160,7 @@ Examples:
   ${PROGRAM} verify --agent bot --tool write_file \\
     --hash "$APPROVED_HASH" args.json
   ${PROGRAM} verify-snapshot --hash "$APPROVED_HASH" proposal.json
+  ${PROGRAM} diff approved.json proposed.json
   ${PROGRAM} canonicalize --no-newline data.json > data.jcs.json
 `;
 
@@ -151,6 +189,9 @@ const OPTIONS = {
   json: 'boolean',
   'no-newline': 'boolean',
   'include-path': 'boolean',
+  values: 'boolean',
+  'key-file': 'string',
+  'key-env': 'string',
   help: 'boolean',
   version: 'boolean',
 };
@@ -159,7 +200,8 @@ const COMMANDS = {
   __proto__: null,
   hash: { allowed: ['agent', 'tool', 'json', 'include-path'], required: ['agent', 'tool'], run: runHash },
   verify: { allowed: ['agent', 'tool', 'hash', 'json', 'include-path'], required: ['agent', 'tool', 'hash'], run: runVerify },
-  'verify-snapshot': { allowed: ['hash', 'json', 'include-path'], required: [], run: runVerifySnapshot },
+  'verify-snapshot': { allowed: ['hash', 'json', 'include-path', 'key-file', 'key-env'], required: [], run: runVerifySnapshot },
+  diff: { allowed: ['values', 'json'], required: [], operands: 2, run: runDiff },
   canonicalize: { allowed: ['no-newline', 'include-path'], required: [], run: runCanonicalize },
 };
 
@@ -284,8 +326,16 @@ function parseCommandLine(argv) {
       throw new UsageError(`--${name} must be well-formed Unicode text`);
     }
   }
+  if (values['key-file'] !== undefined && values['key-env'] !== undefined) {
+    throw new UsageError('give --key-file or --key-env, not both');
+  }
   if (values.hash !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.hash)) {
     throw new UsageError('--hash must be 64 hexadecimal digits (a SHA-256 proposal hash)');
+  }
+  if (spec.operands === 2) {
+    if (operands.length !== 2) throw new UsageError(`${command} compares two files (APPROVED PROPOSED), but ${operands.length} ${operands.length === 1 ? 'was' : 'were'} given`);
+    if (operands[0] === '-' && operands[1] === '-') throw new UsageError(`${command} reads standard input for one file at most`);
+    return { command, values, files: operands };
   }
   if (operands.length > 1) throw new UsageError(`${command} reads one input, but ${operands.length} were given`);
   return { command, values, file: operands[0] };
@@ -445,37 +495,203 @@ async function runVerify({ values, file }) {
  */
 const NOT_A_RECORD = ['not_a_snapshot', 'internal_error'];
 
-async function runVerifySnapshot({ values, file }) {
-  const text = await readText(file);
-  const lib = loadLibrary();
-  const includePath = values['include-path'] === true;
+/** The four fields verifySnapshot reads; nothing else of a stored record is interpreted. */
+const RECORD_FIELDS = ['agentName', 'toolName', 'argsCanonicalJson', 'proposalHash'];
+/** The fields a sealed proposal's signature covers, with the signature. */
+const SEALED_FIELDS = [...RECORD_FIELDS, 'v', 'keyId', 'nonce', 'expiresAt', 'scope', 'signature'];
+/** The codes of a sealed proposal that is no sealed proposal at all (exit 3), not one that fails to verify (exit 1). */
+const NOT_SEALED = ['not_sealed'];
+
+function skipWhitespace(text, i) {
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return i;
+    i++;
+  }
+}
+
+/** The index after the JSON string that starts at `i` (the text is known to be JSON). */
+function stringEnd(text, i) {
+  for (let j = i + 1; ; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x5c) j++;
+    else if (c === 0x22) return j + 1;
+  }
+}
+
+/** The index after the JSON value that starts at `i` (the text is known to be JSON). No recursion. */
+function valueEnd(text, i) {
+  const c = text.charCodeAt(i);
+  if (c === 0x22) return stringEnd(text, i);
+  if (c !== 0x7b && c !== 0x5b) {
+    let j = i;
+    for (;;) {
+      const d = text.charCodeAt(j);
+      if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d || Number.isNaN(d)) return j;
+      j++;
+    }
+  }
+  let depth = 0;
+  for (let j = i; ; ) {
+    const d = text.charCodeAt(j);
+    if (d === 0x22) {
+      j = stringEnd(text, j);
+      continue;
+    }
+    if (d === 0x7b || d === 0x5b) depth++;
+    else if ((d === 0x7d || d === 0x5d) && --depth === 0) return j + 1;
+    j++;
+  }
+}
+
+/**
+ * The first of the four record fields named twice at the top level of a JSON text
+ * (names compared after their escapes are decoded), or undefined. JSON.parse keeps the
+ * last of duplicate names; another reader may keep the first, so a record whose checked
+ * fields are ambiguous is refused instead.
+ */
+function duplicateRecordField(text, fields = RECORD_FIELDS) {
+  let i = skipWhitespace(text, 0);
+  if (text.charCodeAt(i) !== 0x7b) return undefined;
+  const seen = new Set();
+  i = skipWhitespace(text, i + 1);
+  if (text.charCodeAt(i) === 0x7d) return undefined;
+  for (;;) {
+    const end = stringEnd(text, i);
+    const name = JSON.parse(text.slice(i, end));
+    if (fields.includes(name)) {
+      if (seen.has(name)) return name;
+      seen.add(name);
+    }
+    i = skipWhitespace(text, skipWhitespace(text, end) + 1);
+    i = skipWhitespace(text, valueEnd(text, i));
+    if (text.charCodeAt(i) !== 0x2c) return undefined;
+    i = skipWhitespace(text, i + 1);
+  }
+}
+
+/**
+ * A stored record read from text exactly as verifySnapshot would see JSON.parse(text):
+ * the whole text must be JSON (RFC 8259), and only the four fields verifySnapshot reads
+ * are interpreted, so a deep, duplicated or unusual value in any other field (a
+ * proposal's parsedArguments one level deeper than its arguments, say) cannot make a
+ * valid record fail. A duplicate of one of the four fields is refused (duplicate_key).
+ */
+function readRecord(text, what, includePath, fields) {
   let record;
   try {
-    // Strict, like every input here: a duplicate key could make two readers of the same
-    // file see two different records.
-    record = lib.decodeView(text, { includePath });
-  } catch (error) {
-    throw rejectedFrom(lib, error, () => 'json');
+    record = JSON.parse(text);
+  } catch {
+    throw new InputRejected(`${what} is not valid JSON text`, 'json', 'invalid_json');
   }
-  let snapshot;
+  const duplicate = duplicateRecordField(text, fields);
+  if (duplicate !== undefined) {
+    throw new InputRejected(`${what} has the field ${duplicate} more than once`, 'json', 'duplicate_key', includePath ? `/${duplicate}` : undefined);
+  }
+  return record;
+}
+
+/** verifySnapshot of a record; its failures as InputRejected (exit 1 for a record that does not check). */
+function verifyRecord(lib, record, what) {
   try {
-    snapshot = lib.verifySnapshot(record);
+    return lib.verifySnapshot(record);
   } catch (error) {
-    const rejected = rejectedFrom(lib, error, () => 'snapshot');
-    if (rejected instanceof InputRejected && !NOT_A_RECORD.includes(rejected.code)) rejected.exitStatus = EXIT_MISMATCH;
-    throw rejected;
+    throw rejectedRecord(lib, error, what);
   }
+}
+
+/** What verifySnapshot threw, as InputRejected: exit 1 for a record that does not check, 3 for no record. */
+function rejectedRecord(lib, error, what) {
+  const rejected = rejectedFrom(lib, error, () => 'snapshot');
+  if (!(rejected instanceof InputRejected)) return rejected;
+  if (what !== undefined) rejected.message = `${what}: ${rejected.message}`;
+  if (!NOT_A_RECORD.includes(rejected.code)) rejected.exitStatus = EXIT_MISMATCH;
+  return rejected;
+}
+
+/**
+ * The key ring of --key-file PATH or --key-env NAME, never of an argument: JSON, either an
+ * array of { id, secret } or { keys: [...] }, each secret a string (its UTF-8 bytes) or
+ * `secretBase64`. A key that cannot be read is a usage error (exit 2); nothing of the
+ * key is ever printed.
+ */
+function readKeyRing(values) {
+  let text;
+  let where;
+  if (values['key-file'] !== undefined) {
+    where = 'the key file';
+    try {
+      text = readFileSync(values['key-file'], 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read the key file: ${systemReason(error)}`);
+    }
+  } else {
+    const name = values['key-env'];
+    where = `the environment variable ${quoteArgument(name)}`;
+    text = Object.hasOwn(process.env, name) ? process.env[name] : undefined;
+    if (typeof text !== 'string' || text === '') throw new UsageError(`${where} is not set`);
+  }
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${where} does not hold JSON (a key ring: [{ "id": ..., "secret": ... }])`);
+  }
+  const list = Array.isArray(parsed) ? parsed : parsed !== null && typeof parsed === 'object' && Array.isArray(parsed.keys) ? parsed.keys : null;
+  if (list === null || list.length === 0) throw new UsageError(`${where} holds no key ring ([{ "id": ..., "secret": ... }] or { "keys": [...] })`);
+  const keys = [];
+  for (const key of list) {
+    if (key === null || typeof key !== 'object') throw new UsageError(`${where}: each key is an object { "id", "secret" }`);
+    const secret = typeof key.secretBase64 === 'string' ? new Uint8Array(Buffer.from(key.secretBase64, 'base64')) : key.secret;
+    keys.push({ id: key.id, secret });
+  }
+  return keys;
+}
+
+/** A sealed proposal verified with a key ring: the library's fields, or InputRejected (exit 1 or 3). */
+function verifySealedRecord(lib, keys, record) {
+  let grants;
+  try {
+    grants = lib.createApprovalGrants({ keys });
+  } catch (error) {
+    // The ring itself is wrong (a short secret, a duplicate id): the message names no key material.
+    throw new UsageError(`the key ring is not usable: ${error && error.message}`);
+  }
+  try {
+    return grants.verify(record);
+  } catch (error) {
+    if (lib.isApprovalGrantError(error)) {
+      const rejected = new InputRejected(error.message.replace(/\s*\[[a-z_]+\]$/, ''), 'seal', error.code);
+      if (!NOT_SEALED.includes(error.code)) rejected.exitStatus = EXIT_MISMATCH;
+      throw rejected;
+    }
+    throw rejectedRecord(lib, error);
+  }
+}
+
+async function runVerifySnapshot({ values, file }) {
+  const keys = values['key-file'] !== undefined || values['key-env'] !== undefined ? readKeyRing(values) : undefined;
+  const text = await readText(file);
+  const lib = loadLibrary();
+  const record = readRecord(text, 'the file', values['include-path'] === true, keys === undefined ? RECORD_FIELDS : SEALED_FIELDS);
+  const snapshot = keys === undefined ? verifyRecord(lib, record) : verifySealedRecord(lib, keys, record);
   const { agentName, toolName, argsCanonicalJson, proposalHash } = snapshot;
   const expectedHash = values.hash === undefined ? undefined : values.hash.toLowerCase();
   const match = expectedHash === undefined || proposalHash === expectedHash;
   if (values.json) {
     const out = { verified: true, agentName, toolName, argsCanonicalJson, proposalHash };
+    if (keys !== undefined) Object.assign(out, { sealed: true, keyId: snapshot.keyId, expiresAt: snapshot.expiresAt, scope: snapshot.scope });
     if (expectedHash !== undefined) Object.assign(out, { match, expectedHash });
     writeJson(out);
     return match ? EXIT_OK : EXIT_MISMATCH;
   }
-  const fields = `agent name:     ${displayString(agentName)}\ntool name:      ${displayString(toolName)}\n` +
+  let fields = `agent name:     ${displayString(agentName)}\ntool name:      ${displayString(toolName)}\n` +
     `canonical JSON: ${argsCanonicalJson}\n`;
+  if (keys !== undefined) {
+    fields += `sealed by key:  ${displayString(snapshot.keyId)}\n` +
+      `seal expires:   ${snapshot.expiresAt === null ? 'never' : new Date(snapshot.expiresAt).toISOString()}\n` +
+      `grant scope:    ${snapshot.scope === null ? 'none' : displayString(snapshot.scope)}\n`;
+  }
   if (match) {
     process.stdout.write(`verified\n${fields}proposal hash:  ${proposalHash}\n`);
   } else {
@@ -483,6 +699,72 @@ async function runVerifySnapshot({ values, file }) {
   }
   warnIfDeceptive(argsCanonicalJson);
   return match ? EXIT_OK : EXIT_MISMATCH;
+}
+
+/** A diff entry's value as canonical JSON, for display. */
+function shownValue(lib, value) {
+  return lib.canonicalize(value);
+}
+
+async function runDiff({ values, files }) {
+  const [approvedText, proposedText] = [await readText(files[0]), await readText(files[1])];
+  const lib = loadLibrary();
+  const sides = [];
+  for (const [text, what] of [[approvedText, 'the approved record'], [proposedText, 'the proposed record']]) {
+    let snapshot;
+    try {
+      snapshot = verifyRecord(lib, readRecord(text, what, false), what);
+    } catch (error) {
+      // Here 1 means "the arguments differ": a record that does not verify is rejected input.
+      if (error instanceof InputRejected) error.exitStatus = EXIT_REJECTED;
+      throw error;
+    }
+    sides.push(snapshot);
+  }
+  const [approved, proposed] = sides;
+  if (approved.agentName !== proposed.agentName) {
+    throw new InputRejected('the records name different agents; a diff compares two calls of one agent and one tool', 'snapshot', 'different_agent');
+  }
+  if (approved.toolName !== proposed.toolName) {
+    throw new InputRejected('the records name different tools; a diff compares two calls of one agent and one tool', 'snapshot', 'different_tool');
+  }
+  const changes = lib.diffSnapshots(approved, proposed, { includeValues: values.values === true });
+  const equal = changes.length === 0;
+  if (values.json) {
+    writeJson({
+      equal,
+      agentName: approved.agentName,
+      toolName: approved.toolName,
+      approvedHash: approved.proposalHash,
+      proposedHash: proposed.proposalHash,
+      changes,
+    });
+    return equal ? EXIT_OK : EXIT_MISMATCH;
+  }
+  const names = `agent name:     ${displayString(approved.agentName)}\ntool name:      ${displayString(approved.toolName)}\n`;
+  if (equal) {
+    process.stdout.write(`equal\n${names}proposal hash:  ${approved.proposalHash}\n`);
+    return EXIT_OK;
+  }
+  let lines = '';
+  let printed = '';
+  for (const change of changes) {
+    let line = `${change.kind.padEnd(7)} ${displayString(change.path)}`;
+    if (values.values) {
+      const before = change.kind === 'added' ? undefined : shownValue(lib, change.approved);
+      const after = change.kind === 'removed' ? undefined : shownValue(lib, change.proposed);
+      if (change.kind === 'changed') line += `: ${before} -> ${after}`;
+      else line += `: ${before ?? after}`;
+      printed += `${before ?? ''}${after ?? ''}`;
+    }
+    lines += `${line}\n`;
+  }
+  process.stdout.write(
+    `different: ${changes.length} ${changes.length === 1 ? 'path' : 'paths'}\n${names}` +
+      `approved hash:  ${approved.proposalHash}\nproposed hash:  ${proposed.proposalHash}\n${lines}`,
+  );
+  if (printed !== '') warnIfDeceptive(printed);
+  return EXIT_MISMATCH;
 }
 
 async function runCanonicalize({ values, file }) {
@@ -539,6 +821,11 @@ async function main(argv) {
     if (error instanceof LoadFailure) {
       process.stderr.write(`${PROGRAM}: error: ${error.message}\n`);
       return EXIT_INTERNAL;
+    }
+    if (error instanceof UsageError) {
+      // A key that cannot be had (--key-file, --key-env) is found only when the command runs.
+      process.stderr.write(`${PROGRAM}: error: ${error.message}\n`);
+      return EXIT_USAGE;
     }
     throw error;
   }

@@ -1,8 +1,9 @@
 'use strict';
-// An agent on LangChain.js core 1.x whose tool calls go through
+// An agent loop of its own on LangChain.js core 1.x whose tool calls go through
 // tool-argument-snapshot/langchain. The model is scripted (no network) and answers the
 // way @langchain/openai's ChatOpenAI does: the provider's argument strings in
-// additional_kwargs.tool_calls, tool_calls parsed from them. Run: node examples/langchain-agent.js
+// additional_kwargs.tool_calls, tool_calls parsed from them. For createAgent, see
+// docs/adapters/langchain.md (toolGateMiddleware). Run: node examples/langchain-agent.js
 
 const { BaseChatModel } = require('@langchain/core/language_models/chat_models');
 const { AIMessage, HumanMessage, ToolMessage } = require('@langchain/core/messages');
@@ -44,10 +45,9 @@ const transfer = tool(async ({ to, cents }) => `sent ${cents} cents to ${to}`, {
   schema: z.object({ to: z.string(), cents: z.number().int().positive() }),
 });
 
-function policy(input) {
-  if (input.parsedArguments.cents <= 1000) return { decision: 'allow', reason: 'small transfer' };
-  return { decision: 'require_approval', reason: 'large transfer' };
-}
+const policy = {
+  transfer: (input) => (input.parsedArguments.cents <= 1000 ? { decision: 'allow', reason: 'small transfer' } : { decision: 'require_approval', reason: 'large transfer' }),
+};
 
 const grants = createApprovalGrants();
 const gate = createToolGate({ agentName: 'Payments assistant', tools: [transfer], policy, grants });
@@ -62,10 +62,10 @@ async function runAgent(model, question, approve) {
     const { messages: answers, pending } = await gate.run(ai);
     for (const proposal of pending) {
       if (await approve(proposal)) {
-        await grants.grant(proposal);
+        await gate.approve(proposal);
         answers.push(...(await gate.run(ai, { toolCallIds: [proposal.toolCallId] })).messages);
       } else {
-        answers.push(new ToolMessage({ tool_call_id: proposal.toolCallId, status: 'error', content: 'declined by a reviewer' }));
+        answers.push(gate.decline(proposal, 'declined by a reviewer'));
       }
     }
     messages.push(...answers);

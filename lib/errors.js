@@ -29,8 +29,24 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
  */
 const BRAND = Symbol.for('tool-argument-snapshot.error');
 
+/**
+ * The codes adapters give a tool call they cannot pair with its provider text (stage
+ * json): what a framework hands over is not what the provider sent, or not unambiguously.
+ */
+const CALL_MESSAGES = {
+  __proto__: null,
+  missing_call_id: 'the tool call has no call id',
+  duplicate_call_id: 'another tool call of the same response has the same call id',
+  unpaired_call: 'the tool call cannot be paired with one provider text',
+  no_provider_text: 'no provider text was recorded for the tool call',
+  provider_text_mismatch: 'the arguments are not the provider text recorded for the tool call',
+};
+const CALL_CODES = ObjectFreeze(['missing_call_id', 'duplicate_call_id', 'unpaired_call', 'no_provider_text', 'provider_text_mismatch']);
+
 function describe(code) {
-  return ObjectHasOwn(MESSAGES, code) ? MESSAGES[code] : 'the value is outside the strict snapshot domain';
+  if (ObjectHasOwn(MESSAGES, code)) return MESSAGES[code];
+  if (ObjectHasOwn(CALL_MESSAGES, code)) return CALL_MESSAGES[code];
+  return 'the value is outside the strict snapshot domain';
 }
 
 const HEX = '0123456789abcdef';
@@ -161,6 +177,9 @@ const NOT_ALLOWED_REASONS = {
   grant_unavailable: 'the grant the decision relied on could not be spent',
 };
 
+/** The codes of ToolCallNotAllowedError, in a frozen array. */
+const NOT_ALLOWED_CODES = ObjectFreeze(['not_allowed', 'already_executed', 'not_a_decision', 'grant_unavailable']);
+
 /**
  * executeToolCall refused to run the handler: a deny or approval decision
  * (`not_allowed`), a decision already executed (`already_executed`), an object that
@@ -278,6 +297,8 @@ module.exports = {
   ToolCallNotAllowedError,
   ApprovalGrantError,
   GRANT_ERROR_CODES,
+  NOT_ALLOWED_CODES,
+  CALL_CODES,
   isApprovalGrantError,
   isSnapshotDomainError,
   isToolArgumentsValidationError,

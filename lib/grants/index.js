@@ -15,6 +15,7 @@ const { settle, ours, isPromise } = require('../promises');
 const { openEvaluationOf, addUse, evaluationOfDecision, spendEvaluation } = require('./registry');
 const { readKeyRing, sealFields, verifySealed, sealedCopy } = require('./seal');
 const { createMemoryStore } = require('./memory');
+const { GRANT, SPEND, observed, traceAsync, attemptIdOf, setField } = require('../events');
 const P = require('../primordials');
 
 const { ObjectFreeze, JSONParse, StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, isProxy } = P;
@@ -168,7 +169,34 @@ function createApprovalGrants(options) {
     return sealOf(proposal, ttlMs, scope);
   }
 
+  /**
+   * Verifies a sealed proposal without granting it (for a reviewer's display or a
+   * command line): its signature, its expiry on the grants' clock and its hash. Returns a
+   * fresh copy of its fields. Synchronous; a TypeError without keys.
+   */
+  function verify(sealed) {
+    requireRing('verify');
+    requireInput(sealed, 'verify expects a sealed proposal');
+    const fields = verifySealed(sealed, ring, clock());
+    verifiedProposal(fields);
+    return sealedCopy(fields);
+  }
+
   async function grant(approved, grantOptions) {
+    if (!observed(GRANT)) return await ours(grantNow(approved, grantOptions));
+    // The context gets the record's fields once they are verified: a refused record's
+    // fields are nobody's to report.
+    const context = {};
+    return await ours(traceAsync(GRANT, context, () => grantNow(approved, grantOptions), 'grant', (record) => {
+      setField(context, 'agentName', record.agentName);
+      setField(context, 'toolName', record.toolName);
+      setField(context, 'proposalHash', record.proposalHash);
+      setField(context, 'scope', record.scope);
+      setField(context, 'keyId', record.keyId);
+    }));
+  }
+
+  async function grantNow(approved, grantOptions) {
     requireInput(approved, GRANT_USAGE);
     const gopts = optionalInput(grantOptions, 'grant options must be an object');
     const gfield = (name) => (gopts === null ? undefined : own(gopts, name));
@@ -183,6 +211,7 @@ function createApprovalGrants(options) {
     const t = clock();
     let nonce = null;
     let nonceExpiresAt = null;
+    let keyId = null;
     let sealed;
     if (ring !== undefined) {
       // Only a sealed proposal that verifies, is live and was never granted: what the
@@ -194,6 +223,7 @@ function createApprovalGrants(options) {
       }
       nonce = sealed.nonce;
       nonceExpiresAt = sealed.expiresAt;
+      keyId = sealed.keyId;
     }
     // What the approver saw is argsCanonicalJson: the hash is granted only if it is the
     // hash of that text (a tampered record throws SnapshotDomainError hash_mismatch).
@@ -212,6 +242,7 @@ function createApprovalGrants(options) {
       uses,
       nonce,
       nonceExpiresAt,
+      keyId,
     });
     const put = await call(storePut, store, [record, t]);
     if (!put.ok) throw put.value;
@@ -248,9 +279,21 @@ function createApprovalGrants(options) {
   }
 
   /** Takes one use of the grant `query` names: true only when the store took one. */
-  async function take(query) {
+  async function takeNow(query) {
     const taken = await call(storeTake, store, [query, clock()]);
     return taken.ok && taken.value === true;
+  }
+
+  /** takeNow, published on the spend channel with the evaluation's attempt (docs/events.md). */
+  async function take(query, evaluation) {
+    if (!observed(SPEND)) return await ours(takeNow(query));
+    const attemptId = attemptIdOf(evaluation.attempt);
+    const { agentName, toolName, proposalHash, scope } = query;
+    const toolCallId = evaluation.toolCallId;
+    const context = toolCallId === undefined
+      ? { attemptId, agentName, toolName, proposalHash, scope }
+      : { attemptId, agentName, toolName, toolCallId, proposalHash, scope };
+    return await ours(traceAsync(SPEND, context, () => takeNow(query), 'spend', (taken) => setField(context, 'taken', taken)));
   }
 
   function policy(fallback) {
@@ -269,7 +312,7 @@ function createApprovalGrants(options) {
         return { decision: 'deny', reason: 'grant_store_unavailable' };
       }
       if (answer.value === true && evaluation.open === true) {
-        addUse(evaluation, owner, () => take(query));
+        addUse(evaluation, owner, () => take(query, evaluation));
         return { decision: 'allow', reason: 'approval_granted' };
       }
       return next(input);
@@ -355,7 +398,7 @@ function createApprovalGrants(options) {
     if (!done.ok) throw done.value;
   }
 
-  return ObjectFreeze({ grant, seal, has, revoke, prune, policy, spend, keepProposal, keptProposal, forgetProposal, sealing: ring !== undefined });
+  return ObjectFreeze({ grant, seal, verify, has, revoke, prune, policy, spend, keepProposal, keptProposal, forgetProposal, sealing: ring !== undefined });
 }
 
 module.exports = { createApprovalGrants };

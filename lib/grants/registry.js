@@ -19,6 +19,8 @@
 // Record (protocol v1):
 //   agentName, toolName, proposalHash   what is evaluated (from the snapshot)
 //   scope                               policyContext.grantScope, or null
+//   attempt                             { id, toolCallId } of the prepared call, for events
+//   toolCallId                          the call id of this evaluation (events), or undefined
 //   open                                true until the policy has answered
 //   failed                              a grants store failed while the policy looked
 //   uses                                [{ owner, take }]: take() spends one use, at most once per owner
@@ -64,13 +66,15 @@ const INPUTS = REGISTRY.inputs;
 const DECISIONS = REGISTRY.decisions;
 
 /** Opens the evaluation record of a policy input. */
-function openEvaluation(input, snapshot, scope) {
+function openEvaluation(input, snapshot, scope, attempt, toolCallId) {
   const record = {
     __proto__: null,
     agentName: snapshot.agentName,
     toolName: snapshot.toolName,
     proposalHash: snapshot.proposalHash,
     scope,
+    attempt,
+    toolCallId,
     open: true,
     failed: false,
     uses: [],

@@ -4,9 +4,10 @@
 
 const { invalidArgument } = require('../errors');
 const { own, defineField } = require('../input');
-const { decodeView } = require('../snapshot');
-const { readEvaluation, conclude, askPolicy, runtimeDeny, NONE } = require('./decide');
-const { readGrants, spend, grantsAllow, executionViewOf } = require('./execute');
+const { readEvaluation, decide, evaluationContext, decisionFields, runtimeDeny, NONE } = require('./decide');
+const { executeContext, readGrants, spend, grantsAllow, grantRefused, executionViewOf } = require('./execute');
+const { ours } = require('../promises');
+const { EVALUATE, EXECUTE, observed, traceAsync } = require('../events');
 const P = require('../primordials');
 
 const { ObjectHasOwn } = P;
@@ -29,21 +30,36 @@ async function authorizeToolCall(input) {
   if (typeof execute !== 'function') throw invalidArgument('execute must be a function');
   const grants = readGrants(input);
   let decision;
-  if (read.policy === undefined) {
-    decision = runtimeDeny(read.snapshot, 'policy_not_configured', undefined, false, NONE);
+  if (observed(EVALUATE)) {
+    const context = evaluationContext(read);
+    decision = await ours(traceAsync(EVALUATE, context, () => decide(read), 'evaluate', (made) => decisionFields(context, made)));
   } else {
-    const parsedArguments = decodeView(read.snapshot);
-    decision = conclude(read, await askPolicy(read, parsedArguments), parsedArguments);
+    decision = await ours(decide(read));
   }
   if (decision.decision !== 'allow') return outcomeOf(decision);
-  spend(decision);
-  if (!(await grantsAllow(grants, decision))) {
-    // The decision was fresh and an allow: only the grant can refuse it.
+  // The decision is fresh and an allow: only the grant can refuse it.
+  let refused;
+  const run = async () => {
+    spend(decision);
+    if (!(await grantsAllow(grants, decision))) {
+      refused = grantRefused(decision);
+      throw refused;
+    }
+    return execute(executionViewOf(decision));
+  };
+  let result;
+  try {
+    result = observed(EXECUTE)
+      ? await ours(traceAsync(EXECUTE, executeContext(decision), run, 'execute', ignore, 'handler_error'))
+      : await ours(run());
+  } catch (error) {
+    if (refused === undefined || error !== refused) throw error;
     const hasResult = ObjectHasOwn(decision, 'policyResult');
-    return outcomeOf(runtimeDeny(read.snapshot, 'grant_unavailable', hasResult ? decision.policyResult : undefined, hasResult, NONE));
+    return outcomeOf(runtimeDeny(read, 'grant_unavailable', hasResult ? decision.policyResult : undefined, hasResult, NONE));
   }
-  const result = await execute(executionViewOf(decision));
   return { decision: 'allow', reason: decision.reason, decidedBy: 'policy', policyResult: decision.policyResult, result };
 }
+
+function ignore() {}
 
 module.exports = { authorizeToolCall };

@@ -7,8 +7,9 @@
 const { invalidArgument } = require('../errors');
 const { own, requireInput, defineField } = require('../input');
 const { canonicalize, decodeView } = require('../snapshot');
-const { preparedSnapshotOf, preparedRequestOf, parseRequest } = require('./prepare');
-const { settle } = require('../promises');
+const { preparedSnapshotOf, preparedRequestOf, preparedAttemptOf, parseRequest, readToolCallId } = require('./prepare');
+const { settle, ours } = require('../promises');
+const { EVALUATE, observed, traceAsync, attemptIdOf, setField } = require('../events');
 const { openEvaluation, bindDecision } = require('../grants/registry');
 const P = require('../primordials');
 
@@ -108,7 +109,8 @@ function policyInputOf(prepared, snapshot, policyContext, parsedArguments) {
  * A frozen decision, registered so that executeToolCall accepts it (and nothing else).
  * Object literals define their fields (no setter runs), one literal per shape.
  */
-function makeDecision(snapshot, decision, reason, decidedBy, policyResult, hasPolicyResult, error, proposal, evaluation) {
+function makeDecision(read, decision, reason, decidedBy, policyResult, hasPolicyResult, error, proposal, evaluation) {
+  const snapshot = read.snapshot;
   const { agentName, toolName, argsCanonicalJson, proposalHash } = snapshot;
   let made;
   if (proposal !== undefined) {
@@ -120,7 +122,7 @@ function makeDecision(snapshot, decision, reason, decidedBy, policyResult, hasPo
   } else {
     made = { decision, reason, decidedBy, agentName, toolName, argsCanonicalJson, proposalHash };
   }
-  new DecisionState(made, { __proto__: null, snapshot, decision, executed: false, evaluation });
+  new DecisionState(made, { __proto__: null, snapshot, decision, executed: false, evaluation, attempt: read.attempt, toolCallId: read.toolCallId });
   // An allow that relied on grants is found by the grants objects of every package copy.
   if (evaluation !== undefined && decision === 'allow') bindDecision(made, evaluation);
   ObjectFreeze(made);
@@ -130,11 +132,11 @@ function makeDecision(snapshot, decision, reason, decidedBy, policyResult, hasPo
 /** Marks an absent `error` (a policy may throw undefined). */
 const NONE = Symbol('none');
 
-function runtimeDeny(snapshot, reason, policyResult, hasPolicyResult, error) {
-  return makeDecision(snapshot, 'deny', reason, 'runtime', policyResult, hasPolicyResult, error, undefined, undefined);
+function runtimeDeny(read, reason, policyResult, hasPolicyResult, error) {
+  return makeDecision(read, 'deny', reason, 'runtime', policyResult, hasPolicyResult, error, undefined, undefined);
 }
 
-const EVALUATE_USAGE = 'evaluateToolCall expects { prepared, policy?, policyContext? }';
+const EVALUATE_USAGE = 'evaluateToolCall expects { prepared, policy?, policyContext?, toolCallId? }';
 
 /** `policyContext.grantScope`: the scope grants are looked up in (own data; a well-formed string), or null. */
 function grantScopeOf(policyContext) {
@@ -160,7 +162,9 @@ function readEvaluation(input, usage) {
     throw invalidArgument('policyContext must be an object');
   }
   const grantScope = grantScopeOf(policyContext);
-  return { __proto__: null, prepared, snapshot, policy, policyContext, grantScope, evaluation: undefined };
+  const attempt = preparedAttemptOf(prepared);
+  const toolCallId = readToolCallId(own(input, 'toolCallId')) ?? attempt.toolCallId;
+  return { __proto__: null, prepared, snapshot, policy, policyContext, grantScope, attempt, toolCallId, evaluation: undefined };
 }
 
 /** The decision once the policy has answered (`settled`): the runtime's checks, in order. */
@@ -169,18 +173,18 @@ function conclude(read, settled, parsedArguments) {
   // From here on, no grants policy can add to what this evaluation relies on.
   evaluation.open = false;
   // A grants store that failed while the policy looked decides, whatever the policy said.
-  if (evaluation.failed) return runtimeDeny(snapshot, 'grant_store_unavailable', undefined, false, NONE);
-  if (!settled.ok) return runtimeDeny(snapshot, 'policy_error', undefined, false, settled.value);
+  if (evaluation.failed) return runtimeDeny(read, 'grant_store_unavailable', undefined, false, NONE);
+  if (!settled.ok) return runtimeDeny(read, 'policy_error', undefined, false, settled.value);
   const policyResult = settled.value;
   if (!viewUnchanged(parsedArguments, snapshot.argsCanonicalJson)) {
-    return runtimeDeny(snapshot, 'policy_mutated_arguments', policyResult, true, NONE);
+    return runtimeDeny(read, 'policy_mutated_arguments', policyResult, true, NONE);
   }
   const valid = readPolicyResult(policyResult);
-  if (valid === null) return runtimeDeny(snapshot, 'invalid_policy_result', policyResult, true, NONE);
+  if (valid === null) return runtimeDeny(read, 'invalid_policy_result', policyResult, true, NONE);
   const { decision, reason } = valid;
-  if (decision !== 'require_approval') return makeDecision(snapshot, decision, reason, 'policy', policyResult, true, NONE, undefined, evaluation);
+  if (decision !== 'require_approval') return makeDecision(read, decision, reason, 'policy', policyResult, true, NONE, undefined, evaluation);
   // require_approval: the fingerprint policy evaluated, reused, with its own view.
-  const proposal = ObjectFreeze({
+  const proposal = {
     kind: 'tool',
     agentName: snapshot.agentName,
     toolName: snapshot.toolName,
@@ -189,8 +193,11 @@ function conclude(read, settled, parsedArguments) {
     argsCanonicalJson: snapshot.argsCanonicalJson,
     proposalHash: snapshot.proposalHash,
     reason,
-  });
-  return makeDecision(snapshot, decision, reason, 'policy', policyResult, true, NONE, proposal, undefined);
+  };
+  // The call id rides along for the run loop (unsigned, never hashed or sealed).
+  if (read.toolCallId !== undefined) defineField(proposal, 'toolCallId', read.toolCallId);
+  ObjectFreeze(proposal);
+  return makeDecision(read, decision, reason, 'policy', policyResult, true, NONE, proposal, undefined);
 }
 
 /**
@@ -201,7 +208,7 @@ function conclude(read, settled, parsedArguments) {
 function askPolicy(read, parsedArguments) {
   const input = policyInputOf(read.prepared, read.snapshot, read.policyContext, parsedArguments);
   // Grants policy helpers find this evaluation by the input's identity.
-  read.evaluation = openEvaluation(input, read.snapshot, read.grantScope);
+  read.evaluation = openEvaluation(input, read.snapshot, read.grantScope, read.attempt, read.toolCallId);
   return settle(read.policy, input);
 }
 
@@ -212,9 +219,35 @@ function askPolicy(read, parsedArguments) {
  */
 async function evaluateToolCall(input) {
   const read = readEvaluation(input, EVALUATE_USAGE);
-  if (read.policy === undefined) return runtimeDeny(read.snapshot, 'policy_not_configured', undefined, false, NONE);
+  if (!observed(EVALUATE)) return await ours(decide(read));
+  const context = evaluationContext(read);
+  return await ours(traceAsync(EVALUATE, context, () => decide(read), 'evaluate', (decision) => decisionFields(context, decision)));
+}
+
+/** The decision of a read evaluation input. */
+async function decide(read) {
+  if (read.policy === undefined) return runtimeDeny(read, 'policy_not_configured', undefined, false, NONE);
   const parsedArguments = decodeView(read.snapshot);
   return conclude(read, await askPolicy(read, parsedArguments), parsedArguments);
 }
 
-module.exports = { evaluateToolCall, readEvaluation, conclude, askPolicy, runtimeDeny, DecisionState, NONE, RUNTIME_REASONS };
+/** The context of an evaluate or execute event (docs/events.md): no payload. */
+function evaluationContext(read) {
+  const attemptId = attemptIdOf(read.attempt);
+  const { agentName, toolName, proposalHash } = read.snapshot;
+  const toolCallId = read.toolCallId;
+  return toolCallId === undefined
+    ? { attemptId, agentName, toolName, proposalHash }
+    : { attemptId, agentName, toolName, toolCallId, proposalHash };
+}
+
+/** The outcome fields of a decision in an event context: the policy's own reason included. */
+function decisionFields(context, decision) {
+  setField(context, 'decision', decision.decision);
+  setField(context, 'reason', decision.reason);
+  setField(context, 'decidedBy', decision.decidedBy);
+}
+
+module.exports = {
+  evaluateToolCall, readEvaluation, decide, evaluationContext, decisionFields, conclude, askPolicy, runtimeDeny, DecisionState, NONE, RUNTIME_REASONS,
+};

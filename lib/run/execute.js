@@ -7,6 +7,7 @@ const { ToolCallNotAllowedError, invalidArgument } = require('../errors');
 const { own, requireInput } = require('../input');
 const { decodeView } = require('../snapshot');
 const { DecisionState } = require('./decide');
+const { EXECUTE, observed, traceAsync, attemptIdOf } = require('../events');
 const { settle, ours, isPromise } = require('../promises');
 const { spendEvaluation } = require('../grants/registry');
 const P = require('../primordials');
@@ -73,10 +74,31 @@ async function executeToolCall(decision, handler, options) {
   checkDecision(decision);
   if (typeof handler !== 'function') throw invalidArgument('handler must be a function');
   const grants = readGrants(options);
-  const refused = spend(decision);
-  if (refused !== undefined) throw refused;
-  if (!(await grantsAllow(grants, decision))) throw grantRefused(decision);
-  return handler(executionViewOf(decision));
+  const run = async () => {
+    const refused = spend(decision);
+    if (refused !== undefined) throw refused;
+    if (!(await grantsAllow(grants, decision))) throw grantRefused(decision);
+    return handler(executionViewOf(decision));
+  };
+  if (!observed(EXECUTE)) return await ours(run());
+  return await ours(traceAsync(EXECUTE, executeContext(decision), run, 'execute', ignore, 'handler_error'));
+}
+
+function ignore() {}
+
+/**
+ * The context of an execute event (docs/events.md): the attempt, what the decision was
+ * made for, and the decision itself; no payload.
+ */
+function executeContext(decision) {
+  const state = DecisionState.of(decision);
+  const attemptId = attemptIdOf(state.attempt);
+  const { agentName, toolName, proposalHash } = state.snapshot;
+  const toolCallId = state.toolCallId;
+  const { reason, decidedBy } = decision;
+  return toolCallId === undefined
+    ? { attemptId, agentName, toolName, proposalHash, decision: state.decision, reason, decidedBy }
+    : { attemptId, agentName, toolName, toolCallId, proposalHash, decision: state.decision, reason, decidedBy };
 }
 
 /**
@@ -92,4 +114,4 @@ async function grantsAllow(grants, decision) {
   return true;
 }
 
-module.exports = { executeToolCall, readGrants, spend, grantsAllow, executionViewOf };
+module.exports = { executeToolCall, executeContext, readGrants, spend, grantsAllow, grantRefused, executionViewOf };

@@ -10,6 +10,7 @@ const { snapshotOf, createSnapshotFromText, decodeView } = require('../snapshot'
 const { checkRequest, parseRequest } = require('./request');
 const { schemaKind, runSchema, runSchemaAsync, asyncSchema, KIND_NONE } = require('./schemas');
 const { handleRejection, ours, isThenable, isPromise } = require('../promises');
+const { PREPARE, observed, publish, runStarted, traceAsync, attemptIdOf, failureFields, setField } = require('../events');
 const P = require('../primordials');
 
 const { ObjectFreeze, ObjectDefineProperty } = P;
@@ -19,6 +20,7 @@ let requestedArgumentsGetter;
 // static method of the class (reachable as `prepared.constructor`) exposes it.
 let snapshotOfPrepared;
 let requestOfPrepared;
+let attemptOfPrepared;
 /** Only the package holds this: `new prepared.constructor(...)` without it throws. */
 const CONSTRUCT = Symbol('construct a prepared call');
 // The accessor of every prepared call's requestedArguments: one frozen descriptor made at
@@ -41,6 +43,20 @@ class ProviderText {
   }
 }
 
+/**
+ * One prepared call's identity for events (docs/events.md): the attempt id, made when an
+ * event first needs it, and the call id the caller gave (never hashed). Evaluations and
+ * decisions of the prepared call share it.
+ */
+class Attempt {
+  id;
+  toolCallId;
+  constructor(toolCallId) {
+    this.id = undefined;
+    this.toolCallId = toolCallId;
+  }
+}
+
 class PreparedToolCall {
   // Fields are defined, not assigned, before the constructor body runs, so setters on
   // Object.prototype never see them.
@@ -54,8 +70,9 @@ class PreparedToolCall {
   // What the pipeline reads: private, so a prepared call cannot be forged or copied.
   #snapshot;
   #request;
+  #attempt;
 
-  constructor(token, agentName, toolName, rawArguments, request, snapshot) {
+  constructor(token, agentName, toolName, rawArguments, request, snapshot, attempt) {
     // A prepared call holds a snapshot the package made: no other code can construct one
     // around an object of its own (which it could change after policy approved it).
     if (token !== CONSTRUCT) throw invalidArgument('a PreparedToolCall is made only by prepareToolCall');
@@ -64,6 +81,7 @@ class PreparedToolCall {
     this.rawArguments = rawArguments;
     this.#snapshot = snapshot;
     this.#request = request;
+    this.#attempt = attempt;
     // A new decoded copy of the provider text on every read (each policy input gets its
     // own copy too), so no policy can change what another policy, the proposal or the
     // prepared call shows. Nothing is decoded unless read.
@@ -77,6 +95,7 @@ class PreparedToolCall {
   static {
     snapshotOfPrepared = (value) => (value !== null && typeof value === 'object' && #snapshot in value ? value.#snapshot : undefined);
     requestOfPrepared = (value) => value.#request;
+    attemptOfPrepared = (value) => value.#attempt;
     requestedArgumentsGetter = function requestedArguments() {
       if (this === null || typeof this !== 'object' || !(#request in this)) return undefined;
       return parseRequest(this.#request.rawArguments, this.#request.blank);
@@ -111,14 +130,22 @@ class PrepareFields {
   includePath;
   schema;
   kind;
-  constructor(agentName, toolName, rawArguments, includePath, schema, kind) {
+  attempt;
+  constructor(agentName, toolName, rawArguments, includePath, schema, kind, attempt) {
     this.agentName = agentName;
     this.toolName = toolName;
     this.rawArguments = rawArguments;
     this.includePath = includePath;
     this.schema = schema;
     this.kind = kind;
+    this.attempt = attempt;
   }
+}
+
+/** An optional `toolCallId` input: undefined, or a well-formed string (for events only). */
+function readToolCallId(value) {
+  if (value === undefined || value === null) return undefined;
+  return requireString(value, 'toolCallId', true);
 }
 
 /** The checked fields of a prepare input. */
@@ -129,7 +156,8 @@ function readPrepareFields(input, async) {
   const rawArguments = requireString(own(input, 'rawArguments'), 'rawArguments', false);
   const includePath = own(input, 'includePath') === true;
   const schema = own(input, 'schema');
-  return new PrepareFields(agentName, toolName, rawArguments, includePath, schema, schemaKind(schema, async));
+  const toolCallId = readToolCallId(own(input, 'toolCallId'));
+  return new PrepareFields(agentName, toolName, rawArguments, includePath, schema, schemaKind(schema, async), new Attempt(toolCallId));
 }
 
 /**
@@ -139,18 +167,18 @@ function readPrepareFields(input, async) {
 function prepareWithoutSchema(fields) {
   const { agentName, toolName, rawArguments } = fields;
   const snapshot = createSnapshotFromText(agentName, toolName, rawArguments, fields.includePath);
-  return new PreparedToolCall(CONSTRUCT, agentName, toolName, rawArguments, new ProviderText(rawArguments, undefined), snapshot);
+  return new PreparedToolCall(CONSTRUCT, agentName, toolName, rawArguments, new ProviderText(rawArguments, undefined), snapshot, fields.attempt);
 }
 
 /** The decoded request and the schema's input of prepare fields with a schema. */
 function readPrepare(fields) {
-  const { agentName, toolName, rawArguments, includePath, schema, kind } = fields;
+  const { agentName, toolName, rawArguments, includePath, schema, kind, attempt } = fields;
   const blank = checkRequest(toolName, rawArguments, includePath);
   // The schema gets its own decoded copy; requestedArguments, the diagnostic evidence, is
   // decoded again on every read, so nothing the schema returns can alias it.
   const request = new ProviderText(rawArguments, blank);
   const schemaInput = parseRequest(rawArguments, blank);
-  return { __proto__: null, agentName, toolName, rawArguments, includePath, schema, kind, request, schemaInput };
+  return { __proto__: null, agentName, toolName, rawArguments, includePath, schema, kind, request, schemaInput, attempt };
 }
 
 /** Snapshots the schema output (not referenced afterwards) into a registered prepared call. */
@@ -169,14 +197,49 @@ function finishPrepare(read, schemaOutput) {
     if (isThenable(schemaOutput)) throw asyncSchema('snapshot', toolName, includePath);
     throw error;
   }
-  return new PreparedToolCall(CONSTRUCT, agentName, toolName, read.rawArguments, read.request, snapshot);
+  return new PreparedToolCall(CONSTRUCT, agentName, toolName, read.rawArguments, read.request, snapshot, read.attempt);
+}
+
+function prepareFields(fields) {
+  if (fields.kind === KIND_NONE) return prepareWithoutSchema(fields);
+  const read = readPrepare(fields);
+  return finishPrepare(read, runSchema(read.kind, read.schema, read.schemaInput, read.toolName, read.includePath));
+}
+
+async function prepareFieldsAsync(fields) {
+  if (fields.kind === KIND_NONE) return prepareWithoutSchema(fields);
+  const read = readPrepare(fields);
+  const output = await ours(runSchemaAsync(read.kind, read.schema, read.schemaInput, read.toolName, read.includePath));
+  return finishPrepare(read, output.value);
+}
+
+/** The context of a prepare event (docs/events.md): no payload. */
+function prepareContext(fields) {
+  const attemptId = attemptIdOf(fields.attempt);
+  const toolCallId = fields.attempt.toolCallId;
+  return toolCallId === undefined
+    ? { attemptId, agentName: fields.agentName, toolName: fields.toolName }
+    : { attemptId, agentName: fields.agentName, toolName: fields.toolName, toolCallId };
 }
 
 function prepareToolCall(input) {
   const fields = readPrepareFields(input, false);
-  if (fields.kind === KIND_NONE) return prepareWithoutSchema(fields);
-  const read = readPrepare(fields);
-  return finishPrepare(read, runSchema(read.kind, read.schema, read.schemaInput, read.toolName, read.includePath));
+  if (!observed(PREPARE)) return prepareFields(fields);
+  const context = prepareContext(fields);
+  return runStarted(PREPARE, context, () => {
+    let prepared;
+    try {
+      prepared = prepareFields(fields);
+    } catch (error) {
+      failureFields(context, error, 'prepare', 'error');
+      publish(PREPARE.error, context);
+      publish(PREPARE.end, context);
+      throw error;
+    }
+    setField(context, 'proposalHash', prepared.proposalHash);
+    publish(PREPARE.end, context);
+    return prepared;
+  });
 }
 
 /**
@@ -185,10 +248,12 @@ function prepareToolCall(input) {
  */
 async function prepareToolCallAsync(input) {
   const fields = readPrepareFields(input, true);
-  if (fields.kind === KIND_NONE) return prepareWithoutSchema(fields);
-  const read = readPrepare(fields);
-  const output = await ours(runSchemaAsync(read.kind, read.schema, read.schemaInput, read.toolName, read.includePath));
-  return finishPrepare(read, output.value);
+  // Awaited through ours(): returning a promise from an async function would look up its `then`.
+  if (!observed(PREPARE)) return await ours(prepareFieldsAsync(fields));
+  const context = prepareContext(fields);
+  return await ours(traceAsync(PREPARE, context, () => prepareFieldsAsync(fields), 'prepare', (prepared) => {
+    setField(context, 'proposalHash', prepared.proposalHash);
+  }));
 }
 
 
@@ -197,9 +262,14 @@ function preparedSnapshotOf(value) {
   return snapshotOfPrepared(value);
 }
 
+/** The attempt of a prepared call (one preparedSnapshotOf recognized): its event id and call id. */
+function preparedAttemptOf(value) {
+  return attemptOfPrepared(value);
+}
+
 /** The provider text of a prepared call (one preparedSnapshotOf recognized), and whether it was blank. */
 function preparedRequestOf(value) {
   return requestOfPrepared(value);
 }
 
-module.exports = { prepareToolCall, prepareToolCallAsync, preparedSnapshotOf, preparedRequestOf, parseRequest };
+module.exports = { prepareToolCall, prepareToolCallAsync, preparedSnapshotOf, preparedRequestOf, preparedAttemptOf, parseRequest, readToolCallId };

@@ -78,14 +78,37 @@ const ZOD_ISSUE_CODES = ObjectFreeze({
 const MAX_LISTED_ISSUES = 100;
 
 /** Whether a schema is zod's (its Standard Schema vendor is "zod"). Never throws. */
-function isZod(schema) {
+// The JSON Schema keywords fromJsonSchema's issues name (its validator's, Ajv 8 with
+// ajv-formats): a fixed vocabulary too.
+const JSON_SCHEMA_KEYWORDS = ObjectFreeze({
+  __proto__: null,
+  type: true, required: true, enum: true, const: true, format: true, pattern: true, minimum: true, maximum: true,
+  exclusiveMinimum: true, exclusiveMaximum: true, multipleOf: true, minLength: true, maxLength: true, minItems: true,
+  maxItems: true, uniqueItems: true, minProperties: true, maxProperties: true, additionalProperties: true,
+  unevaluatedProperties: true, unevaluatedItems: true, propertyNames: true, dependentRequired: true,
+  dependentSchemas: true, dependencies: true, if: true, not: true, anyOf: true, oneOf: true, allOf: true,
+  contains: true, minContains: true, maxContains: true, items: true, prefixItems: true, additionalItems: true,
+  'false schema': true, formatMinimum: true, formatMaximum: true, formatExclusiveMinimum: true, formatExclusiveMaximum: true,
+});
+
+/**
+ * Where a schema's issues name their kind, from a fixed vocabulary: zod's `code`, the
+ * JSON Schema `keyword` of fromJsonSchema's issues; undefined for other schemas. Never throws.
+ */
+function issueVocabulary(schema) {
   try {
     const standard = standardOf(schema);
-    return standard !== undefined && standard.vendor === 'zod';
+    if (standard === undefined) return undefined;
+    const vendor = standard.vendor;
+    if (vendor === 'zod') return ZOD_VOCABULARY;
+    if (vendor === 'tool-argument-snapshot') return JSON_SCHEMA_VOCABULARY;
+    return undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
+const ZOD_VOCABULARY = ObjectFreeze({ __proto__: null, field: 'code', words: ZOD_ISSUE_CODES });
+const JSON_SCHEMA_VOCABULARY = ObjectFreeze({ __proto__: null, field: 'keyword', words: JSON_SCHEMA_KEYWORDS });
 
 /** An RFC 6901 segment: `~` as `~0`, `/` as `~1`. */
 function pointerSegment(segment) {
@@ -112,23 +135,24 @@ function issuePointer(path) {
 }
 
 /**
- * What a log may hold of a schema's issues: their number, zod's issue codes (zod only),
- * and their paths (with includePath only). Never an issue's message or input.
+ * What a log may hold of a schema's issues: their number, their codes (zod's issue codes,
+ * fromJsonSchema's keywords; each from a fixed vocabulary, else `unknown`), and their
+ * paths (with includePath only). Never an issue's message or input.
  */
-function issueDetail(detail, issues, zod, includePath) {
+function issueDetail(detail, issues, vocabulary, includePath) {
   if (!ArrayIsArray(issues) || isProxy(issues)) return;
   const count = own(issues, 'length');
   if (typeof count !== 'number') return;
   detail.issueCount = count;
   const listed = count < MAX_LISTED_ISSUES ? count : MAX_LISTED_ISSUES;
-  const codes = zod ? [] : undefined;
+  const codes = vocabulary !== undefined ? [] : undefined;
   const paths = includePath ? [] : undefined;
   for (let i = 0; i < listed; i++) {
     let issue = own(issues, i);
     if (issue === null || typeof issue !== 'object' || isProxy(issue)) issue = undefined;
     if (codes !== undefined) {
-      const code = issue === undefined ? undefined : own(issue, 'code');
-      defineField(codes, i, typeof code === 'string' && ZOD_ISSUE_CODES[code] === true ? code : 'unknown');
+      const code = issue === undefined ? undefined : own(issue, vocabulary.field);
+      defineField(codes, i, typeof code === 'string' && vocabulary.words[code] === true ? code : 'unknown');
     }
     if (paths !== undefined) defineField(paths, i, issue === undefined ? '' : issuePointer(own(issue, 'path')));
   }
@@ -143,7 +167,7 @@ function schemaFailure(toolName, includePath, schema, schemaError, issues) {
     if (issues === undefined && schemaError !== null && typeof schemaError === 'object' && !isProxy(schemaError)) {
       issues = own(schemaError, 'issues');
     }
-    issueDetail(detail, issues, isZod(schema), includePath);
+    issueDetail(detail, issues, issueVocabulary(schema), includePath);
   } catch {
     // An exotic error object: it keeps what was read before.
   }

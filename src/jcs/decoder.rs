@@ -369,9 +369,13 @@ impl Parser<'_, '_> {
 
   /// Reads a string body after its opening quote into `tape.text`; returns its length.
   /// Well-formedness is checked on the decoded units, so escaped and raw surrogate
-  /// halves are judged alike.
+  /// halves are judged alike; and a pair must be written one way: a raw half next to an
+  /// escaped half (`"\u{d83d}\\ude00"`, `"\\ud83d\u{de00}"`) decodes to a pair, but
+  /// the text itself holds a lone surrogate, so it is a lone surrogate too.
   fn string(&mut self) -> Result<usize, Failure> {
     let start = self.tape.text.len();
+    // The last escape decoded to a high surrogate: a raw low one right after it is mixed.
+    let mut escaped_high = false;
     loop {
       // Copy a run of ordinary units at once.
       let run_start = self.pos;
@@ -381,6 +385,10 @@ impl Parser<'_, '_> {
         }
         self.pos += 1;
       }
+      if escaped_high && self.pos > run_start && is_low_surrogate(self.input[run_start]) {
+        self.break_rule(ErrorCode::LoneSurrogate);
+      }
+      let raw_high_before = self.pos > run_start && is_high_surrogate(self.input[self.pos - 1]);
       self
         .tape
         .text
@@ -408,6 +416,10 @@ impl Parser<'_, '_> {
             0x75 => self.hex4()?,
             _ => return Err(self.fail(ErrorCode::InvalidJson)),
           };
+          if raw_high_before && is_low_surrogate(unit) {
+            self.break_rule(ErrorCode::LoneSurrogate);
+          }
+          escaped_high = is_high_surrogate(unit);
           self.tape.text.push(unit);
         }
         // A raw control character or the end of the input.
@@ -420,6 +432,14 @@ impl Parser<'_, '_> {
     }
     Ok(len)
   }
+}
+
+fn is_high_surrogate(unit: u16) -> bool {
+  (0xd800..=0xdbff).contains(&unit)
+}
+
+fn is_low_surrogate(unit: u16) -> bool {
+  (0xdc00..=0xdfff).contains(&unit)
 }
 
 #[cfg(test)]
@@ -540,6 +560,32 @@ mod tests {
         .code,
       ErrorCode::LoneSurrogate
     );
+  }
+
+  #[test]
+  fn a_pair_written_half_raw_half_escaped_is_a_lone_surrogate() {
+    let failing = |units: Vec<u16>| {
+      decode(&units, DecodeOptions::request(), &mut Tape::default())
+        .unwrap_err()
+        .code
+    };
+    // A raw high surrogate, then an escaped low one.
+    let mut raw_high = vec![0x22, 0xd83d];
+    raw_high.extend(u(r#"\ude00""#));
+    assert_eq!(failing(raw_high), ErrorCode::LoneSurrogate);
+    // An escaped high surrogate, then a raw low one; also in a key.
+    let mut raw_low = u(r#""\ud83d"#);
+    raw_low.extend([0xde00, 0x22]);
+    assert_eq!(failing(raw_low.clone()), ErrorCode::LoneSurrogate);
+    let mut key = vec![0x7b];
+    key.extend(raw_low);
+    key.extend(u(":1}"));
+    assert_eq!(failing(key), ErrorCode::LoneSurrogate);
+    // Both halves raw, or both escaped, are a pair.
+    let mut both_raw = vec![0x22, 0xd83d, 0xde00, 0x22];
+    assert!(decode(&both_raw, DecodeOptions::request(), &mut Tape::default()).is_ok());
+    both_raw = u(r#""\ud83d\ude00""#);
+    assert!(decode(&both_raw, DecodeOptions::request(), &mut Tape::default()).is_ok());
   }
 
   #[test]

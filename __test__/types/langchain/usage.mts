@@ -16,13 +16,14 @@ const gate = createToolGate({
   tools: [transfer],
   grants,
   policy: (input) => {
-    const source: 'provider_text' | 'object' = input.argumentsSource;
-    const id: string | undefined = input.toolCallId;
+    const source: 'provider_text' | 'object' | 'edit' = input.argumentsSource;
+    const id: string = input.toolCallId;
     const hash: string = input.proposalHash;
-    // @ts-expect-error argumentsSource is 'provider_text' or 'object'
+    const cents: number = input.parsedArguments.cents;
+    // @ts-expect-error argumentsSource is 'provider_text', 'object' or 'edit'
     const wrong: 'text' = input.argumentsSource;
     void source, id, hash, wrong;
-    return { decision: 'allow', reason: 'ok' };
+    return { decision: cents > 1000 ? 'require_approval' : 'allow', reason: 'ok' };
   },
 });
 
@@ -36,8 +37,10 @@ export async function turn(ai: AIMessage): Promise<ToolMessage[]> {
   for (const proposal of pending) {
     const p: LangChainToolProposal = proposal;
     const approved: string = p.argsCanonicalJson;
+    const id: string = p.toolCallId;
+    const cents: number = proposal.parsedArguments.cents;
     await grants.grant(p);
-    void approved;
+    void approved, id, cents;
   }
   for (const result of results) describe(result);
   // @ts-expect-error run takes a model message, not text
@@ -56,7 +59,7 @@ function describe(result: LangChainToolCallResult): string {
     case 'invalid_input':
       // @ts-expect-error an invalid input has no decision
       void result.decision;
-      return `${result.error.cause.stage} ${result.error.cause.code}`;
+      return `${result.stage} ${result.code} ${result.error.cause.code} ${result.toolCallId ?? '(no id)'}`;
     case 'unknown_tool':
       return result.toolName;
     default: {

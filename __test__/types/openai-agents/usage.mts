@@ -3,8 +3,8 @@
 import { Agent, run } from '@openai/agents';
 import { ScriptedModel } from '@openai/agents/testing';
 import { z } from 'zod';
-import { createApprovalGrants, type SuspendedToolProposal } from 'tool-argument-snapshot';
-import { createOpenAIAgentsGate, type PendingApproval } from 'tool-argument-snapshot/openai-agents';
+import { createApprovalGrants } from 'tool-argument-snapshot';
+import { createOpenAIAgentsGate, type OpenAIAgentsProposal, type PendingApproval } from 'tool-argument-snapshot/openai-agents';
 
 const Transfer = z.object({ to: z.string(), cents: z.number().int(), memo: z.string().optional() });
 const gate = createOpenAIAgentsGate({
@@ -12,7 +12,7 @@ const gate = createOpenAIAgentsGate({
   grants: createApprovalGrants(),
   policy: (input) => {
     const hash: string = input.proposalHash;
-    const callId: string | undefined = input.callId;
+    const callId: string = input.callId;
     void hash, callId, input.runContext.context;
     return input.proposalHash ? { decision: 'allow', reason: 'ok' } : { decision: 'require_approval', reason: 'review' };
   },
@@ -41,7 +41,7 @@ async function resume(): Promise<void> {
   const result = await run(agent, 'pay');
   const pending: PendingApproval[] = gate.pending(result.state);
   for (const { interruption, proposal } of pending) {
-    const shown: SuspendedToolProposal | undefined = proposal;
+    const shown: OpenAIAgentsProposal | undefined = proposal;
     if (shown !== undefined) await gate.approve(result.state, interruption, shown);
   }
   await run(agent, result.state);

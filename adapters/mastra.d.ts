@@ -1,0 +1,248 @@
+// Type declarations of tool-argument-snapshot/mastra (adapters/mastra.js), the RFC-0016
+// gate for Mastra agents. `@mastra/core` 1.x is an optional peer dependency.
+
+import type { createTool as mastraCreateTool, Tool, ToolExecutionContext } from '@mastra/core/tools';
+import type { MastraModelConfig } from '@mastra/core/llm';
+import type { RequestContext } from '@mastra/core/request-context';
+import type {
+  ApprovalGrants,
+  FromJsonSchemaOptions,
+  ProposalFields,
+  SchemaOutput,
+  SealedProposal,
+  SnapshotValue,
+  SuspendedToolProposal,
+  ToolArgumentsErrorCode,
+  ToolArgumentsValidationError,
+  ToolPolicyInput,
+  ToolPolicyResult,
+  ToolSchema,
+} from 'tool-argument-snapshot';
+
+/**
+ * Mastra's `createTool`, unchanged (same options, same Mastra tool), that also remembers the
+ * options so that `createToolGate` can gate the tool: a Mastra tool's own `execute` parses
+ * its input again, so the gate needs the `execute` you wrote.
+ */
+export declare const createTool: typeof mastraCreateTool;
+
+/**
+ * The output type of a tool's `inputSchema`: zod 3 or 4, a Standard Schema or a function
+ * give their output; a JSON Schema (a plain object) or no schema gives the decoded JSON,
+ * read-only for the policy (narrow it to read it).
+ */
+export type MastraSchemaOutput<S> = [S] extends [undefined] ? SnapshotValue : [S] extends [ToolSchema] ? SchemaOutput<S> : SnapshotValue;
+
+/** The createTool options the gate takes (Mastra's own; `execute` is required). */
+export interface MastraToolOptions<S = unknown> {
+  id: string;
+  description: string;
+  inputSchema?: S;
+  outputSchema?: unknown;
+  execute: (inputData: any, context: ToolExecutionContext<any, any, any>) => unknown;
+  [option: string]: unknown;
+}
+
+/** A tool the gate takes: createTool options, or a tool made by this module's `createTool`. */
+export type MastraGateableTool = MastraToolOptions<any> | Tool<any, any, any, any, any, any, any>;
+
+/** The arguments type of a gated tool: its input schema's output. */
+export type MastraToolArguments<T> = T extends Tool<infer I, any, any, any, any, any, any>
+  ? unknown extends I ? SnapshotValue : I
+  : T extends { inputSchema?: infer S } ? MastraSchemaOutput<S> : SnapshotValue;
+
+/**
+ * Where a call's arguments came from. `provider_text`: the provider's own string, recorded
+ * by `gate.model` and strict-decoded. `history`: a call Mastra resumes after an approval,
+ * from the parsed object it stored; `rawArguments` is then the package's RFC 8785 form of
+ * that object, and the call runs only if its hash is the one the reviewer was asked about.
+ */
+export type MastraArgumentsSource = 'provider_text' | 'history';
+
+/** What the gate adds to a policy's input (through `policyContext`). */
+export interface MastraPolicyContext {
+  /** The provider's call id (a call without one is invalid input, `missing_call_id`). */
+  readonly toolCallId: string;
+  /** Mastra's run id (what `approveToolCall` takes). */
+  readonly runId: string;
+  readonly argumentsSource: MastraArgumentsSource;
+  /** True when Mastra resumes the call after an approval. */
+  readonly resume: boolean;
+  /** The run's request context (Mastra restores it from storage on resume). */
+  readonly requestContext: RequestContext<any>;
+  /** The memory thread and resource of the run, when it has them. */
+  readonly threadId?: string;
+  readonly resourceId?: string;
+  /** The run's grant scope, when the gate has one. */
+  readonly grantScope?: string;
+}
+
+/** The policy input of a call of tool `NAME` with arguments `ARGS`. */
+export type MastraToolPolicyInputOf<NAME extends string, ARGS> = ToolPolicyInput<ARGS> & { readonly toolName: NAME } & MastraPolicyContext;
+
+/** The policy input of a call of any tool of the gate: a union discriminated by `toolName`. */
+export type MastraToolPolicyInput<TOOLS extends Record<string, MastraGateableTool> = Record<string, MastraGateableTool>> = {
+  [K in keyof TOOLS & string]: MastraToolPolicyInputOf<K, MastraToolArguments<TOOLS[K]>>;
+}[keyof TOOLS & string];
+
+/** One policy for every tool of the gate. */
+export type MastraToolPolicy<TOOLS extends Record<string, MastraGateableTool> = Record<string, MastraGateableTool>> =
+  (input: MastraToolPolicyInput<TOOLS>) => ToolPolicyResult | Promise<ToolPolicyResult>;
+
+/**
+ * A policy per tool, each typed by its tool's schema output. A tool without an entry has
+ * no policy of its own: its calls need a grant (with `grants`) or are denied
+ * (`policy_not_configured`).
+ */
+export type MastraToolPolicies<TOOLS extends Record<string, MastraGateableTool> = Record<string, MastraGateableTool>> = {
+  [K in keyof TOOLS & string]?: (input: MastraToolPolicyInputOf<K, MastraToolArguments<TOOLS[K]>>) => ToolPolicyResult | Promise<ToolPolicyResult>;
+};
+
+/** A decision of `evaluateToolCall`, as `onDecision` receives it (frozen). */
+export interface MastraDecision {
+  readonly decision: 'allow' | 'deny' | 'require_approval';
+  readonly reason: string;
+  readonly decidedBy: 'policy' | 'runtime';
+  readonly agentName: string;
+  readonly toolName: string;
+  readonly argsCanonicalJson: string;
+  readonly proposalHash: string;
+  readonly policyResult?: unknown;
+  readonly error?: unknown;
+  readonly proposal?: SuspendedToolProposal;
+}
+
+/** What `onDecision` learns with each decision (record it before anything runs). */
+export interface MastraDecisionInfo {
+  readonly toolCallId: string;
+  readonly runId: string;
+  readonly argumentsSource: MastraArgumentsSource;
+  readonly resume: boolean;
+}
+
+/** Why a call was not executed, as `notExecutedOutput` receives it. */
+export interface MastraNotExecuted {
+  readonly decision: 'deny' | 'require_approval';
+  /**
+   * The policy's reason; or, decided by the runtime: a runtime reason of the package,
+   * `grant_unavailable`, `grant_store_unavailable`, `approved_without_grant` (resumed by
+   * `approveToolCall` while no grant allows its hash), `proposal_changed` (the stored
+   * arguments are not the ones the reviewer was asked about) or `invalid_grant_scope`.
+   */
+  readonly reason: string;
+  readonly decidedBy: 'policy' | 'runtime';
+}
+
+/** The default answer to the model for a call that did not run (no payload). */
+export interface MastraNotExecutedOutput {
+  error: true;
+  message: string;
+  decision: 'deny' | 'require_approval';
+  reason: string;
+  decidedBy: 'policy' | 'runtime';
+}
+
+/** The default answer to the model for invalid input: Mastra's own ValidationError shape (no payload). */
+export interface MastraInvalidInputOutput {
+  error: true;
+  message: string;
+  validationErrors: { errors: string[]; fields: Record<string, never> };
+  stage: 'json' | 'schema' | 'snapshot';
+  code: ToolArgumentsErrorCode;
+}
+
+/** The run a grant scope function sees. */
+export interface MastraRunInfo {
+  readonly requestContext: RequestContext<any> | undefined;
+  readonly runId: string;
+  readonly threadId: string | undefined;
+  readonly resourceId: string | undefined;
+}
+
+export interface MastraToolGateOptions<TOOLS extends Record<string, MastraGateableTool>> {
+  /** The agent name bound into every proposal hash (use the Agent's name). */
+  agentName: string;
+  /** The tools to gate, by the name the model calls them. */
+  tools: TOOLS;
+  /**
+   * Decides each call from a fresh view: one function (its input a union discriminated by
+   * `toolName`) or an object of functions by tool name. Asked after the grants: an
+   * approved hash allows first. Without it, a call without a grant is denied
+   * (`policy_not_configured`) unless `grants` is given.
+   */
+  policy?: MastraToolPolicy<TOOLS> | MastraToolPolicies<TOOLS>;
+  /**
+   * Default: `createApprovalGrants()` (in memory: approvals in this process only). Give one
+   * with a durable store (and a key ring) to approve and resume in other processes.
+   */
+  grants?: ApprovalGrants;
+  /**
+   * The scope grants are looked up, kept and granted in: a string, or a function of the run
+   * (for example `({ requestContext }) => 'user:' + requestContext.get('userId')`).
+   */
+  grantScope?: string | null | ((run: MastraRunInfo) => string | null | undefined | Promise<string | null | undefined>);
+  /** How long a proposal waits for its approval (and its seal lives), in milliseconds. Default: until answered or pruned. */
+  proposalTtlMs?: number;
+  /** Called with every decision before anything runs; awaited (a throw fails the call). */
+  onDecision?: (decision: MastraDecision, info: MastraDecisionInfo) => void | Promise<void>;
+  /** What the model is told when a call is not executed. Default: a MastraNotExecutedOutput. */
+  notExecutedOutput?: (info: MastraNotExecuted) => unknown;
+  /**
+   * What the model is told for invalid input: stage json, schema or snapshot, including a
+   * call the gate cannot pair with its own provider text (stage json, codes
+   * `missing_call_id`, `duplicate_call_id`, `unpaired_call`, `no_provider_text`). No
+   * decision exists and the policy never ran. Default: a MastraInvalidInputOutput.
+   */
+  invalidInputOutput?: (error: ToolArgumentsValidationError) => unknown;
+  /** Attach JSON Pointers of failing values to errors (payload keys; off by default). */
+  includePath?: boolean;
+  /**
+   * For JSON Schema tools (a plain JSON Schema object as `inputSchema`): the options of the
+   * package's `fromJsonSchema`, which compiles each such schema when the gate is made and
+   * runs it once per attempt.
+   */
+  jsonSchemaOptions?: FromJsonSchemaOptions;
+}
+
+/**
+ * A call waiting for approval: `{ runId, toolCallId }` (what `agent.approveToolCall`
+ * takes), a `tool-call-approval` chunk of Mastra's stream, or a suspended `generate()`
+ * result; `grantScope` when the gate's scope is a function of the run.
+ */
+export type MastraApprovalRequest =
+  | { readonly runId: string; readonly toolCallId: string; readonly grantScope?: string | null }
+  | { readonly runId: string; readonly payload: { readonly toolCallId: string }; readonly grantScope?: string | null }
+  | { readonly runId: string; readonly suspendPayload: { readonly toolCallId: string }; readonly grantScope?: string | null };
+
+export interface MastraToolGate<TOOLS extends Record<string, MastraGateableTool>> {
+  /** Pass as the Agent's `tools`: Mastra tools that decide, and execute only what is allowed. */
+  readonly tools: { readonly [K in keyof TOOLS]: Tool<MastraToolArguments<TOOLS[K]>, unknown, unknown, unknown, any, string, unknown> };
+  /**
+   * Pass as the Agent's `model`: the same model, recording the provider's raw argument
+   * strings. Takes an AI SDK language model (v2, v3, v4), a Mastra model id (through
+   * Mastra's model router) or a function of the request returning one.
+   */
+  model<M extends MastraModelConfig | ((...args: any[]) => MastraModelConfig | Promise<MastraModelConfig>)>(model: M): M extends string ? MastraModelConfig : M;
+  /**
+   * The proposal waiting for approval of this call of this run (sealed with a key ring), in
+   * any process sharing the grants' store; undefined when none waits.
+   */
+  keptProposal(request: MastraApprovalRequest): Promise<SealedProposal | ProposalFields | undefined>;
+  /**
+   * The reviewer approved this call: grants exactly the proposal kept for it (with a key
+   * ring, its seal is verified and granted once) and returns it. Then resume the run with
+   * `agent.approveToolCall({ runId, toolCallId })`, here or in another process.
+   * @throws {Error} `code: 'TAS_NO_PENDING_PROPOSAL'` when no proposal waits for this call.
+   */
+  approve(request: MastraApprovalRequest, options?: { uses?: number; ttlMs?: number; expiresAt?: number }): Promise<SealedProposal | ProposalFields>;
+  /**
+   * The reviewer declined this call: forgets its kept proposal (no approval can be given
+   * for it any more). Then `agent.declineToolCall({ runId, toolCallId })`.
+   * @throws {Error} `code: 'TAS_NO_PENDING_PROPOSAL'` when no proposal waits for this call.
+   */
+  decline(request: MastraApprovalRequest): Promise<void>;
+  readonly grants: ApprovalGrants;
+}
+
+/** RFC-0016 for a Mastra agent: `new Agent({ ..., model: gate.model(model), tools: gate.tools })`. */
+export declare function createToolGate<TOOLS extends Record<string, MastraGateableTool>>(options: MastraToolGateOptions<TOOLS>): MastraToolGate<TOOLS>;
