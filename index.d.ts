@@ -558,7 +558,7 @@ export interface ApprovalGrantStore {
    * nothing and return `false`.
    */
   put(record: ApprovalGrantRecord, now: number): boolean | void | Promise<boolean | void>;
-  /** Whether a live record matches the query. A read: it takes no use and changes no live record (it may drop dead ones). */
+  /** Whether a live record matches the query. A read: it changes nothing (a clock that steps back finds what it found). */
   has(query: Required<ApprovalGrantQuery>, now: number): boolean | Promise<boolean>;
   /**
    * Atomically: if a live record matches, decrement its `uses` (removing it at 0) and
@@ -694,6 +694,79 @@ export interface ApprovalGrants {
 
 /** Approval grants bound to agent, tool, proposal hash and scope, spent when the call executes. */
 export declare function createApprovalGrants(options?: ApprovalGrantsOptions): ApprovalGrants;
+
+// ---------------------------------------------------------------------------------
+// Durable grant stores (lib/grants/stores/, docs/stores.md): synchronous factories.
+
+/** A store of `createSqliteGrantStore`, `createPostgresGrantStore` or `createRedisGrantStore`: every method answers a promise. */
+export interface DurableGrantStore extends ApprovalGrantStore {
+  put(record: ApprovalGrantRecord, now: number): Promise<boolean>;
+  has(query: Required<ApprovalGrantQuery>, now: number): Promise<boolean>;
+  take(query: Required<ApprovalGrantQuery>, now: number): Promise<boolean>;
+  delete(query: Required<ApprovalGrantQuery>): Promise<void>;
+  prune(now: number): Promise<number>;
+  putProposal(key: string, json: string, expiresAt: number | null): Promise<void>;
+  getProposal(key: string, now: number): Promise<string | null>;
+  deleteProposal(key: string): Promise<void>;
+  /** Releases what the store opened (SQLite: its file, after the calls already made); later calls reject `store_closed`. Never closes a pool or client it was given. */
+  close(): Promise<void>;
+}
+
+export interface SqliteGrantStoreOptions {
+  /** The database file (created when missing, mode 0600), or ':memory:'. */
+  path: string;
+  /** Default 'tool_argument_snapshot_grants' (and `<table>_nonces`, `<table>_proposals`): [A-Za-z_][A-Za-z0-9_]*, at most 41 characters. */
+  table?: string;
+  /** The longest a call takes, waiting for other processes' locks included. Default 5000; whole milliseconds 1..2147483647. */
+  timeoutMs?: number;
+}
+
+/** A pg Pool or Client (or anything with pg's `query(config)` resolving to `{ rows }`). */
+export interface PostgresQueryable {
+  query(config: { text: string; values?: unknown[]; query_timeout?: number }): unknown;
+}
+
+export interface PostgresGrantStoreOptions {
+  /** Never ended by the store. */
+  pool: PostgresQueryable;
+  /** Default 'tool_argument_snapshot_grants'; may be schema-qualified ('schema.table'). */
+  table?: string;
+  /** Default 5000; also pg's query_timeout. */
+  timeoutMs?: number;
+}
+
+export interface PostgresGrantStore extends DurableGrantStore {
+  /** Creates the tables and indexes when missing (idempotent; the DDL is in docs/stores.md). */
+  migrate(): Promise<void>;
+}
+
+/** A connected node-redis (4 or later) or ioredis client. */
+export type RedisCommandClient =
+  | { sendCommand(args: string[]): PromiseLike<unknown> }
+  | { call(command: string, ...args: string[]): PromiseLike<unknown> };
+
+export interface RedisGrantStoreOptions {
+  /** Never closed by the store. */
+  client: RedisCommandClient;
+  /** Default 'tas:grant:'. */
+  prefix?: string;
+  /** Default 5000. */
+  timeoutMs?: number;
+}
+
+/** What a store call rejects with when the store fails, times out or was closed (a bad argument is a TypeError). */
+export interface GrantStoreError extends Error {
+  readonly name: 'GrantStoreError';
+  readonly code: 'store_timeout' | 'store_failed' | 'store_closed';
+  /** The store method: 'put', 'has', 'take', 'delete', 'prune', 'putProposal', 'getProposal', 'deleteProposal', 'close' or 'migrate'. */
+  readonly operation: string;
+  /** A bare code when the cause had one: an SQLSTATE ('42P01'), a system error ('ECONNREFUSED'), a Redis error kind ('WRONGTYPE'), 'sqlite_<code>', 'bad_result' or 'bad_reply'. */
+  readonly detail?: string;
+}
+
+export declare function createSqliteGrantStore(options: SqliteGrantStoreOptions): DurableGrantStore;
+export declare function createPostgresGrantStore(options: PostgresGrantStoreOptions): PostgresGrantStore;
+export declare function createRedisGrantStore(options: RedisGrantStoreOptions): DurableGrantStore;
 
 // ---------------------------------------------------------------------------------
 // JSON Schema tools (lib/json-schema.js): MCP tools, the AI SDK's jsonSchema(), OpenAI

@@ -11,6 +11,9 @@ const {
   decodeRequest, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
 } = require('./lib/run');
 const { createApprovalGrants } = require('./lib/grants');
+const { createSqliteGrantStore } = require('./lib/grants/stores/sqlite');
+const { createPostgresGrantStore } = require('./lib/grants/stores/postgres');
+const { createRedisGrantStore } = require('./lib/grants/stores/redis');
 const { diffSnapshots } = require('./lib/diff');
 const { fromJsonSchema } = require('./lib/json-schema');
 const { checkEngine } = require('./lib/selftest');
@@ -31,6 +34,9 @@ module.exports = {
   authorizeToolCall,
   RUNTIME_REASONS,
   createApprovalGrants,
+  createSqliteGrantStore,
+  createPostgresGrantStore,
+  createRedisGrantStore,
   diffSnapshots,
   fromJsonSchema,
   SnapshotDomainError,

@@ -1,8 +1,9 @@
 //! `tool-argument-snapshot`: RFC-0016 authorized tool-argument snapshots.
 //!
 //! [`jcs`], [`seal`] and [`error`] are plain Rust (RFC 8785 encoding, strict decoding,
-//! hashing, HMAC for sealed proposals);
-//! [`binding`] is the only module that speaks N-API.
+//! hashing, HMAC for sealed proposals); [`store`] is the embedded grant store (bundled
+//! SQLite on a thread of its own per store). [`binding`] and `store::binding` are the
+//! only code that speaks N-API.
 
 pub mod binding;
 pub mod error;

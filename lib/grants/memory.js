@@ -1,8 +1,9 @@
 'use strict';
 // The default grant store: process memory. Every method is synchronous, so `take` is
 // atomic with respect to every other call in this process (one thread, no await inside).
-// It implements the whole store interface (docs/stores.md); grants made here live as long
-// as the process.
+// It implements the whole store interface (docs/stores.md) with the durable stores'
+// semantics: reads change nothing, take drops the dead records it meets, prune the rest.
+// Grants made here live as long as the process.
 
 const P = require('../primordials');
 
@@ -34,7 +35,15 @@ function createMemoryStore() {
   const nonces = new SafeMap();
   const proposals = new SafeMap();
 
-  /** The live records of a key; expired and used-up ones are dropped on the way. */
+  /** Whether a key has a live record: a read, it changes nothing. */
+  function hasLive(key, now) {
+    const list = MapPrototypeGet(grants, key);
+    if (list === undefined) return false;
+    for (let i = 0; i < list.length; i++) if (live(list[i], now)) return true;
+    return false;
+  }
+
+  /** The live records of a key, for take: expired and used-up ones are dropped on the way. */
   function liveRecords(key, now) {
     const list = MapPrototypeGet(grants, key);
     if (list === undefined) return undefined;
@@ -50,12 +59,7 @@ function createMemoryStore() {
 
   function nonceLive(nonce, now) {
     const expiresAt = MapPrototypeGet(nonces, nonce);
-    if (expiresAt === undefined) return false;
-    if (expiresAt !== null && now >= expiresAt) {
-      MapPrototypeDelete(nonces, nonce);
-      return false;
-    }
-    return true;
+    return expiresAt !== undefined && (expiresAt === null || now < expiresAt);
   }
 
   return ObjectFreeze({
@@ -72,7 +76,7 @@ function createMemoryStore() {
       return true;
     },
     has(query, now) {
-      return liveRecords(keyOf(query), now) !== undefined;
+      return hasLive(keyOf(query), now);
     },
     take(query, now) {
       const key = keyOf(query);
@@ -123,11 +127,7 @@ function createMemoryStore() {
     },
     getProposal(key, now) {
       const entry = MapPrototypeGet(proposals, key);
-      if (entry === undefined) return null;
-      if (entry.expiresAt !== null && now >= entry.expiresAt) {
-        MapPrototypeDelete(proposals, key);
-        return null;
-      }
+      if (entry === undefined || (entry.expiresAt !== null && now >= entry.expiresAt)) return null;
       return entry.json;
     },
     deleteProposal(key) {
