@@ -598,6 +598,11 @@ export interface ApprovalGrantsOptions {
    * sealed proposals that verify, are live and were never granted before.
    */
   keys?: readonly ApprovalKey[];
+  /**
+   * How long a granted seal's nonce is kept past the seal's expiry, so that processes whose
+   * clocks disagree by less never grant one seal twice. Default: one day (86,400,000 ms).
+   */
+  nonceRetentionMs?: number;
 }
 
 /**

@@ -292,3 +292,35 @@ describe('kept proposals (for adapters whose framework has no carrier)', () => {
     }
   });
 });
+
+describe('a kept proposal is granted once, with or without keys (review finding: two approvals racing)', () => {
+  test('two grants of one kept record at once: one grant, the other seal_used; nonces outlive the record by the retention margin', async () => {
+    for (const options of [{}, { keys: [K1] }]) {
+      let t = 10_000;
+      const grants = createApprovalGrants({ ...options, now: () => t });
+      const proposal = await proposalOf(grants, '{"amount":5}');
+      await grants.keepProposal({ runId: 'r', toolCallId: 'c' }, proposal, { ttlMs: 1000 });
+      const kept = await grants.keptProposal({ runId: 'r', toolCallId: 'c' });
+      assert.match(kept.nonce, /^[0-9a-f]{32}$/);
+      const results = await Promise.allSettled([grants.grant(kept), grants.grant(JSON.parse(JSON.stringify(kept)))]);
+      assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected'], JSON.stringify(options));
+      assert.equal(results.find((r) => r.status === 'rejected').reason.code, 'seal_used');
+      // Past the record's expiry and a prune, the nonce is still remembered (one day by default).
+      t += 60_000;
+      await grants.prune();
+      await assert.rejects(grants.grant(kept), (error) => error.code === 'seal_used' || error.code === 'seal_expired');
+      let ran = 0;
+      for (let i = 0; i < 2; i++) await authorizeToolCall({ prepared: prepared('{"amount":5}'), policy: grants.policy(), execute: () => { ran++; } });
+      assert.equal(ran, 1);
+    }
+  });
+
+  test('a proposal granted straight from a decision (no nonce) keeps the behaviour without a nonce', async () => {
+    const grants = createApprovalGrants();
+    const proposal = await proposalOf(grants, '{"amount":5}');
+    await grants.grant(proposal);
+    await grants.grant(proposal);
+    assert.equal(await grants.has(proposal), true);
+    await assert.rejects(grants.grant({ ...proposal, nonce: 'not-hex' }), TypeError);
+  });
+});

@@ -240,10 +240,10 @@ test('an allow that no grant made spends nothing', async () => {
   assert.equal(await grants.has(proposal), true);
 });
 
-test("a grant's allow result handed to another evaluation is that policy's own allow: it spends nothing of the grant", async () => {
-  // Grants are spent by the evaluation that consulted them (issue 16 item 4), not by the
-  // identity of a result object: an evaluation whose policy never looked at the grants
-  // spends nothing, whatever object its policy returns.
+test("a grant's allow answer handed to another evaluation is refused: that evaluation never consulted the grant", async () => {
+  // The answer is marked with the evaluation it was made for (a memoizing policy would
+  // otherwise run a single-use grant without limit): another evaluation that returns it
+  // is a runtime deny, and the grant is not spent.
   const grants = createApprovalGrants();
   const proposal = await proposalFor(grants, '{"amount":500,"to":"bob"}');
   await grants.grant(proposal);
@@ -253,13 +253,13 @@ test("a grant's allow result handed to another evaluation is that policy's own a
   await evaluateToolCall({ prepared: prepare('{"amount":500,"to":"bob"}'), policy: async (input) => (kept = await grantPolicy(input)) });
   assert.equal(kept.decision, 'allow');
   const outcome = await authorizeToolCall({ prepared: prepare('{"amount":9999900,"to":"bob"}'), policy: () => kept, execute: handler, grants });
-  assert.equal(outcome.decision, 'allow', 'the second policy allowed: its answer is its own');
-  assert.equal(calls.length, 1);
-  assert.equal(await grants.has(proposal), true, 'the grant was not spent by an evaluation that never consulted it');
-  // The grant itself is still single-use for its own hash.
-  const spendOnce = async () => (await authorizeToolCall({ prepared: prepare('{"amount":500,"to":"bob"}'), policy: grantPolicy, execute: handler })).decision;
-  assert.equal(await spendOnce(), 'allow');
-  assert.equal(await spendOnce(), 'require_approval');
+  assert.deepEqual([outcome.decision, outcome.decidedBy, outcome.reason], ['deny', 'runtime', 'invalid_policy_result']);
+  assert.equal(calls.length, 0);
+  assert.equal(await grants.has(proposal), true, 'the grant was not spent');
+  // A copy of the answer is the other policy's own allow, as any allow it returns.
+  const copied = await authorizeToolCall({ prepared: prepare('{"amount":7,"to":"bob"}'), policy: () => ({ ...kept }), execute: handler });
+  assert.equal(copied.decision, 'allow');
+  assert.equal(await grants.has(proposal), true);
 });
 
 test('grant() checks the hash against the text the approver saw', async () => {

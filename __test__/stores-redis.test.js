@@ -11,6 +11,10 @@ const net = require('node:net');
 const { conformance, assertStoreError, hash, query, record } = require('./stores-conformance');
 const { service, requires } = require('./services');
 const { createRedisGrantStore } = require('../lib/grants/stores/redis');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { createApprovalGrants, prepareToolCall } = require('..');
 
 let prefixes = 0;
 const newPrefix = () => `tas:test:${process.pid}:${prefixes++}:`;
@@ -319,4 +323,56 @@ describe('dead Redis stores reject within timeoutMs, without a payload', () => {
     await expectAll(store, ['store_closed'], 1000);
     assert.equal(sent, 0);
   });
+});
+
+describe('a Redis server that does not keep what it acknowledged is named once (review finding)', () => {
+  const { spawn, spawnSync } = require('node:child_process');
+  const freePort = () => new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+  const pings = (port) => new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+    socket.on('data', (d) => { socket.destroy(); resolve(String(d).startsWith('+PONG')); });
+    socket.on('error', () => resolve(false));
+  });
+
+  for (const [label, args, warned] of [
+    ['appendonly no: one TAS_REDIS_NOT_DURABLE warning per store', ['--appendonly', 'no'], 1],
+    ['maxmemory-policy allkeys-lru: one warning', ['--appendonly', 'yes', '--maxmemory-policy', 'allkeys-lru'], 1],
+    ['appendonly yes, noeviction: no warning', ['--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], 0],
+  ]) {
+    test(label, async (t) => {
+      if (spawnSync('redis-server', ['--version']).status !== 0) {
+        if (process.env.TAS_REQUIRE_SERVICES === '1') assert.fail('TAS_REQUIRE_SERVICES=1 and redis-server is not on PATH');
+        t.skip('redis-server is not on PATH (.ci/run installs it)');
+        return;
+      }
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-redis-durable-'));
+      const port = await freePort();
+      const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...args], { stdio: 'ignore' });
+      for (let i = 0; i < 200 && !(await pings(port)); i++) await new Promise((r) => setTimeout(r, 25));
+      const { createClient } = require('redis');
+      const client = createClient({ url: `redis://127.0.0.1:${port}` });
+      client.on('error', () => {});
+      await client.connect();
+      t.after(async () => {
+        await client.quit().catch(() => {});
+        server.kill('SIGKILL');
+        fs.rmSync(dir, { recursive: true, force: true });
+      });
+      const warnings = [];
+      const onWarning = (w) => { if (w.code === 'TAS_REDIS_NOT_DURABLE') warnings.push(w.message); };
+      process.on('warning', onWarning);
+      t.after(() => process.off('warning', onWarning));
+      const store = createRedisGrantStore({ client });
+      const grants = createApprovalGrants({ store });
+      const { snapshot } = prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"amount":5}' });
+      await grants.grant(snapshot);
+      await grants.grant(snapshot);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(warnings.length, warned, warnings.join('\n'));
+      for (const message of warnings) assert.ok(!message.includes('amount'), 'no payload in the warning');
+    });
+  }
 });

@@ -104,7 +104,7 @@ let compileWarnings = null;
 const LOGGER = ObjectFreeze({
   log() {},
   warn(message) {
-    if (compileWarnings !== null && typeof message === 'string') compileWarnings[compileWarnings.length] = message;
+    if (compileWarnings !== null && typeof message === 'string') defineData(compileWarnings, compileWarnings.length, message);
   },
   error() {},
 });
@@ -155,7 +155,7 @@ function ajvFor(dialect, defaults, formatMode, customFormats) {
   if (customFormats !== null) {
     for (let i = 0; i < customFormats.length; i++) ajv.addFormat(customFormats[i][0], customFormats[i][2]);
   }
-  instances[instances.length] = { __proto__: null, dialect, defaults, formatMode, customFormats, ajv };
+  defineData(instances, instances.length, { __proto__: null, dialect, defaults, formatMode, customFormats, ajv });
   return ajv;
 }
 
@@ -191,7 +191,7 @@ function copySchema(value, where, depth) {
     for (let i = 0; i < length; i++) {
       const descriptor = ObjectGetOwnPropertyDescriptor(value, i);
       if (descriptor === undefined || !ObjectHasOwn(descriptor, 'value')) throw invalidArgument(`fromJsonSchema: the schema holds a hole or an accessor at ${where}/${i}`);
-      out[i] = copySchema(descriptor.value, `${where}/${i}`, depth + 1);
+      defineData(out, i, copySchema(descriptor.value, `${where}/${i}`, depth + 1));
     }
     return out;
   }
@@ -223,7 +223,7 @@ function cloneSchema(value) {
   if (value === null || typeof value !== 'object') return value;
   if (ArrayIsArray(value)) {
     const out = new SafeArray(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = cloneSchema(value[i]);
+    for (let i = 0; i < value.length; i++) defineData(out, i, cloneSchema(value[i]));
     return out;
   }
   const out = {};
@@ -254,7 +254,7 @@ function copyValue(value, depth) {
       if (descriptor === undefined || !ObjectHasOwn(descriptor, 'value')) return value;
       const item = copyValue(descriptor.value, depth + 1);
       if (item === undefined && descriptor.value !== undefined) return undefined;
-      out[i] = item;
+      defineData(out, i, item);
     }
     return out;
   }
@@ -305,7 +305,7 @@ function pointerKeys(pointer) {
         key += StringPrototypeSlice(raw, i, i + 1);
       }
     }
-    keys[keys.length] = key;
+    defineData(keys, keys.length, key);
     if (slash === -1) return keys;
     start = slash + 1;
   }
@@ -334,10 +334,10 @@ function issuesOf(errors) {
     const params = error.params;
     // A missing property is reported at its object; the issue names the property, as zod's do.
     if (error.keyword === 'required' && params !== null && typeof params === 'object' && typeof params.missingProperty === 'string') {
-      path[path.length] = params.missingProperty;
+      defineData(path, path.length, params.missingProperty);
     }
     const message = typeof error.message === 'string' ? error.message : 'invalid';
-    issues[issues.length] = new JsonSchemaIssue(message, path, typeof error.keyword === 'string' ? error.keyword : 'unknown');
+    defineData(issues, issues.length, new JsonSchemaIssue(message, path, typeof error.keyword === 'string' ? error.keyword : 'unknown'));
   }
   return ObjectFreeze(issues);
 }
@@ -388,7 +388,7 @@ function readFormats(formats) {
     } else {
       throw invalidArgument(`options.formats.${name} must be a RegExp, a function (value: string) => boolean, or true`);
     }
-    custom[custom.length] = [name, check, definition];
+    defineData(custom, custom.length, [name, check, definition]);
   }
   return { mode: 'assert', custom: custom.length === 0 ? null : custom };
 }

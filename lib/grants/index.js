@@ -10,12 +10,12 @@
 
 const { SnapshotDomainError, ApprovalGrantError, invalidArgument } = require('../errors');
 const { own, requireInput, optionalInput } = require('../input');
-const { verifySnapshot } = require('../snapshot');
+const { verifySnapshot, canonicalize } = require('../snapshot');
 const { settle, ours, isPromise } = require('../promises');
-const { openEvaluationOf, addUse, evaluationOfDecision, spendEvaluation } = require('./registry');
-const { readKeyRing, sealFields, verifySealed, sealedCopy } = require('./seal');
+const { grantsInUse, evaluationToAnswer, markAnswer, evaluationOfDecision } = require('./registry');
+const { readKeyRing, sealFields, verifySealed, sealedCopy, randomNonce } = require('./seal');
 const { createMemoryStore } = require('./memory');
-const { GRANT, SPEND, observed, traceAsync, attemptIdOf, setField } = require('../events');
+const { GRANT, SPEND, observed, traceAsync, setField } = require('../events');
 const P = require('../primordials');
 
 const { ObjectFreeze, JSONParse, StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, isProxy } = P;
@@ -23,12 +23,17 @@ const NumberIsSafeInteger = Number.isSafeInteger;
 const NumberIsFinite = Number.isFinite;
 const DateNow = Date.now;
 const ReflectApply = Reflect.apply;
-const JSONStringify = JSON.stringify;
+/** How long a granted seal's nonce outlives the seal by default: one day, for clocks that disagree. */
+const NONCE_RETENTION_MS = 86_400_000;
 
 /** Whether `text` is a proposal hash: 64 lowercase hex digits (no RegExp: `test` looks up `exec`). */
 function isHash(text) {
-  if (text.length !== 64) return false;
-  for (let i = 0; i < 64; i++) {
+  return isLowerHex(text, 64);
+}
+
+function isLowerHex(text, length) {
+  if (text.length !== length) return false;
+  for (let i = 0; i < length; i++) {
     const c = StringPrototypeCharCodeAt(text, i);
     if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
   }
@@ -44,6 +49,20 @@ function readUses(value, what) {
 function readTtl(value, what) {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !(value > 0) || !NumberIsFinite(value)) throw invalidArgument(`${what} must be a positive finite number of milliseconds`);
+  return value;
+}
+
+/** A non-negative finite number of milliseconds, or undefined. */
+function readRetention(value, what) {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !(value >= 0) || !NumberIsFinite(value)) throw invalidArgument(`${what} must be a non-negative finite number of milliseconds`);
+  return value;
+}
+
+/** An optional nonce of a record: 32 lowercase hex digits, or null when absent. */
+function readNonce(value) {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || !isLowerHex(value, 32)) throw invalidArgument('a proposal\'s nonce must be 32 lowercase hexadecimal digits');
   return value;
 }
 
@@ -121,6 +140,7 @@ function createApprovalGrants(options) {
   const defaultUses = readUses(field('uses'), 'options.uses') ?? 1;
   const defaultTtl = readTtl(field('ttlMs'), 'options.ttlMs');
   const ring = readKeyRing(field('keys'));
+  const nonceRetention = readRetention(field('nonceRetentionMs'), 'options.nonceRetentionMs') ?? NONCE_RETENTION_MS;
   const storeOption = field('store');
   const store = storeOption === undefined ? createMemoryStore() : requireInput(storeOption, 'options.store must be an object');
   // Bound once: a store whose methods are replaced later keeps the ones it had.
@@ -132,6 +152,8 @@ function createApprovalGrants(options) {
   const storePutProposal = storeMethod(store, 'putProposal', true);
   const storeGetProposal = storeMethod(store, 'getProposal', true);
   const storeDeleteProposal = storeMethod(store, 'deleteProposal', true);
+  // From now on, policies run inside their evaluation (./registry.js).
+  grantsInUse();
   /** What identifies this grants object among the uses an evaluation relied on. */
   const owner = ObjectFreeze({ __proto__: null });
 
@@ -224,7 +246,16 @@ function createApprovalGrants(options) {
       nonce = sealed.nonce;
       nonceExpiresAt = sealed.expiresAt;
       keyId = sealed.keyId;
+    } else {
+      // Without keys, a proposal kept with the grants (keepProposal) carries a nonce too,
+      // so the same kept proposal is granted once however many approvals race for it.
+      nonce = readNonce(own(approved, 'nonce'));
+      const keptUntil = own(approved, 'expiresAt');
+      nonceExpiresAt = nonce !== null && typeof keptUntil === 'number' && NumberIsFinite(keptUntil) ? keptUntil : null;
     }
+    // The nonce outlives the seal by a margin: a process whose clock runs ahead may prune it
+    // while one whose clock runs behind still finds the seal live.
+    if (nonceExpiresAt !== null) nonceExpiresAt += nonceRetention;
     // What the approver saw is argsCanonicalJson: the hash is granted only if it is the
     // hash of that text (a tampered record throws SnapshotDomainError hash_mismatch).
     const snapshot = verifiedProposal(sealed ?? approved);
@@ -287,7 +318,7 @@ function createApprovalGrants(options) {
   /** takeNow, published on the spend channel with the evaluation's attempt (docs/events.md). */
   async function take(query, evaluation) {
     if (!observed(SPEND)) return await ours(takeNow(query));
-    const attemptId = attemptIdOf(evaluation.attempt);
+    const attemptId = evaluation.attemptId();
     const { agentName, toolName, proposalHash, scope } = query;
     const toolCallId = evaluation.toolCallId;
     const context = toolCallId === undefined
@@ -299,21 +330,26 @@ function createApprovalGrants(options) {
   function policy(fallback) {
     const next = readFunction(fallback, 'fallback policy') ?? DEFAULT_FALLBACK;
     return async function grantPolicy(input) {
-      // The evaluation this input belongs to (by the input's identity, never its fields):
-      // a copied or made-up input finds none, and gets the fallback's answer.
-      const evaluation = openEvaluationOf(input);
+      // The evaluation this input belongs to (by the input's identity, never its fields),
+      // and only while the policy runs in that same evaluation: a copied or made-up input,
+      // another evaluation's input, or a call outside any evaluation gets the fallback's
+      // answer.
+      const evaluation = evaluationToAnswer(input);
       if (evaluation === undefined) return next(input);
       const query = grantQuery(evaluation.agentName, evaluation.toolName, evaluation.proposalHash, evaluation.scope);
       const answer = await call(storeHas, store, [query, clock()]);
       if (!answer.ok) {
         // The runtime turns the evaluation into deny / grant_store_unavailable, whatever
         // the policy answers after this.
-        evaluation.failed = true;
+        evaluation.fail();
         return { decision: 'deny', reason: 'grant_store_unavailable' };
       }
-      if (answer.value === true && evaluation.open === true) {
-        addUse(evaluation, owner, () => take(query, evaluation));
-        return { decision: 'allow', reason: 'approval_granted' };
+      if (answer.value === true && evaluation.isOpen()) {
+        evaluation.addUse(owner, () => take(query, evaluation));
+        // Marked: handed to another evaluation (a memoized answer), it is a runtime deny.
+        const allow = ObjectFreeze({ decision: 'allow', reason: 'approval_granted' });
+        markAnswer(allow, evaluation);
+        return allow;
       }
       return next(input);
     };
@@ -329,7 +365,7 @@ function createApprovalGrants(options) {
     if (own(decision, 'decision') !== 'allow') return false;
     const evaluation = evaluationOfDecision(decision);
     if (evaluation === undefined) return true;
-    return (await ours(spendEvaluation(evaluation))) === true;
+    return (await ours(evaluation.spend())) === true;
   }
 
   function requireProposals(what) {
@@ -351,14 +387,19 @@ function createApprovalGrants(options) {
     const scope = kopts === null ? null : readScope(own(kopts, 'scope'), 'scope');
     requireProposals('keepProposal');
     let kept;
+    const expiresAt = ttlMs === undefined ? null : clock() + ttlMs;
     if (ring !== undefined) {
       kept = sealOf(proposal, ttlMs, scope);
     } else {
+      // Unsigned (the store is trusted with it), with a nonce: granted once.
       const snapshot = verifiedProposal(proposal);
-      kept = { agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson, proposalHash: snapshot.proposalHash };
+      kept = {
+        agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson,
+        proposalHash: snapshot.proposalHash, nonce: randomNonce(), expiresAt,
+      };
     }
-    const expiresAt = ttlMs === undefined ? null : clock() + ttlMs;
-    const done = await call(storePutProposal, store, [storeKey, JSONStringify(kept), expiresAt]);
+    // The package's own RFC 8785 form: JSON.stringify would look up toJSON on the prototype chain.
+    const done = await call(storePutProposal, store, [storeKey, canonicalize(kept), expiresAt]);
     if (!done.ok) throw done.value;
     return kept;
   }
@@ -388,7 +429,12 @@ function createApprovalGrants(options) {
       return sealedCopy(fields);
     }
     const snapshot = verifiedProposal(record);
-    return { agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson, proposalHash: snapshot.proposalHash };
+    const nonce = readNonce(own(record, 'nonce'));
+    const keptUntil = own(record, 'expiresAt');
+    return {
+      agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson,
+      proposalHash: snapshot.proposalHash, nonce, expiresAt: typeof keptUntil === 'number' && NumberIsFinite(keptUntil) ? keptUntil : null,
+    };
   }
 
   async function forgetProposal(key) {

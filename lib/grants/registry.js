@@ -1,49 +1,83 @@
 'use strict';
 // Which evaluations consulted a live grant, for every copy of the package in the process.
 //
-// evaluateToolCall and authorizeToolCall open an evaluation record for each policy input
-// they make; a grants policy helper called with that input finds the record (by the
-// input's identity) and, when it finds a live grant, adds what spends one use of it. The
-// decision made from the evaluation keeps the record, and executeToolCall spends what it
-// holds right before the handler runs. So a grant is spent by the evaluation that relied
-// on it, however the policy's result was copied, spread, decorated or wrapped, whatever
-// grants object or package copy the caller passes (or none), and whichever copy of the
-// package evaluates or executes.
+// evaluateToolCall and authorizeToolCall open an evaluation for each policy input they
+// make, and run the policy inside it (an AsyncLocalStorage shared by every copy). A grants
+// policy helper finds the evaluation by the identity of the input it is called with, and
+// answers from the grants only when that evaluation is the one it runs in: called with
+// another evaluation's input (a policy that kept a reference across awaits), or outside
+// any evaluation, it answers as its fallback. When it finds a live grant, it adds what
+// spends one use to the evaluation and marks its allow answer with the evaluation: an
+// answer handed to another evaluation (a policy that memoized it) makes that evaluation a
+// runtime deny. The decision made from the evaluation keeps it, and executeToolCall
+// spends what it holds right before the handler runs. So a grant is spent by the
+// evaluation that relied on it, however the policy's answer was copied, spread, decorated
+// or wrapped, whatever grants object or package copy the caller passes (or none), and
+// whichever copy of the package evaluates or executes.
 //
-// The records live in two WeakMaps on the global object under a registered symbol, so
-// every copy of the package finds the same ones (code in the same process is trusted).
-// A record is a null-prototype object with the fields below; the layout is versioned in
-// the symbol's name, and a copy that finds something else there keeps a private registry
+// The registry lives on the global object under a registered symbol whose name carries
+// the protocol version, so every copy finds the same one (code in the same process is
+// trusted). An evaluation is a frozen object of functions over private state: code that
+// reaches the registry can close it or make it fail (both only deny), never mark a use
+// spent. A copy that finds something else under the symbol keeps a private registry
 // (then only grants of its own copy are spent by its own evaluations).
 //
-// Record (protocol v1):
+// Evaluation (protocol v2), frozen:
 //   agentName, toolName, proposalHash   what is evaluated (from the snapshot)
 //   scope                               policyContext.grantScope, or null
-//   attempt                             { id, toolCallId } of the prepared call, for events
 //   toolCallId                          the call id of this evaluation (events), or undefined
-//   open                                true until the policy has answered
-//   failed                              a grants store failed while the policy looked
-//   uses                                [{ owner, take }]: take() spends one use, at most once per owner
-//   spent                               undefined, or the promise of spending `uses`
+//   attemptId()                         the attempt id of its prepared call (events)
+//   isOpen(), close()                   open until the policy has answered
+//   fail(), failed()                    a grants store failed while the policy looked
+//   addUse(owner, take)                 take() spends one use; at most one per owner
+//   hasUses()
+//   spend()                             spends every use once: the same promise for every caller
 
 const P = require('../primordials');
-
 const { ours, isPromise } = require('../promises');
+const { AsyncLocalStorage } = require('node:async_hooks');
 
 const { ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, isProxy } = P;
 const { WeakMapPrototypeGet, WeakMapPrototypeSet, SafeWeakMap } = P;
 const ObjectIsFrozen = Object.isFrozen;
 const { isWeakMap } = require('node:util').types;
-const ArrayPrototypePush = Function.prototype.call.bind(Array.prototype.push);
+const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
+const ArrayPrototypePush = uncurryThis(Array.prototype.push);
+const AsyncLocalStorageRun = uncurryThis(AsyncLocalStorage.prototype.run);
+const AsyncLocalStorageGetStore = uncurryThis(AsyncLocalStorage.prototype.getStore);
 
-const KEY = Symbol.for('tool-argument-snapshot.evaluations.v1');
+const KEY = Symbol.for('tool-argument-snapshot.evaluations.v2');
+
+function ownValue(object, key) {
+  const descriptor = ObjectGetOwnPropertyDescriptor(object, key);
+  return descriptor !== undefined && ObjectHasOwn(descriptor, 'value') ? descriptor.value : undefined;
+}
 
 function isRegistry(value) {
   if (value === null || typeof value !== 'object' || isProxy(value) || !ObjectIsFrozen(value)) return false;
-  const inputs = ObjectGetOwnPropertyDescriptor(value, 'inputs');
-  const decisions = ObjectGetOwnPropertyDescriptor(value, 'decisions');
-  return inputs !== undefined && ObjectHasOwn(inputs, 'value') && isWeakMap(inputs.value) && !isProxy(inputs.value) &&
-    decisions !== undefined && ObjectHasOwn(decisions, 'value') && isWeakMap(decisions.value) && !isProxy(decisions.value);
+  for (const name of ['inputs', 'decisions', 'answers']) {
+    const map = ownValue(value, name);
+    if (!isWeakMap(map) || isProxy(map)) return false;
+  }
+  const context = ownValue(value, 'context');
+  const grants = ownValue(value, 'grants');
+  return context instanceof AsyncLocalStorage && !isProxy(context) &&
+    grants !== null && typeof grants === 'object' && ObjectIsFrozen(grants) && typeof ownValue(grants, 'used') === 'function';
+}
+
+function newRegistry() {
+  let used = false;
+  return ObjectFreeze({
+    __proto__: null,
+    inputs: new SafeWeakMap(),
+    decisions: new SafeWeakMap(),
+    answers: new SafeWeakMap(),
+    context: new AsyncLocalStorage(),
+    // Whether any grants object exists in the process: until one does, policies run
+    // outside the context (on Node 20 and 22 an AsyncLocalStorage in use costs every
+    // promise of the process a hook).
+    grants: ObjectFreeze({ __proto__: null, use() { used = true; }, used: () => used }),
+  });
 }
 
 /** The registry every copy shares, made by the first copy that loads. */
@@ -52,7 +86,7 @@ function sharedRegistry() {
   if (existing !== undefined) {
     return ObjectHasOwn(existing, 'value') && isRegistry(existing.value) ? existing.value : null;
   }
-  const made = ObjectFreeze({ __proto__: null, inputs: new SafeWeakMap(), decisions: new SafeWeakMap() });
+  const made = newRegistry();
   try {
     ObjectDefineProperty(globalThis, KEY, { __proto__: null, value: made, writable: false, enumerable: false, configurable: false });
   } catch {
@@ -61,52 +95,16 @@ function sharedRegistry() {
   return made;
 }
 
-const REGISTRY = sharedRegistry() ?? ObjectFreeze({ __proto__: null, inputs: new SafeWeakMap(), decisions: new SafeWeakMap() });
+const REGISTRY = sharedRegistry() ?? newRegistry();
 const INPUTS = REGISTRY.inputs;
 const DECISIONS = REGISTRY.decisions;
+const ANSWERS = REGISTRY.answers;
+const CONTEXT = REGISTRY.context;
+const GRANTS = REGISTRY.grants;
 
-/** Opens the evaluation record of a policy input. */
-function openEvaluation(input, snapshot, scope, attempt, toolCallId) {
-  const record = {
-    __proto__: null,
-    agentName: snapshot.agentName,
-    toolName: snapshot.toolName,
-    proposalHash: snapshot.proposalHash,
-    scope,
-    attempt,
-    toolCallId,
-    open: true,
-    failed: false,
-    uses: [],
-    spent: undefined,
-  };
-  WeakMapPrototypeSet(INPUTS, input, record);
-  return record;
-}
-
-/** The open evaluation record of a policy input, or undefined. */
-function openEvaluationOf(input) {
-  if (input === null || (typeof input !== 'object' && typeof input !== 'function')) return undefined;
-  const record = WeakMapPrototypeGet(INPUTS, input);
-  return record !== undefined && record.open === true ? record : undefined;
-}
-
-/** Adds a use to spend, once per owner (a grants object looked twice: one use). */
-function addUse(record, owner, take) {
-  const uses = record.uses;
-  for (let i = 0; i < uses.length; i++) if (uses[i].owner === owner) return;
-  ArrayPrototypePush(uses, ObjectFreeze({ __proto__: null, owner, take }));
-}
-
-/** Ties a decision to the evaluation it was made from, when that evaluation relied on grants. */
-function bindDecision(decision, record) {
-  if (record.uses.length !== 0) WeakMapPrototypeSet(DECISIONS, decision, record);
-}
-
-/** The evaluation record a decision relied on, or undefined. */
-function evaluationOfDecision(decision) {
-  if (decision === null || typeof decision !== 'object') return undefined;
-  return WeakMapPrototypeGet(DECISIONS, decision);
+/** Records that a grants object exists: from now on policies run inside their evaluation. */
+function grantsInUse() {
+  GRANTS.use();
 }
 
 /** Takes one use of each grant, in order; false as soon as one is not taken. */
@@ -127,12 +125,94 @@ async function spendAll(uses) {
 }
 
 /**
- * Spends every use an evaluation relied on, once: every caller (the pipeline, a grants
- * object's spend hook, another copy) gets the same promise of whether all were taken.
+ * Opens the evaluation of a policy input. `attemptIdOf` gives the attempt id of the
+ * prepared call (made lazily, for events).
  */
-function spendEvaluation(record) {
-  if (record.spent === undefined) record.spent = ours(spendAll(record.uses));
-  return record.spent;
+function openEvaluation(input, snapshot, scope, attemptIdOf, toolCallId) {
+  let open = true;
+  let failed = false;
+  const uses = [];
+  let spent;
+  const evaluation = ObjectFreeze({
+    __proto__: null,
+    agentName: snapshot.agentName,
+    toolName: snapshot.toolName,
+    proposalHash: snapshot.proposalHash,
+    scope,
+    toolCallId,
+    attemptId: attemptIdOf,
+    isOpen: () => open,
+    close() {
+      open = false;
+    },
+    fail() {
+      failed = true;
+    },
+    failed: () => failed,
+    addUse(owner, take) {
+      if (!open || typeof take !== 'function') return;
+      for (let i = 0; i < uses.length; i++) if (uses[i].owner === owner) return;
+      ArrayPrototypePush(uses, ObjectFreeze({ __proto__: null, owner, take }));
+    },
+    hasUses: () => uses.length !== 0,
+    spend() {
+      if (spent === undefined) {
+        open = false;
+        spent = ours(spendAll(uses));
+      }
+      return spent;
+    },
+  });
+  WeakMapPrototypeSet(INPUTS, input, evaluation);
+  return evaluation;
 }
 
-module.exports = { openEvaluation, openEvaluationOf, addUse, bindDecision, evaluationOfDecision, spendEvaluation };
+/**
+ * The evaluation a grants policy may answer for: the open evaluation of `input`, and only
+ * while the call runs inside that same evaluation; otherwise undefined.
+ */
+function evaluationToAnswer(input) {
+  if (input === null || (typeof input !== 'object' && typeof input !== 'function')) return undefined;
+  const evaluation = WeakMapPrototypeGet(INPUTS, input);
+  if (evaluation === undefined || !evaluation.isOpen()) return undefined;
+  return AsyncLocalStorageGetStore(CONTEXT) === evaluation ? evaluation : undefined;
+}
+
+/**
+ * Calls `fn(input)` inside an evaluation (its asynchronous continuations stay in it), once
+ * any grants object exists; before that, no grants policy could answer anyway.
+ */
+function runInEvaluation(evaluation, fn, input) {
+  if (!GRANTS.used()) return fn(input);
+  return AsyncLocalStorageRun(CONTEXT, evaluation, fn, input);
+}
+
+/** Marks a grants policy's allow answer as made for one evaluation. */
+function markAnswer(answer, evaluation) {
+  WeakMapPrototypeSet(ANSWERS, answer, evaluation);
+}
+
+/**
+ * Whether a policy result is a grants answer made for another evaluation (a memoized
+ * answer): such an allow relied on a grant its own evaluation never consulted.
+ */
+function isAnswerOfAnother(result, evaluation) {
+  if (result === null || typeof result !== 'object') return false;
+  const owner = WeakMapPrototypeGet(ANSWERS, result);
+  return owner !== undefined && owner !== evaluation;
+}
+
+/** Ties a decision to the evaluation it was made from, when that evaluation relied on grants. */
+function bindDecision(decision, evaluation) {
+  if (evaluation.hasUses()) WeakMapPrototypeSet(DECISIONS, decision, evaluation);
+}
+
+/** The evaluation a decision relied on, or undefined. */
+function evaluationOfDecision(decision) {
+  if (decision === null || typeof decision !== 'object') return undefined;
+  return WeakMapPrototypeGet(DECISIONS, decision);
+}
+
+module.exports = {
+  grantsInUse, openEvaluation, evaluationToAnswer, runInEvaluation, markAnswer, isAnswerOfAnother, bindDecision, evaluationOfDecision,
+};

@@ -10,7 +10,7 @@ const { canonicalize, decodeView } = require('../snapshot');
 const { preparedSnapshotOf, preparedRequestOf, preparedAttemptOf, parseRequest, readToolCallId } = require('./prepare');
 const { settle, ours } = require('../promises');
 const { EVALUATE, observed, traceAsync, attemptIdOf, setField } = require('../events');
-const { openEvaluation, bindDecision } = require('../grants/registry');
+const { openEvaluation, runInEvaluation, isAnswerOfAnother, bindDecision } = require('../grants/registry');
 const P = require('../primordials');
 
 const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, StringPrototypeIsWellFormed, isProxy } = P;
@@ -171,9 +171,9 @@ function readEvaluation(input, usage) {
 function conclude(read, settled, parsedArguments) {
   const { prepared, snapshot, evaluation } = read;
   // From here on, no grants policy can add to what this evaluation relies on.
-  evaluation.open = false;
+  evaluation.close();
   // A grants store that failed while the policy looked decides, whatever the policy said.
-  if (evaluation.failed) return runtimeDeny(read, 'grant_store_unavailable', undefined, false, NONE);
+  if (evaluation.failed()) return runtimeDeny(read, 'grant_store_unavailable', undefined, false, NONE);
   if (!settled.ok) return runtimeDeny(read, 'policy_error', undefined, false, settled.value);
   const policyResult = settled.value;
   if (!viewUnchanged(parsedArguments, snapshot.argsCanonicalJson)) {
@@ -181,6 +181,9 @@ function conclude(read, settled, parsedArguments) {
   }
   const valid = readPolicyResult(policyResult);
   if (valid === null) return runtimeDeny(read, 'invalid_policy_result', policyResult, true, NONE);
+  // A grants answer another evaluation was given (a policy that memoized it): this one
+  // relied on a grant it never consulted, and would spend nothing.
+  if (isAnswerOfAnother(policyResult, evaluation)) return runtimeDeny(read, 'invalid_policy_result', policyResult, true, NONE);
   const { decision, reason } = valid;
   if (decision !== 'require_approval') return makeDecision(read, decision, reason, 'policy', policyResult, true, NONE, undefined, evaluation);
   // require_approval: the fingerprint policy evaluated, reused, with its own view.
@@ -208,8 +211,11 @@ function conclude(read, settled, parsedArguments) {
 function askPolicy(read, parsedArguments) {
   const input = policyInputOf(read.prepared, read.snapshot, read.policyContext, parsedArguments);
   // Grants policy helpers find this evaluation by the input's identity.
-  read.evaluation = openEvaluation(input, read.snapshot, read.grantScope, read.attempt, read.toolCallId);
-  return settle(read.policy, input);
+  const attempt = read.attempt;
+  read.evaluation = openEvaluation(input, read.snapshot, read.grantScope, () => attemptIdOf(attempt), read.toolCallId);
+  // The policy runs inside its evaluation: a grants policy answers only for the evaluation
+  // it runs in, whatever input it is handed.
+  return runInEvaluation(read.evaluation, (policyInput) => settle(read.policy, policyInput), input);
 }
 
 /**

@@ -9,7 +9,7 @@ const { decodeView } = require('../snapshot');
 const { DecisionState } = require('./decide');
 const { EXECUTE, observed, traceAsync, attemptIdOf } = require('../events');
 const { settle, ours, isPromise } = require('../promises');
-const { spendEvaluation } = require('../grants/registry');
+
 const P = require('../primordials');
 
 const { isProxy } = P;
@@ -109,7 +109,7 @@ function executeContext(decision) {
  */
 async function grantsAllow(grants, decision) {
   const evaluation = DecisionState.of(decision).evaluation;
-  if (evaluation !== undefined && evaluation.uses.length !== 0 && (await ours(spendEvaluation(evaluation))) !== true) return false;
+  if (evaluation !== undefined && evaluation.hasUses() && (await ours(evaluation.spend())) !== true) return false;
   if (grants !== undefined && !(await ours(grantAvailable(grants, decision)))) return false;
   return true;
 }

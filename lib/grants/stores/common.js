@@ -16,9 +16,10 @@ const NumberIsSafeInteger = Number.isSafeInteger;
 const NumberParseInt = Number.parseInt;
 const SafeError = Error;
 const SafePromise = Promise;
-const PromiseResolve = Promise.resolve.bind(Promise);
 const PromiseReject = Promise.reject.bind(Promise);
-const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
+// Promises of a database client are attached to without looking anything up on
+// Promise.prototype (lib/promises.js); a thenable that is not a native promise is refused.
+const { attach, isPromise } = require('../../promises');
 const ReflectApply = Reflect.apply;
 const setTimer = globalThis.setTimeout;
 const clearTimer = globalThis.clearTimeout;
@@ -268,25 +269,38 @@ function storeError(where, operation, code, detail, hint, timeoutMs) {
 function run(where, operation, timeoutMs, classify, start) {
   let pending;
   try {
-    pending = PromiseResolve(start());
+    pending = start();
   } catch (cause) {
     return PromiseReject(failure(where, operation, classify, cause, timeoutMs));
   }
   return new SafePromise((resolve, reject) => {
     const timer = setTimer(() => reject(storeError(where, operation, 'store_timeout', undefined, undefined, timeoutMs)), timeoutMs);
-    PromisePrototypeThen(
-      pending,
-      (value) => {
-        clearTimer(timer);
-        resolve(value);
-      },
-      (cause) => {
-        clearTimer(timer);
-        reject(failure(where, operation, classify, cause, timeoutMs));
-      },
-    );
+    const fulfilled = (value) => {
+      clearTimer(timer);
+      resolve(value);
+    };
+    const rejected = (cause) => {
+      clearTimer(timer);
+      reject(failure(where, operation, classify, cause, timeoutMs));
+    };
+    settleInto(pending, fulfilled, rejected);
   });
 }
+
+/**
+ * Calls `onValue` with what `value` settles to, or `onError` with what it rejects with: a
+ * native promise is attached to hook-free; anything else is a value as it is (no `then`
+ * is looked up: a client's non-native thenable is then a value of the wrong type, which
+ * the store's own checks refuse).
+ */
+function settleInto(value, onValue, onError) {
+  if (!isPromise(value)) {
+    onValue(value);
+  } else if (!attach(value, onValue, onError)) {
+    onError(BAD_RESULT);
+  }
+}
+const BAD_RESULT = { code: 'bad_result' };
 
 function failure(where, operation, classify, cause, timeoutMs) {
   if (cause !== null && typeof cause === 'object' && !isProxy(cause) && own(cause, BRAND) === 'GrantStoreError') return cause;
@@ -316,9 +330,29 @@ function method(body) {
   };
 }
 
-/** `PromiseResolve(value).then(onValue, onError)` with what it calls captured at load. */
+/**
+ * `value.then(onValue, onError)` for a value, a native promise or a database client's
+ * promise, without a lookup on Promise.prototype: what the callbacks return (a value or a
+ * native promise) settles the result the same way.
+ */
 function then(value, onValue, onError) {
-  return PromisePrototypeThen(PromiseResolve(value), onValue, onError);
+  return new SafePromise((resolve, reject) => {
+    const follow = (fn, argument, otherwise) => {
+      if (fn === undefined) {
+        otherwise(argument);
+        return;
+      }
+      let next;
+      try {
+        next = fn(argument);
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      settleInto(next, resolve, reject);
+    };
+    settleInto(value, (result) => follow(onValue, result, resolve), (error) => follow(onError, error, reject));
+  });
 }
 
 /** Calls `method` on `target` with `args` (a method read once, at creation). */

@@ -19,10 +19,12 @@
 const { escapeName, invalidArgument } = require('../../errors');
 const P = require('../../primordials');
 const C = require('./common');
+const { ours } = require('../../promises');
+const emitWarning = process.emitWarning;
 
 const { createHash } = require('node:crypto');
 
-const { ArrayIsArray, ObjectFreeze, StringPrototypeCharCodeAt, StringPrototypeIsWellFormed, StringPrototypeSlice, isProxy } = P;
+const { ArrayIsArray, ObjectDefineProperty, ObjectFreeze, StringPrototypeCharCodeAt, StringPrototypeIsWellFormed, StringPrototypeSlice, isProxy } = P;
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
 
@@ -260,13 +262,22 @@ function commandSender(client) {
 /** [verb, script, key count, ...keys, ...args] (built by index: no iterator runs). */
 function command(verb, script, keys, args) {
   const list = [verb, script, `${keys.length}`];
-  for (let i = 0; i < keys.length; i++) list[list.length] = keys[i];
-  for (let i = 0; i < args.length; i++) list[list.length] = args[i];
+  // Defined, not assigned: a setter on Array.prototype for an index is never reached.
+  for (let i = 0; i < keys.length; i++) ObjectDefineProperty(list, list.length, { __proto__: null, value: keys[i], writable: true, enumerable: true, configurable: true });
+  for (let i = 0; i < args.length; i++) ObjectDefineProperty(list, list.length, { __proto__: null, value: args[i], writable: true, enumerable: true, configurable: true });
   return list;
 }
 
 function isNoScript(cause) {
   return replyKind(cause) === 'NOSCRIPT';
+}
+
+/** The value of a CONFIG GET reply: [name, value] (ioredis), { name: value } (node-redis), or undefined. */
+function configValue(reply, name) {
+  if (ArrayIsArray(reply) && !isProxy(reply)) return reply.length === 2 && reply[0] === name && typeof reply[1] === 'string' ? reply[1] : undefined;
+  if (reply === null || typeof reply !== 'object' || isProxy(reply)) return undefined;
+  const value = C.own(reply, name);
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** A key part as stored: a string the client sends as UTF-8 without loss (see common.js). */
@@ -296,6 +307,35 @@ function createRedisGrantStore(options) {
   const where = `Redis grant store (prefix "${escapeName(prefix)}")`;
   const index = `${prefix}index`;
   let closed = false;
+  let durabilityChecked = false;
+
+  /**
+   * Once, at the first write: whether the server keeps what it acknowledged. A spent use
+   * or a recorded nonce lost to a restart (RDB snapshots without the append-only file) or
+   * to eviction is a grant that can run again. A server that does not keep them gets one
+   * process warning (code TAS_REDIS_NOT_DURABLE); one that refuses CONFIG (managed Redis
+   * often does) is not judged. Nothing waits for this check.
+   */
+  function checkDurability() {
+    if (durabilityChecked || closed) return;
+    durabilityChecked = true;
+    // Sent from inside C.then: a client whose command throws rejects, it never throws here.
+    const settings = C.then(undefined, () => C.then(send(['CONFIG', 'GET', 'appendonly']), (appendonly) =>
+      C.then(send(['CONFIG', 'GET', 'maxmemory-policy']), (policy) => ({
+        appendonly: configValue(appendonly, 'appendonly'), policy: configValue(policy, 'maxmemory-policy'),
+      }))));
+    C.then(settings, (found) => {
+      const evicts = typeof found.policy === 'string' && StringPrototypeSlice(found.policy, 0, 8) === 'allkeys-';
+      if (found.appendonly === 'no' || evicts) {
+        emitWarning(
+          `${where}: the Redis server ${found.appendonly === 'no' ? 'does not write an append-only file (appendonly no)' : `evicts keys (maxmemory-policy ${found.policy})`}: ` +
+            'after a restart or an eviction, a spent use or a granted seal\'s nonce can be forgotten and an approval run again. ' +
+            'Use appendonly yes with appendfsync always, maxmemory-policy noeviction (or volatile-*), and no asynchronous failover (docs/stores.md).',
+          { type: 'Warning', code: 'TAS_REDIS_NOT_DURABLE' },
+        );
+      }
+    }, () => undefined);
+  }
 
   /** EVALSHA, and EVAL when the server has not cached the script (a restart, SCRIPT FLUSH). */
   function script(name, keys, args) {
@@ -329,7 +369,8 @@ function createRedisGrantStore(options) {
   async function prune(now) {
     let removed = 0;
     for (;;) {
-      const reply = await script('prune', [index], [NumberToString(now), `${PRUNE_BATCH}`]);
+      // script() answers the package's own promise (C.then): adopted without a lookup.
+      const reply = await ours(script('prune', [index], [NumberToString(now), `${PRUNE_BATCH}`]));
       if (!ArrayIsArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') throw BAD_REPLY;
       removed += reply[0];
       if (reply[1] < PRUNE_BATCH) return removed;
@@ -341,8 +382,9 @@ function createRedisGrantStore(options) {
       const r = C.readRecord(record);
       const t = C.readNow(now);
       const keys = grantKeys(r);
-      if (r.nonce !== null) keys[3] = `${prefix}n:${r.nonce}`;
+      if (r.nonce !== null) ObjectDefineProperty(keys, 3, { __proto__: null, value: `${prefix}n:${r.nonce}`, writable: true, enumerable: true, configurable: true });
       const args = [`${r.uses}`, timeText(r.expiresAt), r.argsCanonicalJson, NumberToString(t), timeText(r.nonceExpiresAt)];
+      checkDurability();
       return run('put', () => C.then(script('put', keys, args), flag));
     }),
     has: C.method((query, now) => {
