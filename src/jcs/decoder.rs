@@ -11,7 +11,7 @@
 
 use super::pointer::{self, Segment};
 use super::string::is_well_formed;
-use super::tape::{self, Tape};
+use super::tape::{self, key_chunk, sort_keys, Tape};
 use super::MAX_DEPTH;
 use crate::error::{ErrorCode, Failure};
 
@@ -270,13 +270,19 @@ impl Parser<'_, '_> {
       return;
     }
     let text = &self.tape.text;
-    let mut order: Vec<(usize, usize)> = keys.to_vec();
-    order.sort_unstable_by(|a, b| text[a.0..a.0 + a.1].cmp(&text[b.0..b.0 + b.1]));
+    let key = |index: u32| {
+      let (start, len) = keys[index as usize];
+      &text[start..start + len]
+    };
+    let mut order: Vec<(u64, u32)> = (0..keys.len() as u32)
+      .map(|index| (key_chunk(key(index), 0), index))
+      .collect();
+    sort_keys(&mut order, &key);
     for pair in order.windows(2) {
-      let (a, b) = (pair[0], pair[1]);
-      if text[a.0..a.0 + a.1] == text[b.0..b.0 + b.1] {
+      if key(pair[0].1) == key(pair[1].1) {
         // Point at the repeated key: make it the object's current key.
-        self.keys.push(b);
+        let repeated = keys[pair[1].1 as usize];
+        self.keys.push(repeated);
         self.break_rule(ErrorCode::DuplicateKey);
         self.keys.pop();
         return;

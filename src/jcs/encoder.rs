@@ -6,7 +6,7 @@
 
 use super::output::{Output, Utf8Out};
 use super::pointer::{self, Segment};
-use super::tape::{self, Shape, TapeRef};
+use super::tape::{self, key_chunk, sort_keys, Shape, TapeRef};
 use super::MAX_DEPTH;
 use crate::error::{ErrorCode, Failure};
 
@@ -33,8 +33,9 @@ struct Member {
 enum Frame {
   /// Elements follow one another on the tape; `next` is the index of the next one.
   Array { count: usize, next: usize },
-  /// Members sorted in `members[base..base + count]`; `end` is the cursor after the
-  /// object, where writing resumes once it is closed.
+  /// Members in `members[base..base + count]` (tape order), their key order in
+  /// `order[base..base + count]`; `end` is the cursor after the object, where writing
+  /// resumes once it is closed.
   Object {
     base: usize,
     count: usize,
@@ -55,6 +56,8 @@ pub struct Encoded {
 pub struct Encoder {
   ends: Vec<Cursor>,
   members: Vec<Member>,
+  /// Per member: its key's prefix and its index in `members`, sorted by key per object.
+  order: Vec<(u64, u32)>,
   frames: Vec<Frame>,
   /// Pending member counts of the scan pass: (index in `ends`, members left, object?).
   open: Vec<(usize, u32, bool)>,
@@ -93,6 +96,7 @@ impl Encoder {
   ) -> Result<(), Failure> {
     self.ends.clear();
     self.members.clear();
+    self.order.clear();
     self.frames.clear();
     self.shape = Shape::default();
     let end = scan(&tape, &mut self.ends, &mut self.open, &mut self.shape)?;
@@ -108,6 +112,7 @@ impl Encoder {
       tape,
       ends: &self.ends,
       members: &mut self.members,
+      order: &mut self.order,
       frames: &mut self.frames,
       out,
       path: if track_path { Some(Vec::new()) } else { None },
@@ -203,6 +208,7 @@ struct Writer<'t, 's, O: Output> {
   tape: TapeRef<'t>,
   ends: &'s [Cursor],
   members: &'s mut Vec<Member>,
+  order: &'s mut Vec<(u64, u32)>,
   frames: &'s mut Vec<Frame>,
   out: &'s mut O,
   /// One segment per open frame: the member being written.
@@ -323,11 +329,12 @@ impl<'t, O: Output> Writer<'t, '_, O> {
               let (base, end) = (*base, *end);
               self.out.ascii(b"}");
               self.members.truncate(base);
+              self.order.truncate(base);
               cursor = end;
               self.close();
               continue;
             }
-            let member = self.members[*base + *next];
+            let member = self.members[self.order[*base + *next].1 as usize];
             let first = *next == 0;
             *next += 1;
             if !first {
@@ -365,6 +372,10 @@ impl<'t, O: Output> Writer<'t, '_, O> {
       cursor.len += 1;
       let key_start = cursor.text;
       cursor.text += key_len;
+      self.order.push((
+        key_chunk(&tape.text[key_start..key_start + key_len], 0),
+        self.members.len() as u32,
+      ));
       self.members.push(Member {
         key_start,
         key_len,
@@ -373,17 +384,22 @@ impl<'t, O: Output> Writer<'t, '_, O> {
       self.skip(cursor);
     }
     let text = tape.text;
-    let key = |m: &Member| &text[m.key_start..m.key_start + m.key_len];
-    self.members[base..].sort_unstable_by(|a, b| key(a).cmp(key(b)));
+    let members = &*self.members;
+    let key = |index: u32| {
+      let m = &members[index as usize];
+      &text[m.key_start..m.key_start + m.key_len]
+    };
+    sort_keys(&mut self.order[base..], &key);
     for i in base + 1..base + count {
-      if key(&self.members[i - 1]) == key(&self.members[i]) {
+      if key(self.order[i - 1].1) == key(self.order[i].1) {
+        let repeated = key(self.order[i].1);
         self.frames.push(Frame::Object {
           base,
           count,
           next: 0,
           end: *cursor,
         });
-        self.set_path(Segment::Key(key(&self.members[i])));
+        self.set_path(Segment::Key(repeated));
         return Err(self.fail(ErrorCode::DuplicateKey));
       }
     }

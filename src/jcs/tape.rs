@@ -56,6 +56,63 @@ impl Tape {
   }
 }
 
+/// Four UTF-16 units of a key from `at`, packed big-endian into a u64 (units past the
+/// end are 0). Two keys whose earlier chunks are equal compare as their chunks at `at` do
+/// when those differ (a key that ends is a prefix of the other); equal chunks say nothing.
+#[inline]
+pub fn key_chunk(units: &[u16], at: usize) -> u64 {
+  let mut chunk = 0u64;
+  for i in at..at + 4 {
+    chunk = (chunk << 16) | units.get(i).copied().unwrap_or(0) as u64;
+  }
+  chunk
+}
+
+/// Chunks are compared this deep at most (64 units); past it, keys are compared whole.
+const CHUNK_DEPTH: usize = 64;
+
+/// Sorts `order` (each a key's first [`key_chunk`] and an index) by the keys' UTF-16 code
+/// units (RFC 8785 section 3.2.3); `key(index)` gives a key's units. Integers are sorted
+/// instead of slices: the pairs by their first chunk, then each run of equal chunks by
+/// the next chunk, and so on (keys of one object often share long prefixes); short runs,
+/// and runs deeper than [`CHUNK_DEPTH`], by comparing what is left of the keys. Does not
+/// recurse deeper than `CHUNK_DEPTH / 4` levels.
+pub fn sort_keys<'k>(order: &mut [(u64, u32)], key: &impl Fn(u32) -> &'k [u16]) {
+  sort_from(order, key, 0);
+}
+
+fn sort_from<'k>(order: &mut [(u64, u32)], key: &impl Fn(u32) -> &'k [u16], at: usize) {
+  order.sort_unstable_by_key(|entry| entry.0);
+  let mut start = 0;
+  while start < order.len() {
+    let chunk = order[start].0;
+    let end = start
+      + order[start..]
+        .iter()
+        .take_while(|entry| entry.0 == chunk)
+        .count();
+    let run = &mut order[start..end];
+    start = end;
+    if run.len() < 2 {
+      continue;
+    }
+    let next = at + 4;
+    if run.len() <= 8 || next >= CHUNK_DEPTH || run.iter().all(|entry| key(entry.1).len() <= next) {
+      // Every key of the run has the same units before `at` wherever both have one.
+      run.sort_unstable_by(|a, b| {
+        let (a, b) = (key(a.1), key(b.1));
+        let same = at.min(a.len()).min(b.len());
+        a[same..].cmp(&b[same..])
+      });
+    } else {
+      for entry in run.iter_mut() {
+        entry.0 = key_chunk(key(entry.1), next);
+      }
+      sort_from(run, key, next);
+    }
+  }
+}
+
 /// The shape of the single value on a tape: what decides how its views are made.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Shape {
@@ -124,6 +181,91 @@ impl Shape {
 #[cfg(test)]
 mod tests {
   use super::*;
+
+  #[test]
+  fn sorting_by_prefix_then_units_is_sorting_by_units() {
+    let keys: Vec<Vec<u16>> = [
+      "",
+      "a",
+      "a\u{0}",
+      "a\u{0}\u{0}\u{0}\u{0}",
+      "ab",
+      "abcd",
+      "abcde",
+      "abcd\u{0}",
+      "b",
+      "\u{ffff}",
+      "\u{e9}",
+      "\u{1f600}",
+      "\u{ff61}",
+      "10",
+      "9",
+      "alpha_123",
+      "alpha_1234",
+      "alpha_12",
+      "alph",
+    ]
+    .iter()
+    .map(|s| s.encode_utf16().collect())
+    .collect();
+    let mut order: Vec<(u64, u32)> = keys
+      .iter()
+      .enumerate()
+      .map(|(i, k)| (key_chunk(k, 0), i as u32))
+      .collect();
+    sort_keys(&mut order, &|i| &keys[i as usize]);
+    let sorted: Vec<&Vec<u16>> = order.iter().map(|&(_, i)| &keys[i as usize]).collect();
+    let mut expected: Vec<&Vec<u16>> = keys.iter().collect();
+    expected.sort();
+    assert_eq!(sorted, expected);
+  }
+
+  #[test]
+  fn long_shared_prefixes_and_trailing_zeros_sort_as_units() {
+    // Runs longer than 8 at every depth, keys past CHUNK_DEPTH, keys that differ only by
+    // trailing U+0000, and many keys that share prefixes of every length.
+    let mut keys: Vec<Vec<u16>> = Vec::new();
+    for i in 0..300u32 {
+      let mut key: Vec<u16> = "shared-prefix-"
+        .repeat(i as usize % 7)
+        .encode_utf16()
+        .collect();
+      key.extend(format!("{}", i * 7919 % 1000).encode_utf16());
+      key.extend(std::iter::repeat_n(0, i as usize % 3));
+      keys.push(key);
+    }
+    for i in 0..40u16 {
+      keys.push(
+        std::iter::repeat_n(0x61, 70 + i as usize % 5)
+          .chain([i, 0])
+          .collect(),
+      );
+      keys.push(
+        std::iter::repeat_n(0x61, 70 + i as usize % 5)
+          .chain([i])
+          .collect(),
+      );
+    }
+    keys.sort();
+    keys.dedup();
+    // Scrambled insertion order.
+    let mut scrambled: Vec<Vec<u16>> = Vec::new();
+    for i in 0..keys.len() {
+      scrambled.push(keys[i * 37 % keys.len()].clone());
+    }
+    assert_eq!(keys.len(), scrambled.len());
+    let mut order: Vec<(u64, u32)> = scrambled
+      .iter()
+      .enumerate()
+      .map(|(i, k)| (key_chunk(k, 0), i as u32))
+      .collect();
+    sort_keys(&mut order, &|i| &scrambled[i as usize]);
+    let sorted: Vec<Vec<u16>> = order
+      .iter()
+      .map(|&(_, i)| scrambled[i as usize].clone())
+      .collect();
+    assert_eq!(sorted, keys);
+  }
 
   #[test]
   fn counts_containers_members_and_the_widest_object() {
