@@ -114,9 +114,10 @@ describe('decodeView returns fresh, alias-free views', () => {
   });
 });
 
-describe('views copied from a template made of the walked value', () => {
-  // Long strings and long number arrays: the template is copied from the walked value
-  // instead of parsed from the JSON (lib/snapshot/walk.js templateOf, since removed). JSON.parse of the JSON is
+describe('views copied from a template made from the skeleton and the tape', () => {
+  // Long strings and many numbers: the template is JSON.parse of the skeleton (the JSON
+  // with placeholders for numbers and long strings) with the walk's own numbers and long
+  // strings put in (lib/snapshot/view.js templateFromSkeleton). JSON.parse of the JSON is
   // the oracle: same structure, values and key order at every level, prototypes
   // Object.prototype and Array.prototype, nothing shared with the value.
   const long = 'é"\\\n😀'.repeat(600);
@@ -125,8 +126,20 @@ describe('views copied from a template made of the walked value', () => {
     { series: Array.from({ length: 3000 }, (_, i) => i / 7 - 200), unit: 'ms', tags: { b: 1, a: 2, 1: 3 } },
     [long, [long], { k: long }],
     JSON.parse(`{"__proto__":{"s":"${'q'.repeat(3000)}"},"b":[${'1,'.repeat(500)}2]}`),
+    long,
+    Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? [i * 1e300, -(i + 1) / 3, { [String(i)]: i, [`k${i}`]: -(i + 1) }] : i === 7 ? long : 0.5 - i)),
+    { b: [long, 1, 2, 3, long.slice(1)], a: Array.from({ length: 100 }, (_, i) => Number.MIN_VALUE * i), 0: Number.MAX_SAFE_INTEGER },
   ];
   delete values[0][2].__proto__;
+  test('these values take the skeleton path (template character 2)', () => {
+    const { hashedCanonicalJson } = require('../lib/snapshot/canonical');
+    for (const [i, value] of values.entries()) {
+      const [, , views, template] = hashedCanonicalJson(value, false, AGENT, TOOL);
+      assert.equal(String.fromCharCode(views), '2', `value #${i}`);
+      assert.equal(typeof template === 'symbol', false, `value #${i} has a template`);
+    }
+  });
+
   test('every view equals JSON.parse of the JSON, key order and prototypes included', () => {
     for (const value of values) {
       const s = createSnapshot({ agentName: AGENT, toolName: TOOL, value });

@@ -146,6 +146,13 @@ export declare function sqliteStorePutProposal(store: ExternalObject<'SqliteGran
 
 export declare function sqliteStoreTake(store: ExternalObject<'SqliteGrantStore'>, agentName: string, toolName: string, proposalHash: string, scope: string | undefined | null, now: number): Promise<boolean>
 
+/**
+ * The skeleton the last `encodeTape` on this thread left (its template character was
+ * `2`), as a string of the same form as its JSON; `FAILED` when there is none. Taking it
+ * leaves none.
+ */
+export declare function takeSkeleton(): string | number
+
 /** Header word: the number of long strings. */
 export declare const TAPE_BIGS_LEN: number
 

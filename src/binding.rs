@@ -21,7 +21,7 @@ use crate::jcs::decoder::{self, is_blank, DecodeOptions};
 use crate::jcs::encoder::Encoder;
 use crate::jcs::hash::{proposal_hash_of, to_hex, Canonical};
 use crate::jcs::output::{Latin1Out, Utf16Out};
-use crate::jcs::tape;
+use crate::jcs::tape::{self, Views};
 use crate::jcs::{Tape, TapeRef, MAX_DEPTH};
 
 // Every number `lib/` shares with this file is defined here once and exported.
@@ -104,6 +104,14 @@ const HASH_PREFIX: usize = 64;
 type Outcome<T> = std::result::Result<T, Failure>;
 
 #[derive(Default)]
+struct Skeleton {
+  narrow: Vec<u8>,
+  wide: Vec<u16>,
+  /// Which of the two holds the skeleton, if any.
+  held: Option<bool>,
+}
+
+#[derive(Default)]
 struct Scratch {
   /// Copies of the tape's typed arrays: JavaScript could share their memory with another
   /// thread, and the encoder must read a tape that holds still.
@@ -117,6 +125,9 @@ struct Scratch {
   wide: Vec<u16>,
   encoder: Encoder,
   tape: Tape,
+  /// The skeleton of the last `encodeTape` whose views are made from one
+  /// ([`Views::Skeleton`]), in the form of its JSON, until `takeSkeleton` takes it.
+  skeleton: Skeleton,
   /// The agent and tool names of a hashed call.
   agent: Vec<u16>,
   tool: Vec<u16>,
@@ -151,6 +162,8 @@ impl Scratch {
     trim(&mut self.big_text);
     trim(&mut self.narrow);
     trim(&mut self.wide);
+    trim(&mut self.skeleton.narrow);
+    trim(&mut self.skeleton.wide);
   }
 
   /// Records a failure for `lastFailureCode` / `lastFailurePath`.
@@ -242,8 +255,11 @@ fn read_utf16(env: &Env, value: &JsString<'_>, buffer: &mut Vec<u16>) -> Outcome
 /// text is below 0x100 (V8 keeps such strings one byte per character), UTF-16 otherwise,
 /// so V8 copies the result instead of decoding UTF-8. With `names`, the proposal hash of
 /// the JSON over exactly those names goes in front as 64 hex digits, followed by one
-/// character, `1` when views of the snapshot are worth copying from a template
-/// ([`tape::Shape::worth_a_template`]) and `0` when they should be parsed.
+/// character that says how views of the snapshot are made ([`tape::Shape::views`]): `0`
+/// parsed each time, `1` copied from a template parsed once, `2` copied from a template
+/// made from the skeleton, which is then left in `skeleton` for `takeSkeleton` (only
+/// when `skeleton` is given: the tape's numbers and long strings are the caller's).
+#[allow(clippy::too_many_arguments)]
 fn encode_to_js<'env>(
   env: &'env Env,
   encoder: &mut Encoder,
@@ -252,17 +268,22 @@ fn encode_to_js<'env>(
   tape: TapeRef<'_>,
   names: Option<(&[u16], &[u16])>,
   track_path: bool,
+  mut skeleton: Option<&mut Skeleton>,
 ) -> Outcome<JsString<'env>> {
+  if let Some(skeleton) = skeleton.as_deref_mut() {
+    skeleton.held = None;
+  }
   let prefix = if names.is_some() { HASH_PREFIX + 1 } else { 0 };
   let units_or = std::iter::once(tape.text)
     .chain(tape.bigs.iter().copied())
     .fold(0u16, |acc, units| acc | or_of(units));
-  let template = |encoder: &Encoder, json_len: usize| {
-    if encoder.shape().worth_a_template(json_len) {
-      b'1'
-    } else {
-      b'0'
-    }
+  let views = |encoder: &Encoder, json_len: usize, skeleton_allowed: bool| {
+    encoder.shape().views(json_len, skeleton_allowed)
+  };
+  let flag = |views: Views| match views {
+    Views::Parse => b'0',
+    Views::Copy => b'1',
+    Views::Skeleton => b'2',
   };
   let made = if units_or < 0x100 {
     narrow.clear();
@@ -276,7 +297,13 @@ fn encode_to_js<'env>(
         Canonical::Latin1(json)
       };
       let digest = proposal_hash_of(agent, tool, canonical)?;
-      narrow[HASH_PREFIX] = template(encoder, json.len());
+      let chosen = views(encoder, json.len(), skeleton.is_some());
+      if let (Views::Skeleton, Some(skeleton)) = (chosen, skeleton) {
+        skeleton.narrow.clear();
+        encoder.encode_skeleton_into(tape, &mut Latin1Out(&mut skeleton.narrow))?;
+        skeleton.held = Some(true);
+      }
+      narrow[HASH_PREFIX] = flag(chosen);
       narrow[..HASH_PREFIX].copy_from_slice(&to_hex(&digest));
     }
     env.create_string_latin1(&narrow[..])
@@ -286,7 +313,13 @@ fn encode_to_js<'env>(
     encoder.encode_into(tape, &mut Utf16Out(wide), track_path)?;
     if let Some((agent, tool)) = names {
       let digest = proposal_hash_of(agent, tool, Canonical::Utf16(&wide[prefix..]))?;
-      wide[HASH_PREFIX] = template(encoder, wide.len() - prefix) as u16;
+      let chosen = views(encoder, wide.len() - prefix, skeleton.is_some());
+      if let (Views::Skeleton, Some(skeleton)) = (chosen, skeleton) {
+        skeleton.wide.clear();
+        encoder.encode_skeleton_into(tape, &mut Utf16Out(&mut skeleton.wide))?;
+        skeleton.held = Some(false);
+      }
+      wide[HASH_PREFIX] = flag(chosen) as u16;
       for (slot, &digit) in wide[..HASH_PREFIX].iter_mut().zip(to_hex(&digest).iter()) {
         *slot = digit as u16;
       }
@@ -385,6 +418,7 @@ pub fn encode_tape<'env>(
       encoder,
       agent,
       tool,
+      skeleton,
       ..
     } = scratch;
     let ops_len = header_word(tape, TAPE_OPS_LEN)?;
@@ -455,7 +489,31 @@ pub fn encode_tape<'env>(
       tape,
       names,
       flags & FLAG_PATH != 0,
+      Some(skeleton),
     )
+  })
+}
+
+/// The skeleton the last `encodeTape` on this thread left (its template character was
+/// `2`), as a string of the same form as its JSON; `FAILED` when there is none. Taking it
+/// leaves none.
+#[napi(catch_unwind)]
+pub fn take_skeleton<'env>(env: &'env Env) -> Either<JsString<'env>, u32> {
+  SCRATCH.with(|cell| {
+    let mut scratch = cell.borrow_mut();
+    let skeleton = &mut scratch.skeleton;
+    let made = match skeleton.held.take() {
+      Some(true) => env.create_string_latin1(&skeleton.narrow),
+      Some(false) => env.create_string_utf16(&skeleton.wide),
+      None => return Either::B(FAILED),
+    };
+    skeleton.narrow.clear();
+    skeleton.wide.clear();
+    scratch.release();
+    match made {
+      Ok(value) => Either::A(value),
+      Err(_) => Either::B(FAILED),
+    }
   })
 }
 
@@ -507,6 +565,7 @@ pub fn canonicalize_text<'env>(
         tape.as_ref(),
         Some((&agent[..], &tool[..])),
         track_path,
+        None,
       )
       .map_err(|failure| (failure, FAILED_SNAPSHOT))
     });
@@ -577,6 +636,7 @@ pub fn canonicalize_json<'env>(
       tape.as_ref(),
       None,
       options.track_path,
+      None,
     )
   })
 }

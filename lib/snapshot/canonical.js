@@ -16,7 +16,8 @@ const { binding } = require('../native');
 const { WalkFailure, nativeFailure } = require('../errors');
 const P = require('../primordials');
 const { walk, resetWalk, MAX_DEPTH } = require('./walk');
-const { encode, resetTape } = require('./tape');
+const { encode, resetTape, skeletonTemplate } = require('./tape');
+const { NO_SKELETON_TEMPLATE } = require('./view');
 
 const { JSONParse, StringPrototypeSlice, StringPrototypeCharCodeAt } = P;
 const canonicalizeText = binding.canonicalizeText;
@@ -24,6 +25,11 @@ const { FLAG_PATH, FAILED_SNAPSHOT } = binding;
 
 let busy = false;
 let reentered = false;
+/** The template run made from a skeleton (template character 2), taken by hashedCanonicalJson. */
+let madeTemplate = NO_SKELETON_TEMPLATE;
+
+/** The template character of a hashed native result: how views are made. */
+const VIEWS_FROM_SKELETON = 0x32;
 
 /**
  * RFC 8785 JSON of `value`, or a WalkFailure. With names, the 64-character proposal
@@ -42,6 +48,8 @@ function run(value, withPath, agentName, toolName) {
   try {
     walk(value, withPath);
     result = encode(withPath, agentName, toolName);
+    // The template comes from this walk's tape, before the tape is reset.
+    if (agentName !== undefined && StringPrototypeCharCodeAt(result, 64) === VIEWS_FROM_SKELETON) madeTemplate = skeletonTemplate();
   } catch (error) {
     // Nothing is read from what was thrown: it is passed on as it is.
     failed = true;
@@ -62,23 +70,33 @@ function canonicalJson(value, withPath) {
   return run(value, withPath === true, undefined, undefined);
 }
 
-/** `[proposal hash, canonical JSON, whether views should copy a template]` of a native result. */
-function splitHashed(result) {
-  return [StringPrototypeSlice(result, 0, 64), StringPrototypeSlice(result, 65), StringPrototypeCharCodeAt(result, 64) === 0x31];
+/**
+ * `[proposal hash, canonical JSON, how views are made, template]` of a native result: the
+ * third is the template character's code (0x30 parse each view, 0x31 copy a template
+ * parsed at the first view, 0x32 copy `template`, made from the skeleton; a failed one is
+ * NO_SKELETON_TEMPLATE).
+ */
+function splitHashed(result, template) {
+  return [StringPrototypeSlice(result, 0, 64), StringPrototypeSlice(result, 65), StringPrototypeCharCodeAt(result, 64), template];
 }
 
 /**
- * `[proposal hash, canonical JSON, whether views should copy a template]` of a value, or a WalkFailure. The hash is computed
- * by the native side over exactly `agentName`, `toolName` (well-formed strings, checked
- * by the caller) and the JSON returned.
+ * splitHashed's four fields for a value, or a WalkFailure. The hash is computed by the
+ * native side over exactly `agentName`, `toolName` (well-formed strings, checked by the
+ * caller) and the JSON returned.
  */
 function hashedCanonicalJson(value, withPath, agentName, toolName) {
   // The views' template is never copied from the value: reading it a second time is
   // not the walk's read. A host object whose property reads go through interceptors (a
   // node:vm global, see the README's limits) can answer differently the second time,
   // and a template made from those answers would give views that differ from the hashed
-  // JSON. Templates are parsed from the canonical JSON at the first view instead.
-  return splitHashed(run(value, withPath === true, agentName, toolName));
+  // JSON. Templates are parsed from the canonical JSON at the first view, or made from
+  // the skeleton and the numbers and long strings of the walk's own tape.
+  madeTemplate = NO_SKELETON_TEMPLATE;
+  const result = run(value, withPath === true, agentName, toolName);
+  const template = madeTemplate;
+  madeTemplate = NO_SKELETON_TEMPLATE;
+  return splitHashed(result, template);
 }
 
 /** A failure of hashedCanonicalText: `stage` is 'json' or 'snapshot'. */
@@ -106,7 +124,7 @@ class TextFailure {
 function hashedCanonicalText(rawText, agentName, toolName, withPath) {
   const includes = withPath === true;
   const result = canonicalizeText(rawText, agentName, toolName, includes ? FLAG_PATH : 0);
-  if (typeof result === 'string') return splitHashed(result);
+  if (typeof result === 'string') return splitHashed(result, NO_SKELETON_TEMPLATE);
   if (result !== FAILED_SNAPSHOT) throw new TextFailure('json', nativeFailure(includes));
   try {
     return hashedCanonicalJson(JSONParse(rawText), includes, agentName, toolName);
@@ -116,4 +134,4 @@ function hashedCanonicalText(rawText, agentName, toolName, withPath) {
   }
 }
 
-module.exports = { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, MAX_DEPTH };
+module.exports = { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, MAX_DEPTH, VIEWS_FROM_SKELETON };

@@ -6,8 +6,8 @@
 const { binding } = require('../native');
 const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, invalidArgument, nativeFailure, FAILED } = require('../errors');
 const { own, requireInput } = require('../input');
-const { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure } = require('./canonical');
-const { firstView, view, PARSE_EACH_TIME } = require('./view');
+const { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, VIEWS_FROM_SKELETON } = require('./canonical');
+const { firstView, view, PARSE_EACH_TIME, NO_SKELETON_TEMPLATE } = require('./view');
 const P = require('../primordials');
 
 const { ObjectFreeze, JSONParse, StringPrototypeIsWellFormed, isProxy } = P;
@@ -16,6 +16,16 @@ const { ObjectFreeze, JSONParse, StringPrototypeIsWellFormed, isProxy } = P;
 const { FLAG_PATH, FLAG_REJECT_NEGATIVE_ZERO, JSON_BLANK } = binding;
 
 const NO_TEMPLATE = Symbol('no template yet');
+
+/** Views copy a template parsed from the JSON at the first view (template character 1). */
+const VIEWS_FROM_A_PARSE = 0x31;
+
+/** The template a snapshot starts with, from splitHashed's fields (./canonical.js). */
+function initialTemplate(hashAndJson) {
+  const views = hashAndJson[2];
+  if (views === VIEWS_FROM_SKELETON) return hashAndJson[3] === NO_SKELETON_TEMPLATE ? NO_TEMPLATE : hashAndJson[3];
+  return views === VIEWS_FROM_A_PARSE ? NO_TEMPLATE : PARSE_EACH_TIME;
+}
 
 /** The base of SnapshotState: its constructor hands back the object it is given. */
 class Stamp {
@@ -107,9 +117,9 @@ function snapshotOf(agentName, toolName, value, includePath) {
     if (error instanceof WalkFailure) throw new ToolArgumentsValidationError('snapshot', toolName, error.code, error.path);
     throw error;
   }
-  // The views' template is parsed from the JSON at the first view, when copies pay off.
-  const template = hashAndJson[2] ? NO_TEMPLATE : PARSE_EACH_TIME;
-  return registered(agentName, toolName, hashAndJson[1], hashAndJson[0], template);
+  // The views' template: made from the skeleton already, or parsed from the JSON at the
+  // first view when copies pay off.
+  return registered(agentName, toolName, hashAndJson[1], hashAndJson[0], initialTemplate(hashAndJson));
 }
 
 /**
@@ -127,7 +137,7 @@ function createSnapshotFromText(agentName, toolName, rawArguments, includePath) 
     if (error instanceof TextFailure) throw new ToolArgumentsValidationError(error.stage, toolName, error.code, error.path);
     throw error;
   }
-  return registered(agentName, toolName, hashAndJson[1], hashAndJson[0], hashAndJson[2] ? NO_TEMPLATE : PARSE_EACH_TIME);
+  return registered(agentName, toolName, hashAndJson[1], hashAndJson[0], initialTemplate(hashAndJson));
 }
 
 /** Strict-decodes text that must hold a snapshot value, then builds it with JSON.parse. */

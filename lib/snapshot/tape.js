@@ -8,9 +8,12 @@ const { binding } = require('../native');
 const { WalkFailure, nativeFailure } = require('../errors');
 const P = require('../primordials');
 
+const { templateFromSkeleton, NO_SKELETON_TEMPLATE } = require('./view');
+
 const { TypedArrayPrototypeSet } = P;
 const { MAX_STRING_LENGTH } = require('node:buffer').constants;
 const encodeTape = binding.encodeTape;
+const takeSkeleton = binding.takeSkeleton;
 
 // Tape header words and the path flag: the constants of src/binding.rs.
 const {
@@ -149,4 +152,22 @@ function encode(includePath, agentName, toolName) {
   return result;
 }
 
-module.exports = { pushOp, pushLen, pushNum, pushBig, appendText, ownSlots, resetTape, encode };
+/**
+ * The views' template of what encode just wrote, when its template character was `2`:
+ * made from the skeleton the native side left and this tape's own numbers and long
+ * strings (see ./view.js templateFromSkeleton). Call before resetTape. Returns
+ * NO_SKELETON_TEMPLATE when there is none to make.
+ */
+function skeletonTemplate() {
+  let skeleton;
+  try {
+    skeleton = takeSkeleton();
+  } catch {
+    // A panic in the binding (which never should happen): no template, views parse.
+    return NO_SKELETON_TEMPLATE;
+  }
+  if (typeof skeleton !== 'string') return NO_SKELETON_TEMPLATE;
+  return templateFromSkeleton(skeleton, nums, bigs);
+}
+
+module.exports = { pushOp, pushLen, pushNum, pushBig, appendText, ownSlots, resetTape, encode, skeletonTemplate };

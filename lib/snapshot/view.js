@@ -1,7 +1,10 @@
 'use strict';
 // Views of a snapshot. The canonical JSON is parsed once, with the JSON.parse captured
 // at load, into a private template that is never handed out; every view is then a fresh
-// copy of it. Strings and numbers are immutable, so copies share them safely; every
+// copy of it. When numbers or long strings make up most of the JSON, the template is
+// made instead from its skeleton (see templateFromSkeleton) and the numbers and strings
+// the walk itself read and wrote to the tape: nothing is parsed twice, and the value is
+// never read a second time. Strings and numbers are immutable, so copies share them safely; every
 // object and array of a view is new, so views share no reference with each other.
 //
 // Copying runs no foreign code: objects are copied with spread (CreateDataProperty: no
@@ -68,7 +71,52 @@ function copy(template, fastArrays) {
   return out;
 }
 
-/** A fresh view from a template made by firstView for `json`. */
+/** What templateFromSkeleton returns when it could not make a template. */
+const NO_SKELETON_TEMPLATE = Symbol('no skeleton template');
+
+/**
+ * The template of a snapshot from its skeleton (src/jcs/encoder.rs encode_skeleton_into:
+ * the canonical JSON with each number written as its index in `numbers` and each long
+ * string as minus one more than its index in `longStrings`) and the tape's numbers and
+ * long strings, which are what the walk read from the value, once, and what the native
+ * side encoded and hashed. The result is what JSON.parse of the canonical JSON gives,
+ * members in the same order. The placeholders are replaced with plain stores into own
+ * data properties of objects this function's JSON.parse just made, which reach no
+ * setter. Returns NO_SKELETON_TEMPLATE if the thread's stack runs out (the fill recurses
+ * once per level).
+ */
+function templateFromSkeleton(skeleton, numbers, longStrings) {
+  const parsed = JSONParse(skeleton);
+  if (typeof parsed === 'number') return parsed >= 0 ? numbers[parsed] : longStrings[-parsed - 1];
+  if (typeof parsed !== 'object' || parsed === null) return parsed;
+  try {
+    fill(parsed, numbers, longStrings);
+  } catch {
+    // Nothing but a stack overflow can be thrown here; the error is not read.
+    return NO_SKELETON_TEMPLATE;
+  }
+  return parsed;
+}
+
+function fill(node, numbers, longStrings) {
+  if (ArrayIsArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const child = node[i];
+      if (typeof child === 'number') node[i] = child >= 0 ? numbers[child] : longStrings[-child - 1];
+      else if (typeof child === 'object' && child !== null) fill(child, numbers, longStrings);
+    }
+    return;
+  }
+  const keys = ObjectKeys(node);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const child = node[key];
+    if (typeof child === 'number') node[key] = child >= 0 ? numbers[child] : longStrings[-child - 1];
+    else if (typeof child === 'object' && child !== null) fill(child, numbers, longStrings);
+  }
+}
+
+/** A fresh view from a template made by firstView or templateFromSkeleton for `json`. */
 function view(template, json) {
   if (template === PARSE_EACH_TIME) return JSONParse(json);
   if (typeof template !== 'object' || template === null) return template;
@@ -79,4 +127,4 @@ function view(template, json) {
   }
 }
 
-module.exports = { firstView, view, PARSE_EACH_TIME };
+module.exports = { firstView, view, templateFromSkeleton, PARSE_EACH_TIME, NO_SKELETON_TEMPLATE };

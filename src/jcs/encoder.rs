@@ -94,6 +94,30 @@ impl Encoder {
     out: &mut O,
     track_path: bool,
   ) -> Result<(), Failure> {
+    self.write(tape, out, track_path, false)
+  }
+
+  /// Appends the *skeleton* of the single value on `tape`: its canonical JSON with every
+  /// number written as its index among the tape's numbers (0, 1, ...) and every long
+  /// string as minus one more than its index among the tape's long strings (-1, -2, ...).
+  /// JSON.parse of the skeleton, with those placeholders replaced by the tape's own
+  /// numbers and strings, is the value JSON.parse of the canonical JSON gives, members in
+  /// the same order, without parsing a digit of a number or a character of a long string.
+  pub fn encode_skeleton_into<O: Output>(
+    &mut self,
+    tape: TapeRef<'_>,
+    out: &mut O,
+  ) -> Result<(), Failure> {
+    self.write(tape, out, false, true)
+  }
+
+  fn write<O: Output>(
+    &mut self,
+    tape: TapeRef<'_>,
+    out: &mut O,
+    track_path: bool,
+    placeholders: bool,
+  ) -> Result<(), Failure> {
     self.ends.clear();
     self.members.clear();
     self.order.clear();
@@ -116,14 +140,40 @@ impl Encoder {
       frames: &mut self.frames,
       out,
       path: if track_path { Some(Vec::new()) } else { None },
+      placeholders,
+      number_chars: 0,
     };
-    writer.run()
+    writer.run()?;
+    if !placeholders {
+      self.shape.number_chars = writer.number_chars;
+    }
+    Ok(())
   }
 
   /// The shape of the value the last successful encoding wrote.
   pub fn shape(&self) -> Shape {
     self.shape
   }
+}
+
+/// Writes `index` in decimal, with a minus sign when `negative`.
+fn write_index<O: Output>(out: &mut O, index: usize, negative: bool) {
+  let mut digits = [0u8; 21];
+  let mut at = digits.len();
+  let mut rest = index;
+  loop {
+    at -= 1;
+    digits[at] = b'0' + (rest % 10) as u8;
+    rest /= 10;
+    if rest == 0 {
+      break;
+    }
+  }
+  if negative {
+    at -= 1;
+    digits[at] = b'-';
+  }
+  out.ascii(&digits[at..]);
 }
 
 fn get<T: Copy>(slice: &[T], index: usize) -> Result<T, Failure> {
@@ -162,10 +212,11 @@ fn scan(
       tape::NUMBER => {
         get(tape.nums, cursor.num)?;
         cursor.num += 1;
+        shape.numbers += 1;
       }
       tape::STRING => take_text(tape, &mut cursor)?,
       tape::BIG_STRING => {
-        get(tape.bigs, cursor.big)?;
+        shape.big_units += get(tape.bigs, cursor.big)?.len();
         cursor.big += 1;
       }
       tape::ARRAY | tape::OBJECT => {
@@ -213,6 +264,10 @@ struct Writer<'t, 's, O: Output> {
   out: &'s mut O,
   /// One segment per open frame: the member being written.
   path: Option<Vec<Segment<'t>>>,
+  /// Write the skeleton's placeholders instead of numbers and long strings.
+  placeholders: bool,
+  /// Characters written for numbers.
+  number_chars: usize,
 }
 
 impl<'t, O: Output> Writer<'t, '_, O> {
@@ -273,10 +328,15 @@ impl<'t, O: Output> Writer<'t, '_, O> {
         tape::FALSE => self.out.ascii(b"false"),
         tape::TRUE => self.out.ascii(b"true"),
         tape::NUMBER => {
-          let value = tape.nums[cursor.num];
+          let index = cursor.num;
           cursor.num += 1;
-          if let Err(code) = self.out.number(value) {
-            return Err(self.fail(code));
+          if self.placeholders {
+            write_index(self.out, index, false);
+          } else {
+            match self.out.number(tape.nums[index]) {
+              Ok(written) => self.number_chars += written,
+              Err(code) => return Err(self.fail(code)),
+            }
           }
         }
         tape::STRING => {
@@ -287,9 +347,13 @@ impl<'t, O: Output> Writer<'t, '_, O> {
           self.string(units)?;
         }
         tape::BIG_STRING => {
-          let units = tape.bigs[cursor.big];
+          let index = cursor.big;
           cursor.big += 1;
-          self.string(units)?;
+          if self.placeholders {
+            write_index(self.out, index + 1, true);
+          } else {
+            self.string(tape.bigs[index])?;
+          }
         }
         tape::ARRAY => {
           cursor.container += 1;
@@ -447,6 +511,45 @@ mod tests {
     let encoded = encode(t.as_ref(), &mut out, false).unwrap();
     assert_eq!(String::from_utf8(out).unwrap(), r#"{"a":null,"b":[1,"x"]}"#);
     assert!(encoded.ascii);
+  }
+
+  #[test]
+  fn the_skeleton_has_placeholders_where_numbers_and_long_strings_are() {
+    let mut t = sample();
+    t.nums = vec![1.5];
+    t.ops[4] = tape::BIG_STRING;
+    let big: Vec<u16> = "long".encode_utf16().collect();
+    let bigs: [&[u16]; 1] = [&big];
+    let tape = TapeRef {
+      bigs: &bigs,
+      ..t.as_ref()
+    };
+    let mut encoder = Encoder::default();
+    let mut json = Vec::new();
+    encoder.encode(tape, &mut json, false).unwrap();
+    assert_eq!(
+      String::from_utf8(json).unwrap(),
+      r#"{"a":"long","b":[1.5,"x"]}"#
+    );
+    let shape = encoder.shape();
+    let mut skeleton = Vec::new();
+    encoder
+      .encode_skeleton_into(
+        tape,
+        &mut Utf8Out {
+          bytes: &mut skeleton,
+          ascii: true,
+        },
+      )
+      .unwrap();
+    assert_eq!(
+      String::from_utf8(skeleton).unwrap(),
+      r#"{"a":-1,"b":[0,"x"]}"#
+    );
+    assert_eq!(
+      (shape.numbers, shape.number_chars, shape.big_units),
+      (1, 3, 4)
+    );
   }
 
   #[test]

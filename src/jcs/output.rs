@@ -14,12 +14,13 @@ pub trait Output {
   /// Appends a canonical string literal of `units`, quotes included.
   fn string(&mut self, units: &[u16]) -> Result<(), ErrorCode>;
 
-  fn number(&mut self, value: f64) -> Result<(), ErrorCode> {
+  /// Appends a number; returns how many characters it took.
+  fn number(&mut self, value: f64) -> Result<usize, ErrorCode> {
     let mut buffer = ryu_js::Buffer::new();
     let mut digits = [0u8; 24];
     let text = format_number(value, &mut buffer, &mut digits)?;
     self.ascii(text);
-    Ok(())
+    Ok(text.len())
   }
 }
 

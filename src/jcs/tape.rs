@@ -122,6 +122,24 @@ pub struct Shape {
   pub members: usize,
   /// Members of the widest object.
   pub widest_object: usize,
+  /// Numbers (counted by the encoder's scan pass only).
+  pub numbers: usize,
+  /// Characters of the canonical JSON that are numbers (counted by the encoder only).
+  pub number_chars: usize,
+  /// UTF-16 units of the long strings (counted by the encoder's scan pass only).
+  pub big_units: usize,
+}
+
+/// How the views of a snapshot are made (see [`Shape::views`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Views {
+  /// JSON.parse of the canonical JSON for every view.
+  Parse,
+  /// JSON.parse once into a template, then a copy of it per view.
+  Copy,
+  /// A template from JSON.parse of the skeleton (see `Encoder::encode_skeleton_into`)
+  /// with the tape's own numbers and long strings put in, then a copy per view.
+  Skeleton,
 }
 
 /// Objects with more members than this are not worth copying for views: V8 keeps them
@@ -175,6 +193,28 @@ impl Shape {
   pub fn worth_a_template(&self, json_len: usize) -> bool {
     self.widest_object <= COPYABLE_KEYS
       && 3 * json_len + 250 > 100 * self.containers + 20 * self.members
+  }
+
+  /// How views of a value of this shape, with `json_len` characters of canonical JSON,
+  /// are made when its tape's numbers and long strings can be put into a template
+  /// (`skeleton_allowed`: the tape came from the walk, whose numbers and strings the
+  /// JavaScript side still holds). A skeleton pays when numbers and long strings make up
+  /// at least half of the text: parsing a double costs about 40 ns on V8 14 (100 on
+  /// V8 11), a long string about 1 ns per character, putting either in a few ns, and the
+  /// skeleton a second writing pass over what is left.
+  pub fn views(&self, json_len: usize, skeleton_allowed: bool) -> Views {
+    if self.widest_object > COPYABLE_KEYS {
+      Views::Parse
+    } else if skeleton_allowed
+      && (self.numbers >= 64 || self.big_units > 0)
+      && 2 * (self.number_chars + self.big_units) >= json_len
+    {
+      Views::Skeleton
+    } else if self.worth_a_template(json_len) {
+      Views::Copy
+    } else {
+      Views::Parse
+    }
   }
 }
 
@@ -285,7 +325,8 @@ mod tests {
       Shape {
         containers: 4,
         members: 6,
-        widest_object: 2
+        widest_object: 2,
+        ..Shape::default()
       }
     );
   }
