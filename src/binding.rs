@@ -9,7 +9,8 @@
 //! ordinary assignment, which a setter planted on `Object.prototype` could intercept;
 //! `lib/errors.js` builds the exported errors without such assignments.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::ffi::c_void;
 use std::ptr;
 
 use napi::bindgen_prelude::*;
@@ -20,8 +21,8 @@ use crate::error::{ErrorCode, Failure};
 use crate::jcs::decoder::{self, is_blank, DecodeOptions};
 use crate::jcs::encoder::Encoder;
 use crate::jcs::hash::{proposal_hash_of, to_hex, Canonical};
-use crate::jcs::output::{Latin1Out, Utf16Out};
-use crate::jcs::tape::{self, Views};
+use crate::jcs::output::{AdaptiveOut, Latin1Out, Utf16Out};
+use crate::jcs::tape::{self, InMemory, LongStrings, Views};
 use crate::jcs::{Tape, TapeRef, MAX_DEPTH};
 
 // Every number `lib/` shares with this file is defined here once and exported.
@@ -119,7 +120,7 @@ struct Scratch {
   nums: Vec<f64>,
   lens: Vec<u32>,
   text: Vec<u16>,
-  /// The long strings of a tape, read one after the other.
+  /// The long string being written (long strings are read one at a time).
   big_text: Vec<u16>,
   narrow: Vec<u8>,
   wide: Vec<u16>,
@@ -251,14 +252,15 @@ fn read_utf16(env: &Env, value: &JsString<'_>, buffer: &mut Vec<u16>) -> Outcome
   append_utf16(env, value.raw(), buffer)
 }
 
-/// Encodes `tape` and makes the JavaScript string: Latin-1 when every unit of the tape's
-/// text is below 0x100 (V8 keeps such strings one byte per character), UTF-16 otherwise,
-/// so V8 copies the result instead of decoding UTF-8. With `names`, the proposal hash of
-/// the JSON over exactly those names goes in front as 64 hex digits, followed by one
-/// character that says how views of the snapshot are made ([`tape::Shape::views`]): `0`
-/// parsed each time, `1` copied from a template parsed once, `2` copied from a template
-/// made from the skeleton, which is then left in `skeleton` for `takeSkeleton` (only
-/// when `skeleton` is given: the tape's numbers and long strings are the caller's).
+/// Encodes `tape` (its long strings read from `bigs`) and makes the JavaScript string:
+/// Latin-1 while every unit written is below 0x100 (V8 keeps such strings one byte per
+/// character), UTF-16 from the first string that has a unit above it on, so V8 copies the
+/// result instead of decoding UTF-8. With `names`, the proposal hash of the JSON over
+/// exactly those names goes in front as 64 hex digits, followed by one character that
+/// says how views of the snapshot are made ([`tape::Shape::views`]): `0` parsed each time,
+/// `1` copied from a template parsed once, `2` copied from a template made from the
+/// skeleton, which is then left in `skeleton` for `takeSkeleton` (only when `skeleton` is
+/// given: the tape's numbers and long strings are the caller's).
 #[allow(clippy::too_many_arguments)]
 fn encode_to_js<'env>(
   env: &'env Env,
@@ -266,6 +268,7 @@ fn encode_to_js<'env>(
   narrow: &mut Vec<u8>,
   wide: &mut Vec<u16>,
   tape: TapeRef<'_>,
+  bigs: &mut dyn LongStrings,
   names: Option<(&[u16], &[u16])>,
   track_path: bool,
   mut skeleton: Option<&mut Skeleton>,
@@ -274,76 +277,195 @@ fn encode_to_js<'env>(
     skeleton.held = None;
   }
   let prefix = if names.is_some() { HASH_PREFIX + 1 } else { 0 };
-  let units_or = std::iter::once(tape.text)
-    .chain(tape.bigs.iter().copied())
-    .fold(0u16, |acc, units| acc | or_of(units));
-  let views = |encoder: &Encoder, json_len: usize, skeleton_allowed: bool| {
-    encoder.shape().views(json_len, skeleton_allowed)
-  };
-  let flag = |views: Views| match views {
-    Views::Parse => b'0',
-    Views::Copy => b'1',
-    Views::Skeleton => b'2',
-  };
-  let made = if units_or < 0x100 {
-    narrow.clear();
-    narrow.resize(prefix, 0);
-    encoder.encode_into(tape, &mut Latin1Out(narrow), track_path)?;
-    if let Some((agent, tool)) = names {
+  // The JSON holds every unit of the text and the long strings, a few characters of
+  // structure per value and member, and escapes (counted as a quarter more).
+  let strings = tape.text.len() + (0..bigs.count()).filter_map(|i| bigs.len(i)).sum::<usize>();
+  let expected =
+    strings + strings / 4 + 4 * (tape.ops.len() + tape.lens.len()) + 16 * tape.nums.len();
+  let mut out = AdaptiveOut::new(narrow, wide, prefix, expected);
+  encoder.encode_with_long_strings(tape, bigs, &mut out, track_path)?;
+  let (is_wide, units_or) = (out.is_wide, out.units_or);
+  if let Some((agent, tool)) = names {
+    let (digest, json_len) = if is_wide {
+      let json = &wide[prefix..];
+      (
+        proposal_hash_of(agent, tool, Canonical::Utf16(json))?,
+        json.len(),
+      )
+    } else {
       let json = &narrow[prefix..];
       let canonical = if units_or < 0x80 {
         Canonical::Utf8(json)
       } else {
         Canonical::Latin1(json)
       };
-      let digest = proposal_hash_of(agent, tool, canonical)?;
-      let chosen = views(encoder, json.len(), skeleton.is_some());
-      if let (Views::Skeleton, Some(skeleton)) = (chosen, skeleton) {
-        skeleton.narrow.clear();
-        encoder.encode_skeleton_into(tape, &mut Latin1Out(&mut skeleton.narrow))?;
-        skeleton.held = Some(true);
-      }
-      narrow[HASH_PREFIX] = flag(chosen);
-      narrow[..HASH_PREFIX].copy_from_slice(&to_hex(&digest));
-    }
-    env.create_string_latin1(&narrow[..])
-  } else {
-    wide.clear();
-    wide.resize(prefix, 0);
-    encoder.encode_into(tape, &mut Utf16Out(wide), track_path)?;
-    if let Some((agent, tool)) = names {
-      let digest = proposal_hash_of(agent, tool, Canonical::Utf16(&wide[prefix..]))?;
-      let chosen = views(encoder, wide.len() - prefix, skeleton.is_some());
-      if let (Views::Skeleton, Some(skeleton)) = (chosen, skeleton) {
+      (proposal_hash_of(agent, tool, canonical)?, json.len())
+    };
+    let views = encoder.shape().views(json_len, skeleton.is_some());
+    if let (Views::Skeleton, Some(skeleton)) = (views, skeleton) {
+      // The skeleton holds no character the JSON does not: the same form fits it.
+      if is_wide {
         skeleton.wide.clear();
-        encoder.encode_skeleton_into(tape, &mut Utf16Out(&mut skeleton.wide))?;
-        skeleton.held = Some(false);
+        encoder.encode_skeleton_into(tape, bigs, &mut Utf16Out(&mut skeleton.wide))?;
+      } else {
+        skeleton.narrow.clear();
+        encoder.encode_skeleton_into(tape, bigs, &mut Latin1Out(&mut skeleton.narrow))?;
       }
-      wide[HASH_PREFIX] = flag(chosen) as u16;
-      for (slot, &digit) in wide[..HASH_PREFIX].iter_mut().zip(to_hex(&digest).iter()) {
+      skeleton.held = Some(!is_wide);
+    }
+    let flag = match views {
+      Views::Parse => b'0',
+      Views::Copy => b'1',
+      Views::Skeleton => b'2',
+    };
+    let hex = to_hex(&digest);
+    if is_wide {
+      wide[HASH_PREFIX] = flag as u16;
+      for (slot, &digit) in wide[..HASH_PREFIX].iter_mut().zip(hex.iter()) {
         *slot = digit as u16;
       }
-    }
-    env.create_string_utf16(&wide[..])
-  };
-  // Creating a string fails on valid input only past V8's maximum string length.
-  made.map_err(|_| ErrorCode::SizeLimit.into())
-}
-
-/// The bitwise OR of all units, 16 at a time (the compiler makes it vector code).
-fn or_of(units: &[u16]) -> u16 {
-  let mut lanes = [0u16; 16];
-  let mut chunks = units.chunks_exact(16);
-  for chunk in &mut chunks {
-    for (lane, &unit) in lanes.iter_mut().zip(chunk) {
-      *lane |= unit;
+    } else {
+      narrow[HASH_PREFIX] = flag;
+      narrow[..HASH_PREFIX].copy_from_slice(&hex);
     }
   }
-  let rest = chunks
-    .remainder()
-    .iter()
-    .fold(0u16, |acc, &unit| acc | unit);
-  lanes.iter().fold(rest, |acc, &lane| acc | lane)
+  let made = if is_wide {
+    string_utf16(env, wide)
+  } else {
+    string_latin1(env, narrow)
+  };
+  // Creating a string fails on valid input only past V8's maximum string length.
+  made.ok_or_else(|| ErrorCode::SizeLimit.into())
+}
+
+/// Results at least this long (in units) become external strings where the runtime has
+/// them (Node-API 10): V8 keeps the buffer instead of a copy, which halves the peak
+/// memory of a large snapshot. Shorter ones are copied: the buffer is then reused.
+const EXTERNAL_MIN: usize = 256 * 1024;
+
+thread_local! {
+  /// Whether this thread's runtime has external strings (asked once, of napi_get_version).
+  static EXTERNAL_STRINGS: Cell<Option<bool>> = const { Cell::new(None) };
+}
+
+fn external_strings(env: &Env) -> bool {
+  EXTERNAL_STRINGS.with(|known| {
+    if let Some(answer) = known.get() {
+      return answer;
+    }
+    let mut version = 0u32;
+    let status = unsafe { sys::napi_get_version(env.raw(), &mut version) };
+    let answer = status == sys::Status::napi_ok && version >= 10;
+    known.set(Some(answer));
+    answer
+  })
+}
+
+/// What the finalizer of an external string frees: the buffer's allocation.
+struct Allocation {
+  len: usize,
+  capacity: usize,
+  wide: bool,
+}
+
+unsafe extern "C" fn free_external(
+  _env: sys::node_api_basic_env,
+  data: *mut c_void,
+  hint: *mut c_void,
+) {
+  // SAFETY: `hint` is the Box made in `external` and `data` the pointer of the Vec it
+  // describes, handed over there; the runtime calls this once.
+  let allocation = unsafe { Box::from_raw(hint.cast::<Allocation>()) };
+  unsafe {
+    if allocation.wide {
+      drop(Vec::from_raw_parts(
+        data.cast::<u16>(),
+        allocation.len,
+        allocation.capacity,
+      ));
+    } else {
+      drop(Vec::from_raw_parts(
+        data.cast::<u8>(),
+        allocation.len,
+        allocation.capacity,
+      ));
+    }
+  }
+}
+
+/// Hands `buffer` to the runtime as an external string (`wide`: UTF-16 units, else
+/// Latin-1 bytes; `T` must be u16 or u8 accordingly). On failure `buffer` is given back
+/// (the runtime took nothing: node_api_create_external_string_* call the finalizer only
+/// for a string they made).
+fn external<T>(
+  env: &Env,
+  buffer: Vec<T>,
+  wide: bool,
+) -> std::result::Result<sys::napi_value, Vec<T>> {
+  let mut buffer = std::mem::ManuallyDrop::new(buffer);
+  let (data, len, capacity) = (buffer.as_mut_ptr(), buffer.len(), buffer.capacity());
+  let hint = Box::into_raw(Box::new(Allocation {
+    len,
+    capacity,
+    wide,
+  }));
+  let mut result = ptr::null_mut();
+  let mut copied = false;
+  let status = unsafe {
+    if wide {
+      sys::node_api_create_external_string_utf16(
+        env.raw(),
+        data.cast::<u16>(),
+        len as isize,
+        Some(free_external),
+        hint.cast(),
+        &mut result,
+        &mut copied,
+      )
+    } else {
+      sys::node_api_create_external_string_latin1(
+        env.raw(),
+        data.cast(),
+        len as isize,
+        Some(free_external),
+        hint.cast(),
+        &mut result,
+        &mut copied,
+      )
+    }
+  };
+  if status != sys::Status::napi_ok {
+    // SAFETY: not handed over: the Box and the Vec are still ours.
+    unsafe {
+      drop(Box::from_raw(hint));
+      return Err(Vec::from_raw_parts(data, len, capacity));
+    }
+  }
+  Ok(result)
+}
+
+/// A string of `units` (UTF-16): external when long and the runtime has them, else a copy.
+fn string_utf16<'env>(env: &'env Env, units: &mut Vec<u16>) -> Option<JsString<'env>> {
+  if units.len() >= EXTERNAL_MIN && external_strings(env) {
+    match external(env, std::mem::take(units), true) {
+      // SAFETY: a string value made in this call's scope.
+      Ok(value) => return unsafe { JsString::from_napi_value(env.raw(), value) }.ok(),
+      Err(back) => *units = back,
+    }
+  }
+  env.create_string_utf16(units).ok()
+}
+
+/// A string of Latin-1 `bytes`: external when long and the runtime has them, else a copy.
+fn string_latin1<'env>(env: &'env Env, bytes: &mut Vec<u8>) -> Option<JsString<'env>> {
+  if bytes.len() >= EXTERNAL_MIN && external_strings(env) {
+    match external(env, std::mem::take(bytes), false) {
+      // SAFETY: a string value made in this call's scope.
+      Ok(value) => return unsafe { JsString::from_napi_value(env.raw(), value) }.ok(),
+      Err(back) => *bytes = back,
+    }
+  }
+  env.create_string_latin1(bytes).ok()
 }
 
 /// Reads header word `index` of a tape buffer.
@@ -446,25 +568,7 @@ pub fn encode_tape<'env>(
         .map(|b| u32::from_ne_bytes([b[0], b[1], b[2], b[3]])),
     );
     read_utf16_exact(env, &text, text_len, units)?;
-    big_text.clear();
-    let mut big_ends = Vec::with_capacity(bigs_len);
-    if bigs_len > 0 {
-      let bigs = bigs.ok_or_else(internal)?;
-      for index in 0..bigs_len as u32 {
-        let big: Unknown<'_> = bigs.get(index).ok().flatten().ok_or_else(internal)?;
-        append_utf16(env, big.raw(), big_text)?;
-        big_ends.push(big_text.len());
-      }
-    }
-    let mut start = 0;
-    let big_slices: Vec<&[u16]> = big_ends
-      .iter()
-      .map(|&end| {
-        let slice = &big_text[start..end];
-        start = end;
-        slice
-      })
-      .collect();
+    let mut long_strings = JsLongStrings::new(env, bigs, bigs_len, big_text)?;
     let names = match (agent_name, tool_name) {
       (Some(agent_name), Some(tool_name)) => {
         read_utf16(env, &agent_name, agent)?;
@@ -479,7 +583,7 @@ pub fn encode_tape<'env>(
       nums: own_nums,
       lens: own_lens,
       text: units,
-      bigs: &big_slices,
+      bigs: &[],
     };
     encode_to_js(
       env,
@@ -487,11 +591,96 @@ pub fn encode_tape<'env>(
       narrow,
       wide,
       tape,
+      &mut long_strings,
       names,
       flags & FLAG_PATH != 0,
       Some(skeleton),
     )
   })
+}
+
+/// The long strings of a tape, as `encodeTape` was handed them: each element of the
+/// array is taken once, when the call starts (its length is read then), and its units
+/// are copied into one reused buffer when the encoder writes it, so that no more than the
+/// longest of them is copied at a time.
+struct JsLongStrings<'b> {
+  env: sys::napi_env,
+  values: Vec<sys::napi_value>,
+  lens: Vec<usize>,
+  buffer: &'b mut Vec<u16>,
+}
+
+impl<'b> JsLongStrings<'b> {
+  fn new(
+    env: &Env,
+    bigs: Option<Array<'_>>,
+    count: usize,
+    buffer: &'b mut Vec<u16>,
+  ) -> Outcome<Self> {
+    let mut values = Vec::with_capacity(count);
+    let mut lens = Vec::with_capacity(count);
+    if count > 0 {
+      let bigs = bigs.ok_or_else(internal)?;
+      for index in 0..count as u32 {
+        let big: Unknown<'_> = bigs.get(index).ok().flatten().ok_or_else(internal)?;
+        let mut len = 0usize;
+        let status = unsafe {
+          sys::napi_get_value_string_utf16(env.raw(), big.raw(), ptr::null_mut(), 0, &mut len)
+        };
+        if status != sys::Status::napi_ok {
+          return Err(internal());
+        }
+        values.push(big.raw());
+        lens.push(len);
+      }
+    }
+    Ok(JsLongStrings {
+      env: env.raw(),
+      values,
+      lens,
+      buffer,
+    })
+  }
+}
+
+impl LongStrings for JsLongStrings<'_> {
+  fn count(&self) -> usize {
+    self.values.len()
+  }
+
+  fn len(&self, index: usize) -> Option<usize> {
+    self.lens.get(index).copied()
+  }
+
+  fn with_units(
+    &mut self,
+    index: usize,
+    write: &mut dyn FnMut(&[u16]) -> Outcome<()>,
+  ) -> Outcome<()> {
+    let (value, len) = match (self.values.get(index), self.lens.get(index)) {
+      (Some(&value), Some(&len)) => (value, len),
+      _ => return Err(internal()),
+    };
+    self.buffer.clear();
+    // Room for one unit more than expected, so that a longer string shows as such.
+    self.buffer.reserve(len + 2);
+    let mut written = 0usize;
+    let status = unsafe {
+      sys::napi_get_value_string_utf16(
+        self.env,
+        value,
+        self.buffer.as_mut_ptr(),
+        len + 2,
+        &mut written,
+      )
+    };
+    if status != sys::Status::napi_ok || written != len {
+      return Err(internal());
+    }
+    // SAFETY: N-API wrote `written` units into the reserved capacity.
+    unsafe { self.buffer.set_len(written) };
+    write(self.buffer)
+  }
 }
 
 /// The skeleton the last `encodeTape` on this thread left (its template character was
@@ -563,6 +752,7 @@ pub fn canonicalize_text<'env>(
         narrow,
         wide,
         tape.as_ref(),
+        &mut InMemory(&[]),
         Some((&agent[..], &tool[..])),
         track_path,
         None,
@@ -634,6 +824,7 @@ pub fn canonicalize_json<'env>(
       narrow,
       wide,
       tape.as_ref(),
+      &mut InMemory(&[]),
       None,
       options.track_path,
       None,

@@ -6,7 +6,7 @@
 
 use super::output::{Output, Utf8Out};
 use super::pointer::{self, Segment};
-use super::tape::{self, key_chunk, sort_keys, Shape, TapeRef};
+use super::tape::{self, key_chunk, sort_keys, InMemory, LongStrings, Shape, TapeRef};
 use super::MAX_DEPTH;
 use crate::error::{ErrorCode, Failure};
 
@@ -94,7 +94,19 @@ impl Encoder {
     out: &mut O,
     track_path: bool,
   ) -> Result<(), Failure> {
-    self.write(tape, out, track_path, false)
+    self.write(tape, &mut InMemory(tape.bigs), out, track_path, false)
+  }
+
+  /// [`Encoder::encode_into`] with the long strings read from `bigs` (`tape.bigs` is not
+  /// used), each once, when it is written.
+  pub fn encode_with_long_strings<O: Output>(
+    &mut self,
+    tape: TapeRef<'_>,
+    bigs: &mut dyn LongStrings,
+    out: &mut O,
+    track_path: bool,
+  ) -> Result<(), Failure> {
+    self.write(tape, bigs, out, track_path, false)
   }
 
   /// Appends the *skeleton* of the single value on `tape`: its canonical JSON with every
@@ -103,17 +115,20 @@ impl Encoder {
   /// JSON.parse of the skeleton, with those placeholders replaced by the tape's own
   /// numbers and strings, is the value JSON.parse of the canonical JSON gives, members in
   /// the same order, without parsing a digit of a number or a character of a long string.
+  /// The long strings are counted from `bigs` but not read.
   pub fn encode_skeleton_into<O: Output>(
     &mut self,
     tape: TapeRef<'_>,
+    bigs: &mut dyn LongStrings,
     out: &mut O,
   ) -> Result<(), Failure> {
-    self.write(tape, out, false, true)
+    self.write(tape, bigs, out, false, true)
   }
 
   fn write<O: Output>(
     &mut self,
     tape: TapeRef<'_>,
+    bigs: &mut dyn LongStrings,
     out: &mut O,
     track_path: bool,
     placeholders: bool,
@@ -123,12 +138,18 @@ impl Encoder {
     self.order.clear();
     self.frames.clear();
     self.shape = Shape::default();
-    let end = scan(&tape, &mut self.ends, &mut self.open, &mut self.shape)?;
+    let end = scan(
+      &tape,
+      &*bigs,
+      &mut self.ends,
+      &mut self.open,
+      &mut self.shape,
+    )?;
     if end.op != tape.ops.len()
       || end.num != tape.nums.len()
       || end.len != tape.lens.len()
       || end.text != tape.text.len()
-      || end.big != tape.bigs.len()
+      || end.big != bigs.count()
     {
       return Err(ErrorCode::Internal.into());
     }
@@ -143,7 +164,7 @@ impl Encoder {
       placeholders,
       number_chars: 0,
     };
-    writer.run()?;
+    writer.run(bigs)?;
     if !placeholders {
       self.shape.number_chars = writer.number_chars;
     }
@@ -197,6 +218,7 @@ fn take_text(tape: &TapeRef<'_>, cursor: &mut Cursor) -> Result<(), Failure> {
 /// cursor in pre-order, and returns the cursor after the value.
 fn scan(
   tape: &TapeRef<'_>,
+  bigs: &dyn LongStrings,
   ends: &mut Vec<Cursor>,
   open: &mut Vec<(usize, u32, bool)>,
   shape: &mut Shape,
@@ -216,7 +238,7 @@ fn scan(
       }
       tape::STRING => take_text(tape, &mut cursor)?,
       tape::BIG_STRING => {
-        shape.big_units += get(tape.bigs, cursor.big)?.len();
+        shape.big_units += bigs.len(cursor.big).ok_or(ErrorCode::Internal)?;
         cursor.big += 1;
       }
       tape::ARRAY | tape::OBJECT => {
@@ -316,7 +338,7 @@ impl<'t, O: Output> Writer<'t, '_, O> {
     }
   }
 
-  fn run(&mut self) -> Result<(), Failure> {
+  fn run(&mut self, bigs: &mut dyn LongStrings) -> Result<(), Failure> {
     let tape = self.tape;
     let mut cursor = Cursor::default();
     loop {
@@ -352,7 +374,7 @@ impl<'t, O: Output> Writer<'t, '_, O> {
           if self.placeholders {
             write_index(self.out, index + 1, true);
           } else {
-            self.string(tape.bigs[index])?;
+            bigs.with_units(index, &mut |units| self.string(units))?;
           }
         }
         tape::ARRAY => {
@@ -536,6 +558,7 @@ mod tests {
     encoder
       .encode_skeleton_into(
         tape,
+        &mut InMemory(tape.bigs),
         &mut Utf8Out {
           bytes: &mut skeleton,
           ascii: true,

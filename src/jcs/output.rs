@@ -5,7 +5,7 @@
 //! Handing JavaScript Latin-1 or UTF-16 spares it decoding UTF-8.
 
 use super::number::format_number;
-use super::string::{write_string, write_string_latin1, write_string_utf16};
+use super::string::{units_or, write_string, write_string_latin1, write_string_utf16};
 use crate::error::ErrorCode;
 
 pub trait Output {
@@ -73,5 +73,105 @@ impl Output for Utf16Out<'_> {
   #[inline]
   fn string(&mut self, units: &[u16]) -> Result<(), ErrorCode> {
     write_string_utf16(units, self.0)
+  }
+}
+
+/// Latin-1 output that turns into UTF-16 at the first string with a unit above 0xFF
+/// (what was written so far is widened once), so the form is chosen without reading the
+/// strings beforehand. Each form may start with a reserved prefix of `prefix` units.
+#[derive(Debug)]
+pub struct AdaptiveOut<'a> {
+  pub narrow: &'a mut Vec<u8>,
+  pub wide: &'a mut Vec<u16>,
+  /// Whether the output is in `wide` (UTF-16) rather than `narrow` (Latin-1).
+  pub is_wide: bool,
+  /// The bitwise OR of every unit of every string written (below 0x80: all ASCII).
+  pub units_or: u16,
+  /// The units expected in all (room reserved in either form).
+  expected: usize,
+}
+
+impl<'a> AdaptiveOut<'a> {
+  /// Empty Latin-1 output after `prefix` reserved (zero) units, with room for `expected`
+  /// units: a buffer grown by doubling leaves its earlier copies behind in the allocator,
+  /// which for a large output costs as much memory again as the output.
+  pub fn new(
+    narrow: &'a mut Vec<u8>,
+    wide: &'a mut Vec<u16>,
+    prefix: usize,
+    expected: usize,
+  ) -> Self {
+    narrow.clear();
+    narrow.reserve(prefix + expected);
+    narrow.resize(prefix, 0);
+    wide.clear();
+    AdaptiveOut {
+      narrow,
+      wide,
+      is_wide: false,
+      units_or: 0,
+      expected: prefix + expected,
+    }
+  }
+
+  fn widen(&mut self) {
+    self.wide.clear();
+    self.wide.reserve(self.expected.max(self.narrow.len() + 64));
+    self.wide.extend(self.narrow.iter().map(|&b| b as u16));
+    self.narrow.clear();
+    self.is_wide = true;
+  }
+}
+
+impl Output for AdaptiveOut<'_> {
+  #[inline]
+  fn ascii(&mut self, bytes: &[u8]) {
+    if self.is_wide {
+      self.wide.extend(bytes.iter().map(|&b| b as u16));
+    } else {
+      self.narrow.extend_from_slice(bytes);
+    }
+  }
+
+  #[inline]
+  fn string(&mut self, units: &[u16]) -> Result<(), ErrorCode> {
+    let or = units_or(units);
+    self.units_or |= or;
+    if !self.is_wide && or >= 0x100 {
+      self.widen();
+    }
+    if self.is_wide {
+      write_string_utf16(units, self.wide)
+    } else {
+      write_string_latin1(units, self.narrow)
+    }
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn adaptive_output_widens_once_at_the_first_unit_above_0xff() {
+    let (mut narrow, mut wide) = (Vec::new(), Vec::new());
+    let mut out = AdaptiveOut::new(&mut narrow, &mut wide, 2, 0);
+    out.ascii(b"[");
+    out
+      .string(&"caf\u{e9}".encode_utf16().collect::<Vec<_>>())
+      .unwrap();
+    assert!(!out.is_wide);
+    out.ascii(b",");
+    out
+      .string(&"\u{6771}\u{1f600}".encode_utf16().collect::<Vec<_>>())
+      .unwrap();
+    assert!(out.is_wide);
+    out.ascii(b"]");
+    assert!(out.units_or >= 0x100);
+    assert_eq!(
+      String::from_utf16(&wide[2..]).unwrap(),
+      "[\"caf\u{e9}\",\"\u{6771}\u{1f600}\"]"
+    );
+    assert_eq!(&wide[..2], &[0, 0]);
   }
 }

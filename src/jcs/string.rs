@@ -233,6 +233,23 @@ fn escape_units_into<T: Copy + Into<u16>>(units: &[T], mut sink: impl FnMut(&[u8
   }
 }
 
+/// The bitwise OR of all units, 16 at a time (the compiler makes it vector code): below
+/// 0x80 means ASCII, below 0x100 Latin-1.
+pub fn units_or(units: &[u16]) -> u16 {
+  let mut lanes = [0u16; 16];
+  let mut chunks = units.chunks_exact(16);
+  for chunk in &mut chunks {
+    for (lane, &unit) in lanes.iter_mut().zip(chunk) {
+      *lane |= unit;
+    }
+  }
+  let rest = chunks
+    .remainder()
+    .iter()
+    .fold(0u16, |acc, &unit| acc | unit);
+  lanes.iter().fold(rest, |acc, &lane| acc | lane)
+}
+
 /// Whether `units` has no lone surrogate.
 pub fn is_well_formed(units: &[u16]) -> bool {
   let mut i = 0;

@@ -11,6 +11,8 @@
 //!
 //! An object's members are `key, value` pairs in the source order; the encoder sorts.
 
+use crate::error::{ErrorCode, Failure};
+
 pub const NULL: u8 = 0;
 pub const FALSE: u8 = 1;
 pub const TRUE: u8 = 2;
@@ -27,6 +29,43 @@ pub struct TapeRef<'a> {
   pub lens: &'a [u32],
   pub text: &'a [u16],
   pub bigs: &'a [&'a [u16]],
+}
+
+/// The long strings of a tape (`BIG_STRING`), which the encoder reads one at a time, in
+/// the order it writes them, so that a caller can hand them over one by one instead of
+/// copying them all first.
+pub trait LongStrings {
+  /// How many there are.
+  fn count(&self) -> usize;
+  /// The length in UTF-16 units of long string `index`, or None if there is none.
+  fn len(&self, index: usize) -> Option<usize>;
+  /// Calls `write` with the UTF-16 units of long string `index`.
+  fn with_units(
+    &mut self,
+    index: usize,
+    write: &mut dyn FnMut(&[u16]) -> Result<(), Failure>,
+  ) -> Result<(), Failure>;
+}
+
+/// Long strings already in memory.
+pub struct InMemory<'a>(pub &'a [&'a [u16]]);
+
+impl LongStrings for InMemory<'_> {
+  fn count(&self) -> usize {
+    self.0.len()
+  }
+
+  fn len(&self, index: usize) -> Option<usize> {
+    self.0.get(index).map(|units| units.len())
+  }
+
+  fn with_units(
+    &mut self,
+    index: usize,
+    write: &mut dyn FnMut(&[u16]) -> Result<(), Failure>,
+  ) -> Result<(), Failure> {
+    write(self.0.get(index).ok_or(ErrorCode::Internal)?)
+  }
 }
 
 #[derive(Debug, Default, Clone)]
