@@ -2,8 +2,15 @@
 // `npm run bench`: the cost of the RFC-0016 snapshot step against what runtimes use
 // today, on the deterministic payload corpus of benches/payloads.js.
 //
-//   node benches/bench.js [--quick] [--rounds N] [--class NAME[,NAME]] [--json FILE]
-//                         [--warmup MS] [--sample-ms MS] [--rss-ops K] [--no-rss]
+//   node benches/bench.js [--runtime LIST] [--quick] [--rounds N] [--class NAME[,NAME]]
+//                         [--groups LIST] [--json FILE] [--warmup MS] [--sample-ms MS]
+//                         [--rss-ops K] [--no-rss]
+//
+// Where it runs: on Node 26 when one is found (as the tests find the Node lines:
+// __test__/runtime-binaries.js), otherwise on the Node running this file, saying so.
+// `--runtime node26,node24,node22,node20,node,bun,deno` (any of them) runs it under each
+// listed runtime one after the other and reports them together (benches/runtimes.js);
+// `--runtime NAME` alone runs it under that one.
 //
 // Method: a loop of our own, with process.hrtime.bigint(). Per payload class and group
 // of contenders, every contender is first warmed up for --warmup ms while the number of
@@ -35,6 +42,8 @@ const RSS_CLASS = 'large';
 function usage() {
   return [
     'usage: node benches/bench.js [options]',
+    '  --runtime LIST     node26, node24, node22, node20 (a Node line), node (this one), bun, deno;',
+    '                     several: one run each, reported together (default: node26 if found, else this Node)',
     '  --quick            3 rounds, 20 ms warm-up, 2 ms samples, 5 RSS steps (CI smoke run)',
     '  --rounds N         timed rounds per group (default 30)',
     '  --class NAME       only these payload classes (repeat or comma-separate); one of',
@@ -42,15 +51,18 @@ function usage() {
     '  --json FILE        also write the results as JSON to FILE',
     '  --warmup MS        warm-up per contender and payload (default 500)',
     '  --sample-ms MS     target duration of one timed sample (default 10)',
-    '  --rss-ops K        full steps per peak-RSS child (default 20)',
+    '  --rss-ops K        full steps per peak-RSS child (default 20; a one-step child runs too)',
     '  --no-rss           skip the peak-RSS children',
+    '  --groups LIST      only these timing groups: full, canonicalize, prepare, decode (default all)',
   ].join('\n');
 }
 
 class UsageError extends Error {}
 
+const GROUPS = ['full', 'canonicalize', 'prepare', 'decode'];
+
 function parseArgs(argv) {
-  const opts = { quick: false, rounds: null, classes: [], json: null, warmupMs: null, sampleMs: null, rssOps: null, rss: true };
+  const opts = { quick: false, rounds: null, classes: [], json: null, warmupMs: null, sampleMs: null, rssOps: null, rss: true, groups: [], runtimes: [], here: false };
   const value = (i, name) => {
     if (i >= argv.length) throw new UsageError(`${name} needs a value\n${usage()}`);
     return argv[i];
@@ -75,6 +87,10 @@ function parseArgs(argv) {
       case '--sample-ms': opts.sampleMs = positive(next(), name); break;
       case '--rss-ops': opts.rssOps = Math.round(positive(next(), name)); break;
       case '--no-rss': opts.rss = false; break;
+      case '--groups': opts.groups.push(...next().split(',').filter(Boolean)); break;
+      case '--runtime': opts.runtimes.push(...next().split(',').filter(Boolean)); break;
+      // Internal: run in this process (set for the runs benches/runtimes.js starts).
+      case '--here': opts.here = true; break;
       case '-h': case '--help': console.log(usage()); process.exit(0); break;
       default: throw new UsageError(`unknown argument ${arg}\n${usage()}`);
     }
@@ -82,6 +98,10 @@ function parseArgs(argv) {
   for (const c of opts.classes) {
     if (!Object.hasOwn(CLASSES, c)) throw new UsageError(`unknown class ${c}; known: ${Object.keys(CLASSES).join(', ')}`);
   }
+  for (const g of opts.groups) {
+    if (!GROUPS.includes(g)) throw new UsageError(`unknown group ${g}; known: ${GROUPS.join(', ')}`);
+  }
+  if (opts.groups.length === 0) opts.groups = [...GROUPS];
   if (opts.classes.length === 0) opts.classes = Object.keys(CLASSES);
   opts.classes = Object.keys(CLASSES).filter((c) => opts.classes.includes(c));
   opts.rounds ??= opts.quick ? 3 : 30;
@@ -384,8 +404,7 @@ function timingTable(results) {
 
 // ---------------------------------------------------------------------------------
 
-async function main() {
-  const opts = parseArgs(process.argv.slice(2));
+async function main(opts) {
   const meta = machine();
   const contenders = await loadContenders();
   const pkgContender = contenders.find((c) => c.id === 'package');
@@ -434,125 +453,148 @@ async function main() {
     const canonicalBytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0);
     console.log(`\n== ${className}: ${items.length > 1 ? `1 op = ${items.length} different tool calls, each snapshotted separately; ` : ''}canonical JSON ${fmtBytes(canonicalBytes)} per op`);
 
-    const full = runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? `${c.label} (package)` : c.label, fn: c.step, arr: items })), opts, canonicalBytes);
-    console.log('full RFC-0016 step: snapshot (canonical JSON + proposal hash) + policy view + execution view');
-    console.log(timingTable(full));
-    if (items.length > 1) console.log(`  (per call: package ${fmtUs(full[0].medianUs / items.length)} us; divide any median by ${items.length})`);
+    const groups = {};
+    if (opts.groups.includes('full')) {
+      const full = runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? `${c.label} (package)` : c.label, fn: c.step, arr: items })), opts, canonicalBytes);
+      console.log('full RFC-0016 step: snapshot (canonical JSON + proposal hash) + policy view + execution view');
+      console.log(timingTable(full));
+      if (items.length > 1) console.log(`  (per call: package ${fmtUs(full[0].medianUs / items.length)} us; divide any median by ${items.length})`);
+      groups.full = full;
+    }
 
-    const canon = runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? 'canonicalize() (package)' : c.id === 'strict-reference' ? 'strict JS reference canonicalize' : c.id === 'floor' ? 'floor: JSON.stringify' : c.label.replace(/ \+ sha256$/, ''), fn: c.canonicalize, arr: values })), opts, canonicalBytes);
-    console.log('canonicalize alone (no hash, no views)');
-    console.log(timingTable(canon));
+    if (opts.groups.includes('canonicalize')) {
+      const canon = runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? 'canonicalize() (package)' : c.id === 'strict-reference' ? 'strict JS reference canonicalize' : c.id === 'floor' ? 'floor: JSON.stringify' : c.label.replace(/ \+ sha256$/, ''), fn: c.canonicalize, arr: values })), opts, canonicalBytes);
+      console.log('canonicalize alone (no hash, no views)');
+      console.log(timingTable(canon));
+      groups.canonicalize = canon;
+    }
 
-    // prepareToolCall without a schema: the provider's text to a prepared call and its
-    // two views. The package's public path; the one native pass it is built on
-    // (lib/snapshot/index.js createSnapshotFromText: strict decoding, RFC 8785 and the hash at
-    // once, no walk) plus the parse of requestedArguments; the strict reference and the
-    // floor parse the text for requestedArguments and once more for the value.
-    const requests = items.map((item) => ({ agentName: item.agentName, toolName: item.toolName, rawArguments: JSON.stringify(item.value) }));
-    const { createSnapshotFromText } = require('../lib/snapshot');
-    const reference = contenders.find((c) => c.id === 'strict-reference');
-    const prepare = runGroup([
-      {
-        id: 'prepare-package',
-        label: 'prepareToolCall + 2 views (package)',
-        fn: (r) => {
-          const prepared = pkg.prepareToolCall(r);
-          // Two policy views stand in for the policy and the execution view until the
-          // asynchronous prepare + policyView + executeToolCall group lands.
-          SINK.view = prepared.policyView();
-          return prepared.policyView();
+    if (opts.groups.includes('prepare')) {
+      // prepareToolCall without a schema: the provider's text to a prepared call and its
+      // two views. The package's public path; the one native pass it is built on
+      // (lib/snapshot/index.js createSnapshotFromText: strict decoding, RFC 8785 and the hash at
+      // once, no walk) plus the parse of requestedArguments; the strict reference and the
+      // floor parse the text for requestedArguments and once more for the value.
+      const requests = items.map((item) => ({ agentName: item.agentName, toolName: item.toolName, rawArguments: JSON.stringify(item.value) }));
+      const { createSnapshotFromText } = require('../lib/snapshot');
+      const reference = contenders.find((c) => c.id === 'strict-reference');
+      const prepare = runGroup([
+        {
+          id: 'prepare-package',
+          label: 'prepareToolCall + 2 views (package)',
+          fn: (r) => {
+            const prepared = pkg.prepareToolCall(r);
+            // Two policy views stand in for the policy and the execution view until the
+            // asynchronous prepare + policyView + executeToolCall group lands.
+            SINK.view = prepared.policyView();
+            return prepared.policyView();
+          },
+          arr: requests,
         },
-        arr: requests,
-      },
-      // (Absent from builds before the one native pass: the bench then skips the row.)
-      createSnapshotFromText !== undefined && {
-        id: 'prepare-one-pass',
-        label: 'one native pass + parse + 2 views',
-        fn: (r) => {
-          const snapshot = createSnapshotFromText(r.agentName, r.toolName, r.rawArguments, false);
-          SINK.requested = JSON.parse(r.rawArguments);
-          SINK.view = decodeViewOf(snapshot);
-          return decodeViewOf(snapshot);
+        // (Absent from builds before the one native pass: the bench then skips the row.)
+        createSnapshotFromText !== undefined && {
+          id: 'prepare-one-pass',
+          label: 'one native pass + parse + 2 views',
+          fn: (r) => {
+            const snapshot = createSnapshotFromText(r.agentName, r.toolName, r.rawArguments, false);
+            SINK.requested = JSON.parse(r.rawArguments);
+            SINK.view = decodeViewOf(snapshot);
+            return decodeViewOf(snapshot);
+          },
+          arr: requests,
         },
-        arr: requests,
-      },
-      {
-        id: 'prepare-reference',
-        label: 'strict JS reference',
-        fn: (r) => {
-          SINK.requested = JSON.parse(r.rawArguments);
-          const snapshot = reference.snapshot({ agentName: r.agentName, toolName: r.toolName, value: JSON.parse(r.rawArguments) });
-          SINK.view = JSON.parse(snapshot.argsCanonicalJson);
-          return JSON.parse(snapshot.argsCanonicalJson);
+        {
+          id: 'prepare-reference',
+          label: 'strict JS reference',
+          fn: (r) => {
+            SINK.requested = JSON.parse(r.rawArguments);
+            const snapshot = reference.snapshot({ agentName: r.agentName, toolName: r.toolName, value: JSON.parse(r.rawArguments) });
+            SINK.view = JSON.parse(snapshot.argsCanonicalJson);
+            return JSON.parse(snapshot.argsCanonicalJson);
+          },
+          arr: requests,
         },
-        arr: requests,
-      },
-      {
-        id: 'prepare-floor',
-        label: 'floor: parse + stringify + sha256',
-        fn: (r) => {
-          SINK.requested = JSON.parse(r.rawArguments);
-          const argsCanonicalJson = JSON.stringify(JSON.parse(r.rawArguments));
-          SINK.hash = sha256Envelope(r.agentName, r.toolName, argsCanonicalJson);
-          SINK.view = JSON.parse(argsCanonicalJson);
-          return JSON.parse(argsCanonicalJson);
+        {
+          id: 'prepare-floor',
+          label: 'floor: parse + stringify + sha256',
+          fn: (r) => {
+            SINK.requested = JSON.parse(r.rawArguments);
+            const argsCanonicalJson = JSON.stringify(JSON.parse(r.rawArguments));
+            SINK.hash = sha256Envelope(r.agentName, r.toolName, argsCanonicalJson);
+            SINK.view = JSON.parse(argsCanonicalJson);
+            return JSON.parse(argsCanonicalJson);
+          },
+          arr: requests,
         },
-        arr: requests,
-      },
-    ].filter(Boolean), opts, canonicalBytes);
-    console.log('prepareToolCall without a schema: provider text -> prepared call (requestedArguments, snapshot) + policy view + execution view');
-    console.log(timingTable(prepare));
+      ].filter(Boolean), opts, canonicalBytes);
+      console.log('prepareToolCall without a schema: provider text -> prepared call (requestedArguments, snapshot) + policy view + execution view');
+      console.log(timingTable(prepare));
+      groups.prepare = prepare;
+    }
 
-    const { decodeView } = pkg;
-    const decode = runGroup([
-      { id: 'decodeView-snapshot', label: 'decodeView(snapshot), same snapshot each op (package)', fn: (snapshot) => decodeView(snapshot), arr: snapshots },
-      {
-        id: 'decodeView-fresh',
-        label: 'decodeView(snapshot), first view of each snapshot',
-        fn: (snapshot) => decodeView(snapshot),
-        // n operations' worth of snapshots never decoded before, made outside the clock;
-        // at most about 256 MB of them at once (a first view that copies the value's own
-        // template is so fast that a 10 ms sample would otherwise hold thousands).
-        maxBatch: Math.max(1, Math.floor(256e6 / (2 * canonicalBytes))),
-        fresh: (n) => {
-          const arr = [];
-          for (let b = 0; b < n; b++) for (const item of items) arr.push(pkg.createSnapshot(item));
-          return arr;
+    if (opts.groups.includes('decode')) {
+      const { decodeView } = pkg;
+      const decode = runGroup([
+        { id: 'decodeView-snapshot', label: 'decodeView(snapshot), same snapshot each op (package)', fn: (snapshot) => decodeView(snapshot), arr: snapshots },
+        {
+          id: 'decodeView-fresh',
+          label: 'decodeView(snapshot), first view of each snapshot',
+          fn: (snapshot) => decodeView(snapshot),
+          // n operations' worth of snapshots never decoded before, made outside the clock;
+          // at most about 256 MB of them at once (a first view that copies the value's own
+          // template is so fast that a 10 ms sample would otherwise hold thousands).
+          maxBatch: Math.max(1, Math.floor(256e6 / (2 * canonicalBytes))),
+          fresh: (n) => {
+            const arr = [];
+            for (let b = 0; b < n; b++) for (const item of items) arr.push(pkg.createSnapshot(item));
+            return arr;
+          },
         },
-      },
-      { id: 'decodeView-string', label: 'decodeView(argsCanonicalJson)', fn: (text) => decodeView(text), arr: texts },
-      { id: 'JSON.parse', label: 'JSON.parse(argsCanonicalJson)', fn: (text) => JSON.parse(text), arr: texts },
-    ], opts, canonicalBytes);
-    console.log('decodeView alone vs JSON.parse of the same argsCanonicalJson (snapshots made beforehand, outside the clock):');
-    console.log('the same snapshot decoded again every op; a snapshot never decoded before; its string (the path of a');
-    console.log('stored snapshot: strict check, then decode)');
-    console.log(timingTable(decode));
+        { id: 'decodeView-string', label: 'decodeView(argsCanonicalJson)', fn: (text) => decodeView(text), arr: texts },
+        { id: 'JSON.parse', label: 'JSON.parse(argsCanonicalJson)', fn: (text) => JSON.parse(text), arr: texts },
+      ], opts, canonicalBytes);
+      console.log('decodeView alone vs JSON.parse of the same argsCanonicalJson (snapshots made beforehand, outside the clock):');
+      console.log('the same snapshot decoded again every op; a snapshot never decoded before; its string (the path of a');
+      console.log('stored snapshot: strict check, then decode)');
+      console.log(timingTable(decode));
+      groups.decode = decode;
+    }
 
-    results.classes[className] = { callsPerOp: items.length, canonicalBytes, groups: { full, canonicalize: canon, prepare, decode } };
+    results.classes[className] = { callsPerOp: items.length, canonicalBytes, groups };
   }
 
   let crashed = false;
   if (opts.rss && opts.classes.includes(RSS_CLASS)) {
-    const rss = measureRss(contenders.map((c) => c.id), RSS_CLASS, opts.rssOps);
-    results.rss = rss;
-    const jsonBytes = rss.find((r) => r.jsonBytes !== undefined)?.jsonBytes;
-    console.log(`\n== peak RSS of the full step on ${RSS_CLASS} (JSON ${jsonBytes === undefined ? '?' : fmtBytes(jsonBytes)}): one child per contender, node --expose-gc,`);
-    console.log(`   baseline = RSS after loading and gc(); ${opts.rssOps} full steps; peak = max(RSS after each step, resourceUsage().maxRSS, VmHWM) - baseline`);
     const labelOf = (id) => contenders.find((c) => c.id === id).label;
-    console.log(table(
+    const rssTable = (rss) => table(
       ['', 'baseline MiB', 'sampled +MiB', 'maxRSS +MiB', 'VmHWM +MiB', 'peak +MiB', 'peak / JSON size'],
       rss.map((r) => (r.error
         ? [labelOf(r.contender), 'crashed', '', '', '', '', '']
-        : [labelOf(r.contender), fmtMiB(r.baselineRss), fmtMiB(r.sampledDelta), fmtMiB(r.maxRssDelta), fmtMiB(r.hwmDelta), fmtMiB(r.peakDelta), `${r.peakPerJsonByte.toFixed(1)}x`])),
+        : [labelOf(r.contender), fmtMiB(r.baselineRss), fmtMiB(r.sampledDelta), fmtMiB(r.maxRssDelta), fmtMiB(r.hwmDelta), fmtMiB(r.peakDelta), `${r.peakPerJsonByte.toFixed(2)}x`])),
       [false, true, true, true, true, true, true],
-    ));
-    for (const r of rss) {
+    );
+    // One full step: the peak a single call adds (issue 20: under 3x the canonical JSON).
+    const one = measureRss(contenders.map((c) => c.id), RSS_CLASS, 1);
+    const many = measureRss(contenders.map((c) => c.id), RSS_CLASS, opts.rssOps);
+    results.rss = many;
+    results.rssOneStep = one;
+    const jsonBytes = one.find((r) => r.jsonBytes !== undefined)?.jsonBytes;
+    console.log(`\n== peak RSS of the full step on ${RSS_CLASS} (canonical JSON ${jsonBytes === undefined ? '?' : fmtBytes(jsonBytes)} in UTF-8): one child per contender, node --expose-gc,`);
+    console.log('   baseline = RSS after loading and gc(); peak = max(RSS after each step, resourceUsage().maxRSS, VmHWM) - baseline');
+    console.log('one full step');
+    console.log(rssTable(one));
+    console.log(`${opts.rssOps} full steps, no collection forced in between`);
+    console.log(rssTable(many));
+    for (const r of [...one, ...many]) {
       if (r.error) {
         crashed = true;
         console.error(`  CRASH: ${labelOf(r.contender)}: ${r.error}`);
       }
     }
   }
+
+  const summary = markdownSummary(results);
+  if (summary !== '') console.log(`\n${summary}`);
 
   if (opts.json) {
     const file = path.resolve(opts.json);
@@ -564,7 +606,40 @@ async function main() {
   if (crashed) process.exitCode = 1;
 }
 
-main().catch((error) => {
+const SUMMARY_CONTENDERS = ['strict-reference', 'canonicalize', 'json-canonicalize', 'sorted-keys', 'floor'];
+
+/**
+ * The full step as a Markdown table (docs/performance.md's form): the package's median
+ * (p10-p90) and each contender's median with the ratio of medians, contender / package
+ * (above 1: the package is faster); then the one-step peak RSS on large.
+ */
+function markdownSummary(results) {
+  const rows = Object.entries(results.classes).filter(([, entry]) => entry.groups.full);
+  if (rows.length === 0) return '';
+  const fmt = (us) => (us >= 100 ? us.toFixed(0) : us >= 10 ? us.toFixed(1) : us.toFixed(2));
+  const labels = { 'strict-reference': 'strict JS reference', canonicalize: 'canonicalize + SHA-256', 'json-canonicalize': 'json-canonicalize + SHA-256', 'sorted-keys': 'sorted-keys + SHA-256', floor: 'floor' };
+  const lines = [
+    `Full RFC-0016 step on Node ${results.meta.node} (V8 ${results.meta.v8}), ${results.options.rounds} rounds, commit ${results.meta.commit}: median µs per op, contender / package in parentheses`,
+    '',
+    `| payload | package µs (p10–p90) | ${SUMMARY_CONTENDERS.map((id) => labels[id]).join(' | ')} | package / floor |`,
+    `|---|---|${SUMMARY_CONTENDERS.map(() => '---').join('|')}|---|`,
+  ];
+  for (const [className, entry] of rows) {
+    const full = entry.groups.full;
+    const pkg = full.find((r) => r.id === 'package');
+    const cells = SUMMARY_CONTENDERS.map((id) => {
+      const r = full.find((row) => row.id === id);
+      return r ? `${fmt(r.medianUs)} (${(r.medianUs / pkg.medianUs).toFixed(2)}x)` : '-';
+    });
+    const floor = full.find((r) => r.id === 'floor');
+    lines.push(`| ${className} | ${fmt(pkg.medianUs)} (${fmt(pkg.p10Us)}–${fmt(pkg.p90Us)}) | ${cells.join(' | ')} | ${floor ? (pkg.medianUs / floor.medianUs).toFixed(2) : '-'} |`);
+  }
+  const one = results.rssOneStep && results.rssOneStep.find((r) => r.contender === 'package' && !r.error);
+  if (one) lines.push('', `Peak RSS of one full step on large over the idle process: ${fmtMiB(one.peakDelta)} MiB, ${one.peakPerJsonByte.toFixed(2)}x the UTF-8 length of its canonical JSON.`);
+  return lines.join('\n');
+}
+
+function fail(error) {
   if (error instanceof UsageError) {
     console.error(error.message);
     process.exitCode = 2;
@@ -572,4 +647,43 @@ main().catch((error) => {
   }
   console.error(error && error.stack ? error.stack : error);
   process.exitCode = 1;
-});
+}
+
+/**
+ * Runs the benchmark here, or under the runtime(s) asked for: by default Node 26 when it
+ * is found and is not this process, else this process, saying which.
+ */
+function dispatch(argv) {
+  const opts = parseArgs(argv);
+  if (opts.here) return main(opts);
+  const runtimes = require('./runtimes');
+  const pass = argv.filter((arg, i) => arg !== '--runtime' && argv[i - 1] !== '--runtime' && !arg.startsWith('--runtime='));
+  if (opts.runtimes.length > 1) return runtimes.runMany(opts.runtimes, pass, opts.json);
+  const wanted = opts.runtimes.length === 1 ? opts.runtimes[0] : 'node26';
+  const command = runtimes.resolve(wanted);
+  if (command.missing) {
+    if (opts.runtimes.length === 1) throw new UsageError(`${wanted}: ${command.missing}`);
+    console.log(`(Node 26 ${command.missing}: running on this Node ${process.version}; \`npm run fetch-node\` or NODE26_BINARY for Node 26)\n`);
+    return main(opts);
+  }
+  if (command.here) return main(opts);
+  console.log(`(running under ${command.label}: ${command.file})\n`);
+  const { spawnSync } = require('node:child_process');
+  const run = spawnSync(command.file, [...command.args, ...pass, '--here'], { cwd: ROOT, stdio: 'inherit', env: runtimes.childEnv() });
+  process.exitCode = run.status === null ? 1 : run.status;
+  return undefined;
+}
+
+/** The command line's entry: `node benches/bench.js ...` (Deno: benches/bench-entry.cjs). */
+function run(argv) {
+  try {
+    const running = dispatch(argv);
+    if (running && typeof running.catch === 'function') running.catch(fail);
+  } catch (error) {
+    fail(error);
+  }
+}
+
+if (require.main === module) run(process.argv.slice(2));
+
+module.exports = { run, markdownSummary };
