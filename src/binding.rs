@@ -681,6 +681,33 @@ impl LongStrings for JsLongStrings<'_> {
     unsafe { self.buffer.set_len(written) };
     write(self.buffer)
   }
+
+  /// Reads the units straight to the end of `out`: no buffer of its own.
+  fn read_into(&mut self, index: usize, out: &mut Vec<u16>) -> Outcome<()> {
+    let (value, len) = match (self.values.get(index), self.lens.get(index)) {
+      (Some(&value), Some(&len)) => (value, len),
+      _ => return Err(internal()),
+    };
+    let start = out.len();
+    // Room for one unit more than expected, so that a longer string shows as such.
+    out.reserve(len + 2);
+    let mut written = 0usize;
+    let status = unsafe {
+      sys::napi_get_value_string_utf16(
+        self.env,
+        value,
+        out.as_mut_ptr().add(start),
+        len + 2,
+        &mut written,
+      )
+    };
+    if status != sys::Status::napi_ok || written != len {
+      return Err(internal());
+    }
+    // SAFETY: N-API wrote `written` units into the reserved capacity after `start`.
+    unsafe { out.set_len(start + written) };
+    Ok(())
+  }
 }
 
 /// The skeleton the last `encodeTape` on this thread left (its template character was

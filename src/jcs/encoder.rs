@@ -373,8 +373,11 @@ impl<'t, O: Output> Writer<'t, '_, O> {
           cursor.big += 1;
           if self.placeholders {
             write_index(self.out, index + 1, true);
-          } else {
-            bigs.with_units(index, &mut |units| self.string(units))?;
+          } else if let Err(failure) = self.out.long_string(bigs, index) {
+            return Err(match failure {
+              Ok(code) => self.fail(code),
+              Err(failure) => failure,
+            });
           }
         }
         tape::ARRAY => {

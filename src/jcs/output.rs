@@ -5,14 +5,38 @@
 //! Handing JavaScript Latin-1 or UTF-16 spares it decoding UTF-8.
 
 use super::number::format_number;
-use super::string::{units_or, write_string, write_string_latin1, write_string_utf16};
-use crate::error::ErrorCode;
+use super::string::{
+  escape_utf16_in_place, units_or, write_string, write_string_latin1, write_string_utf16,
+};
+use super::tape::LongStrings;
+use crate::error::{ErrorCode, Failure};
 
 pub trait Output {
   /// Appends ASCII text (punctuation, literals, numbers).
   fn ascii(&mut self, bytes: &[u8]);
   /// Appends a canonical string literal of `units`, quotes included.
   fn string(&mut self, units: &[u16]) -> Result<(), ErrorCode>;
+
+  /// Appends a canonical string literal of long string `index` of `bigs`. A failure of
+  /// the string itself is `Err(Ok(code))`, one of reading it `Err(Err(failure))`.
+  fn long_string(
+    &mut self,
+    bigs: &mut dyn LongStrings,
+    index: usize,
+  ) -> Result<(), Result<ErrorCode, Failure>> {
+    let mut code = None;
+    bigs
+      .with_units(index, &mut |units| {
+        self.string(units).map_err(|c| {
+          code = Some(c);
+          Failure::from(c)
+        })
+      })
+      .map_err(|failure| match code {
+        Some(c) => Ok(c),
+        None => Err(failure),
+      })
+  }
 
   /// Appends a number; returns how many characters it took.
   fn number(&mut self, value: f64) -> Result<usize, ErrorCode> {
@@ -124,6 +148,45 @@ impl<'a> AdaptiveOut<'a> {
 }
 
 impl Output for AdaptiveOut<'_> {
+  /// The long string's units are read into the UTF-16 buffer where they will stay if the
+  /// output is (or turns) UTF-16, then escaped in place: no other copy of them is made.
+  /// If they are all Latin-1 and the output still is, they are written from there to the
+  /// Latin-1 buffer.
+  fn long_string(
+    &mut self,
+    bigs: &mut dyn LongStrings,
+    index: usize,
+  ) -> Result<(), Result<ErrorCode, Failure>> {
+    let base = if self.is_wide {
+      self.wide.len()
+    } else {
+      // Room for the Latin-1 output so far, widened, should the string need UTF-16.
+      self.wide.clear();
+      self.wide.reserve(self.expected.max(self.narrow.len() + 64));
+      self.wide.resize(self.narrow.len(), 0);
+      self.narrow.len()
+    };
+    self.wide.push(b'"' as u16);
+    bigs.read_into(index, self.wide).map_err(Err)?;
+    let or = units_or(&self.wide[base + 1..]);
+    self.units_or |= or;
+    if !self.is_wide {
+      if or < 0x100 {
+        let result = write_string_latin1(&self.wide[base + 1..], self.narrow);
+        self.wide.clear();
+        return result.map_err(Ok);
+      }
+      for (slot, &b) in self.wide[..base].iter_mut().zip(self.narrow.iter()) {
+        *slot = b as u16;
+      }
+      self.narrow.clear();
+      self.is_wide = true;
+    }
+    escape_utf16_in_place(self.wide, base + 1).map_err(Ok)?;
+    self.wide.push(b'"' as u16);
+    Ok(())
+  }
+
   #[inline]
   fn ascii(&mut self, bytes: &[u8]) {
     if self.is_wide {

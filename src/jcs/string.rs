@@ -167,6 +167,61 @@ pub fn write_string_utf16(units: &[u16], out: &mut Vec<u16>) -> Result<(), Error
   Ok(())
 }
 
+/// Escapes, in place, the raw UTF-16 units `out[start..]` into the inside of a canonical
+/// JSON string literal (what [`write_string_utf16`] writes between the quotes), growing
+/// `out` by what the escapes add: the units are read where they will be written, so no
+/// copy of a long string is made. A first pass validates surrogates and measures; a
+/// second, from the end, moves and escapes (the write position never passes the read
+/// position).
+pub fn escape_utf16_in_place(out: &mut Vec<u16>, start: usize) -> Result<(), ErrorCode> {
+  let n = out.len();
+  let mut extra = 0usize;
+  let mut i = start;
+  while i < n {
+    let unit = out[i];
+    if unit < 0x80 {
+      let letter = ESCAPE[unit as usize];
+      if letter == b'u' {
+        extra += 5;
+      } else if letter != 0 {
+        extra += 1;
+      }
+    } else if (0xd800..0xe000).contains(&unit) {
+      let low = if i + 1 < n { out[i + 1] } else { 0 };
+      if unit >= 0xdc00 || !(0xdc00..0xe000).contains(&low) {
+        return Err(ErrorCode::LoneSurrogate);
+      }
+      i += 1;
+    }
+    i += 1;
+  }
+  if extra == 0 {
+    return Ok(());
+  }
+  out.resize(n + extra, 0);
+  let mut read = n;
+  let mut write = n + extra;
+  while read > start {
+    read -= 1;
+    let unit = out[read];
+    if unit < 0x80 && ESCAPE[unit as usize] != 0 {
+      let (sequence, len) = escape_sequence(unit as u8);
+      write -= len;
+      for (slot, &b) in out[write..write + len].iter_mut().zip(&sequence[..len]) {
+        *slot = b as u16;
+      }
+    } else {
+      write -= 1;
+      out[write] = unit;
+    }
+    if write == read {
+      // Everything before is plain: already where it belongs.
+      break;
+    }
+  }
+  Ok(())
+}
+
 /// Room kept per input unit while converting: the longest output of one unit is a
 /// six-byte `\u00xx` escape.
 const MAX_PER_UNIT: usize = 6;
@@ -408,6 +463,53 @@ mod tests {
       write_string_latin1(&[0x100], &mut Vec::new()),
       Err(ErrorCode::Internal)
     );
+  }
+
+  #[test]
+  fn escaping_in_place_writes_what_the_utf16_writer_writes() {
+    let mut cases: Vec<Vec<u16>> = [
+      "",
+      "plain",
+      "a\"b\\c\n\u{1}\u{7f}",
+      "\u{1f}\u{0}x\t",
+      "東京 😀 \u{2028}",
+      "é\"\\\n😀",
+    ]
+    .iter()
+    .map(|s| utf16(s))
+    .collect();
+    let mut seed = 7u32;
+    for len in [1usize, 2, 17, 300, 5000] {
+      let mut units = Vec::new();
+      for _ in 0..len {
+        seed = seed.wrapping_mul(1103515245).wrapping_add(12345);
+        let pick = [0x22u16, 0x5c, 0x0a, 0x01, 0x41, 0xe9, 0x6771, 0x20][(seed >> 16) as usize % 8];
+        units.push(pick);
+      }
+      cases.push(units);
+    }
+    for units in cases {
+      let mut expected = Vec::new();
+      write_string_utf16(&units, &mut expected).unwrap();
+      let mut out: Vec<u16> = utf16("prefix\"");
+      let start = out.len();
+      out.extend_from_slice(&units);
+      escape_utf16_in_place(&mut out, start).unwrap();
+      out.push(b'"' as u16);
+      assert_eq!(&out[start - 1..], &expected[..], "{units:x?}");
+      assert_eq!(&out[..start], &utf16("prefix\"")[..]);
+    }
+    for bad in [
+      vec![0x61, 0xd800],
+      vec![0xdc00, 0x22],
+      vec![0xd83d, 0x22, 0xde00],
+    ] {
+      let mut out = bad.clone();
+      assert_eq!(
+        escape_utf16_in_place(&mut out, 0),
+        Err(ErrorCode::LoneSurrogate)
+      );
+    }
   }
 
   #[test]

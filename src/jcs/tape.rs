@@ -45,6 +45,13 @@ pub trait LongStrings {
     index: usize,
     write: &mut dyn FnMut(&[u16]) -> Result<(), Failure>,
   ) -> Result<(), Failure>;
+  /// Appends the UTF-16 units of long string `index` to `out`.
+  fn read_into(&mut self, index: usize, out: &mut Vec<u16>) -> Result<(), Failure> {
+    self.with_units(index, &mut |units| {
+      out.extend_from_slice(units);
+      Ok(())
+    })
+  }
 }
 
 /// Long strings already in memory.
