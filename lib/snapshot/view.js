@@ -4,16 +4,23 @@
 // copy of it. When numbers or long strings make up most of the JSON, the template is
 // made instead from its skeleton (see templateFromSkeleton) and the numbers and strings
 // the walk itself read and wrote to the tape: nothing is parsed twice, and the value is
-// never read a second time. Strings and numbers are immutable, so copies share them safely; every
-// object and array of a view is new, so views share no reference with each other.
+// never read a second time. Strings and numbers are immutable, so copies share them
+// safely; every object and array of a view is new, so views share no reference with each
+// other.
+//
+// A template made from a skeleton comes with its plan, made while it is filled: for each
+// container, where its nested containers are (a chain of { key, plan, next } records,
+// null when there are none). Its copies follow the plan instead of looking at every
+// member, so a long array of numbers is copied at once. (A parsed template has no plan:
+// making one costs what it saves over the two views of a step.)
 //
 // Copying runs no foreign code: objects are copied with spread (CreateDataProperty: no
 // setter runs, not even for an own "__proto__" key), arrays with Array.prototype.slice
 // while Array's species lookup is untouched (otherwise with toSpliced, which never
 // consults it), and nested containers are then written over the copy's own data
-// properties. Snapshots whose views copying would not speed up (decided from the shape
-// of the value when the snapshot is made, see Shape::worth_a_template in
-// src/jcs/tape.rs) parse every view instead.
+// properties. Plans are object literals (own data properties, defined, never assigned).
+// Snapshots whose views copying would not speed up (decided from the shape of the value
+// when the snapshot is made, see Shape::views in src/jcs/tape.rs) parse every view instead.
 
 const P = require('../primordials');
 
@@ -25,15 +32,30 @@ const {
 /** Marks a snapshot whose views are parsed from its JSON every time. */
 const PARSE_EACH_TIME = Symbol('parse each time');
 
+/** A parsed template's plan: copies look at every member. */
+const NO_PLAN = Symbol('no plan');
+
+/** A value to copy for each view, with its plan (see above; null for a primitive). */
+class Template {
+  value;
+  plan;
+  constructor(value, plan) {
+    this.value = value;
+    this.plan = plan;
+  }
+}
+P.ObjectFreeze(Template.prototype);
+P.ObjectFreeze(Template);
+
 /**
  * Parses canonical JSON for a snapshot's first view, for a snapshot whose walk found no
  * object too wide to copy. Returns the template to keep and that first view, a copy.
  */
 function firstView(json) {
   const parsed = JSONParse(json);
-  if (typeof parsed !== 'object' || parsed === null) return { template: parsed, view: parsed };
+  if (typeof parsed !== 'object' || parsed === null) return { template: new Template(parsed, null), view: parsed };
   try {
-    return { template: parsed, view: copy(parsed, speciesUntouched()) };
+    return { template: new Template(parsed, NO_PLAN), view: copyEach(parsed, speciesUntouched()) };
   } catch {
     // Copying recurses once per level; on a thread with little stack left, a deep
     // template is not kept and views are parsed (JSON.parse does not recurse). The copy
@@ -53,21 +75,31 @@ function speciesUntouched() {
     ObjectPrototypeLookupGetter(SafeArray, P.SymbolSpecies) === speciesGetter;
 }
 
-function copy(template, fastArrays) {
-  if (ArrayIsArray(template)) {
-    const out = fastArrays ? ArrayPrototypeSlice(template) : ArrayPrototypeToSpliced(template, 0, 0);
+/** A copy of a parsed template: every member is looked at. */
+function copyEach(node, fastArrays) {
+  if (ArrayIsArray(node)) {
+    const out = fastArrays ? ArrayPrototypeSlice(node) : ArrayPrototypeToSpliced(node, 0, 0);
     for (let i = 0; i < out.length; i++) {
       const child = out[i];
-      if (typeof child === 'object' && child !== null) out[i] = copy(child, fastArrays);
+      if (typeof child === 'object' && child !== null) out[i] = copyEach(child, fastArrays);
     }
     return out;
   }
-  const out = { ...template };
+  const out = { ...node };
   const keys = ObjectKeys(out);
   for (let i = 0; i < keys.length; i++) {
     const child = out[keys[i]];
-    if (typeof child === 'object' && child !== null) out[keys[i]] = copy(child, fastArrays);
+    if (typeof child === 'object' && child !== null) out[keys[i]] = copyEach(child, fastArrays);
   }
+  return out;
+}
+
+/** A copy of a template that has a plan. */
+function copy(node, plan, fastArrays) {
+  let out;
+  if (ArrayIsArray(node)) out = fastArrays ? ArrayPrototypeSlice(node) : ArrayPrototypeToSpliced(node, 0, 0);
+  else out = { ...node };
+  for (let step = plan; step !== null; step = step.next) out[step.key] = copy(node[step.key], step.plan, fastArrays);
   return out;
 }
 
@@ -87,41 +119,45 @@ const NO_SKELETON_TEMPLATE = Symbol('no skeleton template');
  */
 function templateFromSkeleton(skeleton, numbers, longStrings) {
   const parsed = JSONParse(skeleton);
-  if (typeof parsed === 'number') return parsed >= 0 ? numbers[parsed] : longStrings[-parsed - 1];
-  if (typeof parsed !== 'object' || parsed === null) return parsed;
+  if (typeof parsed === 'number') return new Template(parsed >= 0 ? numbers[parsed] : longStrings[-parsed - 1], null);
+  if (typeof parsed !== 'object' || parsed === null) return new Template(parsed, null);
   try {
-    fill(parsed, numbers, longStrings);
+    return new Template(parsed, fill(parsed, numbers, longStrings));
   } catch {
     // Nothing but a stack overflow can be thrown here; the error is not read.
     return NO_SKELETON_TEMPLATE;
   }
-  return parsed;
 }
 
+/** Puts the numbers and long strings in `node`; returns its plan. */
 function fill(node, numbers, longStrings) {
+  let plan = null;
   if (ArrayIsArray(node)) {
-    for (let i = 0; i < node.length; i++) {
+    for (let i = node.length - 1; i >= 0; i--) {
       const child = node[i];
       if (typeof child === 'number') node[i] = child >= 0 ? numbers[child] : longStrings[-child - 1];
-      else if (typeof child === 'object' && child !== null) fill(child, numbers, longStrings);
+      else if (typeof child === 'object' && child !== null) plan = { key: i, plan: fill(child, numbers, longStrings), next: plan };
     }
-    return;
+    return plan;
   }
   const keys = ObjectKeys(node);
-  for (let i = 0; i < keys.length; i++) {
+  for (let i = keys.length - 1; i >= 0; i--) {
     const key = keys[i];
     const child = node[key];
     if (typeof child === 'number') node[key] = child >= 0 ? numbers[child] : longStrings[-child - 1];
-    else if (typeof child === 'object' && child !== null) fill(child, numbers, longStrings);
+    else if (typeof child === 'object' && child !== null) plan = { key, plan: fill(child, numbers, longStrings), next: plan };
   }
+  return plan;
 }
 
 /** A fresh view from a template made by firstView or templateFromSkeleton for `json`. */
 function view(template, json) {
   if (template === PARSE_EACH_TIME) return JSONParse(json);
-  if (typeof template !== 'object' || template === null) return template;
+  const value = template.value;
+  if (typeof value !== 'object' || value === null) return value;
   try {
-    return copy(template, speciesUntouched());
+    const fastArrays = speciesUntouched();
+    return template.plan === NO_PLAN ? copyEach(value, fastArrays) : copy(value, template.plan, fastArrays);
   } catch {
     return JSONParse(json);
   }
