@@ -279,7 +279,8 @@ impl Parser<'_, '_> {
       .collect();
     sort_keys(&mut order, &key);
     for pair in order.windows(2) {
-      if key(pair[0].1) == key(pair[1].1) {
+      // Equal keys end up with equal chunks (sort_keys): differing chunks, differing keys.
+      if pair[0].0 == pair[1].0 && key(pair[0].1) == key(pair[1].1) {
         // Point at the repeated key: make it the object's current key.
         let repeated = keys[pair[1].1 as usize];
         self.keys.push(repeated);

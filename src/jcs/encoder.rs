@@ -480,7 +480,9 @@ impl<'t, O: Output> Writer<'t, '_, O> {
     };
     sort_keys(&mut self.order[base..], &key);
     for i in base + 1..base + count {
-      if key(self.order[i - 1].1) == key(self.order[i].1) {
+      // Equal keys end up with equal chunks (sort_keys): differing chunks, differing keys.
+      if self.order[i - 1].0 == self.order[i].0 && key(self.order[i - 1].1) == key(self.order[i].1)
+      {
         let repeated = key(self.order[i].1);
         self.frames.push(Frame::Object {
           base,

@@ -5,7 +5,9 @@
 
 use sha2::{Digest, Sha256};
 
-use super::string::{escape_latin1_into, escape_utf16_into, escape_utf8_into, write_string};
+use super::string::{
+  escape_latin1_into, escape_utf16_into, escape_utf8_into, plain_bytes, write_string,
+};
 use crate::error::ErrorCode;
 
 /// Canonical JSON in one of the forms the encoder writes.
@@ -82,13 +84,9 @@ fn small_envelope(
 /// Runs of characters that stand for themselves are copied at once.
 fn escape_bytes_into(bytes: &[u8], out: &mut Vec<u8>) {
   const HEX: &[u8; 16] = b"0123456789abcdef";
-  let plain = |b: u8| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\';
   let mut start = 0;
   while start < bytes.len() {
-    let run = bytes[start..]
-      .iter()
-      .position(|&b| !plain(b))
-      .unwrap_or(bytes.len() - start);
+    let run = plain_bytes(&bytes[start..], false);
     out.extend_from_slice(&bytes[start..start + run]);
     start += run;
     let Some(&b) = bytes.get(start) else { break };

@@ -6,7 +6,8 @@
 
 use super::number::format_number;
 use super::string::{
-  escape_utf16_in_place, units_or, write_string, write_string_latin1, write_string_utf16,
+  escape_utf16_in_place, units_or, write_string, write_string_latin1, write_string_latin1_or,
+  write_string_utf16,
 };
 use super::tape::LongStrings;
 use crate::error::{ErrorCode, Failure};
@@ -198,16 +199,14 @@ impl Output for AdaptiveOut<'_> {
 
   #[inline]
   fn string(&mut self, units: &[u16]) -> Result<(), ErrorCode> {
-    let or = units_or(units);
-    self.units_or |= or;
-    if !self.is_wide && or >= 0x100 {
+    if !self.is_wide {
+      if let Some(or) = write_string_latin1_or(units, self.narrow) {
+        self.units_or |= or;
+        return Ok(());
+      }
       self.widen();
     }
-    if self.is_wide {
-      write_string_utf16(units, self.wide)
-    } else {
-      write_string_latin1(units, self.narrow)
-    }
+    write_string_utf16(units, self.wide)
   }
 }
 
@@ -224,13 +223,13 @@ mod tests {
       .string(&"caf\u{e9}".encode_utf16().collect::<Vec<_>>())
       .unwrap();
     assert!(!out.is_wide);
+    assert!((0x80..0x100).contains(&out.units_or), "Latin-1, not ASCII");
     out.ascii(b",");
     out
       .string(&"\u{6771}\u{1f600}".encode_utf16().collect::<Vec<_>>())
       .unwrap();
     assert!(out.is_wide);
     out.ascii(b"]");
-    assert!(out.units_or >= 0x100);
     assert_eq!(
       String::from_utf16(&wide[2..]).unwrap(),
       "[\"caf\u{e9}\",\"\u{6771}\u{1f600}\"]"

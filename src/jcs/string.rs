@@ -108,20 +108,71 @@ pub fn write_string(units: &[u16], out: &mut Vec<u8>) -> Result<bool, ErrorCode>
   Ok(ascii)
 }
 
+const LOW_BYTES: u64 = 0x0101_0101_0101_0101;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// Bytes of `word` equal to `byte`: the high bit of each such byte (exact for the lowest
+/// one; a borrow can only mark bytes above a true match).
+#[inline]
+fn bytes_equal(word: u64, byte: u8) -> u64 {
+  let x = word ^ (LOW_BYTES * byte as u64);
+  x.wrapping_sub(LOW_BYTES) & !x & HIGH_BITS
+}
+
+/// How many bytes at the start of `bytes` a JSON string holds as themselves (0x20 to
+/// 0x7F but `"` and `\`; bytes from 0x80 too when `high_is_plain`), 8 at a time.
+#[inline]
+pub(crate) fn plain_bytes(bytes: &[u8], high_is_plain: bool) -> usize {
+  let mut i = 0;
+  while i + 8 <= bytes.len() {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[i..i + 8]);
+    let w = u64::from_le_bytes(word);
+    let control = w.wrapping_sub(LOW_BYTES * 0x20) & !w & HIGH_BITS;
+    let high = if high_is_plain { 0 } else { w & HIGH_BITS };
+    let marks = control | high | bytes_equal(w, b'"') | bytes_equal(w, b'\\');
+    if marks != 0 {
+      return i + (marks.trailing_zeros() / 8) as usize;
+    }
+    i += 8;
+  }
+  while i < bytes.len() {
+    let b = bytes[i];
+    if b < 0x20 || b == b'"' || b == b'\\' || (b >= 0x80 && !high_is_plain) {
+      break;
+    }
+    i += 1;
+  }
+  i
+}
+
 /// Appends `units` as a canonical JSON string literal in Latin-1 bytes. The caller has
 /// checked that every unit is below 0x100 (so no surrogate can occur).
 pub fn write_string_latin1(units: &[u16], out: &mut Vec<u8>) -> Result<(), ErrorCode> {
+  match write_string_latin1_or(units, out) {
+    Some(_) => Ok(()),
+    None => Err(ErrorCode::Internal),
+  }
+}
+
+/// [`write_string_latin1`] for units not known to be Latin-1: the bitwise OR of the units
+/// written, or None (and `out` as it was) at a unit above 0xFF.
+pub fn write_string_latin1_or(units: &[u16], out: &mut Vec<u8>) -> Option<u16> {
+  let before = out.len();
   out.reserve(units.len() + 2);
   out.push(b'"');
+  let mut or = 0u16;
   let mut i = 0;
   let n = units.len();
   while i < n {
     let start = i;
     while i < n && (units[i] >= 0x80 || ESCAPE[units[i] as usize] == 0) {
-      if units[i] > 0xff {
-        return Err(ErrorCode::Internal);
-      }
+      or |= units[i];
       i += 1;
+    }
+    if or > 0xff {
+      out.truncate(before);
+      return None;
     }
     out.extend(units[start..i].iter().map(|&u| u as u8));
     if i < n {
@@ -130,7 +181,7 @@ pub fn write_string_latin1(units: &[u16], out: &mut Vec<u8>) -> Result<(), Error
     }
   }
   out.push(b'"');
-  Ok(())
+  Some(or)
 }
 
 /// Appends `units` as a canonical JSON string literal in UTF-16 units.
@@ -348,13 +399,15 @@ pub fn escape_utf8_into(bytes: &[u8], mut sink: impl FnMut(&[u8])) {
       buffer[*filled..*filled + run.len()].copy_from_slice(run);
       *filled += run.len();
     };
-  for (i, &b) in bytes.iter().enumerate() {
-    if b < 0x80 && ESCAPE[b as usize] != 0 {
-      emit_run(&bytes[start..i], &mut buffer, &mut filled, &mut sink);
-      let (sequence, len) = escape_sequence(b);
-      emit_run(&sequence[..len], &mut buffer, &mut filled, &mut sink);
-      start = i + 1;
-    }
+  let mut i = 0;
+  while i < bytes.len() {
+    i += plain_bytes(&bytes[i..], true);
+    let Some(&b) = bytes.get(i) else { break };
+    emit_run(&bytes[start..i], &mut buffer, &mut filled, &mut sink);
+    let (sequence, len) = escape_sequence(b);
+    emit_run(&sequence[..len], &mut buffer, &mut filled, &mut sink);
+    i += 1;
+    start = i;
   }
   emit_run(&bytes[start..], &mut buffer, &mut filled, &mut sink);
   if filled > 0 {
@@ -534,6 +587,26 @@ mod tests {
       format!("\"{}\"", String::from_utf8(from_latin1).unwrap()),
       serde_json::to_string(&latin).unwrap()
     );
+  }
+
+  #[test]
+  fn plain_bytes_stops_at_the_first_byte_a_json_string_escapes() {
+    let mut seed = 11u32;
+    for len in 0..80usize {
+      let mut bytes = Vec::new();
+      for _ in 0..len {
+        seed = seed.wrapping_mul(1103515245).wrapping_add(12345);
+        bytes
+          .push([b'a', b'"', b'\\', 0x1f, 0x20, 0x7f, 0x80, 0xe9, b'0'][(seed >> 16) as usize % 9]);
+      }
+      for high_is_plain in [false, true] {
+        let expected = bytes
+          .iter()
+          .position(|&b| b < 0x20 || b == b'"' || b == b'\\' || (b >= 0x80 && !high_is_plain))
+          .unwrap_or(bytes.len());
+        assert_eq!(plain_bytes(&bytes, high_is_plain), expected, "{bytes:x?}");
+      }
+    }
   }
 
   #[test]
