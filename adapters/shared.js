@@ -11,7 +11,8 @@ const ObjectHasOwn = Object.hasOwn;
 const ObjectDefineProperty = Object.defineProperty;
 const ObjectFreeze = Object.freeze;
 const ArrayIsArray = Array.isArray;
-const StringPrototypeIsWellFormed = Function.prototype.call.bind(String.prototype.isWellFormed);
+const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
+const StringPrototypeIsWellFormed = uncurryThis(String.prototype.isWellFormed);
 const { isProxy } = require('node:util').types;
 const emitWarning = process.emitWarning;
 
@@ -80,6 +81,24 @@ function isWellFormedString(value) {
   return typeof value === 'string' && StringPrototypeIsWellFormed(value);
 }
 
+/**
+ * The runtime's NODE_ENV. Node's and Bun's process.env is an ordinary object, read as an
+ * own data property (a value planted on Object.prototype never counts). Deno's is a Proxy
+ * over its environment, which own() refuses unread: there, and only for process.env (the
+ * runtime's object, never an input), the variable is read through the Proxy.
+ */
+function nodeEnv() {
+  const env = process.env;
+  if (env === undefined || env === null || typeof env !== 'object') return undefined;
+  if (!isProxy(env)) return own(env, 'NODE_ENV');
+  try {
+    const value = env.NODE_ENV;
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The reason of a call approved the framework's own way, without a grant. */
 const APPROVED_WITHOUT_GRANT = 'approved_without_grant';
 const WARNING_CODE = 'TAS_APPROVED_WITHOUT_GRANT';
@@ -96,8 +115,7 @@ function approvedWithoutGrantNotice(adapter, howToApprove) {
   return function notice() {
     if (warned) return;
     warned = true;
-    const env = process.env;
-    if (env !== undefined && env !== null && own(env, 'NODE_ENV') === 'production') return;
+    if (nodeEnv() === 'production') return;
     emitWarning(
       `tool-argument-snapshot/${adapter}: a tool call was approved the framework's own way, without a grant; ` +
         `it was not executed (reason ${APPROVED_WITHOUT_GRANT}). Approve through the package instead: ${howToApprove}`,
