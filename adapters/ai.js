@@ -51,7 +51,7 @@
 
 const {
   requirePeer, invalidArgument, own, setData, ownDataCopy, readOptions, isWellFormedString,
-  approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT,
+  approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT, noPendingProposalError,
 } = require('./shared');
 
 const ai = requirePeer('ai', 'ai', 'the Vercel AI SDK 7', () => require('ai'));
@@ -93,7 +93,6 @@ const NumberIsNaN = Number.isNaN;
 const NumberIsFinite = Number.isFinite;
 const PromiseResolve = Promise.resolve.bind(Promise);
 const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
-const SafeError = Error;
 const SafeTypeError = TypeError;
 const SafeTransformStream = TransformStream;
 const ReadableStreamPrototypePipeThrough = uncurryThis(ReadableStream.prototype.pipeThrough);
@@ -108,18 +107,9 @@ const MAX_PENDING = 4096;
 const MISSING_CALL_ID = 'missing_call_id';
 const HOW_TO_APPROVE = 'grant the reviewer\'s approval with `await gate.approve(part)` (it returns the tool-approval-response), in this process or in any other that shares the grants\' store and the gate\'s runId.';
 
-/** Gives an error its `code` (an own data property). */
-function setCode(error, code) {
-  setData(error, 'code', code);
-  return error;
-}
-
-/** `approve` found no proposal waiting for this call in this run. */
+/** `approve` found no proposal waiting for this call in this run (code TAS_NO_PENDING_PROPOSAL). */
 function notPendingError() {
-  return setCode(
-    new SafeError('no proposal is waiting for approval for this tool call in this run (approved or declined before, expired, or never asked under this runId and grant scope)'),
-    'TAS_NO_PENDING_PROPOSAL',
-  );
+  return noPendingProposalError('no proposal is waiting for approval for this tool call in this run (approved or declined before, expired, or never asked under this runId and grant scope)');
 }
 
 function isId(value) {

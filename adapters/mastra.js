@@ -53,7 +53,7 @@
 
 const {
   requirePeer, invalidArgument, own, setData, ownDataCopy, readOptions, isWellFormedString,
-  approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT,
+  approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT, noPendingProposalError,
 } = require('./shared');
 
 // The framework first: without it, requiring this subpath names the package to install.
@@ -101,7 +101,6 @@ const StringPrototypeReplaceAll = uncurryThis(String.prototype.replaceAll);
 const ArrayPrototypeSlice = uncurryThis(Array.prototype.slice);
 const NumberIsNaN = Number.isNaN;
 const NumberIsFinite = Number.isFinite;
-const SafeError = Error;
 const SafeTransformStream = TransformStream;
 const ReadableStreamPrototypePipeThrough = uncurryThis(ReadableStream.prototype.pipeThrough);
 const { isProxy } = require('node:util').types;
@@ -130,13 +129,6 @@ function isId(value) {
   return isWellFormedString(value) && value !== '';
 }
 
-/** Gives an error its own data fields. */
-function withFields(error, fields) {
-  const names = ObjectGetOwnPropertyNames(fields);
-  for (let i = 0; i < names.length; i++) setData(error, names[i], fields[names[i]]);
-  return error;
-}
-
 /**
  * Invalid input (stage json) of a call that cannot be paired with its own provider text:
  * `missing_call_id`, `duplicate_call_id` (the response used the id twice), `unpaired_call`
@@ -148,12 +140,9 @@ function callError(toolName, code) {
   return new ToolArgumentsValidationError('json', toolName, code);
 }
 
-/** `approve`, `decline` or `keptProposal` found no proposal waiting for this call. */
+/** `approve` or `decline` found no proposal waiting for this call (code TAS_NO_PENDING_PROPOSAL). */
 function notPendingError() {
-  return withFields(
-    new SafeError('no proposal is waiting for approval for this tool call of this run (approved and run, declined, expired, or never asked under this agent and grant scope)'),
-    { code: 'TAS_NO_PENDING_PROPOSAL' },
-  );
+  return noPendingProposalError('no proposal is waiting for approval for this tool call of this run (approved, declined, expired, or never asked under this agent and grant scope)');
 }
 
 /** The first key of a map (insertion order), or undefined. */

@@ -43,7 +43,7 @@
 
 const {
   requirePeer, invalidArgument: sharedInvalidArgument, own, setData, readOptions,
-  isWellFormedString, approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT,
+  isWellFormedString, approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT, noPendingProposalError,
 } = require('./shared');
 
 // The framework first: without it, requiring this subpath names the package to install.
@@ -878,30 +878,38 @@ function createOpenAIAgentsGate(options) {
    * Approves exactly the reviewed proposal: a grant bound to its agent, tool and hash (the
    * seal, with keys), then the SDK's per-call approval (never alwaysApprove). The resumed
    * call executes only if its new attempt hashes the same, and spends the grant when it does.
+   * Once granted, the interruption's proposal is no longer pending (forgotten here and in
+   * the state's carrier): approving it again rejects with TAS_NO_PENDING_PROPOSAL instead of
+   * granting a second use.
    */
   async function approve(state, interruption, reviewed, grantOptions) {
     const runContext = contextOf(state);
     const found = runContext !== undefined ? pendingOf(runContext, interruption) : undefined;
-    let approved = reviewed;
-    if (approved === undefined && found !== undefined) approved = found.sealed !== undefined ? found.sealed : found.proposal;
-    if (approved !== undefined) {
-      if (grants === undefined) throw invalidArgument('approve needs a gate created with grants');
-      // With keys, the reviewer's proposal is granted through its seal.
-      if (sealing && typeof own(approved, 'signature') !== 'string' && found !== undefined && found.sealed !== undefined &&
-          own(approved, 'proposalHash') === own(found.sealed, 'proposalHash')) {
-        approved = found.sealed;
+    if (found === undefined) {
+      // Without a proposal the SDK asked for approval of text it cannot parse at all (it
+      // does so for any tool with an approval function): its approval lets the SDK's own
+      // invalid-input answer reach the model, and nothing executes.
+      if (sdkCanParse(own(own(interruption, 'rawItem'), 'arguments'))) {
+        throw noPendingProposalError(`tool-argument-snapshot/${ADAPTER}: no proposal is waiting for approval for this interruption in this state (approved before, or never carried)`);
       }
-      let options = grantOptions;
-      if (!sealing && found !== undefined && found.scope !== undefined && found.scope !== null) {
-        options = { ...(grantOptions ?? {}), scope: found.scope };
-      }
-      await own(grants, 'grant')(approved, options);
-    } else if (sdkCanParse(own(own(interruption, 'rawItem'), 'arguments'))) {
-      throw invalidArgument('no proposal for this interruption: pass the proposal the reviewer approved');
+      state.approve(interruption);
+      return;
     }
-    // Without a proposal the SDK asked for approval of text it cannot parse at all (it does
-    // so for any tool with an approval function): its approval lets the SDK's own
-    // invalid-input answer reach the model, and nothing executes.
+    if (grants === undefined) throw invalidArgument('approve needs a gate created with grants');
+    let approved = found.sealed !== undefined ? found.sealed : found.proposal;
+    if (reviewed !== undefined) {
+      // The reviewer's proposal must be this interruption's (with keys, granted through its seal).
+      if (own(reviewed, 'proposalHash') !== own(found.proposal, 'proposalHash')) {
+        throw invalidArgument('the proposal given is not the one this interruption carries');
+      }
+      if (!sealing) approved = reviewed;
+    }
+    let options = grantOptions;
+    if (!sealing && found.scope !== undefined && found.scope !== null) {
+      options = { ...(grantOptions ?? {}), scope: found.scope };
+    }
+    await own(grants, 'grant')(approved, options);
+    forget(runContext, own(own(interruption, 'rawItem'), 'callId'));
     state.approve(interruption);
   }
 

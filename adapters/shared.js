@@ -13,6 +13,7 @@ const ObjectFreeze = Object.freeze;
 const ArrayIsArray = Array.isArray;
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 const StringPrototypeIsWellFormed = uncurryThis(String.prototype.isWellFormed);
+const SafeError = Error;
 const { isProxy } = require('node:util').types;
 const emitWarning = process.emitWarning;
 
@@ -124,6 +125,21 @@ function approvedWithoutGrantNotice(adapter, howToApprove) {
   };
 }
 
+/** The code of the error every adapter's approve (and decline) answers when nothing waits for the call. */
+const NO_PENDING_PROPOSAL = 'TAS_NO_PENDING_PROPOSAL';
+
+/**
+ * The Error an adapter's `approve` rejects with when no proposal waits for approval of the
+ * call (approved or declined before, run, expired, never asked under this agent and scope,
+ * or a second approval of the same request): `code: 'TAS_NO_PENDING_PROPOSAL'`. The
+ * message says what the adapter looked for, never a payload.
+ */
+function noPendingProposalError(message) {
+  const error = new SafeError(message ?? 'no proposal is waiting for approval for this tool call (approved or declined before, expired, or never asked)');
+  ObjectDefineProperty(error, 'code', { __proto__: null, value: NO_PENDING_PROPOSAL, enumerable: true, writable: true, configurable: true });
+  return error;
+}
+
 module.exports = ObjectFreeze({
   requirePeer,
   invalidArgument,
@@ -136,4 +152,6 @@ module.exports = ObjectFreeze({
   approvedWithoutGrantNotice,
   APPROVED_WITHOUT_GRANT,
   WARNING_CODE,
+  noPendingProposalError,
+  NO_PENDING_PROPOSAL,
 });
