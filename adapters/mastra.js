@@ -54,6 +54,7 @@
 const {
   requirePeer, invalidArgument, own, setData, ownDataCopy, readOptions, isWellFormedString,
   approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT, noPendingProposalError,
+  jsonSchemaRefusesNull, jsonSchemaLocalRef,
 } = require('./shared');
 
 // The framework first: without it, requiring this subpath names the package to install.
@@ -94,10 +95,6 @@ const MapIteratorNext = uncurryThis(ObjectGetPrototypeOf(new Map().keys()).next)
 const WeakMapPrototypeGet = uncurryThis(WeakMap.prototype.get);
 const WeakMapPrototypeSet = uncurryThis(WeakMap.prototype.set);
 const StringPrototypeTrim = uncurryThis(String.prototype.trim);
-const StringPrototypeStartsWith = uncurryThis(String.prototype.startsWith);
-const StringPrototypeSlice = uncurryThis(String.prototype.slice);
-const StringPrototypeSplit = uncurryThis(String.prototype.split);
-const StringPrototypeReplaceAll = uncurryThis(String.prototype.replaceAll);
 const ArrayPrototypeSlice = uncurryThis(Array.prototype.slice);
 const NumberIsNaN = Number.isNaN;
 const NumberIsFinite = Number.isFinite;
@@ -250,63 +247,11 @@ function compileJsonSchema(json, toolName, jsonSchemaOptions) {
 // schema code); everywhere else the null stays and the schema decides. The provider text
 // (rawArguments) keeps it.
 
-const BRANCH_KEYWORDS = ['anyOf', 'oneOf'];
-
-/** Whether a JSON Schema refuses null for certain (false when it cannot be told). */
-function refusesNull(schema, root, depth) {
-  if (schema === false) return true;
-  if (schema === null || typeof schema !== 'object' || ArrayIsArray(schema) || depth > 64) return false;
-  if (own(schema, 'nullable') === true) return false;
-  const ref = own(schema, '$ref');
-  if (typeof ref === 'string') {
-    const target = localRef(root, ref);
-    return target !== undefined && refusesNull(target, root, depth + 1);
-  }
-  const type = own(schema, 'type');
-  if (typeof type === 'string') return type !== 'null';
-  if (ArrayIsArray(type)) {
-    for (let i = 0; i < type.length; i++) if (type[i] === 'null') return false;
-    return type.length > 0;
-  }
-  if (ObjectHasOwn(schema, 'const')) return own(schema, 'const') !== null;
-  const enumeration = own(schema, 'enum');
-  if (ArrayIsArray(enumeration)) {
-    for (let i = 0; i < enumeration.length; i++) if (enumeration[i] === null) return false;
-    return true;
-  }
-  for (let k = 0; k < BRANCH_KEYWORDS.length; k++) {
-    const branches = own(schema, BRANCH_KEYWORDS[k]);
-    if (ArrayIsArray(branches) && branches.length > 0) {
-      for (let i = 0; i < branches.length; i++) if (!refusesNull(branches[i], root, depth + 1)) return false;
-      return true;
-    }
-  }
-  const all = own(schema, 'allOf');
-  if (ArrayIsArray(all)) {
-    for (let i = 0; i < all.length; i++) if (refusesNull(all[i], root, depth + 1)) return true;
-  }
-  return false;
-}
-
-/** A local `$ref` (`#/definitions/x`, `#/$defs/x`) of the root schema, or undefined. */
-function localRef(root, ref) {
-  if (ref === '#') return root;
-  if (!StringPrototypeStartsWith(ref, '#/')) return undefined;
-  let node = root;
-  const parts = StringPrototypeSplit(StringPrototypeSlice(ref, 2), '/');
-  for (let i = 0; i < parts.length; i++) {
-    const part = StringPrototypeReplaceAll(StringPrototypeReplaceAll(parts[i], '~1', '/'), '~0', '~');
-    node = own(node, part);
-    if (node === undefined) return undefined;
-  }
-  return node;
-}
-
 /** The object schema a value of `schema` follows (through local refs), or undefined. */
 function objectSchemaOf(schema, root, depth) {
   if (schema === null || typeof schema !== 'object' || ArrayIsArray(schema) || depth > 64) return undefined;
   const ref = own(schema, '$ref');
-  if (typeof ref === 'string') return objectSchemaOf(localRef(root, ref), root, depth + 1);
+  if (typeof ref === 'string') return objectSchemaOf(jsonSchemaLocalRef(root, ref), root, depth + 1);
   return schema;
 }
 
@@ -347,7 +292,7 @@ function withoutRefusedNulls(value, schema, root, depth) {
     const current = own(value, key);
     let next = current;
     if (current === null) {
-      if (!isRequired(key) && refusesNull(property, root, depth + 1)) next = undefined;
+      if (!isRequired(key) && jsonSchemaRefusesNull(property, root)) next = undefined;
     } else {
       next = withoutRefusedNulls(current, property, root, depth + 1);
     }

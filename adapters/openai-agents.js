@@ -44,6 +44,7 @@
 const {
   requirePeer, invalidArgument: sharedInvalidArgument, own, setData, readOptions,
   isWellFormedString, approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT, noPendingProposalError,
+  jsonSchemaRefusesNull, jsonSchemaLocalRef,
 } = require('./shared');
 
 // The framework first: without it, requiring this subpath names the package to install.
@@ -68,10 +69,6 @@ const ObjectHasOwn = Object.hasOwn;
 const ArrayIsArray = Array.isArray;
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
 const ArrayPrototypeIncludes = uncurryThis(Array.prototype.includes);
-const StringPrototypeStartsWith = uncurryThis(String.prototype.startsWith);
-const StringPrototypeSlice = uncurryThis(String.prototype.slice);
-const StringPrototypeSplit = uncurryThis(String.prototype.split);
-const StringPrototypeReplaceAll = uncurryThis(String.prototype.replaceAll);
 const SafeMap = Map;
 const SafeWeakMap = WeakMap;
 const MapPrototypeGet = uncurryThis(Map.prototype.get);
@@ -81,7 +78,6 @@ const WeakMapPrototypeGet = uncurryThis(WeakMap.prototype.get);
 const WeakMapPrototypeSet = uncurryThis(WeakMap.prototype.set);
 const JSONParse = JSON.parse;
 const JSONStringify = JSON.stringify;
-const DecodeURIComponent = decodeURIComponent;
 const { isProxy } = require('node:util').types;
 
 const ADAPTER = 'openai-agents';
@@ -254,69 +250,22 @@ function stripZodNulls(schema, value, depth = 0) {
   }
 }
 
-// JSON Schema: a property is optional when its object's `required` does not list it; its
-// schema refuses null for certain through `false`, `type`, `enum`, `const`, `anyOf` or
-// `oneOf` whose every branch refuses, `allOf` with a branch that refuses, and local `$ref`s
-// (resolved within the root). Anything else keeps the null.
+// JSON Schema: a property is optional when its object's `required` does not list it; whether
+// its schema refuses null for certain is shared.js jsonSchemaRefusesNull (the Mastra gate
+// reads it too): `false`, `type`, `enum`, `const`, `anyOf`/`oneOf` whose every branch
+// refuses, `allOf` with a branch that refuses, local `$ref`s, and never a schema with
+// `nullable: true` (OpenAPI 3.0, which Ajv and so fromJsonSchema honour). Anything else
+// keeps the null.
 
 function isSchemaObject(value) {
   return value !== null && typeof value === 'object' && !ArrayIsArray(value) && !isProxy(value);
-}
-
-/** The schema a local `$ref` ("#", "#/a/b") points to within `root`, or undefined. */
-function resolveLocalRef(root, ref) {
-  if (typeof ref !== 'string' || !StringPrototypeStartsWith(ref, '#')) return undefined;
-  if (ref === '#') return root;
-  if (!StringPrototypeStartsWith(ref, '#/')) return undefined;
-  const tokens = StringPrototypeSplit(StringPrototypeSlice(ref, 2), '/');
-  let current = root;
-  for (let i = 0; i < tokens.length; i++) {
-    let token;
-    try {
-      token = DecodeURIComponent(tokens[i]);
-    } catch {
-      return undefined;
-    }
-    token = StringPrototypeReplaceAll(StringPrototypeReplaceAll(token, '~1', '/'), '~0', '~');
-    if (!isSchemaObject(current) && !ArrayIsArray(current)) return undefined;
-    current = own(current, token);
-    if (current === undefined) return undefined;
-  }
-  return current;
-}
-
-const BRANCH_KEYWORDS = ObjectFreeze(['anyOf', 'oneOf']);
-
-function jsonRefusesNull(schema, root, depth = 0) {
-  if (schema === false) return true;
-  if (!isSchemaObject(schema) || depth > MAX_SCHEMA_DEPTH) return false;
-  const type = own(schema, 'type');
-  if (typeof type === 'string' && type !== 'null') return true;
-  if (ArrayIsArray(type) && !isProxy(type) && !ArrayPrototypeIncludes(type, 'null')) return true;
-  const values = own(schema, 'enum');
-  if (ArrayIsArray(values) && !isProxy(values) && !ArrayPrototypeIncludes(values, null)) return true;
-  if (ObjectHasOwn(schema, 'const') && own(schema, 'const') !== null) return true;
-  for (let k = 0; k < BRANCH_KEYWORDS.length; k++) {
-    const branches = own(schema, BRANCH_KEYWORDS[k]);
-    if (!ArrayIsArray(branches) || isProxy(branches) || branches.length === 0) continue;
-    let all = true;
-    for (let i = 0; i < branches.length && all; i++) all = jsonRefusesNull(branches[i], root, depth + 1);
-    if (all) return true;
-  }
-  const allOf = own(schema, 'allOf');
-  if (ArrayIsArray(allOf) && !isProxy(allOf)) {
-    for (let i = 0; i < allOf.length; i++) if (jsonRefusesNull(allOf[i], root, depth + 1)) return true;
-  }
-  const ref = own(schema, '$ref');
-  if (ref !== undefined) return jsonRefusesNull(resolveLocalRef(root, ref), root, depth + 1);
-  return false;
 }
 
 /** Follows local `$ref`s of a container schema (bounded). */
 function jsonDeref(schema, root) {
   let current = schema;
   for (let depth = 0; isSchemaObject(current) && own(current, '$ref') !== undefined && depth < MAX_SCHEMA_DEPTH; depth++) {
-    current = resolveLocalRef(root, own(current, '$ref'));
+    current = jsonSchemaLocalRef(root, own(current, '$ref'));
   }
   return current;
 }
@@ -340,7 +289,7 @@ function stripJsonNulls(schema, value, root, depth = 0) {
     if (field === undefined || !ObjectHasOwn(value, key)) continue;
     if (value[key] === null) {
       const optional = !(ArrayIsArray(required) && !isProxy(required) && ArrayPrototypeIncludes(required, key));
-      if (optional && jsonRefusesNull(field, root)) delete value[key];
+      if (optional && jsonSchemaRefusesNull(field, root)) delete value[key];
     } else {
       stripJsonNulls(field, value[key], root, depth + 1);
     }

@@ -13,6 +13,11 @@ const ObjectFreeze = Object.freeze;
 const ArrayIsArray = Array.isArray;
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 const StringPrototypeIsWellFormed = uncurryThis(String.prototype.isWellFormed);
+const StringPrototypeStartsWith = uncurryThis(String.prototype.startsWith);
+const StringPrototypeSlice = uncurryThis(String.prototype.slice);
+const StringPrototypeSplit = uncurryThis(String.prototype.split);
+const StringPrototypeReplaceAll = uncurryThis(String.prototype.replaceAll);
+const DecodeURIComponent = decodeURIComponent;
 const SafeError = Error;
 const { isProxy } = require('node:util').types;
 const emitWarning = process.emitWarning;
@@ -140,6 +145,84 @@ function noPendingProposalError(message) {
   return error;
 }
 
+// JSON Schema: whether a schema refuses `null` for certain, read without running schema
+// code (own data properties, no Proxy). Used where a framework shows the model optional
+// properties as required and nullable (OpenAI strict mode, Mastra's OpenAI compat layer)
+// and the model sends `null` for one it omits: such a null is removed only where the
+// property's schema refuses null for certain; anything that cannot be told keeps it and
+// the schema decides.
+
+const MAX_SCHEMA_DEPTH = 64;
+const BRANCH_KEYWORDS = ObjectFreeze(['anyOf', 'oneOf']);
+
+function isSchemaRecord(value) {
+  return value !== null && typeof value === 'object' && !ArrayIsArray(value) && !isProxy(value);
+}
+
+function isPlainArray(value) {
+  return ArrayIsArray(value) && !isProxy(value);
+}
+
+function includes(list, item) {
+  for (let i = 0; i < list.length; i++) if (list[i] === item) return true;
+  return false;
+}
+
+/** The schema a local `$ref` ("#", "#/a/b", JSON Pointer, URI-escaped) points to within `root`, or undefined. */
+function jsonSchemaLocalRef(root, ref) {
+  if (typeof ref !== 'string' || !StringPrototypeStartsWith(ref, '#')) return undefined;
+  if (ref === '#') return root;
+  if (!StringPrototypeStartsWith(ref, '#/')) return undefined;
+  const tokens = StringPrototypeSplit(StringPrototypeSlice(ref, 2), '/');
+  let current = root;
+  for (let i = 0; i < tokens.length; i++) {
+    let token;
+    try {
+      token = DecodeURIComponent(tokens[i]);
+    } catch {
+      return undefined;
+    }
+    token = StringPrototypeReplaceAll(StringPrototypeReplaceAll(token, '~1', '/'), '~0', '~');
+    if (!isSchemaRecord(current) && !isPlainArray(current)) return undefined;
+    current = own(current, token);
+    if (current === undefined) return undefined;
+  }
+  return current;
+}
+
+/**
+ * Whether a JSON Schema refuses `null` for certain: `false`; `nullable: true` (OpenAPI 3.0,
+ * honoured by Ajv and so by fromJsonSchema) never refuses; a local `$ref` as its target
+ * (its siblings are not counted: drafts disagree on them); else `type` without "null",
+ * `const` other than null, `enum` without null, `anyOf`/`oneOf` whose every branch refuses,
+ * `allOf` with a branch that refuses. Anything else (unknown, remote refs, too deep): false.
+ */
+function jsonSchemaRefusesNull(schema, root, depth = 0) {
+  if (schema === false) return true;
+  if (!isSchemaRecord(schema) || depth > MAX_SCHEMA_DEPTH) return false;
+  if (own(schema, 'nullable') === true) return false;
+  const ref = own(schema, '$ref');
+  if (ref !== undefined) return jsonSchemaRefusesNull(jsonSchemaLocalRef(root, ref), root, depth + 1);
+  const type = own(schema, 'type');
+  if (typeof type === 'string' && type !== 'null') return true;
+  if (isPlainArray(type) && type.length > 0 && !includes(type, 'null')) return true;
+  if (ObjectHasOwn(schema, 'const') && own(schema, 'const') !== null) return true;
+  const values = own(schema, 'enum');
+  if (isPlainArray(values) && !includes(values, null)) return true;
+  for (let k = 0; k < BRANCH_KEYWORDS.length; k++) {
+    const branches = own(schema, BRANCH_KEYWORDS[k]);
+    if (!isPlainArray(branches) || branches.length === 0) continue;
+    let all = true;
+    for (let i = 0; i < branches.length && all; i++) all = jsonSchemaRefusesNull(branches[i], root, depth + 1);
+    if (all) return true;
+  }
+  const allOf = own(schema, 'allOf');
+  if (isPlainArray(allOf)) {
+    for (let i = 0; i < allOf.length; i++) if (jsonSchemaRefusesNull(allOf[i], root, depth + 1)) return true;
+  }
+  return false;
+}
+
 module.exports = ObjectFreeze({
   requirePeer,
   invalidArgument,
@@ -154,4 +237,6 @@ module.exports = ObjectFreeze({
   WARNING_CODE,
   noPendingProposalError,
   NO_PENDING_PROPOSAL,
+  jsonSchemaRefusesNull,
+  jsonSchemaLocalRef,
 });
