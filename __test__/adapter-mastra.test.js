@@ -755,6 +755,25 @@ test('grant scopes: a run\'s scope comes from its request context; an approval i
   assert.deepEqual(executed, ['{"cents":250000,"to":"bob"}']);
 });
 
+test('a run\'s grant scope reaches the evaluation whatever setter Object.prototype has: an unscoped grant never runs a scoped run\'s call', { skip }, async () => {
+  // Review finding: `policyContext.grantScope = scope` was an assignment; a setter planted on
+  // Object.prototype after load swallowed it and the run was evaluated unscoped (failed on 7e7def7).
+  const grants = createApprovalGrants();
+  const argsCanonicalJson = '{"cents":250000,"to":"bob"}';
+  // An approval granted without a scope (another path of the app, an admin console).
+  await grants.grant({ agentName: 'billing', toolName: 'pay', argsCanonicalJson, proposalHash: api.proposalHash({ agentName: 'billing', toolName: 'pay', argsCanonicalJson }) });
+  const { agent, executed } = gatedApp({ steps: [[call('c1', '{"to":"bob","cents":250000}')], 'Done.'], grants, grantScope: 'user:mallory' });
+  Object.defineProperty(Object.prototype, 'grantScope', { configurable: true, set() {}, get() { return undefined; } });
+  let chunks;
+  try {
+    chunks = await drain(await agent.stream('pay'));
+  } finally {
+    delete Object.prototype.grantScope;
+  }
+  assert.deepEqual(executed, [], 'mallory\'s run (scope user:mallory) spent an unscoped grant');
+  assert.deepEqual(callChunks(chunks), ['tool-call:c1', 'tool-call-approval:c1']);
+});
+
 // ---------------------------------------------------------------------------------
 // Another process.
 

@@ -28,6 +28,7 @@ const NEWER_NODE_TESTS = [
   ['adapter-openai-agents-nulls.test.js', 22],
   ['adapter-openai-agents-processes.test.js', 22],
   ['adapter-openai-agents-mcp.test.js', 22],
+  ['adapter-openai-agents-standards.test.js', 22],
   ['adapter-mastra.test.js', 22],
 ];
 

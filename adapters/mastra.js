@@ -690,9 +690,10 @@ function createToolGate(options) {
 
   async function decide(entry, prepared, call, argumentsSource, resume) {
     const policyContext = { toolCallId: call.toolCallId, runId: call.runId, argumentsSource, resume, requestContext: call.requestContext };
-    if (call.threadId !== undefined) policyContext.threadId = call.threadId;
-    if (call.resourceId !== undefined) policyContext.resourceId = call.resourceId;
-    if (call.scope !== null) policyContext.grantScope = call.scope;
+    // Defined, not assigned: a setter planted on Object.prototype cannot swallow them.
+    if (call.threadId !== undefined) setData(policyContext, 'threadId', call.threadId);
+    if (call.resourceId !== undefined) setData(policyContext, 'resourceId', call.resourceId);
+    if (call.scope !== null) setData(policyContext, 'grantScope', call.scope);
     const decision = await evaluateToolCall({ prepared, policy: entry.policy, policyContext, toolCallId: call.toolCallId });
     if (onDecision !== undefined) await onDecision(decision, { toolCallId: call.toolCallId, runId: call.runId, argumentsSource, resume });
     return decision;
@@ -732,7 +733,7 @@ function createToolGate(options) {
     if (typeof suspend !== 'function') return notExecutedOutput({ decision: 'require_approval', reason: decision.reason, decidedBy: decision.decidedBy });
     try {
       const keepOptions = { scope: call.scope };
-      if (proposalTtlMs !== undefined) keepOptions.ttlMs = proposalTtlMs;
+      if (proposalTtlMs !== undefined) setData(keepOptions, 'ttlMs', proposalTtlMs);
       await ReflectApply(keepProposal, grants, [keyOf(call.scope, call.runId, call.toolCallId), decision.proposal, keepOptions]);
     } catch {
       // Asking a reviewer who could never grant it is refused instead (fails closed).

@@ -42,7 +42,7 @@
 //   output it can correct; no decision exists and the policy never ran.
 
 const {
-  requirePeer, invalidArgument: sharedInvalidArgument, own, setData, readOptions,
+  requirePeer, invalidArgument: sharedInvalidArgument, own, setData, ownDataCopy, readOptions,
   isWellFormedString, approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT, noPendingProposalError,
   jsonSchemaRefusesNull, jsonSchemaLocalRef,
 } = require('./shared');
@@ -52,7 +52,7 @@ const sdk = requirePeer('openai-agents', '@openai/agents', 'the OpenAI Agents SD
 const api = require('tool-argument-snapshot');
 
 const {
-  prepareToolCallAsync: prepare, evaluateToolCall, executeToolCall, ToolArgumentsValidationError,
+  prepareToolCallAsync: prepare, evaluateToolCall, executeToolCall, ToolArgumentsValidationError, canonicalize,
   isToolArgumentsValidationError: isValidationError, isToolCallNotAllowedError: isNotAllowedError,
 } = api;
 const sdkTool = sdk.tool;
@@ -383,6 +383,12 @@ function jsonSchemaStep(jsonSchema) {
   return fromJsonSchema(jsonSchema);
 }
 
+/** The fields of gate.tool options the gate reads itself (the rest go to the SDK's tool()). */
+const GATE_TOOL_FIELDS = ObjectFreeze(['parameters', 'execute', 'jsonSchema', 'needsApproval', 'errorFunction']);
+
+/** The grant options approve passes on (the scope is the run's). */
+const GRANT_OPTION_FIELDS = ObjectFreeze(['uses', 'ttlMs', 'expiresAt']);
+
 /** The run context's `context` key that carries pending proposals in the serialized state. */
 const CARRIER_KEY = 'tool-argument-snapshot';
 
@@ -582,7 +588,8 @@ function createOpenAIAgentsGate(options) {
     }
     const policyContext = { runContext, callId, toolCallId: callId };
     const scope = scopeOf(runContext);
-    if (scope !== null) policyContext.grantScope = scope;
+    // Defined, not assigned: a setter planted on Object.prototype cannot swallow it.
+    if (scope !== null) setData(policyContext, 'grantScope', scope);
     const decision = await evaluateToolCall({ prepared, policy: policyFor(toolName), policyContext, toolCallId: callId });
     if (onDecision !== undefined) await onDecision(decision, { callId, toolCallId: callId, runContext });
     return { __proto__: null, rawArguments, decision, scope };
@@ -707,9 +714,15 @@ function createOpenAIAgentsGate(options) {
     if (toolOptions === null || typeof toolOptions !== 'object' || isProxy(toolOptions)) {
       throw invalidArgument('tool expects the options of the SDK tool()');
     }
-    // Own data properties only (inherited values never count): destructured from a
-    // null-prototype copy, and `rest` read with own().
-    const { parameters: schema, execute: handler, jsonSchema, needsApproval, errorFunction, ...rest } = { __proto__: null, ...toolOptions };
+    // Own data properties only: inherited values never count and no getter runs (a copy of
+    // the own enumerable data properties; the gate's own fields taken out of it).
+    const rest = ownDataCopy(toolOptions);
+    const schema = own(rest, 'parameters');
+    const handler = own(rest, 'execute');
+    const jsonSchema = own(rest, 'jsonSchema');
+    const needsApproval = own(rest, 'needsApproval');
+    const errorFunction = own(rest, 'errorFunction');
+    for (let i = 0; i < GATE_TOOL_FIELDS.length; i++) delete rest[GATE_TOOL_FIELDS[i]];
     if (typeof handler !== 'function') throw invalidArgument('tool options need an execute function');
     if (typeof own(rest, 'name') !== 'string' || own(rest, 'name') === '') throw invalidArgument('tool options need a name');
     if (needsApproval !== undefined) {
@@ -760,10 +773,12 @@ function createOpenAIAgentsGate(options) {
       const invoke = own(original, 'invoke');
       const rest = { name, description: own(original, 'description') ?? '' };
       const timeoutMs = own(original, 'timeoutMs');
-      if (timeoutMs !== undefined) rest.timeoutMs = timeoutMs;
+      if (timeoutMs !== undefined) setData(rest, 'timeoutMs', timeoutMs);
       // The original's invoke parses the text it is given: the canonical JSON of what the
-      // policy allowed (no duplicate key, no spelling left to interpret).
-      const handler = (args, runContext, details) => invoke(runContext, JSONStringify(args), details);
+      // policy allowed (no duplicate key, no spelling left to interpret), made by the
+      // package's canonicalize, which reads own data only (JSON.stringify would call a
+      // toJSON planted on Object.prototype).
+      const handler = (args, runContext, details) => invoke(runContext, canonicalize(args), details);
       ArrayPrototypePush(out, gatedTool(rest, schemaStep, JSONParse(JSONStringify(parameters)), strict, handler, own(original, 'errorFunction')));
     }
     return out;
@@ -817,7 +832,7 @@ function createOpenAIAgentsGate(options) {
       if (MapPrototypeGet(toolNames, own(rawItem, 'name')) !== true) continue;
       const found = runContext !== undefined ? pendingOf(runContext, interruption) : undefined;
       const item = { interruption, proposal: found !== undefined ? found.proposal : undefined };
-      if (found !== undefined && found.sealed !== undefined) item.sealed = found.sealed;
+      if (found !== undefined && found.sealed !== undefined) setData(item, 'sealed', found.sealed);
       ArrayPrototypePush(out, item);
     }
     return out;
@@ -832,6 +847,8 @@ function createOpenAIAgentsGate(options) {
    * granting a second use.
    */
   async function approve(state, interruption, reviewed, grantOptions) {
+    // A Proxy is refused unread; uses, ttlMs and expiresAt are read as own data properties.
+    const gopts = readOptions(grantOptions, 'approve grant options');
     const runContext = contextOf(state);
     const found = runContext !== undefined ? pendingOf(runContext, interruption) : undefined;
     if (found === undefined) {
@@ -853,10 +870,15 @@ function createOpenAIAgentsGate(options) {
       }
       if (!sealing) approved = reviewed;
     }
-    let options = grantOptions;
-    if (!sealing && found.scope !== undefined && found.scope !== null) {
-      options = { ...(grantOptions ?? {}), scope: found.scope };
+    const options = {};
+    if (gopts !== null) {
+      for (let i = 0; i < GRANT_OPTION_FIELDS.length; i++) {
+        const value = own(gopts, GRANT_OPTION_FIELDS[i]);
+        if (value !== undefined) setData(options, GRANT_OPTION_FIELDS[i], value);
+      }
     }
+    // The run's scope (with keys, the seal carries it).
+    if (!sealing && found.scope !== undefined && found.scope !== null) setData(options, 'scope', found.scope);
     await own(grants, 'grant')(approved, options);
     forget(runContext, own(own(interruption, 'rawItem'), 'callId'));
     state.approve(interruption);
