@@ -675,6 +675,21 @@ function createToolGate(options) {
     return { runId: `mastra ${agentName.length}:${agentName} ${scopePart} ${runId}`, toolCallId };
   }
 
+  /**
+   * Where a proposal goes once `approve` granted it: no longer waiting (approve and decline
+   * never look here), still what Mastra's resumed call is checked against.
+   */
+  function approvedKeyOf(scope, runId, toolCallId) {
+    const scopePart = scope === null ? '-' : `${scope.length}:${scope}`;
+    return { runId: `mastra-approved ${agentName.length}:${agentName} ${scopePart} ${runId}`, toolCallId };
+  }
+
+  function keepOptionsOf(scope) {
+    const keepOptions = { scope };
+    if (proposalTtlMs !== undefined) setData(keepOptions, 'ttlMs', proposalTtlMs);
+    return keepOptions;
+  }
+
   /** The grant scope of a run: the option's string, or what its function answers (null: none). */
   async function scopeOfRun(call) {
     if (typeof scopeOption !== 'function') return scopeOption ?? null;
@@ -732,9 +747,7 @@ function createToolGate(options) {
     const suspend = own(call.agent, 'suspend');
     if (typeof suspend !== 'function') return notExecutedOutput({ decision: 'require_approval', reason: decision.reason, decidedBy: decision.decidedBy });
     try {
-      const keepOptions = { scope: call.scope };
-      if (proposalTtlMs !== undefined) setData(keepOptions, 'ttlMs', proposalTtlMs);
-      await ReflectApply(keepProposal, grants, [keyOf(call.scope, call.runId, call.toolCallId), decision.proposal, keepOptions]);
+      await ReflectApply(keepProposal, grants, [keyOf(call.scope, call.runId, call.toolCallId), decision.proposal, keepOptionsOf(call.scope)]);
     } catch {
       // Asking a reviewer who could never grant it is refused instead (fails closed).
       return notExecuted('deny', 'grant_store_unavailable', 'runtime');
@@ -751,10 +764,16 @@ function createToolGate(options) {
    * a call whose text never passed `gate.model` (refused: `no_provider_text`).
    */
   async function resumedAttempt(entry, args, call, context) {
-    const key = keyOf(call.scope, call.runId, call.toolCallId);
+    // Approved through the gate (moved by approve), else still waiting (approved the Mastra
+    // way only, or a stale resume).
+    let key = approvedKeyOf(call.scope, call.runId, call.toolCallId);
     let kept;
     try {
       kept = await ReflectApply(keptProposal, grants, [key]);
+      if (kept === undefined) {
+        key = keyOf(call.scope, call.runId, call.toolCallId);
+        kept = await ReflectApply(keptProposal, grants, [key]);
+      }
     } catch (error) {
       // A kept record that does not verify (changed in the store, a bad seal) runs nothing.
       if (isApprovalGrantError(error) || isSnapshotDomainError(error)) {
@@ -978,8 +997,10 @@ function createToolGate(options) {
 
   /**
    * The reviewer approved this call: grants exactly the proposal the gate kept for it
-   * (sealed with a key ring: verified and granted once). Then resume the run with
-   * `agent.approveToolCall({ runId, toolCallId })`, here or in another process.
+   * (sealed with a key ring: verified and granted once), and moves it out of the waiting
+   * ones, so that approving it again (a double click, a second reviewer, a retried request)
+   * rejects with TAS_NO_PENDING_PROPOSAL instead of granting another use. Then resume the
+   * run with `agent.approveToolCall({ runId, toolCallId })`, here or in another process.
    */
   async function approve(request, grantOptions) {
     const ref = approvalRef(request, 'approve');
@@ -994,9 +1015,19 @@ function createToolGate(options) {
       }
     }
     setData(passed, 'scope', scope);
-    const record = await ReflectApply(keptProposal, grants, [keyOf(scope, ref.runId, ref.toolCallId)]);
+    const key = keyOf(scope, ref.runId, ref.toolCallId);
+    const record = await ReflectApply(keptProposal, grants, [key]);
     if (record === undefined) throw notPendingError();
-    await ReflectApply(grantsGrant, grants, [record, passed]);
+    try {
+      await ReflectApply(grantsGrant, grants, [record, passed]);
+    } catch (error) {
+      // Another approval of the same record granted it first (its nonce is recorded).
+      if (isApprovalGrantError(error) && own(error, 'code') === 'seal_used') throw notPendingError();
+      throw error;
+    }
+    // Granted: no longer waiting. Kept apart for the resumed call's check, then forgotten here.
+    await ReflectApply(keepProposal, grants, [approvedKeyOf(scope, ref.runId, ref.toolCallId), record, keepOptionsOf(scope)]);
+    await ReflectApply(forgetProposal, grants, [key]);
     return record;
   }
 
