@@ -58,3 +58,28 @@ test('one approval request approved twice at once grants one use, and the other 
   assert.deepEqual(answers.map((a) => a.status).sort(), ['fulfilled', 'rejected']);
   assert.equal(answers.find((a) => a.status === 'rejected').reason.code, 'TAS_NO_PENDING_PROPOSAL');
 });
+
+test('with a key ring, the same race grants one use (the seal\'s nonce) and the other approve rejects with TAS_NO_PENDING_PROPOSAL, not seal_used', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-race-'));
+  const store = createSqliteGrantStore({ path: path.join(dir, 'grants.db') });
+  t.after(async () => {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const grants = createApprovalGrants({ store, keys: [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes!!' }] });
+  const tools = { transfer: tool({ inputSchema: z.object({ amount: z.number(), to: z.string() }), execute: async () => 'ok' }) };
+  const gateFor = () => createToolGate({ agentName: 'payments', tools, grants, runId: 'chat-1', policy: () => ({ decision: 'require_approval', reason: 'large' }) });
+  const gate = gateFor();
+  const asked = await generateText({
+    model: gate.model(model(calls(['call-1', '{"amount":50000,"to":"bob"}']))),
+    tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), prompt: 'pay bob',
+  });
+  const request = asked.content.find((p) => p.type === 'tool-approval-request');
+  const kept = await gate.keptProposal(request);
+  const answers = await Promise.allSettled([gateFor().approve(request), gateFor().approve(request)]);
+  let uses = 0;
+  while (await store.take({ agentName: kept.agentName, toolName: kept.toolName, proposalHash: kept.proposalHash, scope: null }, Date.now())) uses++;
+  assert.equal(uses, 1);
+  assert.deepEqual(answers.map((a) => a.status).sort(), ['fulfilled', 'rejected']);
+  assert.equal(answers.find((a) => a.status === 'rejected').reason.code, 'TAS_NO_PENDING_PROPOSAL');
+});
