@@ -430,8 +430,12 @@ async function executeAllowed(gate, entry, decision, id, config) {
   }
 }
 
-/** The frozen proposal of a pending call: the package's proposal plus the call's id and source. */
-function pendingProposal(proposal, id, argumentsSource, sealed) {
+/**
+ * The frozen proposal of a pending call: the package's proposal plus the call's id and
+ * source, and `grantScope`, the scope the call was evaluated under (null: none), which
+ * `approve` grants it in.
+ */
+function pendingProposal(proposal, id, argumentsSource, sealed, scope) {
   const fields = {
     kind: proposal.kind,
     agentName: proposal.agentName,
@@ -443,10 +447,24 @@ function pendingProposal(proposal, id, argumentsSource, sealed) {
     reason: proposal.reason,
     toolCallId: id,
     argumentsSource,
+    grantScope: scope,
   };
   if (sealed !== undefined) setData(fields, 'sealed', sealed);
   return ObjectFreeze(fields);
 }
+
+/**
+ * Where a pending proposal of a run is kept. A sealed record says its scope (the seal's);
+ * an unsealed one cannot, so its key does: a reviewer then finds it only under the scope
+ * the call was evaluated in (`pending(message, { runId, grantScope })`), and never grants
+ * it in another.
+ */
+function keptKeyOf(grants, runId, id, scope) {
+  if (grants.sealing || scope === null) return { runId, toolCallId: id };
+  return { runId: `scope ${scope.length}:${scope} ${runId}`, toolCallId: id };
+}
+
+const GRANT_OPTION_FIELDS = ObjectFreeze(['uses', 'ttlMs', 'expiresAt']);
 
 /**
  * Keeps a pending proposal for a run and call in the grants' store (sealed with a key
@@ -484,10 +502,10 @@ function createToolGate(options) {
     const policyContext = policyContextOf(context, id, argumentsSource);
     const decision = await evaluate(entry, prepared, policyContext, id);
     const verdict = { ...base, decision, decidedBy: decision.decidedBy, reason: decision.reason };
-    const key = runId === undefined ? undefined : { runId, toolCallId: id };
+    const scope = scopeOf(policyContext);
+    const key = runId === undefined ? undefined : keptKeyOf(grants, runId, id, scope);
 
     if (decision.decision === 'require_approval') {
-      const scope = scopeOf(policyContext);
       let sealed;
       if (key !== undefined) {
         const kept = await keepPending(grants, key, decision.proposal, scope);
@@ -495,7 +513,7 @@ function createToolGate(options) {
       } else if (grants !== undefined && grants.sealing) {
         sealed = grants.seal(decision.proposal, { scope });
       }
-      return { ...verdict, status: 'pending', proposal: pendingProposal(decision.proposal, id, argumentsSource, sealed) };
+      return { ...verdict, status: 'pending', proposal: pendingProposal(decision.proposal, id, argumentsSource, sealed, scope) };
     }
     if (key !== undefined) await grants.forget(key);
     if (decision.decision !== 'allow') {
@@ -506,8 +524,9 @@ function createToolGate(options) {
       return { ...verdict, status: 'denied', decidedBy: 'runtime', reason: 'grant_unavailable', message: errorMessage(id, name, 'The tool call was denied [grant_unavailable].') };
     }
     const result = { ...verdict, status: 'executed' };
-    if (ToolMessage.isInstance(output)) result.message = output;
-    else result.output = output;
+    // Defined, not assigned: a setter planted on Object.prototype cannot swallow them.
+    if (ToolMessage.isInstance(output)) setData(result, 'message', output);
+    else setData(result, 'output', output);
     return result;
   }
 
@@ -547,13 +566,18 @@ function createToolGate(options) {
     const opts = readOptions(pendingOptions, 'pending options');
     const runId = readRunId(opts === null ? undefined : own(opts, 'runId'), grants);
     if (runId === undefined) throw invalidArgument('pending needs { runId }: the run whose proposals were kept');
+    const scopeOption = opts === null ? undefined : own(opts, 'grantScope');
+    if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption)) throw invalidArgument('options.grantScope must be a well-formed string or null');
     const calls = toolCallsOf(message);
     const found = [];
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i];
       if (call.problem !== undefined) continue;
-      const kept = await grants.kept({ runId, toolCallId: call.id });
+      const kept = await grants.kept(keptKeyOf(grants, runId, call.id, scopeOption ?? null));
       if (kept === undefined || own(kept, 'agentName') !== agentName || own(kept, 'toolName') !== call.name) continue;
+      // The scope it waits in: the seal's, else the one it was kept under.
+      const scope = grants.sealing ? own(kept, 'scope') ?? null : scopeOption ?? null;
+      if (grants.sealing && scopeOption !== undefined && scope !== scopeOption) continue;
       const fields = {
         agentName,
         toolName: call.name,
@@ -561,6 +585,7 @@ function createToolGate(options) {
         proposalHash: kept.proposalHash,
         parsedArguments: decodeView(kept.argsCanonicalJson),
         toolCallId: call.id,
+        grantScope: scope,
       };
       if (grants.sealing) setData(fields, 'sealed', kept);
       ArrayPrototypePush(found, ObjectFreeze(fields));
@@ -568,12 +593,33 @@ function createToolGate(options) {
     return ObjectFreeze(found);
   }
 
-  /** Grants exactly a pending proposal (its seal when the grants seal). */
-  function approve(proposal, grantOptions) {
+  /**
+   * Grants exactly a pending proposal (its seal when the grants seal) in the scope the call
+   * was evaluated under (the proposal's `grantScope`; with a key ring, the seal's), never in
+   * another: a `scope` in the options that differs is a TypeError.
+   */
+  async function approve(proposal, grantOptions) {
     if (grants === undefined) throw invalidArgument('approve needs the gate\'s grants');
     if (proposal === null || typeof proposal !== 'object' || isProxy(proposal)) throw invalidArgument('approve expects a proposal of this gate');
+    const gopts = readOptions(grantOptions, 'approve options');
+    const passed = {};
+    if (gopts !== null) {
+      for (let i = 0; i < GRANT_OPTION_FIELDS.length; i++) {
+        const value = own(gopts, GRANT_OPTION_FIELDS[i]);
+        if (value !== undefined) setData(passed, GRANT_OPTION_FIELDS[i], value);
+      }
+    }
+    const asked = gopts === null ? undefined : own(gopts, 'scope');
+    const carried = own(proposal, 'grantScope');
+    let scope = asked;
+    if (carried !== undefined) {
+      if (carried !== null && !isWellFormedString(carried)) throw invalidArgument('approve expects a proposal of this gate (its grantScope is a string or null)');
+      if (asked !== undefined && asked !== carried) throw invalidArgument('approve options: scope differs from the scope the call was evaluated under (the proposal\'s grantScope)');
+      scope = carried;
+    }
+    if (scope !== undefined) setData(passed, 'scope', scope);
     const sealed = own(proposal, 'sealed');
-    return grants.grant(sealed === undefined ? proposal : sealed, grantOptions);
+    return grants.grant(sealed === undefined ? proposal : sealed, passed);
   }
 
   /** The ToolMessage that answers a declined call (nothing runs). */
