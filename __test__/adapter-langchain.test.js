@@ -653,7 +653,8 @@ describe('typed policies, decline and approvals kept per run', () => {
     assert.equal(proposal.sealed.proposalHash, proposal.proposalHash);
     await assert.rejects(grants.grant(proposal), { code: 'not_sealed' }, 'the unsealed proposal is refused by grants with keys');
     await gate.approve(proposal);
-    await assert.rejects(gate.approve(proposal), { code: 'seal_used' });
+    await assert.rejects(gate.approve(proposal), { code: 'TAS_NO_PENDING_PROPOSAL' }, 'approved already (as in every adapter)');
+    await assert.rejects(grants.grant(proposal.sealed), { code: 'seal_used' }, 'the seal itself is granted once');
     const resumed = await gate.run(ai, { toolCallIds: ['c1'] });
     assert.equal(resumed.results[0].reason, 'approval_granted');
     assert.deepEqual(executed, [['pay', { amount: 5 }]]);
@@ -843,6 +844,25 @@ describe('grant scopes of pending proposals (without a key ring)', () => {
     const resumed = await second.gate.run(ai, { ...alice, runId: 'thread-1' });
     assert.equal(resumed.results[0].status, 'executed');
     assert.deepEqual(second.executed, [{ amount: 5000 }]);
+  });
+
+  test('approving one proposal twice grants one use: the second approve rejects with TAS_NO_PENDING_PROPOSAL, also for a proposal kept per run and approved in another process', async () => {
+    const grants = createApprovalGrants();
+    const { gate, executed } = scopedApp(grants);
+    const ai = message('call_1', '{"amount":5000}');
+    const { pending: [proposal] } = await gate.run(ai, { ...alice, runId: 'thread-1' });
+    const reviewer = scopedApp(grants).gate; // another process's gate
+    const [listed] = await reviewer.pending(ai, { runId: 'thread-1', grantScope: 'user:alice' });
+    await gate.approve(proposal);
+    await assert.rejects(gate.approve(proposal), { code: 'TAS_NO_PENDING_PROPOSAL' }, 'the double click');
+    await assert.rejects(reviewer.approve(listed), { code: 'TAS_NO_PENDING_PROPOSAL' }, 'a second reviewer, another process');
+    assert.deepEqual(await scopedApp(grants).gate.pending(ai, { runId: 'thread-1', grantScope: 'user:alice' }), [], 'no longer waiting');
+    const resumed = await gate.run(ai, { ...alice, runId: 'thread-1' });
+    assert.equal(resumed.results[0].status, 'executed');
+    // The model proposes the same payment again: it waits for a review.
+    const again = await gate.run(message('call_2', '{"amount":5000}'), alice);
+    assert.equal(again.results[0].status, 'pending');
+    assert.deepEqual(executed, [{ amount: 5000 }]);
   });
 
   test('an executed call\'s result keeps its message whatever setter Object.prototype has', async () => {

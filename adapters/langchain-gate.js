@@ -14,7 +14,9 @@
 // calls `argumentsSource: 'object'` for the policy and in proposals, and cannot decode
 // them strictly.
 
-const { requirePeer, invalidArgument, own, ownArray, setData, ownDataCopy, readOptions, isWellFormedString } = require('./shared');
+const {
+  requirePeer, invalidArgument, own, ownArray, setData, ownDataCopy, readOptions, isWellFormedString, noPendingProposalError,
+} = require('./shared');
 
 const core = requirePeer('langchain', '@langchain/core', '@langchain/core 1.x', () => ({
   tools: require('@langchain/core/tools'),
@@ -30,6 +32,7 @@ const {
   fromJsonSchema,
   isToolArgumentsValidationError,
   isToolCallNotAllowedError,
+  isApprovalGrantError,
 } = require('tool-argument-snapshot');
 
 const { StructuredTool, ToolInputParsingException } = core.tools;
@@ -46,6 +49,8 @@ const ArrayIsArray = Array.isArray;
 const ReflectApply = Reflect.apply;
 const SafeMap = Map;
 const SafeSet = Set;
+const SafeWeakMap = WeakMap;
+const SafeWeakSet = WeakSet;
 const SafeError = Error;
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 const MapPrototypeGet = uncurryThis(Map.prototype.get);
@@ -53,6 +58,11 @@ const MapPrototypeSet = uncurryThis(Map.prototype.set);
 const MapPrototypeHas = uncurryThis(Map.prototype.has);
 const SetPrototypeHas = uncurryThis(Set.prototype.has);
 const SetPrototypeAdd = uncurryThis(Set.prototype.add);
+const WeakMapPrototypeGet = uncurryThis(WeakMap.prototype.get);
+const WeakMapPrototypeSet = uncurryThis(WeakMap.prototype.set);
+const WeakSetPrototypeHas = uncurryThis(WeakSet.prototype.has);
+const WeakSetPrototypeAdd = uncurryThis(WeakSet.prototype.add);
+const WeakSetPrototypeDelete = uncurryThis(WeakSet.prototype.delete);
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
 const { isProxy } = require('node:util').types;
 
@@ -486,6 +496,10 @@ function readRunId(value, grants) {
 function createToolGate(options) {
   const gate = readGateOptions(options, 'createToolGate');
   const { agentName, tools, grants } = gate;
+  // The proposals this gate handed out with the key they are kept under (run had a runId,
+  // or pending), and those it approved: by the proposal object, never by call id.
+  const keptKeys = new SafeWeakMap();
+  const approvedProposals = new SafeWeakSet();
 
   async function runOne(call, config, context, runId) {
     const { id, name, argumentsSource } = call;
@@ -513,7 +527,9 @@ function createToolGate(options) {
       } else if (grants !== undefined && grants.sealing) {
         sealed = grants.seal(decision.proposal, { scope });
       }
-      return { ...verdict, status: 'pending', proposal: pendingProposal(decision.proposal, id, argumentsSource, sealed, scope) };
+      const proposal = pendingProposal(decision.proposal, id, argumentsSource, sealed, scope);
+      if (key !== undefined) WeakMapPrototypeSet(keptKeys, proposal, key);
+      return { ...verdict, status: 'pending', proposal };
     }
     if (key !== undefined) await grants.forget(key);
     if (decision.decision !== 'allow') {
@@ -573,7 +589,8 @@ function createToolGate(options) {
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i];
       if (call.problem !== undefined) continue;
-      const kept = await grants.kept(keptKeyOf(grants, runId, call.id, scopeOption ?? null));
+      const key = keptKeyOf(grants, runId, call.id, scopeOption ?? null);
+      const kept = await grants.kept(key);
       if (kept === undefined || own(kept, 'agentName') !== agentName || own(kept, 'toolName') !== call.name) continue;
       // The scope it waits in: the seal's, else the one it was kept under.
       const scope = grants.sealing ? own(kept, 'scope') ?? null : scopeOption ?? null;
@@ -588,7 +605,9 @@ function createToolGate(options) {
         grantScope: scope,
       };
       if (grants.sealing) setData(fields, 'sealed', kept);
-      ArrayPrototypePush(found, ObjectFreeze(fields));
+      const proposal = ObjectFreeze(fields);
+      WeakMapPrototypeSet(keptKeys, proposal, key);
+      ArrayPrototypePush(found, proposal);
     }
     return ObjectFreeze(found);
   }
@@ -596,7 +615,10 @@ function createToolGate(options) {
   /**
    * Grants exactly a pending proposal (its seal when the grants seal) in the scope the call
    * was evaluated under (the proposal's `grantScope`; with a key ring, the seal's), never in
-   * another: a `scope` in the options that differs is a TypeError.
+   * another: a `scope` in the options that differs is a TypeError. Once: approving the same
+   * proposal again, or one kept for a run (`runId`, `pending`) that no longer waits (approved
+   * in any process, declined, executed, expired), rejects with TAS_NO_PENDING_PROPOSAL; the
+   * kept one is forgotten once granted.
    */
   async function approve(proposal, grantOptions) {
     if (grants === undefined) throw invalidArgument('approve needs the gate\'s grants');
@@ -619,7 +641,27 @@ function createToolGate(options) {
     }
     if (scope !== undefined) setData(passed, 'scope', scope);
     const sealed = own(proposal, 'sealed');
-    return grants.grant(sealed === undefined ? proposal : sealed, passed);
+    if (WeakSetPrototypeHas(approvedProposals, proposal)) throw noPendingProposalError('this proposal was approved already');
+    const key = WeakMapPrototypeGet(keptKeys, proposal);
+    if (key !== undefined) {
+      const kept = await grants.kept(key);
+      if (kept === undefined || own(kept, 'proposalHash') !== own(proposal, 'proposalHash')) {
+        throw noPendingProposalError('no proposal is waiting for approval for this tool call in this run (approved or answered before, expired, or kept under another scope)');
+      }
+    }
+    // Marked first: a second approve of this object while the grant is on its way is refused.
+    WeakSetPrototypeAdd(approvedProposals, proposal);
+    let record;
+    try {
+      record = await grants.grant(sealed === undefined ? proposal : sealed, passed);
+    } catch (error) {
+      WeakSetPrototypeDelete(approvedProposals, proposal);
+      // Another approval of the same seal granted it first.
+      if (isApprovalGrantError(error) && own(error, 'code') === 'seal_used') throw noPendingProposalError('this proposal was approved already');
+      throw error;
+    }
+    if (key !== undefined) await grants.forget(key);
+    return record;
   }
 
   /** The ToolMessage that answers a declined call (nothing runs). */

@@ -207,7 +207,11 @@ export interface LangChainToolGate<Tools extends readonly LangChainTool[] = read
   pending(message: AIMessage | AIMessageChunk, options: { runId: string; grantScope?: string | null }): Promise<LangChainKeptProposal[]>;
   /**
    * Grants exactly this proposal (its seal when the grants seal) in its `grantScope`; a
-   * `scope` in the options that differs is a TypeError. Needs `grants`.
+   * `scope` in the options that differs is a TypeError. Needs `grants`. A proposal kept for
+   * a run is forgotten once granted.
+   * @throws {Error} `code: 'TAS_NO_PENDING_PROPOSAL'` when this proposal was approved
+   * before, or, kept for a run (`runId`, `pending`), no longer waits (approved in any
+   * process, answered, expired).
    */
   approve(proposal: LangChainToolProposal | LangChainKeptProposal, options?: LangChainGrantOptions): Promise<ApprovalGrantRecord>;
   /**
