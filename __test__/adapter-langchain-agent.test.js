@@ -674,6 +674,44 @@ if (CHILD) {
       assert.deepEqual(gated.state.executed, []);
     });
 
+    test('a kept proposal\'s run is its thread and its message, unambiguously: thread "t:1" with message "m" and thread "t" with message "1:m" never share one', async () => {
+      // The key was `langgraph:${thread}:${message}`: these two spelled the same run, so the
+      // second thread's call replaced the first's kept proposal and the first's approval
+      // came back proposal_changed (failed before the fix).
+      const gated = fixture();
+      const grants = createApprovalGrants();
+      class WithMessageId extends ScriptedChatOpenAI {
+        constructor(turns, messageId) {
+          super(turns);
+          this.messageId = messageId;
+        }
+
+        async _generate(messages) {
+          const result = await super._generate(messages);
+          const m = result.generations[0].message;
+          if (m.tool_calls.length === 0) return result;
+          return { generations: [{ text: '', message: new AIMessage({ id: this.messageId, content: m.content, additional_kwargs: m.additional_kwargs, tool_calls: m.tool_calls }) }] };
+        }
+      }
+      const agentFor = (messageId, amount) => createAgent({
+        model: new WithMessageId([[['call_1', 'pay', `{"amount":${amount}}`]], []], messageId),
+        tools: [gated.pay],
+        middleware: [toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: only(gated.policy, 'pay'), grants })],
+        checkpointer: new MemorySaver(),
+      });
+      const first = agentFor('m', 500);
+      const second = agentFor('1:m', 900000);
+      const firstConfig = { configurable: { thread_id: 't:1' } };
+      const secondConfig = { configurable: { thread_id: 't' } };
+      const asked = await first.invoke({ messages: [{ role: 'user', content: 'pay' }] }, firstConfig);
+      assert.equal((await first.graph.getState(firstConfig)).values.messages.at(-1).id, 'm');
+      await second.invoke({ messages: [{ role: 'user', content: 'pay' }] }, secondConfig);
+      const approve = (value) => hitlReviewer(value, () => ({ type: 'approve' }));
+      const resumed = await first.invoke(new Command({ resume: approve(asked.__interrupt__[0].value) }), firstConfig);
+      assert.deepEqual(toolMessages(resumed), [['call_1', 'success', 'paid 500']]);
+      assert.deepEqual(gated.state.executed, [['pay', { amount: 500, to: 'bob' }]]);
+    });
+
     for (const version of ['v1', 'v2']) {
       test(`PostgreSQL checkpointer (tool version ${version}): asked in one process, approved and resumed in another; each call runs once`, (t) => {
         const { service } = require('./services');

@@ -653,7 +653,8 @@ describe('typed policies, decline and approvals kept per run', () => {
     assert.equal(proposal.sealed.proposalHash, proposal.proposalHash);
     await assert.rejects(grants.grant(proposal), { code: 'not_sealed' }, 'the unsealed proposal is refused by grants with keys');
     await gate.approve(proposal);
-    await assert.rejects(gate.approve(proposal), { code: 'seal_used' });
+    await assert.rejects(gate.approve(proposal), { code: 'TAS_NO_PENDING_PROPOSAL' }, 'approved already (as in every adapter)');
+    await assert.rejects(grants.grant(proposal.sealed), { code: 'seal_used' }, 'the seal itself is granted once');
     const resumed = await gate.run(ai, { toolCallIds: ['c1'] });
     assert.equal(resumed.results[0].reason, 'approval_granted');
     assert.deepEqual(executed, [['pay', { amount: 5 }]]);
@@ -777,4 +778,103 @@ test('createToolGate needs neither langchain nor @langchain/langgraph; toolGateM
     const what = missing === 'langchain' ? 'langchain 1.x (createAgent)' : '@langchain/langgraph 1.x';
     assert.equal(result.stdout, `function\nMODULE_NOT_FOUND ${missing} tool-argument-snapshot/langchain needs ${what} (an optional peer dependency): npm install ${missing}\n`);
   }
+});
+
+describe('grant scopes of pending proposals (without a key ring)', () => {
+  // Review finding (failed on 7e7def7): a call evaluated with policyContext.grantScope was
+  // pending under that scope, but gate.approve(proposal) granted it with whatever options
+  // the caller passed (the proposal did not carry its scope): the documented one-liner
+  // granted the hash with scope null, the resumed call (same scope) found no grant, and the
+  // unscoped grant stayed live for every evaluation made without a scope.
+  function message(id, text) {
+    return new AIMessage({
+      content: '',
+      additional_kwargs: { tool_calls: [{ id, type: 'function', function: { name: 'pay', arguments: text } }] },
+      tool_calls: [{ id, name: 'pay', args: JSON.parse(text), type: 'tool_call' }],
+    });
+  }
+  function scopedApp(grants) {
+    const executed = [];
+    const pay = tool(async (args) => { executed.push(args); return 'paid'; }, { name: 'pay', description: 'Pay', schema: require('zod').object({ amount: require('zod').number() }) });
+    const gate = createToolGate({
+      agentName: 'payments', tools: [pay], grants,
+      policy: (input) => (input.parsedArguments.amount > 1000 ? { decision: 'require_approval', reason: 'large' } : { decision: 'allow', reason: 'small' }),
+    });
+    return { gate, executed };
+  }
+  const alice = { policyContext: { grantScope: 'user:alice' } };
+
+  test('approving a pending call of a scoped run grants it in that scope (not unscoped), and the resumed call runs', async () => {
+    const grants = createApprovalGrants();
+    const { gate, executed } = scopedApp(grants);
+    const ai = message('call_1', '{"amount":5000}');
+    const { pending: [proposal] } = await gate.run(ai, alice);
+    assert.equal(proposal.grantScope, 'user:alice');
+    await gate.approve(proposal);
+    const query = { agentName: 'payments', toolName: 'pay', proposalHash: proposal.proposalHash };
+    assert.equal(await grants.has({ ...query, scope: null }), false, 'an approval of alice\'s call was granted to everyone (scope null)');
+    const resumed = await gate.run(ai, alice);
+    assert.equal(resumed.results[0].status, 'executed', 'alice\'s approved call did not run');
+    assert.deepEqual(executed, [{ amount: 5000 }]);
+  });
+
+  test('approve refuses a scope other than the one the call was evaluated under, and reads its options as own data (a Proxy is refused)', async () => {
+    const grants = createApprovalGrants();
+    const { gate } = scopedApp(grants);
+    const { pending: [proposal] } = await gate.run(message('call_1', '{"amount":5000}'), alice);
+    await assert.rejects(gate.approve(proposal, { scope: 'user:mallory' }), { code: 'ERR_INVALID_ARG_TYPE' });
+    await assert.rejects(gate.approve(proposal, new Proxy({}, {})), { code: 'ERR_INVALID_ARG_TYPE' });
+    const query = { agentName: 'payments', toolName: 'pay', proposalHash: proposal.proposalHash };
+    assert.equal(await grants.has({ ...query, scope: 'user:mallory' }), false);
+    await gate.approve(proposal, { scope: 'user:alice', uses: 1 });
+    assert.equal(await grants.has({ ...query, scope: 'user:alice' }), true);
+  });
+
+  test('kept per run: another process lists a scoped proposal only under its scope, and approving it grants that scope', async () => {
+    const grants = createApprovalGrants();
+    const first = scopedApp(grants);
+    const ai = message('call_1', '{"amount":5000}');
+    await first.gate.run(ai, { ...alice, runId: 'thread-1' });
+    const second = scopedApp(grants);
+    assert.deepEqual(await second.gate.pending(ai, { runId: 'thread-1' }), [], 'not listed in another scope (none)');
+    const [kept] = await second.gate.pending(ai, { runId: 'thread-1', grantScope: 'user:alice' });
+    assert.equal(kept.grantScope, 'user:alice');
+    await second.gate.approve(kept);
+    assert.equal(await grants.has({ agentName: 'payments', toolName: 'pay', proposalHash: kept.proposalHash, scope: null }), false);
+    const resumed = await second.gate.run(ai, { ...alice, runId: 'thread-1' });
+    assert.equal(resumed.results[0].status, 'executed');
+    assert.deepEqual(second.executed, [{ amount: 5000 }]);
+  });
+
+  test('approving one proposal twice grants one use: the second approve rejects with TAS_NO_PENDING_PROPOSAL, also for a proposal kept per run and approved in another process', async () => {
+    const grants = createApprovalGrants();
+    const { gate, executed } = scopedApp(grants);
+    const ai = message('call_1', '{"amount":5000}');
+    const { pending: [proposal] } = await gate.run(ai, { ...alice, runId: 'thread-1' });
+    const reviewer = scopedApp(grants).gate; // another process's gate
+    const [listed] = await reviewer.pending(ai, { runId: 'thread-1', grantScope: 'user:alice' });
+    await gate.approve(proposal);
+    await assert.rejects(gate.approve(proposal), { code: 'TAS_NO_PENDING_PROPOSAL' }, 'the double click');
+    await assert.rejects(reviewer.approve(listed), { code: 'TAS_NO_PENDING_PROPOSAL' }, 'a second reviewer, another process');
+    assert.deepEqual(await scopedApp(grants).gate.pending(ai, { runId: 'thread-1', grantScope: 'user:alice' }), [], 'no longer waiting');
+    const resumed = await gate.run(ai, { ...alice, runId: 'thread-1' });
+    assert.equal(resumed.results[0].status, 'executed');
+    // The model proposes the same payment again: it waits for a review.
+    const again = await gate.run(message('call_2', '{"amount":5000}'), alice);
+    assert.equal(again.results[0].status, 'pending');
+    assert.deepEqual(executed, [{ amount: 5000 }]);
+  });
+
+  test('an executed call\'s result keeps its message whatever setter Object.prototype has', async () => {
+    const { gate } = scopedApp(createApprovalGrants());
+    Object.defineProperty(Object.prototype, 'message', { configurable: true, set() {}, get() { return undefined; } });
+    let result;
+    try {
+      result = await gate.run(message('call_1', '{"amount":5}'));
+    } finally {
+      delete Object.prototype.message;
+    }
+    assert.equal(result.results[0].status, 'executed');
+    assert.ok(ToolMessage.isInstance(Object.getOwnPropertyDescriptor(result.results[0], 'message')?.value), 'the ToolMessage was swallowed by a setter');
+  });
 });

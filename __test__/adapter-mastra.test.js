@@ -424,12 +424,13 @@ test('a stale approval: Mastra alone applies it to whichever call is suspended (
   const { gate, agent, executed } = gatedApp({ steps: steps() });
   const run = await agent.stream('pay');
   await drain(run);
-  await gate.approve({ runId: run.runId, toolCallId: 'c1' }); // the stale approval, granted
+  const approved = await gate.approve({ runId: run.runId, toolCallId: 'c1' }); // the stale approval, granted
+  assert.equal(await gate.keptProposal({ runId: run.runId, toolCallId: 'c1' }), undefined, 'approved: no longer waiting');
   await drain(await agent.declineToolCall({ runId: run.runId, toolCallId: 'c1' })); // declined elsewhere (Mastra's way)
   const late = await drain(await agent.approveToolCall({ runId: run.runId }));
   assert.deepEqual(executed, []);
   assert.equal(resultsOf(late).c2.reason, 'approved_without_grant');
-  assert.ok(await gate.grants.has({ agentName: 'billing', toolName: 'pay', proposalHash: (await gate.keptProposal({ runId: run.runId, toolCallId: 'c1' })).proposalHash }),
+  assert.ok(await gate.grants.has({ agentName: 'billing', toolName: 'pay', proposalHash: approved.proposalHash }),
     'the grant for bob\'s call is unspent: it never executed eve\'s');
 });
 
@@ -753,6 +754,46 @@ test('grant scopes: a run\'s scope comes from its request context; an approval i
   const paid = await drain(await agent.approveToolCall({ runId: alice.runId, toolCallId: 'c1' }));
   assert.deepEqual(resultsOf(paid).c1, { paid: 250000 });
   assert.deepEqual(executed, ['{"cents":250000,"to":"bob"}']);
+});
+
+test('a Mastra approval approved twice still executes its call once, and no identical call runs later without review', { skip }, async () => {
+  // Review finding: without a key ring, approve granted the kept proposal and left it kept
+  // until the resumed call ran, so a second approve (a double click, two reviewers, a
+  // retried request) granted a second use that the next identical call spent (failed on 7e7def7).
+  const steps = [[call('call_1', '{"to":"bob","cents":250000}')], 'Paid.', [call('call_2', '{"to":"bob","cents":250000}')], 'Paid again.'];
+  const { gate, agent, executed } = gatedApp({ steps });
+  const output = await agent.stream('Pay bob 2500 dollars');
+  await drain(output);
+  assert.deepEqual(executed, []);
+  await gate.approve({ runId: output.runId, toolCallId: 'call_1' });
+  await assert.rejects(gate.approve({ runId: output.runId, toolCallId: 'call_1' }), { code: 'TAS_NO_PENDING_PROPOSAL' }, 'the double click');
+  await assert.rejects(gate.decline({ runId: output.runId, toolCallId: 'call_1' }), { code: 'TAS_NO_PENDING_PROPOSAL' }, 'answered already');
+  await drain(await agent.approveToolCall({ runId: output.runId, toolCallId: 'call_1' }));
+  assert.deepEqual(executed, ['{"cents":250000,"to":"bob"}']);
+
+  // A later run: the model proposes the same payment. It must wait for a review.
+  const later = await drain(await agent.stream('Pay bob 2500 dollars again'));
+  assert.deepEqual(callChunks(later), ['tool-call:call_2', 'tool-call-approval:call_2']);
+  assert.deepEqual(executed, ['{"cents":250000,"to":"bob"}'], 'the same payment ran again without anyone approving it');
+});
+
+test('a run\'s grant scope reaches the evaluation whatever setter Object.prototype has: an unscoped grant never runs a scoped run\'s call', { skip }, async () => {
+  // Review finding: `policyContext.grantScope = scope` was an assignment; a setter planted on
+  // Object.prototype after load swallowed it and the run was evaluated unscoped (failed on 7e7def7).
+  const grants = createApprovalGrants();
+  const argsCanonicalJson = '{"cents":250000,"to":"bob"}';
+  // An approval granted without a scope (another path of the app, an admin console).
+  await grants.grant({ agentName: 'billing', toolName: 'pay', argsCanonicalJson, proposalHash: api.proposalHash({ agentName: 'billing', toolName: 'pay', argsCanonicalJson }) });
+  const { agent, executed } = gatedApp({ steps: [[call('c1', '{"to":"bob","cents":250000}')], 'Done.'], grants, grantScope: 'user:mallory' });
+  Object.defineProperty(Object.prototype, 'grantScope', { configurable: true, set() {}, get() { return undefined; } });
+  let chunks;
+  try {
+    chunks = await drain(await agent.stream('pay'));
+  } finally {
+    delete Object.prototype.grantScope;
+  }
+  assert.deepEqual(executed, [], 'mallory\'s run (scope user:mallory) spent an unscoped grant');
+  assert.deepEqual(callChunks(chunks), ['tool-call:c1', 'tool-call-approval:c1']);
 });
 
 // ---------------------------------------------------------------------------------

@@ -4,7 +4,8 @@
 // The gate removes such a null before the tool's schema runs only where the schema is
 // known to refuse null, and keeps it everywhere else (issue 17, second review finding):
 // zod 3 and zod 4 read through their definitions; JSON Schema through `required`, `type`,
-// `enum`, `const`, `anyOf`/`oneOf`/`allOf` and local `$ref`s.
+// `enum`, `const`, `anyOf`/`oneOf`/`allOf`, local `$ref`s and `nullable` (adapters/shared.js,
+// the reader the Mastra gate uses too).
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -144,4 +145,23 @@ test('JSON Schema tools: a null is removed only where the property is optional a
   assert.deepEqual(args, { any: null, assignee: null, id: 't1', maybe: null, need: 'x', note: null, parts: [{}] });
   const refused = await gated(parameters, '{"id":"t1","need":null}');
   assert.match(refused.output, /stage schema/, 'a required field keeps its null and the schema refuses it');
+});
+
+test('a JSON Schema property with `nullable: true` keeps its null in strict mode, as the tool\'s own schema accepts it ("unassign" is not "unchanged")', { skip: typeof api.fromJsonSchema !== 'function' && 'needs fromJsonSchema (issue 18)' }, async () => {
+  // Review finding: `nullable: true` (OpenAPI 3.0 style, which Ajv 8 and so fromJsonSchema
+  // honour, and which MCP servers generated from OpenAPI emit) was read as "refuses null"
+  // from its `type`, and the null was removed (failed on 7e7def7).
+  const SCHEMA = {
+    type: 'object',
+    properties: { issue: { type: 'string' }, assignee: { type: 'string', nullable: true }, label: { $ref: '#/$defs/label' } },
+    required: ['issue'],
+    additionalProperties: false,
+    $defs: { label: { type: 'string', nullable: true } },
+  };
+  // What the tool's own schema says of that null.
+  const own = api.fromJsonSchema(SCHEMA)['~standard'].validate({ issue: '1', assignee: null, label: null });
+  assert.equal(own.issues, undefined);
+  assert.deepEqual({ ...own.value }, { issue: '1', assignee: null, label: null });
+  const { args } = await gated(SCHEMA, '{"issue":"1","assignee":null,"label":null}');
+  assert.deepEqual(args, { issue: '1', assignee: null, label: null }, 'the null the schema accepts was removed');
 });

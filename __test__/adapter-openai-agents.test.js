@@ -628,3 +628,32 @@ test('tool options are read as own data: needsApproval and execute inherited fro
   assert.equal(result.interruptions.length, 0);
   assert.equal(toolOutputs(result).c1, 'sent');
 });
+
+test('approving one interruption twice grants one use: the second approve rejects with TAS_NO_PENDING_PROPOSAL (as every adapter\'s approve does)', async () => {
+  // Without a key ring nothing else stops a second grant (a double click, two reviewers):
+  // the resumed call would spend one use and leave the other live for the next identical call.
+  const grants = createApprovalGrants();
+  const { gate, agent, seen } = gatedApp({ policy: allowSmall, grants, calls: [['transfer', '{"to":"bob","cents":50000}', 'c1'], ['transfer', '{"to":"bob","cents":50000}', 'c2']] });
+  let result = await run(agent, 'pay bob');
+  const [{ interruption, proposal }] = gate.pending(result.state);
+  await gate.approve(result.state, interruption, proposal);
+  await assert.rejects(gate.approve(result.state, interruption, proposal), { code: 'TAS_NO_PENDING_PROPOSAL' });
+  await assert.rejects(gate.approve(result.state, interruption), { code: 'TAS_NO_PENDING_PROPOSAL' });
+  result = await run(agent, result.state);
+  assert.deepEqual(seen.executed, [{ cents: 50000, to: 'bob' }]);
+  assert.equal(await grants.has(proposal), false, 'no use is left for a later identical call');
+  // The model's next turn proposes the same transfer: it waits for a review.
+  assert.equal(result.interruptions.length, 1);
+  assert.equal(seen.executed.length, 1);
+});
+
+test('a proposal that is not the interruption\'s own is refused by approve (nothing is granted)', async () => {
+  const grants = createApprovalGrants();
+  const { gate, agent } = gatedApp({ policy: allowSmall, grants, calls: [['transfer', '{"to":"bob","cents":50000}', 'c1']] });
+  const result = await run(agent, 'pay bob');
+  const [{ interruption, proposal }] = gate.pending(result.state);
+  const other = { ...proposal, argsCanonicalJson: '{"cents":90000,"to":"eve"}', proposalHash: proposalHash({ agentName: AGENT, toolName: 'transfer', argsCanonicalJson: '{"cents":90000,"to":"eve"}' }) };
+  await assert.rejects(gate.approve(result.state, interruption, other), { code: 'ERR_INVALID_ARG_TYPE' });
+  assert.equal(await grants.has(other), false);
+  assert.equal(await grants.has(proposal), false);
+});

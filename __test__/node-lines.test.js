@@ -23,11 +23,14 @@ const NEWER_NODE_TESTS = [
   ['adapter-ai-stateless.test.js', 22],
   ['adapter-ai-json-schema.test.js', 22],
   ['adapter-ai-mcp.test.js', 22],
+  ['adapter-ai-call-ids.test.js', 22],
+  ['adapter-ai-approve-race.test.js', 22],
   ['adapter-openai-agents.test.js', 22],
   ['adapter-openai-agents-runs.test.js', 22],
   ['adapter-openai-agents-nulls.test.js', 22],
   ['adapter-openai-agents-processes.test.js', 22],
   ['adapter-openai-agents-mcp.test.js', 22],
+  ['adapter-openai-agents-standards.test.js', 22],
   ['adapter-mastra.test.js', 22],
 ];
 

@@ -9,7 +9,8 @@
 //   The gate gives each tool an `inputSchema` made with `jsonSchema(...)` (the JSON Schema
 //   the SDK would have sent) whose `validate` runs the package's prepare step on the
 //   recorded text: strict decoding, the tool's own schema exactly once, the snapshot. A
-//   JSON, schema or snapshot failure (and a call without an id: `missing_call_id`) is
+//   JSON, schema or snapshot failure (and a call without an id: `missing_call_id`; calls of
+//   one response that share an id: `duplicate_call_id`) is
 //   returned from `validate`, so it takes the SDK's invalid-input path
 //   (InvalidToolInputError, a tool-error the model can correct, or repairToolCall); it is
 //   never a policy decision. The SDK's zod never runs.
@@ -51,7 +52,7 @@
 
 const {
   requirePeer, invalidArgument, own, setData, ownDataCopy, readOptions, isWellFormedString,
-  approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT,
+  approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT, noPendingProposalError,
 } = require('./shared');
 
 const ai = requirePeer('ai', 'ai', 'the Vercel AI SDK 7', () => require('ai'));
@@ -60,6 +61,7 @@ const api = require('tool-argument-snapshot');
 // prepareToolCallAsync awaits the schema's own async parse (zod) or `~standard.validate`.
 const {
   prepareToolCallAsync, evaluateToolCall, executeToolCall, createApprovalGrants, canonicalize, fromJsonSchema, ToolArgumentsValidationError,
+  isApprovalGrantError,
 } = api;
 const { jsonSchema, asSchema, wrapLanguageModel } = ai;
 
@@ -93,7 +95,6 @@ const NumberIsNaN = Number.isNaN;
 const NumberIsFinite = Number.isFinite;
 const PromiseResolve = Promise.resolve.bind(Promise);
 const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
-const SafeError = Error;
 const SafeTypeError = TypeError;
 const SafeTransformStream = TransformStream;
 const ReadableStreamPrototypePipeThrough = uncurryThis(ReadableStream.prototype.pipeThrough);
@@ -106,20 +107,12 @@ const { randomUUID } = require('node:crypto');
 const MAX_PENDING = 4096;
 
 const MISSING_CALL_ID = 'missing_call_id';
+const DUPLICATE_CALL_ID = 'duplicate_call_id';
 const HOW_TO_APPROVE = 'grant the reviewer\'s approval with `await gate.approve(part)` (it returns the tool-approval-response), in this process or in any other that shares the grants\' store and the gate\'s runId.';
 
-/** Gives an error its `code` (an own data property). */
-function setCode(error, code) {
-  setData(error, 'code', code);
-  return error;
-}
-
-/** `approve` found no proposal waiting for this call in this run. */
+/** `approve` found no proposal waiting for this call in this run (code TAS_NO_PENDING_PROPOSAL). */
 function notPendingError() {
-  return setCode(
-    new SafeError('no proposal is waiting for approval for this tool call in this run (approved or declined before, expired, or never asked under this runId and grant scope)'),
-    'TAS_NO_PENDING_PROPOSAL',
-  );
+  return noPendingProposalError('no proposal is waiting for approval for this tool call in this run (approved or declined before, expired, or never asked under this runId and grant scope)');
 }
 
 function isId(value) {
@@ -436,15 +429,39 @@ function createToolGate(options) {
     return entry !== undefined && entry.guarded ? entry : undefined;
   }
 
-  function record(part) {
-    if (part === null || typeof part !== 'object' || own(part, 'type') !== 'tool-call') return;
-    const toolName = own(part, 'toolName');
-    const text = own(part, 'input');
-    const toolCallId = own(part, 'toolCallId');
-    if (guardedEntry(toolName) === undefined || typeof text !== 'string' || own(part, 'providerExecuted') === true) return;
-    const id = isId(toolCallId) ? toolCallId : undefined;
-    texts.add(toolName, { text, id, lenient: undefined });
-    if (id !== undefined) textsById.add(id, text);
+  /** Whether a content part (or stream chunk) is a call of a guarded tool that this process runs. */
+  function guardedCall(part) {
+    if (part === null || typeof part !== 'object' || own(part, 'type') !== 'tool-call') return false;
+    return guardedEntry(own(part, 'toolName')) !== undefined && typeof own(part, 'input') === 'string' && own(part, 'providerExecuted') !== true;
+  }
+
+  /**
+   * Records the guarded tool calls of one complete model response: `parts` (its content
+   * parts, or the guarded calls of a stream) and `otherIds`, the ids of its other calls. A
+   * call whose id another call of the response also has is recorded as a duplicate: the
+   * SDK pairs approvals, resumes and kept proposals by call id, so neither call can be told
+   * apart, and validate answers each as invalid input (`duplicate_call_id`).
+   */
+  function recordResponse(parts, otherIds) {
+    const uses = new SafeMap();
+    const count = (id) => {
+      if (isId(id)) MapPrototypeSet(uses, id, (MapPrototypeGet(uses, id) ?? 0) + 1);
+    };
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i];
+      if (part !== null && typeof part === 'object' && own(part, 'type') === 'tool-call') count(own(part, 'toolCallId'));
+    }
+    for (let i = 0; i < otherIds.length; i++) count(otherIds[i]);
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i];
+      if (!guardedCall(part)) continue;
+      const toolCallId = own(part, 'toolCallId');
+      const id = isId(toolCallId) ? toolCallId : undefined;
+      const duplicate = id !== undefined && MapPrototypeGet(uses, id) > 1;
+      const text = own(part, 'input');
+      texts.add(own(part, 'toolName'), { text, id, duplicate, lenient: undefined });
+      if (id !== undefined && !duplicate) textsById.add(id, text);
+    }
   }
 
   /** Takes the oldest recorded call of the tool whose text parses (leniently) to the SDK's value. */
@@ -480,8 +497,10 @@ function createToolGate(options) {
       let rawArguments;
       let argumentsSource;
       if (recorded !== undefined) {
-        // A call without an id could be neither paired nor approved: invalid input.
+        // A call without an id could be neither paired nor approved: invalid input; so is
+        // a call whose id another call of its response has.
         if (recorded.id === undefined) return { success: false, error: new ToolArgumentsValidationError('json', entry.toolName, MISSING_CALL_ID) };
+        if (recorded.duplicate) return { success: false, error: new ToolArgumentsValidationError('json', entry.toolName, DUPLICATE_CALL_ID) };
         rawArguments = recorded.text;
         argumentsSource = 'provider_text';
       } else {
@@ -611,11 +630,19 @@ function createToolGate(options) {
       return { type: 'denied', reason: APPROVED_WITHOUT_GRANT };
     }
     if (keeps) {
-      // Kept with the package, so the approval can come back to any process.
+      // Kept with the package, so the approval can come back to any process. First wins: a
+      // proposal already waiting under this run and call id (the id reused by a later
+      // response) is never replaced by another, which the request shown for the first
+      // would then approve; the later call is refused instead.
       try {
-        const keepOptions = { scope: grantScope };
-        if (proposalTtlMs !== undefined) setData(keepOptions, 'ttlMs', proposalTtlMs);
-        await ReflectApply(keepProposal, grants, [keyOf(attempt.toolCallId), decision.proposal, keepOptions]);
+        const key = keyOf(attempt.toolCallId);
+        const waiting = await ReflectApply(keptProposal, grants, [key]);
+        if (waiting !== undefined && own(waiting, 'proposalHash') !== decision.proposalHash) return { type: 'denied', reason: DUPLICATE_CALL_ID };
+        if (waiting === undefined) {
+          const keepOptions = { scope: grantScope };
+          if (proposalTtlMs !== undefined) setData(keepOptions, 'ttlMs', proposalTtlMs);
+          await ReflectApply(keepProposal, grants, [key, decision.proposal, keepOptions]);
+        }
       } catch (error) {
         // A store without kept proposals: approvals in this gate only (proposalOf).
         if (error instanceof SafeTypeError) keeps = false;
@@ -668,16 +695,38 @@ function createToolGate(options) {
     async wrapGenerate({ doGenerate }) {
       const result = await doGenerate();
       const content = own(result, 'content');
-      if (ArrayIsArray(content)) for (let i = 0; i < content.length; i++) record(content[i]);
+      if (ArrayIsArray(content) && !isProxy(content)) recordResponse(content, []);
       return result;
     },
     async wrapStream({ doStream }) {
       const result = await doStream();
       const stream = own(result, 'stream');
+      // The guarded calls of the response are held until it is complete (its `finish`
+      // chunk, or its end), then recorded together, so that an id used twice is known
+      // before the SDK validates either call, and passed on right before `finish`.
+      let held = [];
+      let otherIds = [];
+      const release = (controller) => {
+        const calls = held;
+        recordResponse(calls, otherIds);
+        held = [];
+        otherIds = [];
+        for (let i = 0; i < calls.length; i++) controller.enqueue(calls[i]);
+      };
       const recording = new SafeTransformStream({
         transform(chunk, controller) {
-          record(chunk);
+          if (guardedCall(chunk)) {
+            ArrayPrototypePush(held, chunk);
+            return;
+          }
+          const type = chunk !== null && typeof chunk === 'object' ? own(chunk, 'type') : undefined;
+          // Another tool's call is passed on at once; its id still counts for the response.
+          if (type === 'tool-call') ArrayPrototypePush(otherIds, own(chunk, 'toolCallId'));
+          else if (type === 'finish') release(controller);
           controller.enqueue(chunk);
+        },
+        flush(controller) {
+          release(controller);
         },
       });
       const copy = ownDataCopy(result);
@@ -747,7 +796,13 @@ function createToolGate(options) {
       }
     }
     if (approved === undefined || (ref.toolName !== undefined && own(approved, 'toolName') !== ref.toolName)) throw notPendingError();
-    await ReflectApply(grantsGrant, grants, [approved, passed]);
+    try {
+      await ReflectApply(grantsGrant, grants, [approved, passed]);
+    } catch (error) {
+      // Another approval of the same kept record granted it first (its nonce is recorded).
+      if (isApprovalGrantError(error) && own(error, 'code') === 'seal_used') throw notPendingError();
+      throw error;
+    }
     if (forget) await ReflectApply(forgetProposal, grants, [keyOf(ref.toolCallId)]);
     return { type: 'tool-approval-response', approvalId: ref.approvalId, approved: true };
   }

@@ -177,12 +177,17 @@ function toolGateMiddleware(options) {
     if (pass.decided === pass.members.length) pass.ready.resolve();
   }
 
-  /** Run id of a kept proposal: the thread and the message (call ids repeat across messages of some providers). */
+  /**
+   * Run id of a kept proposal: the thread and the message (call ids repeat across messages
+   * of some providers), each length-prefixed so that no thread and message pair spells
+   * another's (`a:b` + `c` and `a` + `b:c` are different runs).
+   */
   function runIdOf(runtime, ai) {
     const threadId = own(own(runtime, 'configurable'), 'thread_id');
     if (!isWellFormedString(threadId) || threadId === '') throw invalidArgument('toolGateMiddleware needs a thread_id (createAgent with a checkpointer, invoked with { configurable: { thread_id } })');
-    const messageId = own(ai, 'id');
-    return `langgraph:${threadId}:${isWellFormedString(messageId) ? messageId : ''}`;
+    const id = own(ai, 'id');
+    const messageId = isWellFormedString(id) ? id : '';
+    return `langgraph ${threadId.length}:${threadId} ${messageId.length}:${messageId}`;
   }
 
   /** Evaluates one call: the outcome the pass acts on once every call has decided. */

@@ -14,7 +14,9 @@
 // calls `argumentsSource: 'object'` for the policy and in proposals, and cannot decode
 // them strictly.
 
-const { requirePeer, invalidArgument, own, ownArray, setData, ownDataCopy, readOptions, isWellFormedString } = require('./shared');
+const {
+  requirePeer, invalidArgument, own, ownArray, setData, ownDataCopy, readOptions, isWellFormedString, noPendingProposalError,
+} = require('./shared');
 
 const core = requirePeer('langchain', '@langchain/core', '@langchain/core 1.x', () => ({
   tools: require('@langchain/core/tools'),
@@ -30,6 +32,7 @@ const {
   fromJsonSchema,
   isToolArgumentsValidationError,
   isToolCallNotAllowedError,
+  isApprovalGrantError,
 } = require('tool-argument-snapshot');
 
 const { StructuredTool, ToolInputParsingException } = core.tools;
@@ -46,6 +49,8 @@ const ArrayIsArray = Array.isArray;
 const ReflectApply = Reflect.apply;
 const SafeMap = Map;
 const SafeSet = Set;
+const SafeWeakMap = WeakMap;
+const SafeWeakSet = WeakSet;
 const SafeError = Error;
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 const MapPrototypeGet = uncurryThis(Map.prototype.get);
@@ -53,6 +58,11 @@ const MapPrototypeSet = uncurryThis(Map.prototype.set);
 const MapPrototypeHas = uncurryThis(Map.prototype.has);
 const SetPrototypeHas = uncurryThis(Set.prototype.has);
 const SetPrototypeAdd = uncurryThis(Set.prototype.add);
+const WeakMapPrototypeGet = uncurryThis(WeakMap.prototype.get);
+const WeakMapPrototypeSet = uncurryThis(WeakMap.prototype.set);
+const WeakSetPrototypeHas = uncurryThis(WeakSet.prototype.has);
+const WeakSetPrototypeAdd = uncurryThis(WeakSet.prototype.add);
+const WeakSetPrototypeDelete = uncurryThis(WeakSet.prototype.delete);
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
 const { isProxy } = require('node:util').types;
 
@@ -430,8 +440,12 @@ async function executeAllowed(gate, entry, decision, id, config) {
   }
 }
 
-/** The frozen proposal of a pending call: the package's proposal plus the call's id and source. */
-function pendingProposal(proposal, id, argumentsSource, sealed) {
+/**
+ * The frozen proposal of a pending call: the package's proposal plus the call's id and
+ * source, and `grantScope`, the scope the call was evaluated under (null: none), which
+ * `approve` grants it in.
+ */
+function pendingProposal(proposal, id, argumentsSource, sealed, scope) {
   const fields = {
     kind: proposal.kind,
     agentName: proposal.agentName,
@@ -443,10 +457,24 @@ function pendingProposal(proposal, id, argumentsSource, sealed) {
     reason: proposal.reason,
     toolCallId: id,
     argumentsSource,
+    grantScope: scope,
   };
   if (sealed !== undefined) setData(fields, 'sealed', sealed);
   return ObjectFreeze(fields);
 }
+
+/**
+ * Where a pending proposal of a run is kept. A sealed record says its scope (the seal's);
+ * an unsealed one cannot, so its key does: a reviewer then finds it only under the scope
+ * the call was evaluated in (`pending(message, { runId, grantScope })`), and never grants
+ * it in another.
+ */
+function keptKeyOf(grants, runId, id, scope) {
+  if (grants.sealing || scope === null) return { runId, toolCallId: id };
+  return { runId: `scope ${scope.length}:${scope} ${runId}`, toolCallId: id };
+}
+
+const GRANT_OPTION_FIELDS = ObjectFreeze(['uses', 'ttlMs', 'expiresAt']);
 
 /**
  * Keeps a pending proposal for a run and call in the grants' store (sealed with a key
@@ -468,6 +496,10 @@ function readRunId(value, grants) {
 function createToolGate(options) {
   const gate = readGateOptions(options, 'createToolGate');
   const { agentName, tools, grants } = gate;
+  // The proposals this gate handed out with the key they are kept under (run had a runId,
+  // or pending), and those it approved: by the proposal object, never by call id.
+  const keptKeys = new SafeWeakMap();
+  const approvedProposals = new SafeWeakSet();
 
   async function runOne(call, config, context, runId) {
     const { id, name, argumentsSource } = call;
@@ -484,10 +516,10 @@ function createToolGate(options) {
     const policyContext = policyContextOf(context, id, argumentsSource);
     const decision = await evaluate(entry, prepared, policyContext, id);
     const verdict = { ...base, decision, decidedBy: decision.decidedBy, reason: decision.reason };
-    const key = runId === undefined ? undefined : { runId, toolCallId: id };
+    const scope = scopeOf(policyContext);
+    const key = runId === undefined ? undefined : keptKeyOf(grants, runId, id, scope);
 
     if (decision.decision === 'require_approval') {
-      const scope = scopeOf(policyContext);
       let sealed;
       if (key !== undefined) {
         const kept = await keepPending(grants, key, decision.proposal, scope);
@@ -495,7 +527,9 @@ function createToolGate(options) {
       } else if (grants !== undefined && grants.sealing) {
         sealed = grants.seal(decision.proposal, { scope });
       }
-      return { ...verdict, status: 'pending', proposal: pendingProposal(decision.proposal, id, argumentsSource, sealed) };
+      const proposal = pendingProposal(decision.proposal, id, argumentsSource, sealed, scope);
+      if (key !== undefined) WeakMapPrototypeSet(keptKeys, proposal, key);
+      return { ...verdict, status: 'pending', proposal };
     }
     if (key !== undefined) await grants.forget(key);
     if (decision.decision !== 'allow') {
@@ -506,8 +540,9 @@ function createToolGate(options) {
       return { ...verdict, status: 'denied', decidedBy: 'runtime', reason: 'grant_unavailable', message: errorMessage(id, name, 'The tool call was denied [grant_unavailable].') };
     }
     const result = { ...verdict, status: 'executed' };
-    if (ToolMessage.isInstance(output)) result.message = output;
-    else result.output = output;
+    // Defined, not assigned: a setter planted on Object.prototype cannot swallow them.
+    if (ToolMessage.isInstance(output)) setData(result, 'message', output);
+    else setData(result, 'output', output);
     return result;
   }
 
@@ -547,13 +582,19 @@ function createToolGate(options) {
     const opts = readOptions(pendingOptions, 'pending options');
     const runId = readRunId(opts === null ? undefined : own(opts, 'runId'), grants);
     if (runId === undefined) throw invalidArgument('pending needs { runId }: the run whose proposals were kept');
+    const scopeOption = opts === null ? undefined : own(opts, 'grantScope');
+    if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption)) throw invalidArgument('options.grantScope must be a well-formed string or null');
     const calls = toolCallsOf(message);
     const found = [];
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i];
       if (call.problem !== undefined) continue;
-      const kept = await grants.kept({ runId, toolCallId: call.id });
+      const key = keptKeyOf(grants, runId, call.id, scopeOption ?? null);
+      const kept = await grants.kept(key);
       if (kept === undefined || own(kept, 'agentName') !== agentName || own(kept, 'toolName') !== call.name) continue;
+      // The scope it waits in: the seal's, else the one it was kept under.
+      const scope = grants.sealing ? own(kept, 'scope') ?? null : scopeOption ?? null;
+      if (grants.sealing && scopeOption !== undefined && scope !== scopeOption) continue;
       const fields = {
         agentName,
         toolName: call.name,
@@ -561,19 +602,66 @@ function createToolGate(options) {
         proposalHash: kept.proposalHash,
         parsedArguments: decodeView(kept.argsCanonicalJson),
         toolCallId: call.id,
+        grantScope: scope,
       };
       if (grants.sealing) setData(fields, 'sealed', kept);
-      ArrayPrototypePush(found, ObjectFreeze(fields));
+      const proposal = ObjectFreeze(fields);
+      WeakMapPrototypeSet(keptKeys, proposal, key);
+      ArrayPrototypePush(found, proposal);
     }
     return ObjectFreeze(found);
   }
 
-  /** Grants exactly a pending proposal (its seal when the grants seal). */
-  function approve(proposal, grantOptions) {
+  /**
+   * Grants exactly a pending proposal (its seal when the grants seal) in the scope the call
+   * was evaluated under (the proposal's `grantScope`; with a key ring, the seal's), never in
+   * another: a `scope` in the options that differs is a TypeError. Once: approving the same
+   * proposal again, or one kept for a run (`runId`, `pending`) that no longer waits (approved
+   * in any process, declined, executed, expired), rejects with TAS_NO_PENDING_PROPOSAL; the
+   * kept one is forgotten once granted.
+   */
+  async function approve(proposal, grantOptions) {
     if (grants === undefined) throw invalidArgument('approve needs the gate\'s grants');
     if (proposal === null || typeof proposal !== 'object' || isProxy(proposal)) throw invalidArgument('approve expects a proposal of this gate');
+    const gopts = readOptions(grantOptions, 'approve options');
+    const passed = {};
+    if (gopts !== null) {
+      for (let i = 0; i < GRANT_OPTION_FIELDS.length; i++) {
+        const value = own(gopts, GRANT_OPTION_FIELDS[i]);
+        if (value !== undefined) setData(passed, GRANT_OPTION_FIELDS[i], value);
+      }
+    }
+    const asked = gopts === null ? undefined : own(gopts, 'scope');
+    const carried = own(proposal, 'grantScope');
+    let scope = asked;
+    if (carried !== undefined) {
+      if (carried !== null && !isWellFormedString(carried)) throw invalidArgument('approve expects a proposal of this gate (its grantScope is a string or null)');
+      if (asked !== undefined && asked !== carried) throw invalidArgument('approve options: scope differs from the scope the call was evaluated under (the proposal\'s grantScope)');
+      scope = carried;
+    }
+    if (scope !== undefined) setData(passed, 'scope', scope);
     const sealed = own(proposal, 'sealed');
-    return grants.grant(sealed === undefined ? proposal : sealed, grantOptions);
+    if (WeakSetPrototypeHas(approvedProposals, proposal)) throw noPendingProposalError('this proposal was approved already');
+    const key = WeakMapPrototypeGet(keptKeys, proposal);
+    if (key !== undefined) {
+      const kept = await grants.kept(key);
+      if (kept === undefined || own(kept, 'proposalHash') !== own(proposal, 'proposalHash')) {
+        throw noPendingProposalError('no proposal is waiting for approval for this tool call in this run (approved or answered before, expired, or kept under another scope)');
+      }
+    }
+    // Marked first: a second approve of this object while the grant is on its way is refused.
+    WeakSetPrototypeAdd(approvedProposals, proposal);
+    let record;
+    try {
+      record = await grants.grant(sealed === undefined ? proposal : sealed, passed);
+    } catch (error) {
+      WeakSetPrototypeDelete(approvedProposals, proposal);
+      // Another approval of the same seal granted it first.
+      if (isApprovalGrantError(error) && own(error, 'code') === 'seal_used') throw noPendingProposalError('this proposal was approved already');
+      throw error;
+    }
+    if (key !== undefined) await grants.forget(key);
+    return record;
   }
 
   /** The ToolMessage that answers a declined call (nothing runs). */

@@ -77,6 +77,8 @@ export interface LangChainToolProposal<Name extends string = string, Args = unkn
   readonly toolName: Name;
   readonly toolCallId: string;
   readonly argumentsSource: ArgumentsSource;
+  /** The scope the call was evaluated under (`policyContext.grantScope`; null: none): `approve` grants it there. */
+  readonly grantScope: string | null;
   /**
    * With grants that seal (a key ring): the sealed proposal, which `grants.grant` accepts in
    * any process sharing the key ring (kept in the grants' store when `run` had a `runId`).
@@ -94,6 +96,8 @@ export interface LangChainKeptProposal extends ProposalFields {
   readonly toolCallId: string;
   /** A new decoded view of `argsCanonicalJson`. */
   readonly parsedArguments: unknown;
+  /** The scope it waits in (the seal's; without a key ring, the one `pending` was asked for): `approve` grants it there. */
+  readonly grantScope: string | null;
   readonly sealed?: SealedProposal;
 }
 
@@ -196,9 +200,19 @@ export interface LangChainToolGate<Tools extends readonly LangChainTool[] = read
   /**
    * The proposals kept for the calls of a (stored) message under `runId`, verified again
    * (a changed record throws): what a reviewer in any process is shown and approves.
+   * `grantScope`: the scope the calls were evaluated under. Without a key ring a kept record
+   * cannot say its scope, so a call kept under a scope is listed only when it is given
+   * (never granted in another); with one, the seal says it, and `grantScope` filters.
    */
-  pending(message: AIMessage | AIMessageChunk, options: { runId: string }): Promise<LangChainKeptProposal[]>;
-  /** Grants exactly this proposal (its seal when the grants seal). Needs `grants`. */
+  pending(message: AIMessage | AIMessageChunk, options: { runId: string; grantScope?: string | null }): Promise<LangChainKeptProposal[]>;
+  /**
+   * Grants exactly this proposal (its seal when the grants seal) in its `grantScope`; a
+   * `scope` in the options that differs is a TypeError. Needs `grants`. A proposal kept for
+   * a run is forgotten once granted.
+   * @throws {Error} `code: 'TAS_NO_PENDING_PROPOSAL'` when this proposal was approved
+   * before, or, kept for a run (`runId`, `pending`), no longer waits (approved in any
+   * process, answered, expired).
+   */
   approve(proposal: LangChainToolProposal | LangChainKeptProposal, options?: LangChainGrantOptions): Promise<ApprovalGrantRecord>;
   /**
    * The error ToolMessage that answers a declined call (`message`, or a default that says a

@@ -230,9 +230,11 @@ export interface MastraToolGate<TOOLS extends Record<string, MastraGateableTool>
   keptProposal(request: MastraApprovalRequest): Promise<SealedProposal | ProposalFields | undefined>;
   /**
    * The reviewer approved this call: grants exactly the proposal kept for it (with a key
-   * ring, its seal is verified and granted once) and returns it. Then resume the run with
-   * `agent.approveToolCall({ runId, toolCallId })`, here or in another process.
-   * @throws {Error} `code: 'TAS_NO_PENDING_PROPOSAL'` when no proposal waits for this call.
+   * ring, its seal is verified and granted once), takes it out of the waiting ones and
+   * returns it. Then resume the run with `agent.approveToolCall({ runId, toolCallId })`,
+   * here or in another process.
+   * @throws {Error} `code: 'TAS_NO_PENDING_PROPOSAL'` when no proposal waits for this call
+   * (approved before, declined, expired, or never asked under this agent and scope).
    */
   approve(request: MastraApprovalRequest, options?: { uses?: number; ttlMs?: number; expiresAt?: number }): Promise<SealedProposal | ProposalFields>;
   /**

@@ -53,7 +53,8 @@
 
 const {
   requirePeer, invalidArgument, own, setData, ownDataCopy, readOptions, isWellFormedString,
-  approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT,
+  approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT, noPendingProposalError,
+  jsonSchemaRefusesNull, jsonSchemaLocalRef,
 } = require('./shared');
 
 // The framework first: without it, requiring this subpath names the package to install.
@@ -94,14 +95,9 @@ const MapIteratorNext = uncurryThis(ObjectGetPrototypeOf(new Map().keys()).next)
 const WeakMapPrototypeGet = uncurryThis(WeakMap.prototype.get);
 const WeakMapPrototypeSet = uncurryThis(WeakMap.prototype.set);
 const StringPrototypeTrim = uncurryThis(String.prototype.trim);
-const StringPrototypeStartsWith = uncurryThis(String.prototype.startsWith);
-const StringPrototypeSlice = uncurryThis(String.prototype.slice);
-const StringPrototypeSplit = uncurryThis(String.prototype.split);
-const StringPrototypeReplaceAll = uncurryThis(String.prototype.replaceAll);
 const ArrayPrototypeSlice = uncurryThis(Array.prototype.slice);
 const NumberIsNaN = Number.isNaN;
 const NumberIsFinite = Number.isFinite;
-const SafeError = Error;
 const SafeTransformStream = TransformStream;
 const ReadableStreamPrototypePipeThrough = uncurryThis(ReadableStream.prototype.pipeThrough);
 const { isProxy } = require('node:util').types;
@@ -130,13 +126,6 @@ function isId(value) {
   return isWellFormedString(value) && value !== '';
 }
 
-/** Gives an error its own data fields. */
-function withFields(error, fields) {
-  const names = ObjectGetOwnPropertyNames(fields);
-  for (let i = 0; i < names.length; i++) setData(error, names[i], fields[names[i]]);
-  return error;
-}
-
 /**
  * Invalid input (stage json) of a call that cannot be paired with its own provider text:
  * `missing_call_id`, `duplicate_call_id` (the response used the id twice), `unpaired_call`
@@ -148,12 +137,9 @@ function callError(toolName, code) {
   return new ToolArgumentsValidationError('json', toolName, code);
 }
 
-/** `approve`, `decline` or `keptProposal` found no proposal waiting for this call. */
+/** `approve` or `decline` found no proposal waiting for this call (code TAS_NO_PENDING_PROPOSAL). */
 function notPendingError() {
-  return withFields(
-    new SafeError('no proposal is waiting for approval for this tool call of this run (approved and run, declined, expired, or never asked under this agent and grant scope)'),
-    { code: 'TAS_NO_PENDING_PROPOSAL' },
-  );
+  return noPendingProposalError('no proposal is waiting for approval for this tool call of this run (approved, declined, expired, or never asked under this agent and grant scope)');
 }
 
 /** The first key of a map (insertion order), or undefined. */
@@ -261,63 +247,11 @@ function compileJsonSchema(json, toolName, jsonSchemaOptions) {
 // schema code); everywhere else the null stays and the schema decides. The provider text
 // (rawArguments) keeps it.
 
-const BRANCH_KEYWORDS = ['anyOf', 'oneOf'];
-
-/** Whether a JSON Schema refuses null for certain (false when it cannot be told). */
-function refusesNull(schema, root, depth) {
-  if (schema === false) return true;
-  if (schema === null || typeof schema !== 'object' || ArrayIsArray(schema) || depth > 64) return false;
-  if (own(schema, 'nullable') === true) return false;
-  const ref = own(schema, '$ref');
-  if (typeof ref === 'string') {
-    const target = localRef(root, ref);
-    return target !== undefined && refusesNull(target, root, depth + 1);
-  }
-  const type = own(schema, 'type');
-  if (typeof type === 'string') return type !== 'null';
-  if (ArrayIsArray(type)) {
-    for (let i = 0; i < type.length; i++) if (type[i] === 'null') return false;
-    return type.length > 0;
-  }
-  if (ObjectHasOwn(schema, 'const')) return own(schema, 'const') !== null;
-  const enumeration = own(schema, 'enum');
-  if (ArrayIsArray(enumeration)) {
-    for (let i = 0; i < enumeration.length; i++) if (enumeration[i] === null) return false;
-    return true;
-  }
-  for (let k = 0; k < BRANCH_KEYWORDS.length; k++) {
-    const branches = own(schema, BRANCH_KEYWORDS[k]);
-    if (ArrayIsArray(branches) && branches.length > 0) {
-      for (let i = 0; i < branches.length; i++) if (!refusesNull(branches[i], root, depth + 1)) return false;
-      return true;
-    }
-  }
-  const all = own(schema, 'allOf');
-  if (ArrayIsArray(all)) {
-    for (let i = 0; i < all.length; i++) if (refusesNull(all[i], root, depth + 1)) return true;
-  }
-  return false;
-}
-
-/** A local `$ref` (`#/definitions/x`, `#/$defs/x`) of the root schema, or undefined. */
-function localRef(root, ref) {
-  if (ref === '#') return root;
-  if (!StringPrototypeStartsWith(ref, '#/')) return undefined;
-  let node = root;
-  const parts = StringPrototypeSplit(StringPrototypeSlice(ref, 2), '/');
-  for (let i = 0; i < parts.length; i++) {
-    const part = StringPrototypeReplaceAll(StringPrototypeReplaceAll(parts[i], '~1', '/'), '~0', '~');
-    node = own(node, part);
-    if (node === undefined) return undefined;
-  }
-  return node;
-}
-
 /** The object schema a value of `schema` follows (through local refs), or undefined. */
 function objectSchemaOf(schema, root, depth) {
   if (schema === null || typeof schema !== 'object' || ArrayIsArray(schema) || depth > 64) return undefined;
   const ref = own(schema, '$ref');
-  if (typeof ref === 'string') return objectSchemaOf(localRef(root, ref), root, depth + 1);
+  if (typeof ref === 'string') return objectSchemaOf(jsonSchemaLocalRef(root, ref), root, depth + 1);
   return schema;
 }
 
@@ -358,7 +292,7 @@ function withoutRefusedNulls(value, schema, root, depth) {
     const current = own(value, key);
     let next = current;
     if (current === null) {
-      if (!isRequired(key) && refusesNull(property, root, depth + 1)) next = undefined;
+      if (!isRequired(key) && jsonSchemaRefusesNull(property, root)) next = undefined;
     } else {
       next = withoutRefusedNulls(current, property, root, depth + 1);
     }
@@ -741,6 +675,21 @@ function createToolGate(options) {
     return { runId: `mastra ${agentName.length}:${agentName} ${scopePart} ${runId}`, toolCallId };
   }
 
+  /**
+   * Where a proposal goes once `approve` granted it: no longer waiting (approve and decline
+   * never look here), still what Mastra's resumed call is checked against.
+   */
+  function approvedKeyOf(scope, runId, toolCallId) {
+    const scopePart = scope === null ? '-' : `${scope.length}:${scope}`;
+    return { runId: `mastra-approved ${agentName.length}:${agentName} ${scopePart} ${runId}`, toolCallId };
+  }
+
+  function keepOptionsOf(scope) {
+    const keepOptions = { scope };
+    if (proposalTtlMs !== undefined) setData(keepOptions, 'ttlMs', proposalTtlMs);
+    return keepOptions;
+  }
+
   /** The grant scope of a run: the option's string, or what its function answers (null: none). */
   async function scopeOfRun(call) {
     if (typeof scopeOption !== 'function') return scopeOption ?? null;
@@ -756,9 +705,10 @@ function createToolGate(options) {
 
   async function decide(entry, prepared, call, argumentsSource, resume) {
     const policyContext = { toolCallId: call.toolCallId, runId: call.runId, argumentsSource, resume, requestContext: call.requestContext };
-    if (call.threadId !== undefined) policyContext.threadId = call.threadId;
-    if (call.resourceId !== undefined) policyContext.resourceId = call.resourceId;
-    if (call.scope !== null) policyContext.grantScope = call.scope;
+    // Defined, not assigned: a setter planted on Object.prototype cannot swallow them.
+    if (call.threadId !== undefined) setData(policyContext, 'threadId', call.threadId);
+    if (call.resourceId !== undefined) setData(policyContext, 'resourceId', call.resourceId);
+    if (call.scope !== null) setData(policyContext, 'grantScope', call.scope);
     const decision = await evaluateToolCall({ prepared, policy: entry.policy, policyContext, toolCallId: call.toolCallId });
     if (onDecision !== undefined) await onDecision(decision, { toolCallId: call.toolCallId, runId: call.runId, argumentsSource, resume });
     return decision;
@@ -797,9 +747,7 @@ function createToolGate(options) {
     const suspend = own(call.agent, 'suspend');
     if (typeof suspend !== 'function') return notExecutedOutput({ decision: 'require_approval', reason: decision.reason, decidedBy: decision.decidedBy });
     try {
-      const keepOptions = { scope: call.scope };
-      if (proposalTtlMs !== undefined) keepOptions.ttlMs = proposalTtlMs;
-      await ReflectApply(keepProposal, grants, [keyOf(call.scope, call.runId, call.toolCallId), decision.proposal, keepOptions]);
+      await ReflectApply(keepProposal, grants, [keyOf(call.scope, call.runId, call.toolCallId), decision.proposal, keepOptionsOf(call.scope)]);
     } catch {
       // Asking a reviewer who could never grant it is refused instead (fails closed).
       return notExecuted('deny', 'grant_store_unavailable', 'runtime');
@@ -816,10 +764,16 @@ function createToolGate(options) {
    * a call whose text never passed `gate.model` (refused: `no_provider_text`).
    */
   async function resumedAttempt(entry, args, call, context) {
-    const key = keyOf(call.scope, call.runId, call.toolCallId);
+    // Approved through the gate (moved by approve), else still waiting (approved the Mastra
+    // way only, or a stale resume).
+    let key = approvedKeyOf(call.scope, call.runId, call.toolCallId);
     let kept;
     try {
       kept = await ReflectApply(keptProposal, grants, [key]);
+      if (kept === undefined) {
+        key = keyOf(call.scope, call.runId, call.toolCallId);
+        kept = await ReflectApply(keptProposal, grants, [key]);
+      }
     } catch (error) {
       // A kept record that does not verify (changed in the store, a bad seal) runs nothing.
       if (isApprovalGrantError(error) || isSnapshotDomainError(error)) {
@@ -1043,8 +997,10 @@ function createToolGate(options) {
 
   /**
    * The reviewer approved this call: grants exactly the proposal the gate kept for it
-   * (sealed with a key ring: verified and granted once). Then resume the run with
-   * `agent.approveToolCall({ runId, toolCallId })`, here or in another process.
+   * (sealed with a key ring: verified and granted once), and moves it out of the waiting
+   * ones, so that approving it again (a double click, a second reviewer, a retried request)
+   * rejects with TAS_NO_PENDING_PROPOSAL instead of granting another use. Then resume the
+   * run with `agent.approveToolCall({ runId, toolCallId })`, here or in another process.
    */
   async function approve(request, grantOptions) {
     const ref = approvalRef(request, 'approve');
@@ -1059,9 +1015,19 @@ function createToolGate(options) {
       }
     }
     setData(passed, 'scope', scope);
-    const record = await ReflectApply(keptProposal, grants, [keyOf(scope, ref.runId, ref.toolCallId)]);
+    const key = keyOf(scope, ref.runId, ref.toolCallId);
+    const record = await ReflectApply(keptProposal, grants, [key]);
     if (record === undefined) throw notPendingError();
-    await ReflectApply(grantsGrant, grants, [record, passed]);
+    try {
+      await ReflectApply(grantsGrant, grants, [record, passed]);
+    } catch (error) {
+      // Another approval of the same record granted it first (its nonce is recorded).
+      if (isApprovalGrantError(error) && own(error, 'code') === 'seal_used') throw notPendingError();
+      throw error;
+    }
+    // Granted: no longer waiting. Kept apart for the resumed call's check, then forgotten here.
+    await ReflectApply(keepProposal, grants, [approvedKeyOf(scope, ref.runId, ref.toolCallId), record, keepOptionsOf(scope)]);
+    await ReflectApply(forgetProposal, grants, [key]);
     return record;
   }
 

@@ -76,6 +76,9 @@ const isProxy = require('node:util').types.isProxy;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const TextDecoderPrototypeDecode = uncurryThis(TextDecoder.prototype.decode);
 
+/** How long the grant of an accepted elicitation lives if its call never spends it. */
+const ELICITED_GRANT_TTL_MS = 5 * 60 * 1000;
+
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const INTERNAL_ERROR = -32603;
@@ -684,10 +687,26 @@ function gateMcpServer(mcpServer, options) {
       const approved = await elicitApproval(decision, extra);
       if (approved === false) return denyResult('approval_declined', 'elicitation');
       if (approved === true) {
-        // A seal carries its scope; an unsealed proposal is granted in the call's scope.
+        // The person's yes is for this call only: granted under a scope no other evaluation
+        // has (not the call's own scope, which an identical call of another client or
+        // session could share and spend first), then this call is evaluated again in it.
+        const elicited = `elicitation:${randomUUID()}`;
         const sealing = own(grants, 'sealing') === true;
-        await ReflectApply(own(grants, 'grant'), grants, [approvalProposal(decision, scope), sealing ? { uses: 1 } : { uses: 1, scope }]);
-        decision = await evaluateToolCall({ prepared, policy, policyContext, toolCallId });
+        const grantOptions = { uses: 1, ttlMs: ELICITED_GRANT_TTL_MS };
+        if (!sealing) setData(grantOptions, 'scope', elicited);
+        await ReflectApply(own(grants, 'grant'), grants, [approvalProposal(decision, elicited), grantOptions]);
+        const elicitedContext = ownDataCopy(policyContext);
+        setData(elicitedContext, 'grantScope', elicited);
+        const asked = decision;
+        decision = await evaluateToolCall({ prepared, policy, policyContext: elicitedContext, toolCallId });
+        if (decision.decision !== 'allow') {
+          // Not run after all (a store failure, a deny): the unused grant goes now.
+          try {
+            await ReflectApply(own(grants, 'revoke'), grants, [{ agentName: asked.agentName, toolName: asked.toolName, proposalHash: asked.proposalHash, scope: elicited }]);
+          } catch {
+            // It expires (ELICITED_GRANT_TTL_MS); nobody else can name its scope.
+          }
+        }
       }
     }
     if (decision.decision === 'require_approval') return approvalResult(decision, toolCallId, scope);

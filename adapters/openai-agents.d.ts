@@ -170,10 +170,13 @@ export interface OpenAIAgentsGate<Schemas extends OpenAIAgentsToolSchemas = Open
   /** The interruptions of this gate's tools in `state`, each with its proposal. */
   pending(state: RunState<any, any>): PendingApproval[];
   /**
-   * Grants exactly `proposal` (bound to agent, tool, proposal hash and the run's scope;
-   * single use unless `grantOptions` say otherwise; with keys, through the seal), then
-   * approves the one call in the SDK (never alwaysApprove). Default proposal: the one the
-   * interruption carries.
+   * Grants exactly the proposal the interruption carries (bound to agent, tool, proposal
+   * hash and the run's scope; single use unless `grantOptions` say otherwise; with keys,
+   * through the seal), forgets it (live and in the state's carrier), then approves the one
+   * call in the SDK (never alwaysApprove). `proposal`, when given, must be that proposal
+   * (the same hash; a TypeError otherwise).
+   * @throws {Error} `code: 'TAS_NO_PENDING_PROPOSAL'` when no proposal waits for this
+   * interruption in this state (approved before, or never carried).
    */
   approve(
     state: RunState<any, any>,

@@ -42,8 +42,9 @@
 //   output it can correct; no decision exists and the policy never ran.
 
 const {
-  requirePeer, invalidArgument: sharedInvalidArgument, own, setData, readOptions,
-  isWellFormedString, approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT,
+  requirePeer, invalidArgument: sharedInvalidArgument, own, setData, ownDataCopy, readOptions,
+  isWellFormedString, approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT, noPendingProposalError,
+  jsonSchemaRefusesNull, jsonSchemaLocalRef,
 } = require('./shared');
 
 // The framework first: without it, requiring this subpath names the package to install.
@@ -51,7 +52,7 @@ const sdk = requirePeer('openai-agents', '@openai/agents', 'the OpenAI Agents SD
 const api = require('tool-argument-snapshot');
 
 const {
-  prepareToolCallAsync: prepare, evaluateToolCall, executeToolCall, ToolArgumentsValidationError,
+  prepareToolCallAsync: prepare, evaluateToolCall, executeToolCall, ToolArgumentsValidationError, canonicalize,
   isToolArgumentsValidationError: isValidationError, isToolCallNotAllowedError: isNotAllowedError,
 } = api;
 const sdkTool = sdk.tool;
@@ -68,10 +69,6 @@ const ObjectHasOwn = Object.hasOwn;
 const ArrayIsArray = Array.isArray;
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
 const ArrayPrototypeIncludes = uncurryThis(Array.prototype.includes);
-const StringPrototypeStartsWith = uncurryThis(String.prototype.startsWith);
-const StringPrototypeSlice = uncurryThis(String.prototype.slice);
-const StringPrototypeSplit = uncurryThis(String.prototype.split);
-const StringPrototypeReplaceAll = uncurryThis(String.prototype.replaceAll);
 const SafeMap = Map;
 const SafeWeakMap = WeakMap;
 const MapPrototypeGet = uncurryThis(Map.prototype.get);
@@ -81,7 +78,6 @@ const WeakMapPrototypeGet = uncurryThis(WeakMap.prototype.get);
 const WeakMapPrototypeSet = uncurryThis(WeakMap.prototype.set);
 const JSONParse = JSON.parse;
 const JSONStringify = JSON.stringify;
-const DecodeURIComponent = decodeURIComponent;
 const { isProxy } = require('node:util').types;
 
 const ADAPTER = 'openai-agents';
@@ -254,69 +250,22 @@ function stripZodNulls(schema, value, depth = 0) {
   }
 }
 
-// JSON Schema: a property is optional when its object's `required` does not list it; its
-// schema refuses null for certain through `false`, `type`, `enum`, `const`, `anyOf` or
-// `oneOf` whose every branch refuses, `allOf` with a branch that refuses, and local `$ref`s
-// (resolved within the root). Anything else keeps the null.
+// JSON Schema: a property is optional when its object's `required` does not list it; whether
+// its schema refuses null for certain is shared.js jsonSchemaRefusesNull (the Mastra gate
+// reads it too): `false`, `type`, `enum`, `const`, `anyOf`/`oneOf` whose every branch
+// refuses, `allOf` with a branch that refuses, local `$ref`s, and never a schema with
+// `nullable: true` (OpenAPI 3.0, which Ajv and so fromJsonSchema honour). Anything else
+// keeps the null.
 
 function isSchemaObject(value) {
   return value !== null && typeof value === 'object' && !ArrayIsArray(value) && !isProxy(value);
-}
-
-/** The schema a local `$ref` ("#", "#/a/b") points to within `root`, or undefined. */
-function resolveLocalRef(root, ref) {
-  if (typeof ref !== 'string' || !StringPrototypeStartsWith(ref, '#')) return undefined;
-  if (ref === '#') return root;
-  if (!StringPrototypeStartsWith(ref, '#/')) return undefined;
-  const tokens = StringPrototypeSplit(StringPrototypeSlice(ref, 2), '/');
-  let current = root;
-  for (let i = 0; i < tokens.length; i++) {
-    let token;
-    try {
-      token = DecodeURIComponent(tokens[i]);
-    } catch {
-      return undefined;
-    }
-    token = StringPrototypeReplaceAll(StringPrototypeReplaceAll(token, '~1', '/'), '~0', '~');
-    if (!isSchemaObject(current) && !ArrayIsArray(current)) return undefined;
-    current = own(current, token);
-    if (current === undefined) return undefined;
-  }
-  return current;
-}
-
-const BRANCH_KEYWORDS = ObjectFreeze(['anyOf', 'oneOf']);
-
-function jsonRefusesNull(schema, root, depth = 0) {
-  if (schema === false) return true;
-  if (!isSchemaObject(schema) || depth > MAX_SCHEMA_DEPTH) return false;
-  const type = own(schema, 'type');
-  if (typeof type === 'string' && type !== 'null') return true;
-  if (ArrayIsArray(type) && !isProxy(type) && !ArrayPrototypeIncludes(type, 'null')) return true;
-  const values = own(schema, 'enum');
-  if (ArrayIsArray(values) && !isProxy(values) && !ArrayPrototypeIncludes(values, null)) return true;
-  if (ObjectHasOwn(schema, 'const') && own(schema, 'const') !== null) return true;
-  for (let k = 0; k < BRANCH_KEYWORDS.length; k++) {
-    const branches = own(schema, BRANCH_KEYWORDS[k]);
-    if (!ArrayIsArray(branches) || isProxy(branches) || branches.length === 0) continue;
-    let all = true;
-    for (let i = 0; i < branches.length && all; i++) all = jsonRefusesNull(branches[i], root, depth + 1);
-    if (all) return true;
-  }
-  const allOf = own(schema, 'allOf');
-  if (ArrayIsArray(allOf) && !isProxy(allOf)) {
-    for (let i = 0; i < allOf.length; i++) if (jsonRefusesNull(allOf[i], root, depth + 1)) return true;
-  }
-  const ref = own(schema, '$ref');
-  if (ref !== undefined) return jsonRefusesNull(resolveLocalRef(root, ref), root, depth + 1);
-  return false;
 }
 
 /** Follows local `$ref`s of a container schema (bounded). */
 function jsonDeref(schema, root) {
   let current = schema;
   for (let depth = 0; isSchemaObject(current) && own(current, '$ref') !== undefined && depth < MAX_SCHEMA_DEPTH; depth++) {
-    current = resolveLocalRef(root, own(current, '$ref'));
+    current = jsonSchemaLocalRef(root, own(current, '$ref'));
   }
   return current;
 }
@@ -340,7 +289,7 @@ function stripJsonNulls(schema, value, root, depth = 0) {
     if (field === undefined || !ObjectHasOwn(value, key)) continue;
     if (value[key] === null) {
       const optional = !(ArrayIsArray(required) && !isProxy(required) && ArrayPrototypeIncludes(required, key));
-      if (optional && jsonRefusesNull(field, root)) delete value[key];
+      if (optional && jsonSchemaRefusesNull(field, root)) delete value[key];
     } else {
       stripJsonNulls(field, value[key], root, depth + 1);
     }
@@ -433,6 +382,12 @@ function jsonSchemaStep(jsonSchema) {
   }
   return fromJsonSchema(jsonSchema);
 }
+
+/** The fields of gate.tool options the gate reads itself (the rest go to the SDK's tool()). */
+const GATE_TOOL_FIELDS = ObjectFreeze(['parameters', 'execute', 'jsonSchema', 'needsApproval', 'errorFunction']);
+
+/** The grant options approve passes on (the scope is the run's). */
+const GRANT_OPTION_FIELDS = ObjectFreeze(['uses', 'ttlMs', 'expiresAt']);
 
 /** The run context's `context` key that carries pending proposals in the serialized state. */
 const CARRIER_KEY = 'tool-argument-snapshot';
@@ -633,7 +588,8 @@ function createOpenAIAgentsGate(options) {
     }
     const policyContext = { runContext, callId, toolCallId: callId };
     const scope = scopeOf(runContext);
-    if (scope !== null) policyContext.grantScope = scope;
+    // Defined, not assigned: a setter planted on Object.prototype cannot swallow it.
+    if (scope !== null) setData(policyContext, 'grantScope', scope);
     const decision = await evaluateToolCall({ prepared, policy: policyFor(toolName), policyContext, toolCallId: callId });
     if (onDecision !== undefined) await onDecision(decision, { callId, toolCallId: callId, runContext });
     return { __proto__: null, rawArguments, decision, scope };
@@ -758,9 +714,15 @@ function createOpenAIAgentsGate(options) {
     if (toolOptions === null || typeof toolOptions !== 'object' || isProxy(toolOptions)) {
       throw invalidArgument('tool expects the options of the SDK tool()');
     }
-    // Own data properties only (inherited values never count): destructured from a
-    // null-prototype copy, and `rest` read with own().
-    const { parameters: schema, execute: handler, jsonSchema, needsApproval, errorFunction, ...rest } = { __proto__: null, ...toolOptions };
+    // Own data properties only: inherited values never count and no getter runs (a copy of
+    // the own enumerable data properties; the gate's own fields taken out of it).
+    const rest = ownDataCopy(toolOptions);
+    const schema = own(rest, 'parameters');
+    const handler = own(rest, 'execute');
+    const jsonSchema = own(rest, 'jsonSchema');
+    const needsApproval = own(rest, 'needsApproval');
+    const errorFunction = own(rest, 'errorFunction');
+    for (let i = 0; i < GATE_TOOL_FIELDS.length; i++) delete rest[GATE_TOOL_FIELDS[i]];
     if (typeof handler !== 'function') throw invalidArgument('tool options need an execute function');
     if (typeof own(rest, 'name') !== 'string' || own(rest, 'name') === '') throw invalidArgument('tool options need a name');
     if (needsApproval !== undefined) {
@@ -811,10 +773,12 @@ function createOpenAIAgentsGate(options) {
       const invoke = own(original, 'invoke');
       const rest = { name, description: own(original, 'description') ?? '' };
       const timeoutMs = own(original, 'timeoutMs');
-      if (timeoutMs !== undefined) rest.timeoutMs = timeoutMs;
+      if (timeoutMs !== undefined) setData(rest, 'timeoutMs', timeoutMs);
       // The original's invoke parses the text it is given: the canonical JSON of what the
-      // policy allowed (no duplicate key, no spelling left to interpret).
-      const handler = (args, runContext, details) => invoke(runContext, JSONStringify(args), details);
+      // policy allowed (no duplicate key, no spelling left to interpret), made by the
+      // package's canonicalize, which reads own data only (JSON.stringify would call a
+      // toJSON planted on Object.prototype).
+      const handler = (args, runContext, details) => invoke(runContext, canonicalize(args), details);
       ArrayPrototypePush(out, gatedTool(rest, schemaStep, JSONParse(JSONStringify(parameters)), strict, handler, own(original, 'errorFunction')));
     }
     return out;
@@ -868,7 +832,7 @@ function createOpenAIAgentsGate(options) {
       if (MapPrototypeGet(toolNames, own(rawItem, 'name')) !== true) continue;
       const found = runContext !== undefined ? pendingOf(runContext, interruption) : undefined;
       const item = { interruption, proposal: found !== undefined ? found.proposal : undefined };
-      if (found !== undefined && found.sealed !== undefined) item.sealed = found.sealed;
+      if (found !== undefined && found.sealed !== undefined) setData(item, 'sealed', found.sealed);
       ArrayPrototypePush(out, item);
     }
     return out;
@@ -878,30 +842,45 @@ function createOpenAIAgentsGate(options) {
    * Approves exactly the reviewed proposal: a grant bound to its agent, tool and hash (the
    * seal, with keys), then the SDK's per-call approval (never alwaysApprove). The resumed
    * call executes only if its new attempt hashes the same, and spends the grant when it does.
+   * Once granted, the interruption's proposal is no longer pending (forgotten here and in
+   * the state's carrier): approving it again rejects with TAS_NO_PENDING_PROPOSAL instead of
+   * granting a second use.
    */
   async function approve(state, interruption, reviewed, grantOptions) {
+    // A Proxy is refused unread; uses, ttlMs and expiresAt are read as own data properties.
+    const gopts = readOptions(grantOptions, 'approve grant options');
     const runContext = contextOf(state);
     const found = runContext !== undefined ? pendingOf(runContext, interruption) : undefined;
-    let approved = reviewed;
-    if (approved === undefined && found !== undefined) approved = found.sealed !== undefined ? found.sealed : found.proposal;
-    if (approved !== undefined) {
-      if (grants === undefined) throw invalidArgument('approve needs a gate created with grants');
-      // With keys, the reviewer's proposal is granted through its seal.
-      if (sealing && typeof own(approved, 'signature') !== 'string' && found !== undefined && found.sealed !== undefined &&
-          own(approved, 'proposalHash') === own(found.sealed, 'proposalHash')) {
-        approved = found.sealed;
+    if (found === undefined) {
+      // Without a proposal the SDK asked for approval of text it cannot parse at all (it
+      // does so for any tool with an approval function): its approval lets the SDK's own
+      // invalid-input answer reach the model, and nothing executes.
+      if (sdkCanParse(own(own(interruption, 'rawItem'), 'arguments'))) {
+        throw noPendingProposalError(`tool-argument-snapshot/${ADAPTER}: no proposal is waiting for approval for this interruption in this state (approved before, or never carried)`);
       }
-      let options = grantOptions;
-      if (!sealing && found !== undefined && found.scope !== undefined && found.scope !== null) {
-        options = { ...(grantOptions ?? {}), scope: found.scope };
-      }
-      await own(grants, 'grant')(approved, options);
-    } else if (sdkCanParse(own(own(interruption, 'rawItem'), 'arguments'))) {
-      throw invalidArgument('no proposal for this interruption: pass the proposal the reviewer approved');
+      state.approve(interruption);
+      return;
     }
-    // Without a proposal the SDK asked for approval of text it cannot parse at all (it does
-    // so for any tool with an approval function): its approval lets the SDK's own
-    // invalid-input answer reach the model, and nothing executes.
+    if (grants === undefined) throw invalidArgument('approve needs a gate created with grants');
+    let approved = found.sealed !== undefined ? found.sealed : found.proposal;
+    if (reviewed !== undefined) {
+      // The reviewer's proposal must be this interruption's (with keys, granted through its seal).
+      if (own(reviewed, 'proposalHash') !== own(found.proposal, 'proposalHash')) {
+        throw invalidArgument('the proposal given is not the one this interruption carries');
+      }
+      if (!sealing) approved = reviewed;
+    }
+    const options = {};
+    if (gopts !== null) {
+      for (let i = 0; i < GRANT_OPTION_FIELDS.length; i++) {
+        const value = own(gopts, GRANT_OPTION_FIELDS[i]);
+        if (value !== undefined) setData(options, GRANT_OPTION_FIELDS[i], value);
+      }
+    }
+    // The run's scope (with keys, the seal carries it).
+    if (!sealing && found.scope !== undefined && found.scope !== null) setData(options, 'scope', found.scope);
+    await own(grants, 'grant')(approved, options);
+    forget(runContext, own(own(interruption, 'rawItem'), 'callId'));
     state.approve(interruption);
   }
 
