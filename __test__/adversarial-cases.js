@@ -195,9 +195,9 @@ V('codes', 'a symbol key on an empty object', () => ({ [Symbol.iterator]: 1 }), 
 V('codes', 'a cycle through an own __proto__ key', () => { const o = {}; data(o, '__proto__', o); return o; }, err('cycle'));
 V('codes', 'the same array under two __proto__ keys', () => { const shared = [1]; return [data({}, '__proto__', shared), data({}, '__proto__', shared)]; }, err('repeated_reference'));
 // A node:vm global object under a reset prototype cannot be told from a record before
-// its keys are listed, and listing them runs its sandbox's Proxy traps (the README's
-// documented limit). A trap that calls the package again makes the outer call fail
-// closed, whatever it would have returned (this trap calls nothing that counts).
+// its keys are listed, and listing them runs its sandbox's Proxy traps (a limit
+// documented in docs/security.md). A trap that calls the package again makes the outer
+// call fail closed, whatever it would have returned (this trap calls nothing that counts).
 V('codes', 'a node:vm global whose sandbox calls the package again while its keys are listed', () => {
   const pkg = require('..');
   const sandbox = new Proxy({ a: 1 }, { ownKeys(target) { try { pkg.canonicalize([1]); } catch {} return R.ownKeys(target); } });
@@ -312,8 +312,8 @@ V('internal slots', 'a Date with own data under null', () => reset(data(new Date
 // have no own properties.
 // With a reset prototype AND own data properties no side-effect-free check can tell them
 // from a plain record, so they are snapshotted as one (their own data, nothing else: the
-// view is a plain object and no code of theirs runs). This is the documented limit in
-// the README's Security section; these rows pin it so that a change is noticed.
+// view is a plain object and no code of theirs runs). This is a limit documented in
+// docs/security.md; these rows pin it so that a change is noticed.
 const UNNAMED = [
   ['a WeakRef', () => new WeakRef({})],
   ['a FinalizationRegistry', () => new FinalizationRegistry(() => {})],

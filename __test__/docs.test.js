@@ -54,7 +54,7 @@ function markdownFiles() {
 }
 const FILES = markdownFiles();
 /** README and docs together have at least this many blocks that run (raise it when blocks are added). */
-const MIN_RUNNABLE = 3;
+const MIN_RUNNABLE = 46;
 const DECLARATIONS_MARKER = '<!-- declarations -->';
 const RUNS_MARKER = '<!-- runs -->';
 const NEEDS_MARKER = /^<!-- needs: ([a-z0-9>=.-]+) -->$/;
@@ -382,6 +382,38 @@ describe('declaration blocks name what the package exports', () => {
   }
 });
 
+test('docs/api.md names every export of index.d.ts, of the package root and of each subpath', () => {
+  const api = fs.readFileSync(path.join(ROOT, 'docs', 'api.md'), 'utf8');
+  const named = (name) => api.includes(`\`${name}\``) || new RegExp(`\\b${name}\\b`).test(api.match(/^```ts\n[\s\S]*?^```$/gm)?.join('\n') ?? '');
+  /** Exported names of a declaration file (values only, or every name). */
+  const declared = (file, valuesOnly) => {
+    const sf = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    const names = [];
+    for (const statement of sf.statements) {
+      if (!(statement.modifiers && statement.modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword))) continue;
+      if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) names.push(d.name.text);
+      else if (ts.isFunctionDeclaration(statement) || (!valuesOnly && statement.name)) names.push(statement.name.text);
+    }
+    return names;
+  };
+  const problems = [];
+  const root = new Set([...declared('index.d.ts', false), ...Object.keys(require(ROOT))]);
+  for (const name of root) if (!named(name)) problems.push(`the root export ${name}`);
+  const { exports } = require(path.join(ROOT, 'package.json'));
+  const subpaths = Object.keys(exports).filter((key) => key !== '.' && key !== './package.json');
+  assert.ok(subpaths.length >= 5, `subpaths: ${subpaths.join(', ')}`);
+  for (const key of subpaths) {
+    const subpath = `tool-argument-snapshot${key.slice(1)}`;
+    if (!api.includes(`\`${subpath}\``)) problems.push(`the subpath ${subpath}`);
+    const types = exports[key].types;
+    const file = typeof types === 'string' ? types : types.default;
+    for (const name of new Set(declared(file.replace(/^\.\//, ''), true))) {
+      if (!named(name)) problems.push(`${subpath}'s export ${name}`);
+    }
+  }
+  assert.deepEqual(problems, [], 'docs/api.md does not name these');
+});
+
 test('diff blocks: every added require of tool-argument-snapshot names exports that exist', (t) => {
   const diffs = blocks.filter((b) => b.kind === 'diff');
   let checked = 0;
@@ -401,6 +433,25 @@ test('diff blocks: every added require of tool-argument-snapshot names exports t
   t.diagnostic(`${diffs.length} diff blocks, ${checked} required names checked`);
   assert.deepEqual(problems, []);
   assert.ok(checked >= 1, 'no require line found in the diff blocks');
+});
+
+test('README.md and the docs index (docs/README.md) each link every page of docs/', () => {
+  const linked = (file) => {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/^ {0,3}(`{3,}|~{3,})[\s\S]*?^ {0,3}\1\s*$/gm, '');
+    const targets = new Set();
+    for (const m of text.matchAll(/\]\(([^)\s#]+)(?:#[^)\s]*)?(?:\s+"[^"]*")?\)/g)) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(m[1])) continue;
+      targets.add(path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1])));
+    }
+    return targets;
+  };
+  const pages = FILES.filter((f) => f.startsWith('docs/') && f !== 'docs/README.md');
+  assert.ok(pages.length >= 10, `docs pages: ${pages.join(', ')}`);
+  for (const index of ['README.md', 'docs/README.md']) {
+    const targets = linked(index);
+    assert.deepEqual(pages.filter((page) => !targets.has(page)), [], `${index} does not link these docs pages`);
+  }
+  assert.ok(linked('README.md').has('docs/README.md'), 'README.md links the docs index');
 });
 
 test('every relative link in README.md and docs/ resolves to a file, and every anchor to a heading', () => {

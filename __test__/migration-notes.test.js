@@ -1,5 +1,5 @@
 'use strict';
-// The README's migration notes, checked against the real libraries: what zod's
+// The migration notes of docs/migration-from-aioc.md, checked against the real libraries: what zod's
 // `.default(obj)` does in zod 4.6 (`zod`), in the `zod/v4` that zod 3.25 ships (`zod3/v4`)
 // and in zod 3.25 itself (`zod3`); and the most common refusal, a transform leaving
 // `{ limit: undefined }`, with the fixes the notes give.

@@ -6,7 +6,7 @@
 // scripts, so no install-script warning; no devDependencies), the release staging, the
 // native loader's messages (no binary in an installed package, in a source checkout, on
 // a platform without a prebuilt binary; a platform package of another version), the
-// installed CLI, a fresh TypeScript project following the README's local install, and
+// installed CLI, a fresh TypeScript project following the local install of docs/building.md, and
 // TypeScript consumers (CommonJS, ESM with node16 resolution, ESM with bundler
 // resolution) that type-check under --strict and run a zod-validated tool call through
 // prepare, authorize and execute.
@@ -539,7 +539,7 @@ describe("the loader's refusals, installed from tarballs", { skip: NO_PLATFORM_P
   });
 });
 
-describe('a fresh TypeScript project installs the local pack as the README says', { skip: NO_PLATFORM_PACKAGE }, () => {
+describe('a fresh TypeScript project installs the local pack as docs/building.md says', { skip: NO_PLATFORM_PACKAGE }, () => {
   test('npm install ./tool-argument-snapshot-V.tgz ./tool-argument-snapshot-TRIPLE-V.tgz typescript@5 --prefer-offline: no install-script warning, tsc --strict, run', (t) => {
     assert.equal(PKG.scripts['pack:local'], 'npm run build && node scripts/pack.js', 'npm run pack:local builds, then runs the script this test ran');
     const dir = path.join(tmp, 'newcomer');

@@ -24,7 +24,7 @@ const CHILD_FLAG = '--patched-child';
  * Catalogue rows where the reference knowingly gives another outcome than the package,
  * with the code it gives (each is explained in the header of benches/strict-reference.js).
  * A node:vm context's global object runs its sandbox's Proxy traps when its keys are
- * listed, and no check in Node 20 can tell beforehand (the README's limits): when those
+ * listed, and no check in Node 20 can tell beforehand (docs/security.md, Limits): when those
  * traps call the package, the package fails closed with reentrant_call; the reference
  * keeps no state between calls, so it gives the code of the global's first
  * non-enumerable property, as the package would without the inner call.

@@ -171,18 +171,23 @@ test('Bun and Deno are optional dev dependencies, so npm install works where the
   }
 });
 
-test('the README lists every documented runtime difference of the conformance run', () => {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('**Runtimes.**');
-  assert.ok(start !== -1, 'README has a "Runtimes." paragraph under Supported platforms');
+test('docs/runtimes.md names every documented runtime difference of the conformance run, with its verdict', () => {
+  const page = fs.readFileSync(path.join(ROOT, 'docs', 'runtimes.md'), 'utf8');
+  const heading = '\n## Where the runtimes differ';
+  const start = page.indexOf(heading);
+  assert.ok(start !== -1, 'docs/runtimes.md has a "Where the runtimes differ" section');
   // Markdown joins wrapped lines with a space: so does the comparison.
-  const section = readme.slice(start, readme.indexOf('\n## ', start)).replace(/\s+/g, ' ');
+  const end = page.indexOf('\n## ', start + heading.length);
+  const section = page.slice(start, end === -1 ? undefined : end).replace(/\s+/g, ' ');
   const source = fs.readFileSync(path.join(__dirname, 'conformance', 'runtime.cjs'), 'utf8');
+  const rows = [...source.matchAll(/^ {4}'(host objects: [^']+|hostile: [^']+)': \{\s*verdict: \{ code: '([a-z_]+)' \}/gm)].map((m) => [m[1], m[2]]);
   const ids = [...source.matchAll(/^ {4}'(host objects: [^']+|hostile: [^']+)': \{/gm)].map((m) => m[1]);
   assert.ok(ids.length > 0, 'runtime.cjs documents differences');
-  for (const id of ids) {
+  assert.equal(rows.length, ids.length, 'every documented difference has a verdict code');
+  for (const [id, code] of rows) {
     // The row's name, without its section and catalogue group ("hostile: codes: ...").
     const name = id.slice(id.lastIndexOf(': ') + 2);
-    assert.ok(section.includes(`\`${name}\``), `README's Runtimes paragraph does not name ${name}`);
+    assert.ok(section.includes(`\`${name}\``), `docs/runtimes.md does not name ${name}`);
+    assert.ok(section.includes(`\`${name}\` is rejected as \`${code}\``), `docs/runtimes.md does not say that ${name} is rejected as ${code}`);
   }
 });

@@ -206,7 +206,7 @@ describe('item 3: a node:vm global object cannot alter a result or a hash', () =
     assert.notEqual(r.slice(0, 3), 'ok:', 'the global was accepted');
     // Documented limit: no check in Node 20 tells this object from a record before its
     // keys are listed, and listing them runs the sandbox's traps.
-    assert.ok(traps > 0, 'the limit the README documents no longer holds: update the README');
+    assert.ok(traps > 0, 'the limit docs/security.md documents no longer holds: update docs/security.md');
   });
 
   test('traps that call the package again make every entry point fail closed with reentrant_call', () => {

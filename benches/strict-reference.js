@@ -6,7 +6,7 @@
 // code units) and node:crypto SHA-256 for the proposal hash; views are JSON.parse of the
 // canonical text. It is the baseline `npm run bench` compares against (the stand-in for
 // the core this package replaces) and the differential oracle of the tests. It is written
-// from the rules (RFC-0016 "Strict Snapshot Domain", the README's error table), shares no
+// from the rules (RFC-0016 "Strict Snapshot Domain", the error table of docs/api.md), shares no
 // code with the package and never calls it.
 //
 // The rules, in the order they are checked (the first rule a value breaks decides its
@@ -44,7 +44,7 @@
 // built-in used on any path (success or failure) is captured below when this file loads,
 // so a later monkey-patch cannot run or change anything. Errors are defined with
 // null-prototype descriptors, so a setter planted on Object.prototype is never reached.
-// The one exception is the package's too (see the README's limits): the global object of
+// The one exception is the package's too (see docs/security.md, Limits): the global object of
 // a node:vm context whose prototype was reset runs its sandbox's Proxy traps when its
 // keys are listed, and no check in Node 20 can tell such an object beforehand.
 //
@@ -153,7 +153,7 @@ function isOrdinaryWhenEmpty(object) {
   }
 }
 
-/** The package's limit, from the README: `MAX_DEPTH` = 1024 nested containers. */
+/** The package's limit, from docs/api.md: `MAX_DEPTH` = 1024 nested containers. */
 const MAX_DEPTH = 1024;
 
 // ---------------------------------------------------------------------------------

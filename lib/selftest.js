@@ -29,7 +29,7 @@ function checkEngine(canonicalize, createSnapshot) {
     const name = runtime.bun ? `Bun ${runtime.bun}` : runtime.deno ? `Deno ${runtime.deno}` : `Node ${runtime.node}`;
     throw new Error(
       `tool-argument-snapshot refuses to load: its self-check gave a wrong canonical JSON or proposal hash on ${name}, ` +
-        "so this runtime's Node-API would make wrong snapshots. Supported: Node >= 20.17, Bun >= 1.2.22, Deno >= 2.",
+        "so this runtime's Node-API would make wrong snapshots. Supported: Node 26 or later, 24, 22 and 20 from 20.17; Bun >= 1.2.22; Deno >= 2.",
     );
   }
 }

@@ -58,7 +58,10 @@ fn parse_units(hex: &str, id: &str) -> Vec<u16> {
 }
 
 fn parse_bytes(hex: &str, id: &str) -> Vec<u8> {
-  assert!(hex.len() % 2 == 0, "{id}: odd number of hex digits");
+  assert!(
+    hex.len().is_multiple_of(2),
+    "{id}: odd number of hex digits"
+  );
   (0..hex.len())
     .step_by(2)
     .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or_else(|_| panic!("{id}: bad hex")))

@@ -109,7 +109,7 @@ fn expected_bytes(pair: &Pair) -> Vec<u8> {
 /// Hex bytes as written in outhex files: any case, any whitespace between digits.
 fn parse_hex(text: &str) -> Vec<u8> {
   let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-  assert!(digits.len() % 2 == 0, "odd number of hex digits");
+  assert!(digits.len().is_multiple_of(2), "odd number of hex digits");
   digits
     .chunks(2)
     .map(|pair| u8::from_str_radix(std::str::from_utf8(pair).unwrap(), 16).expect("hex digit"))

@@ -33,7 +33,8 @@ function childCommand(script, args) {
  * object differs (never because the package decides differently). Keyed by check id;
  * `verdict` is what the runtime gives instead of Node's. A difference can only ever be
  * another rejection: the harness fails any accept where Node rejects, whatever this
- * table says. The README's "Runtimes" section lists the same entries.
+ * table says. docs/runtimes.md ("Where the runtimes differ") lists the same entries, and
+ * __test__/runtimes.test.js checks that it names each one with its verdict.
  */
 const DIFFERENCES = {
   bun: {
