@@ -108,7 +108,13 @@ test('a fresh gate (a new request, another server) approves from stored messages
   assert.deepEqual(Object.keys(request).sort(), ['approvalId', 'reason', 'toolCallId', 'type'], 'what the SDK stores of an approval request');
   assert.equal(second.gate.proposalOf(request), undefined, 'no in-process proposal in a fresh gate');
   const kept = await second.gate.keptProposal(request);
-  assert.deepEqual(kept, { agentName: 'payments', toolName: 'transfer', argsCanonicalJson: '{"amount":50000,"to":"bob"}', proposalHash: kept.proposalHash });
+  // An unkeyed kept proposal carries its own nonce (granted once) and its expiry (null: the gate
+  // kept it without a TTL).
+  assert.equal(typeof kept.nonce, 'string');
+  assert.ok(kept.nonce.length >= 16, 'a nonce of at least 16 characters');
+  assert.equal(kept.expiresAt, null);
+  assert.deepEqual(kept, { agentName: 'payments', toolName: 'transfer', argsCanonicalJson: '{"amount":50000,"to":"bob"}', proposalHash: kept.proposalHash, nonce: kept.nonce, expiresAt: kept.expiresAt });
+  assert.match(kept.proposalHash, /^[0-9a-f]{64}$/);
   const approval = await second.gate.approve(request);
   assert.deepEqual(approval, { type: 'tool-approval-response', approvalId: request.approvalId, approved: true });
   const resumed = [...history, { role: 'tool', content: [approval] }];

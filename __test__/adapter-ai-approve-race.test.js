@@ -6,8 +6,7 @@
 // resumed call spends one and the other lets a later identical call run without review.
 // The kept record carries a nonce that grants.grant records atomically with the grant (the
 // core's part), so only one grants; the gate answers the other as approving again does
-// (TAS_NO_PENDING_PROPOSAL). Until the core's kept records carry that nonce, this test is
-// reported as a TODO.
+// (TAS_NO_PENDING_PROPOSAL).
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -49,7 +48,7 @@ test('one approval request approved twice at once grants one use, and the other 
   });
   const request = asked.content.find((p) => p.type === 'tool-approval-request');
   const kept = await gate.keptProposal(request);
-  if (typeof kept.nonce !== 'string') t.todo('needs kept proposals that carry a nonce grants.grant records (the core change of the same review)');
+  assert.equal(typeof kept.nonce, 'string', 'an unkeyed kept proposal carries the nonce grants.grant records');
   // Two requests carrying the same approval, handled by two workers at once.
   const answers = await Promise.allSettled([gateFor().approve(request), gateFor().approve(request)]);
   let uses = 0;
