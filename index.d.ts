@@ -774,7 +774,7 @@ export declare function createPostgresGrantStore(options: PostgresGrantStoreOpti
 export declare function createRedisGrantStore(options: RedisGrantStoreOptions): DurableGrantStore;
 
 // ---------------------------------------------------------------------------------
-// JSON Schema tools (lib/json-schema.js): MCP tools, the AI SDK's jsonSchema(), OpenAI
+// JSON Schema tools (lib/json-schema/): MCP tools, the AI SDK's jsonSchema(), OpenAI
 // function tools and LangChain tools describe their input with JSON Schema.
 
 /** A JSON Schema: an object of JSON data, or a boolean schema. */

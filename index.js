@@ -15,7 +15,7 @@ const { createSqliteGrantStore } = require('./lib/grants/stores/sqlite');
 const { createPostgresGrantStore } = require('./lib/grants/stores/postgres');
 const { createRedisGrantStore } = require('./lib/grants/stores/redis');
 const { diffSnapshots } = require('./lib/diff');
-const { fromJsonSchema } = require('./lib/json-schema');
+const { fromJsonSchema } = require('./lib/json-schema/index');
 const { checkEngine } = require('./lib/selftest');
 
 checkEngine(canonicalize, createSnapshot);

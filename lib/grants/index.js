@@ -8,131 +8,29 @@
 // proposals (./seal.js) are granted, each once. Stores: ./memory.js (default) and
 // ./stores/ (SQLite, PostgreSQL, Redis), all through one interface (docs/stores.md).
 
-const { SnapshotDomainError, ApprovalGrantError, invalidArgument } = require('../errors');
+const { ApprovalGrantError, invalidArgument } = require('../errors');
 const { own, requireInput, optionalInput } = require('../input');
-const { verifySnapshot, canonicalize } = require('../snapshot');
-const { settle, ours, isPromise } = require('../promises');
+const { verifySnapshot } = require('../snapshot');
+const { ours } = require('../promises');
 const { grantsInUse, evaluationToAnswer, markAnswer, evaluationOfDecision } = require('./registry');
-const { readKeyRing, sealFields, verifySealed, sealedCopy, randomNonce } = require('./seal');
+const { readKeyRing, sealFields, verifySealed, sealedCopy } = require('./seal');
+const { readUses, readTtl, readRetention, readNonce, readFunction, readScope, grantQuery, queryOf, storeMethod, call } = require('./read');
+const { createKeptProposals } = require('./kept');
 const { createMemoryStore } = require('./memory');
 const { GRANT, SPEND, observed, traceAsync, setField } = require('../events');
 const P = require('../primordials');
 
-const { ObjectFreeze, JSONParse, StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, isProxy } = P;
-const NumberIsSafeInteger = Number.isSafeInteger;
+const { ObjectFreeze, isProxy } = P;
 const NumberIsFinite = Number.isFinite;
 const DateNow = Date.now;
-const ReflectApply = Reflect.apply;
 /** How long a granted seal's nonce outlives the seal by default: one day, for clocks that disagree. */
 const NONCE_RETENTION_MS = 86_400_000;
-
-/** Whether `text` is a proposal hash: 64 lowercase hex digits (no RegExp: `test` looks up `exec`). */
-function isHash(text) {
-  return isLowerHex(text, 64);
-}
-
-function isLowerHex(text, length) {
-  if (text.length !== length) return false;
-  for (let i = 0; i < length; i++) {
-    const c = StringPrototypeCharCodeAt(text, i);
-    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
-  }
-  return true;
-}
-
-function readUses(value, what) {
-  if (value === undefined) return undefined;
-  if (!NumberIsSafeInteger(value) || value < 1) throw invalidArgument(`${what} must be a positive safe integer`);
-  return value;
-}
-
-function readTtl(value, what) {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !(value > 0) || !NumberIsFinite(value)) throw invalidArgument(`${what} must be a positive finite number of milliseconds`);
-  return value;
-}
-
-/** A non-negative finite number of milliseconds, or undefined. */
-function readRetention(value, what) {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !(value >= 0) || !NumberIsFinite(value)) throw invalidArgument(`${what} must be a non-negative finite number of milliseconds`);
-  return value;
-}
-
-/** An optional nonce of a record: 32 lowercase hex digits, or null when absent. */
-function readNonce(value) {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !isLowerHex(value, 32)) throw invalidArgument('a proposal\'s nonce must be 32 lowercase hexadecimal digits');
-  return value;
-}
-
-function readFunction(value, what) {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'function' || isProxy(value)) throw invalidArgument(`${what} must be a function`);
-  return value;
-}
-
-/** A scope: undefined or null (none), or a well-formed string. */
-function readScope(value, what) {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !StringPrototypeIsWellFormed(value)) throw invalidArgument(`${what} must be a well-formed string`);
-  return value;
-}
-
-/** The strings a grant is bound to, as a frozen query for the store. */
-function grantQuery(agentName, toolName, proposalHash, scope) {
-  return ObjectFreeze({ agentName, toolName, proposalHash, scope });
-}
-
-/** The query of `{ agentName, toolName, proposalHash, scope? }` (own data fields), or null. */
-function queryOf(source) {
-  const agentName = own(source, 'agentName');
-  const toolName = own(source, 'toolName');
-  const proposalHash = own(source, 'proposalHash');
-  const scope = own(source, 'scope');
-  if (typeof agentName !== 'string' || typeof toolName !== 'string' || typeof proposalHash !== 'string') return null;
-  if (!StringPrototypeIsWellFormed(agentName) || !StringPrototypeIsWellFormed(toolName) || !isHash(proposalHash)) return null;
-  if (!(scope === undefined || scope === null || (typeof scope === 'string' && StringPrototypeIsWellFormed(scope)))) return null;
-  return grantQuery(agentName, toolName, proposalHash, scope ?? null);
-}
-
-/** A store method: an own data function property, bound once (inherited methods never count). */
-function storeMethod(store, name, optional) {
-  const method = own(store, name);
-  if (method === undefined && optional) return undefined;
-  if (typeof method !== 'function') throw invalidArgument(`store.${name} must be an own function property`);
-  return method;
-}
-
-/**
- * Calls a store method: a box { ok, value } of what it returned, or of what it threw or
- * rejected with, settled without running code of the promise's prototype chain.
- */
-async function call(method, store, args) {
-  const settled = settle((a) => ReflectApply(method, store, a), args);
-  return isPromise(settled) ? await ours(settled) : settled;
-}
 
 const DEFAULT_FALLBACK = ObjectFreeze(function requireApproval() {
   return { decision: 'require_approval', reason: 'approval_required' };
 });
 
 const GRANT_USAGE = 'grant expects a proposal { agentName, toolName, argsCanonicalJson, proposalHash } (sealed, with a key ring)';
-const PROPOSAL_KEY_USAGE = 'expects { runId, toolCallId }, two non-empty well-formed strings';
-
-function isId(value) {
-  return typeof value === 'string' && value !== '' && StringPrototypeIsWellFormed(value);
-}
-
-/** The store key of a kept proposal: the run id, length-prefixed, then the call id. */
-function proposalKeyOf(key, what) {
-  requireInput(key, `${what} ${PROPOSAL_KEY_USAGE}`);
-  const runId = own(key, 'runId');
-  const toolCallId = own(key, 'toolCallId');
-  if (!isId(runId) || !isId(toolCallId)) throw invalidArgument(`${what} ${PROPOSAL_KEY_USAGE}`);
-  return `${runId.length}:${runId}${toolCallId}`;
-}
-
 function createApprovalGrants(options) {
   const opts = optionalInput(options, 'createApprovalGrants options must be an object');
   const field = (name) => (opts === null ? undefined : own(opts, name));
@@ -368,83 +266,9 @@ function createApprovalGrants(options) {
     return (await ours(evaluation.spend())) === true;
   }
 
-  function requireProposals(what) {
-    if (storePutProposal === undefined || storeGetProposal === undefined || storeDeleteProposal === undefined) {
-      throw invalidArgument(`${what} needs a store with own putProposal, getProposal and deleteProposal functions`);
-    }
-  }
+  const kept = createKeptProposals({ store, storePutProposal, storeGetProposal, storeDeleteProposal, ring, clock, verifiedProposal, sealOf });
 
-  /**
-   * Keeps a proposal for a run and a call (for adapters whose framework has no place to
-   * carry it): sealed with a key ring, else its verified snapshot fields. Returns what was
-   * kept.
-   */
-  async function keepProposal(key, proposal, keepOptions) {
-    const storeKey = proposalKeyOf(key, 'keepProposal');
-    requireInput(proposal, 'keepProposal expects a proposal { agentName, toolName, argsCanonicalJson, proposalHash }');
-    const kopts = optionalInput(keepOptions, 'keepProposal options must be an object');
-    const ttlMs = kopts === null ? undefined : readTtl(own(kopts, 'ttlMs'), 'ttlMs');
-    const scope = kopts === null ? null : readScope(own(kopts, 'scope'), 'scope');
-    requireProposals('keepProposal');
-    let kept;
-    const expiresAt = ttlMs === undefined ? null : clock() + ttlMs;
-    if (ring !== undefined) {
-      kept = sealOf(proposal, ttlMs, scope);
-    } else {
-      // Unsigned (the store is trusted with it), with a nonce: granted once.
-      const snapshot = verifiedProposal(proposal);
-      kept = {
-        agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson,
-        proposalHash: snapshot.proposalHash, nonce: randomNonce(), expiresAt,
-      };
-    }
-    // The package's own RFC 8785 form: JSON.stringify would look up toJSON on the prototype chain.
-    const done = await call(storePutProposal, store, [storeKey, canonicalize(kept), expiresAt]);
-    if (!done.ok) throw done.value;
-    return kept;
-  }
-
-  /**
-   * The proposal kept for a run and a call, verified again (a store is not trusted with
-   * the arguments: a changed record throws), or undefined when none is kept or it expired.
-   */
-  async function keptProposal(key) {
-    const storeKey = proposalKeyOf(key, 'keptProposal');
-    requireProposals('keptProposal');
-    const t = clock();
-    const found = await call(storeGetProposal, store, [storeKey, t]);
-    if (!found.ok) throw found.value;
-    if (found.value === null || found.value === undefined) return undefined;
-    if (typeof found.value !== 'string') throw new SnapshotDomainError('not_a_snapshot', undefined);
-    let record;
-    try {
-      record = JSONParse(found.value);
-    } catch {
-      throw new SnapshotDomainError('not_a_snapshot', undefined);
-    }
-    if (record === null || typeof record !== 'object') throw new SnapshotDomainError('not_a_snapshot', undefined);
-    if (ring !== undefined) {
-      const fields = verifySealed(record, ring, t);
-      verifiedProposal(fields);
-      return sealedCopy(fields);
-    }
-    const snapshot = verifiedProposal(record);
-    const nonce = readNonce(own(record, 'nonce'));
-    const keptUntil = own(record, 'expiresAt');
-    return {
-      agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson,
-      proposalHash: snapshot.proposalHash, nonce, expiresAt: typeof keptUntil === 'number' && NumberIsFinite(keptUntil) ? keptUntil : null,
-    };
-  }
-
-  async function forgetProposal(key) {
-    const storeKey = proposalKeyOf(key, 'forgetProposal');
-    requireProposals('forgetProposal');
-    const done = await call(storeDeleteProposal, store, [storeKey]);
-    if (!done.ok) throw done.value;
-  }
-
-  return ObjectFreeze({ grant, seal, verify, has, revoke, prune, policy, spend, keepProposal, keptProposal, forgetProposal, sealing: ring !== undefined });
+  return ObjectFreeze({ grant, seal, verify, has, revoke, prune, policy, spend, keepProposal: kept.keepProposal, keptProposal: kept.keptProposal, forgetProposal: kept.forgetProposal, sealing: ring !== undefined });
 }
 
 module.exports = { createApprovalGrants };
