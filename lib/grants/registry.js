@@ -17,7 +17,7 @@
 //
 // The registry lives on the global object under a registered symbol whose name carries
 // the protocol version, so every copy finds the same one (code in the same process is
-// trusted). An evaluation is a frozen object of functions over private state: code that
+// trusted). An evaluation is a frozen object whose methods work on private state: code that
 // reaches the registry can close it or make it fail (both only deny), never mark a use
 // spent. A copy that finds something else under the symbol keeps a private registry
 // (then only grants of its own copy are spent by its own evaluations).
@@ -40,6 +40,7 @@ const { AsyncLocalStorage } = require('node:async_hooks');
 const { ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, isProxy } = P;
 const { WeakMapPrototypeGet, WeakMapPrototypeSet, SafeWeakMap } = P;
 const ObjectIsFrozen = Object.isFrozen;
+const ObjectSetPrototypeOf = Object.setPrototypeOf;
 const { isWeakMap } = require('node:util').types;
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
@@ -125,44 +126,81 @@ async function spendAll(uses) {
 }
 
 /**
+ * An evaluation (the protocol above): its fields are defined (class fields, so no setter
+ * runs) and frozen; its methods live on a frozen prototype without Object.prototype behind
+ * it, over private state. One object per evaluation, instead of a literal of closures.
+ */
+class Evaluation {
+  agentName;
+  toolName;
+  proposalHash;
+  scope;
+  toolCallId;
+  #attemptIdOf;
+  #open = true;
+  #failed = false;
+  #uses = [];
+  #spent = undefined;
+
+  constructor(snapshot, scope, attemptIdOf, toolCallId) {
+    this.agentName = snapshot.agentName;
+    this.toolName = snapshot.toolName;
+    this.proposalHash = snapshot.proposalHash;
+    this.scope = scope;
+    this.toolCallId = toolCallId;
+    this.#attemptIdOf = attemptIdOf;
+    ObjectFreeze(this);
+  }
+
+  attemptId() {
+    return this.#attemptIdOf();
+  }
+
+  isOpen() {
+    return this.#open;
+  }
+
+  close() {
+    this.#open = false;
+  }
+
+  fail() {
+    this.#failed = true;
+  }
+
+  failed() {
+    return this.#failed;
+  }
+
+  addUse(owner, take) {
+    if (!this.#open || typeof take !== 'function') return;
+    const uses = this.#uses;
+    for (let i = 0; i < uses.length; i++) if (uses[i].owner === owner) return;
+    ArrayPrototypePush(uses, ObjectFreeze({ __proto__: null, owner, take }));
+  }
+
+  hasUses() {
+    return this.#uses.length !== 0;
+  }
+
+  spend() {
+    if (this.#spent === undefined) {
+      this.#open = false;
+      this.#spent = ours(spendAll(this.#uses));
+    }
+    return this.#spent;
+  }
+}
+ObjectSetPrototypeOf(Evaluation.prototype, null);
+ObjectFreeze(Evaluation.prototype);
+ObjectFreeze(Evaluation);
+
+/**
  * Opens the evaluation of a policy input. `attemptIdOf` gives the attempt id of the
  * prepared call (made lazily, for events).
  */
 function openEvaluation(input, snapshot, scope, attemptIdOf, toolCallId) {
-  let open = true;
-  let failed = false;
-  const uses = [];
-  let spent;
-  const evaluation = ObjectFreeze({
-    __proto__: null,
-    agentName: snapshot.agentName,
-    toolName: snapshot.toolName,
-    proposalHash: snapshot.proposalHash,
-    scope,
-    toolCallId,
-    attemptId: attemptIdOf,
-    isOpen: () => open,
-    close() {
-      open = false;
-    },
-    fail() {
-      failed = true;
-    },
-    failed: () => failed,
-    addUse(owner, take) {
-      if (!open || typeof take !== 'function') return;
-      for (let i = 0; i < uses.length; i++) if (uses[i].owner === owner) return;
-      ArrayPrototypePush(uses, ObjectFreeze({ __proto__: null, owner, take }));
-    },
-    hasUses: () => uses.length !== 0,
-    spend() {
-      if (spent === undefined) {
-        open = false;
-        spent = ours(spendAll(uses));
-      }
-      return spent;
-    },
-  });
+  const evaluation = new Evaluation(snapshot, scope, attemptIdOf, toolCallId);
   WeakMapPrototypeSet(INPUTS, input, evaluation);
   return evaluation;
 }

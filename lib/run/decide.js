@@ -225,7 +225,12 @@ function askPolicy(read, parsedArguments) {
  */
 async function evaluateToolCall(input) {
   const read = readEvaluation(input, EVALUATE_USAGE);
-  if (!observed(EVALUATE)) return await ours(decide(read));
+  if (!observed(EVALUATE)) {
+    // decide(read), in this async function: no second promise to adopt.
+    if (read.policy === undefined) return runtimeDeny(read, 'policy_not_configured', undefined, false, NONE);
+    const parsedArguments = decodeView(read.snapshot);
+    return conclude(read, await askPolicy(read, parsedArguments), parsedArguments);
+  }
   const context = evaluationContext(read);
   return await ours(traceAsync(EVALUATE, context, () => decide(read), 'evaluate', (decision) => decisionFields(context, decision)));
 }

@@ -74,14 +74,27 @@ async function executeToolCall(decision, handler, options) {
   checkDecision(decision);
   if (typeof handler !== 'function') throw invalidArgument('handler must be a function');
   const grants = readGrants(options);
+  if (!observed(EXECUTE)) {
+    // The same steps as run() below, in this async function: no second promise to adopt.
+    const refused = spend(decision);
+    if (refused !== undefined) throw refused;
+    if (needsGrants(grants, decision) && !(await ours(grantsAllow(grants, decision)))) throw grantRefused(decision);
+    return handler(executionViewOf(decision));
+  }
   const run = async () => {
     const refused = spend(decision);
     if (refused !== undefined) throw refused;
-    if (!(await grantsAllow(grants, decision))) throw grantRefused(decision);
+    if (needsGrants(grants, decision) && !(await ours(grantsAllow(grants, decision)))) throw grantRefused(decision);
     return handler(executionViewOf(decision));
   };
-  if (!observed(EXECUTE)) return await ours(run());
   return await ours(traceAsync(EXECUTE, executeContext(decision), run, 'execute', ignore, 'handler_error'));
+}
+
+/** Whether grantsAllow has anything to ask: uses the evaluation relied on, or a grants option. */
+function needsGrants(grants, decision) {
+  if (grants !== undefined) return true;
+  const evaluation = DecisionState.of(decision).evaluation;
+  return evaluation !== undefined && evaluation.hasUses();
 }
 
 function ignore() {}
