@@ -6,9 +6,10 @@
 const { invalidArgument } = require('../errors');
 const { own } = require('../input');
 const { settle, ours, isPromise } = require('../promises');
+const { isLowerHex } = require('./seal');
 const P = require('../primordials');
 
-const { ObjectFreeze, StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, isProxy } = P;
+const { ObjectFreeze, StringPrototypeIsWellFormed, isProxy } = P;
 const NumberIsSafeInteger = Number.isSafeInteger;
 const NumberIsFinite = Number.isFinite;
 const ReflectApply = Reflect.apply;
@@ -16,15 +17,6 @@ const ReflectApply = Reflect.apply;
 /** Whether `text` is a proposal hash: 64 lowercase hex digits (no RegExp: `test` looks up `exec`). */
 function isHash(text) {
   return isLowerHex(text, 64);
-}
-
-function isLowerHex(text, length) {
-  if (text.length !== length) return false;
-  for (let i = 0; i < length; i++) {
-    const c = StringPrototypeCharCodeAt(text, i);
-    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66))) return false;
-  }
-  return true;
 }
 
 function readUses(value, what) {

@@ -180,4 +180,4 @@ function sealedCopy(fields) {
   };
 }
 
-module.exports = { readKeyRing, sealFields, verifySealed, sealedCopy, randomNonce, SEAL_VERSION };
+module.exports = { readKeyRing, sealFields, verifySealed, sealedCopy, randomNonce, isLowerHex, SEAL_VERSION };

@@ -4,11 +4,12 @@
 // validated with defaults is a copy the package owns.
 
 const { invalidArgument } = require('../errors');
+const { pointerSegment } = require('../run/schemas');
 const P = require('../primordials');
 
 const {
   ObjectFreeze, ObjectGetPrototypeOf, ObjectGetOwnPropertyDescriptor, ObjectDefineProperty, ObjectHasOwn,
-  ObjectPrototype, ReflectOwnKeys, ArrayIsArray, StringPrototypeSlice, StringPrototypeCharCodeAt, isProxy,
+  ObjectPrototype, ReflectOwnKeys, ArrayIsArray, isProxy,
 } = P;
 const SafeArray = Array;
 
@@ -125,16 +126,6 @@ function copyValue(value, depth) {
     const item = copyValue(descriptor.value, depth + 1);
     if (item === undefined && descriptor.value !== undefined) return undefined;
     defineData(out, key, item);
-  }
-  return out;
-}
-
-/** An RFC 6901 segment: `~` as `~0`, `/` as `~1`. */
-function pointerSegment(segment) {
-  let out = '';
-  for (let i = 0; i < segment.length; i++) {
-    const c = StringPrototypeCharCodeAt(segment, i);
-    out += c === 0x7e ? '~0' : c === 0x2f ? '~1' : StringPrototypeSlice(segment, i, i + 1);
   }
   return out;
 }

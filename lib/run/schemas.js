@@ -263,4 +263,4 @@ async function runSchemaAsync(kind, schema, value, toolName, includePath) {
   return box(true, output);
 }
 
-module.exports = { schemaKind, runSchema, runSchemaAsync, asyncSchema, KIND_NONE };
+module.exports = { schemaKind, runSchema, runSchemaAsync, asyncSchema, pointerSegment, KIND_NONE };
