@@ -53,13 +53,13 @@ function usage() {
     '  --sample-ms MS     target duration of one timed sample (default 10)',
     '  --rss-ops K        full steps per peak-RSS child (default 20; a one-step child runs too)',
     '  --no-rss           skip the peak-RSS children',
-    '  --groups LIST      only these timing groups: full, canonicalize, prepare, decode (default all)',
+    '  --groups LIST      only these timing groups: full, canonicalize, prepare, run, decode (default all)',
   ].join('\n');
 }
 
 class UsageError extends Error {}
 
-const GROUPS = ['full', 'canonicalize', 'prepare', 'decode'];
+const GROUPS = ['full', 'canonicalize', 'prepare', 'run', 'decode'];
 
 function parseArgs(argv) {
   const opts = { quick: false, rounds: null, classes: [], json: null, warmupMs: null, sampleMs: null, rssOps: null, rss: true, groups: [], runtimes: [], here: false };
@@ -273,11 +273,22 @@ function timeBatch(fn, arr, n) {
   return Number(now() - t0);
 }
 
+/** timeBatch for an asynchronous `fn`: each operation is awaited before the next starts. */
+async function timeBatchAsync(fn, arr, n) {
+  const len = arr.length;
+  const t0 = now();
+  for (let b = 0; b < n; b++) {
+    for (let i = 0; i < len; i++) SINK.last = await fn(arr[i]);
+  }
+  return Number(now() - t0);
+}
+
 /**
  * Times one sample of `n` operations of an entry. An entry with `fresh(n)` gets, before
  * the clock starts, an array holding the inputs of n operations to use once each.
  */
 function sample(entry, n) {
+  if (entry.async) return timeBatchAsync(entry.fn, entry.arr, n);
   if (entry.fresh === undefined) return timeBatch(entry.fn, entry.arr, n);
   const arr = entry.fresh(n);
   const elapsed = timeBatch(entry.fn, arr, 1);
@@ -298,12 +309,12 @@ function median(values) {
 }
 
 /** Warm-up of at least `warmupNs`, calibrating the batch size to about `targetNs`. */
-function warmUp(entry, warmupNs, targetNs) {
+async function warmUp(entry, warmupNs, targetNs) {
   const perOp = [];
   let n = 1;
   const start = now();
   for (;;) {
-    const elapsed = sample(entry, n);
+    const elapsed = await sample(entry, n);
     perOp.push(elapsed / n);
     const recent = median(perOp.slice(-5));
     const want = Math.max(1, Math.min(entry.maxBatch || 1e7, 1e7, Math.round(targetNs / recent)));
@@ -321,11 +332,11 @@ function warmUp(entry, warmupNs, targetNs) {
  * Times a group of entries ({ id, label, fn, arr }) interleaved round by round. The
  * first entry is the package: ratios are medians over its median.
  */
-function runGroup(entries, opts, bytesPerOp) {
+async function runGroup(entries, opts, bytesPerOp) {
   const warmupNs = opts.warmupMs * 1e6;
   const targetNs = opts.sampleMs * 1e6;
   for (const entry of entries) {
-    warmUp(entry, warmupNs, targetNs);
+    await warmUp(entry, warmupNs, targetNs);
     entry.samples = [];
   }
   const k = entries.length;
@@ -334,7 +345,7 @@ function runGroup(entries, opts, bytesPerOp) {
     const reversed = Math.floor(r / k) % 2 === 1;
     for (let j = 0; j < k; j++) {
       const entry = entries[reversed ? (offset - j + k) % k : (offset + j) % k];
-      const elapsed = sample(entry, entry.batch);
+      const elapsed = await sample(entry, entry.batch);
       entry.samples.push(elapsed / entry.batch / 1000); // µs per operation
     }
   }
@@ -455,7 +466,7 @@ async function main(opts) {
 
     const groups = {};
     if (opts.groups.includes('full')) {
-      const full = runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? `${c.label} (package)` : c.label, fn: c.step, arr: items })), opts, canonicalBytes);
+      const full = await runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? `${c.label} (package)` : c.label, fn: c.step, arr: items })), opts, canonicalBytes);
       console.log('full RFC-0016 step: snapshot (canonical JSON + proposal hash) + policy view + execution view');
       console.log(timingTable(full));
       if (items.length > 1) console.log(`  (per call: package ${fmtUs(full[0].medianUs / items.length)} us; divide any median by ${items.length})`);
@@ -463,7 +474,7 @@ async function main(opts) {
     }
 
     if (opts.groups.includes('canonicalize')) {
-      const canon = runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? 'canonicalize() (package)' : c.id === 'strict-reference' ? 'strict JS reference canonicalize' : c.id === 'floor' ? 'floor: JSON.stringify' : c.label.replace(/ \+ sha256$/, ''), fn: c.canonicalize, arr: values })), opts, canonicalBytes);
+      const canon = await runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? 'canonicalize() (package)' : c.id === 'strict-reference' ? 'strict JS reference canonicalize' : c.id === 'floor' ? 'floor: JSON.stringify' : c.label.replace(/ \+ sha256$/, ''), fn: c.canonicalize, arr: values })), opts, canonicalBytes);
       console.log('canonicalize alone (no hash, no views)');
       console.log(timingTable(canon));
       groups.canonicalize = canon;
@@ -478,14 +489,14 @@ async function main(opts) {
       const requests = items.map((item) => ({ agentName: item.agentName, toolName: item.toolName, rawArguments: JSON.stringify(item.value) }));
       const { createSnapshotFromText } = require('../lib/snapshot');
       const reference = contenders.find((c) => c.id === 'strict-reference');
-      const prepare = runGroup([
+      const prepare = await runGroup([
         {
           id: 'prepare-package',
           label: 'prepareToolCall + 2 views (package)',
           fn: (r) => {
             const prepared = pkg.prepareToolCall(r);
-            // Two policy views stand in for the policy and the execution view until the
-            // asynchronous prepare + policyView + executeToolCall group lands.
+            // Two policy views stand in for the policy's and the handler's views: the
+            // execution view exists only inside executeToolCall (the run group below).
             SINK.view = prepared.policyView();
             return prepared.policyView();
           },
@@ -532,9 +543,70 @@ async function main(opts) {
       groups.prepare = prepare;
     }
 
+    if (opts.groups.includes('run')) {
+      // The three-step contract as a run loop uses it, asynchronously: prepareToolCall
+      // (no schema), evaluateToolCall with a policy that reads its view and allows, and
+      // executeToolCall with a handler that reads its own view. Each operation is awaited
+      // before the next starts. The strict reference and the floor do the same work in
+      // JavaScript: parse the text for requestedArguments and for the value, snapshot (the
+      // floor: stringify + SHA-256), a policy view, the policy awaited, the mutation check
+      // (canonicalize the policy's view again and compare), an execution view, the handler.
+      const requests = items.map((item) => ({ agentName: item.agentName, toolName: item.toolName, rawArguments: JSON.stringify(item.value) }));
+      const reference = contenders.find((c) => c.id === 'strict-reference');
+      const policy = async (input) => {
+        SINK.policySeen = input.parsedArguments;
+        return { decision: 'allow', reason: 'bench' };
+      };
+      const handler = (view) => {
+        SINK.handled = view;
+        return view;
+      };
+      const jsStep = (snapshotOf, canonicalOf) => async (r) => {
+        SINK.requested = JSON.parse(r.rawArguments);
+        const snapshot = snapshotOf(r);
+        const policyView = JSON.parse(snapshot.argsCanonicalJson);
+        const result = await policy({ agentName: r.agentName, toolName: r.toolName, parsedArguments: policyView, proposalHash: snapshot.proposalHash });
+        if (result.decision !== 'allow' || canonicalOf(policyView) !== snapshot.argsCanonicalJson) throw new Error('bench: not allowed');
+        return handler(JSON.parse(snapshot.argsCanonicalJson));
+      };
+      const run = await runGroup([
+        {
+          id: 'run-package',
+          label: 'prepare + evaluate + execute (package)',
+          async: true,
+          fn: async (r) => {
+            const prepared = pkg.prepareToolCall(r);
+            const decision = await pkg.evaluateToolCall({ prepared, policy });
+            return pkg.executeToolCall(decision, handler);
+          },
+          arr: requests,
+        },
+        {
+          id: 'run-reference',
+          label: 'strict JS reference',
+          async: true,
+          fn: jsStep((r) => reference.snapshot({ agentName: r.agentName, toolName: r.toolName, value: JSON.parse(r.rawArguments) }), reference.canonicalize),
+          arr: requests,
+        },
+        {
+          id: 'run-floor',
+          label: 'floor: parse + stringify + sha256',
+          async: true,
+          fn: jsStep((r) => {
+            const argsCanonicalJson = JSON.stringify(JSON.parse(r.rawArguments));
+            return { argsCanonicalJson, proposalHash: sha256Envelope(r.agentName, r.toolName, argsCanonicalJson) };
+          }, (view) => JSON.stringify(view)),
+          arr: requests,
+        },
+      ], opts, canonicalBytes);
+      console.log('the three steps, asynchronously: prepareToolCall (no schema) + evaluateToolCall (a policy that allows) + executeToolCall (a handler)');
+      console.log(timingTable(run));
+      groups.run = run;
+    }
+
     if (opts.groups.includes('decode')) {
       const { decodeView } = pkg;
-      const decode = runGroup([
+      const decode = await runGroup([
         { id: 'decodeView-snapshot', label: 'decodeView(snapshot), same snapshot each op (package)', fn: (snapshot) => decodeView(snapshot), arr: snapshots },
         {
           id: 'decodeView-fresh',
