@@ -1,3 +1,4 @@
+// Generated from langchain.d.ts by scripts/gen-declarations.js (npm run gen:declarations): edit langchain.d.ts, never this file.
 // Type declarations of tool-argument-snapshot/langchain (adapters/langchain.js), the
 // RFC-0016 gate for LangChain.js: createToolGate for @langchain/core 1.x, and
 // toolGateMiddleware for LangChain v1's createAgent. The frameworks are optional peers.
