@@ -1,5 +1,6 @@
 // Compiled with `tsc --strict --noEmit` by __test__/adapter-openai-agents.test.js: the
 // declarations of tool-argument-snapshot/openai-agents accept ordinary usage and reject misuse.
+// Compiled from CommonJS and from ESM (a .cts and a .mts copy) by types.test.js.
 import { Agent, run } from '@openai/agents';
 import { ScriptedModel } from '@openai/agents/testing';
 import { z } from 'zod';

@@ -1,6 +1,7 @@
 // toolGateMiddleware under tsc --strict: it goes into createAgent's middleware list,
 // typed policies read parsedArguments, and a review UI reads the interrupt value and
 // answers with humanInTheLoopMiddleware's decisions.
+// Compiled from CommonJS and from ESM (a .cts and a .mts copy) by types.test.js.
 import { createAgent, tool, type Interrupt } from 'langchain';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { z } from 'zod';

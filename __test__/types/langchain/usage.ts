@@ -1,5 +1,6 @@
 // Compiled with `tsc --strict --noEmit` by __test__/adapter-langchain.test.js: the
 // declarations of tool-argument-snapshot/langchain accept ordinary usage and reject misuse.
+// Compiled from CommonJS and from ESM (a .cts and a .mts copy) by types.test.js.
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';

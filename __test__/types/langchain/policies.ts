@@ -1,6 +1,7 @@
-// (ESM) Typed policies of tool-argument-snapshot/langchain under tsc --strict: a map
+// Typed policies of tool-argument-snapshot/langchain under tsc --strict: a map
 // { [toolName]: policy } typed by each tool's schema output, and one function whose
 // input is a union discriminated by toolName; reading parsedArguments needs no cast.
+// Compiled from CommonJS and from ESM (a .cts and a .mts copy) by types.test.js.
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';

@@ -1,4 +1,5 @@
-// Type tests of tool-argument-snapshot/ai from ESM (checked by adapter-ai.test.js).
+// Type tests of tool-argument-snapshot/ai (checked by adapter-ai.test.js as CommonJS).
+// Compiled from CommonJS and from ESM (a .cts and a .mts copy) by types.test.js.
 import { generateText, tool, streamText } from 'ai';
 import { z } from 'zod';
 import { createApprovalGrants } from 'tool-argument-snapshot';

@@ -1,6 +1,7 @@
-// Type tests of tool-argument-snapshot/mastra from ESM (checked by adapter-mastra.test.js):
+// Type tests of tool-argument-snapshot/mastra (checked by adapter-mastra.test.js):
 // policies typed per tool (a map) and over a union discriminated by toolName, reading
 // parsedArguments and its fields under --strict (no TS2589), the gate's options and results.
+// Compiled from CommonJS and from ESM (a .cts and a .mts copy) by types.test.js.
 import { Agent } from '@mastra/core/agent';
 import { MastraLanguageModelV2Mock } from '@mastra/core/test-utils/llm-mock';
 import { z } from 'zod';
