@@ -109,8 +109,8 @@ async function approvalWarnings(fn) {
 
 test('tool-argument-snapshot/mastra is exported, shipped and an optional peer on @mastra/core 1.x', () => {
   const manifest = require('../package.json');
-  assert.deepEqual(manifest.exports['./mastra'], { types: './adapters/mastra.d.ts', default: './adapters/mastra.js' });
-  assert.ok(manifest.files.includes('adapters/mastra.js') && manifest.files.includes('adapters/mastra.d.ts'));
+  assert.deepEqual(manifest.exports['./mastra'], { types: './adapters/mastra.d.ts', default: './adapters/mastra/index.js' });
+  assert.ok(manifest.files.includes('adapters/'));
   assert.equal(manifest.peerDependencies['@mastra/core'], '^1.71.0');
   assert.deepEqual(manifest.peerDependenciesMeta['@mastra/core'], { optional: true });
   assert.match(manifest.devDependencies['@mastra/core'], /^\^1\./, 'tested against @mastra/core pinned by major');

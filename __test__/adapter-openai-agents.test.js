@@ -569,8 +569,8 @@ test('installing the package pulls no framework: @openai/agents is an optional p
   const manifest = require('../package.json');
   assert.equal(manifest.peerDependencies['@openai/agents'], '^0.20.0');
   assert.deepEqual(manifest.peerDependenciesMeta['@openai/agents'], { optional: true });
-  assert.ok(manifest.files.includes('adapters/openai-agents.js') && manifest.files.includes('adapters/openai-agents.d.ts'));
-  assert.deepEqual(manifest.exports['./openai-agents'], { types: './adapters/openai-agents.d.ts', default: './adapters/openai-agents.js' });
+  assert.ok(manifest.files.includes('adapters/'));
+  assert.deepEqual(manifest.exports['./openai-agents'], { types: './adapters/openai-agents.d.ts', default: './adapters/openai-agents/index.js' });
 
   const dir = fs.mkdtempSync(join(os.tmpdir(), 'tas-openai-agents-'));
   try {

@@ -24,7 +24,7 @@ const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/cli
 const { McpError, ElicitRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
 
 const { createApprovalGrants, verifySnapshot } = require('..');
-const { gateMcpServer } = require('../adapters/mcp');
+const { gateMcpServer } = require('../adapters/mcp/index.js');
 
 const FIXTURE = path.join(__dirname, 'mcp-fixtures', 'pay-server.js');
 const KEY = 'an approval key of at least thirty-two bytes, for tests';
