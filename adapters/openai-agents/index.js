@@ -1,3 +1,8 @@
 'use strict';
-// Transitional entry while the adapter moves into this folder.
-module.exports = require('../openai-agents.js');
+// tool-argument-snapshot/openai-agents: RFC-0016 for the OpenAI Agents SDK. How the gate
+// works with the SDK (raw text, runs, approval, the carrier): docs/adapters/openai-agents.md.
+
+const { createOpenAIAgentsGate } = require('./gate');
+const { CARRIER_KEY } = require('./schemas');
+
+module.exports = { createOpenAIAgentsGate, CARRIER_KEY };
