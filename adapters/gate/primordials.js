@@ -6,6 +6,7 @@
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 const { isProxy } = require('node:util').types;
 const { randomUUID } = require('node:crypto');
+const { Buffer } = require('node:buffer');
 
 module.exports = Object.freeze({
   __proto__: null,
@@ -42,6 +43,7 @@ module.exports = Object.freeze({
   ObjectKeys: Object.keys,
   ObjectPrototype: Object.prototype,
   ObjectPrototypeToString: uncurryThis(Object.prototype.toString),
+  ProcessEmitWarning: process.emitWarning,
   PromisePrototypeThen: uncurryThis(Promise.prototype.then),
   PromiseResolve: Promise.resolve.bind(Promise),
   ReadableStreamPrototypePipeThrough: uncurryThis(ReadableStream.prototype.pipeThrough),
