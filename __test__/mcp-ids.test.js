@@ -130,7 +130,7 @@ describe('MCP ids: a request whose id is still in flight', () => {
     const errors = answers.filter((message) => message.error !== undefined);
     assert.equal(errors.length, 1);
     assertDuplicateAnswer(errors[0], 7);
-    const results = answers.filter((message) => message.result !== undefined).map((message) => [message.id, message.result.content[0].text]);
-    assert.deepEqual(results.sort(), [['7', 'ran 4'], [7, 'ran 1']]);
+    const results = answers.filter((message) => message.result !== undefined).map((message) => JSON.stringify([message.id, message.result.content[0].text]));
+    assert.deepEqual(results.sort(), ['["7","ran 4"]', '[7,"ran 1"]']);
   });
 });
