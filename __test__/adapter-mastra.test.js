@@ -161,7 +161,7 @@ test('installed from its tarball without Mastra, the package pulls no framework 
     fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
     const installed = npm(['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball], project);
     assert.equal(installed.status, 0, installed.stderr);
-    assert.ok(fs.existsSync(path.join(project, 'node_modules', 'tool-argument-snapshot', 'adapters', 'mastra.js')));
+    assert.ok(fs.existsSync(path.join(project, 'node_modules', 'tool-argument-snapshot', 'adapters', 'mastra', 'index.js')));
     assert.ok(fs.existsSync(path.join(project, 'node_modules', 'tool-argument-snapshot', 'adapters', 'mastra.d.ts')));
     assert.equal(fs.existsSync(path.join(project, 'node_modules', '@mastra')), false, 'no framework was installed');
     const loaded = spawnSync(process.execPath, ['-e', `
