@@ -14,7 +14,9 @@ const { createCapture } = require('./capture');
 const { createTools } = require('./tools');
 const { createApproval } = require('./approval');
 
-const { prepareToolCallAsync: prepare, evaluateToolCall, isToolArgumentsValidationError: isValidationError } = api;
+const { decideCall } = require('../gate/decide');
+
+const { prepareToolCallAsync: prepare, isToolArgumentsValidationError: isValidationError } = api;
 
 /**
  * A gate for one agent's function tools: `gate.model(model)` captures the provider's raw
@@ -104,8 +106,7 @@ function createOpenAIAgentsGate(options) {
     const scope = scopeOf(runContext);
     // Defined, not assigned: a setter planted on Object.prototype cannot swallow it.
     if (scope !== null) setData(policyContext, 'grantScope', scope);
-    const decision = await evaluateToolCall({ prepared, policy: policyFor(toolName), policyContext, toolCallId: callId });
-    if (onDecision !== undefined) await onDecision(decision, { callId, toolCallId: callId, runContext });
+    const decision = await decideCall(prepared, policyFor(toolName), policyContext, callId, onDecision, { callId, toolCallId: callId, runContext });
     return { __proto__: null, rawArguments, decision, scope };
   }
 

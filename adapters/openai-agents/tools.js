@@ -11,8 +11,9 @@ const { isZodSchema } = require('./zod-nulls');
 const { isSchemaObject, zodStrictNullStep, jsonStrictNullStep } = require('./json-nulls');
 const { SDK_DEFAULT_ERROR_OUTPUT, wireSchemaOf, isJsonSchema, jsonSchemaStep, GATE_TOOL_FIELDS } = require('./schemas');
 
-const { executeToolCall, ToolArgumentsValidationError, canonicalize } = api;
-const { isToolArgumentsValidationError: isValidationError, isToolCallNotAllowedError: isNotAllowedError } = api;
+const { executeDecision, isGrantUnavailable } = require('../gate/execute');
+
+const { ToolArgumentsValidationError, canonicalize, isToolArgumentsValidationError: isValidationError } = api;
 const sdkTool = sdk.tool;
 
 /** The tool makers of one gate (`g`: its options and per-run state). */
@@ -82,9 +83,9 @@ function createTools(g) {
       }
       if (decision.decision !== 'allow') return notExecutedOutput(decision);
       try {
-        return await executeToolCall(decision, (args) => handler(args, runContext, details), executeOptions);
+        return await executeDecision(decision, (args) => handler(args, runContext, details), executeOptions);
       } catch (error) {
-        if (isNotAllowedError(error) && error.code === 'grant_unavailable') {
+        if (isGrantUnavailable(error)) {
           return notExecutedOutput({ decision: 'deny', decidedBy: 'runtime', reason: 'grant_unavailable' });
         }
         throw error;

@@ -2,7 +2,8 @@
 // The tool calls of a model message, each paired with the provider's own argument text by id
 // where that pairing is unambiguous, or with the problem that makes it invalid input.
 
-const { invalidArgument, own, ownArray, isWellFormedString } = require('../../shared');
+const { invalidArgument, own, ownArray } = require('../../shared');
+const { isId: isCallId } = require('../../gate/read');
 const {
   ObjectFreeze, ArrayIsArray, ArrayPrototypePush, SafeMap, MapPrototypeGet, MapPrototypeSet, isProxy,
 } = require('../../gate/primordials');
@@ -14,10 +15,6 @@ const CALL_PROBLEMS = ObjectFreeze({
   duplicate_call_id: 'two tool calls of the message share this id: their texts cannot be told apart, answered or approved one by one',
   unpaired_call: 'the message has provider texts, but none with this call\'s id and tool name: its arguments exist only in LangChain\'s parsed copy',
 });
-
-function isCallId(value) {
-  return isWellFormedString(value) && value !== '';
-}
 
 /** Counts how often each id occurs. */
 function countIds(map, id) {

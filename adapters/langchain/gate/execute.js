@@ -9,8 +9,10 @@ const {
 const { core, api } = require('./core');
 const { CALL_PROBLEMS } = require('./calls');
 
-const { prepareToolCallAsync, evaluateToolCall, executeToolCall, createSnapshot, decodeView } = api;
-const { isToolArgumentsValidationError, isToolCallNotAllowedError } = api;
+const { decideCall } = require('../../gate/decide');
+const { executeDecision, isGrantUnavailable } = require('../../gate/execute');
+
+const { prepareToolCallAsync, createSnapshot, decodeView, isToolArgumentsValidationError } = api;
 const { StructuredTool, ToolInputParsingException } = core.tools;
 const { ToolMessage } = core.messages;
 
@@ -120,7 +122,7 @@ function scopeOf(policyContext) {
 }
 
 function evaluate(entry, prepared, policyContext, id) {
-  return evaluateToolCall({ prepared, policy: entry.policy, policyContext, toolCallId: id });
+  return decideCall(prepared, entry.policy, policyContext, id, undefined);
 }
 
 /**
@@ -136,7 +138,7 @@ async function executeAllowed(gate, entry, decision, id, config) {
     // after the grant was spent: an aborted run stops here and keeps the grant.
     const signal = own(runConfig, 'signal');
     if (signal !== undefined && signal !== null && signal.aborted === true) throw abortError(signal);
-    return executeToolCall(
+    return executeDecision(
       decision,
       (args) => {
         started = true;
@@ -150,7 +152,7 @@ async function executeAllowed(gate, entry, decision, id, config) {
     const output = await execution.invoke({ type: 'tool_call', id, name: entry.name, args: decodeView(decision.argsCanonicalJson) }, config);
     return { executed: true, output };
   } catch (error) {
-    if (!started && isToolCallNotAllowedError(error) && error.code === 'grant_unavailable') return { executed: false, output: undefined };
+    if (!started && isGrantUnavailable(error)) return { executed: false, output: undefined };
     throw error;
   }
 }
