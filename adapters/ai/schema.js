@@ -6,10 +6,11 @@
 const { asSchema } = require('./sdk');
 const { fromJsonSchema } = require('tool-argument-snapshot');
 const {
-  ArrayPrototypePush, isProxy, ObjectGetOwnPropertyNames, ObjectPrototypeToString, PromisePrototypeThen, PromiseResolve, ReflectApply,
+  ArrayPrototypePush, ObjectPrototypeToString, PromisePrototypeThen, PromiseResolve, ReflectApply,
 } = require('../gate/primordials');
 const { invalidArgument, own, isWellFormedString } = require('../gate/read');
 const { compileToolJsonSchema } = require('../gate/json-schema');
+const { ownTools } = require('../gate/options');
 
 function compileJsonSchema(json, toolName, jsonSchemaOptions) {
   return compileToolJsonSchema(fromJsonSchema, json, toolName, jsonSchemaOptions, true);
@@ -69,14 +70,15 @@ function jsonSchemaOf(sdkSchema, toolName, jsonSchemaOptions) {
 }
 
 function readTools(tools, jsonSchemaOptions) {
-  if (tools === null || typeof tools !== 'object' || isProxy(tools)) throw invalidArgument('options.tools must be an object of AI SDK tools');
-  const names = ObjectGetOwnPropertyNames(tools);
+  const pairs = ownTools(tools, isWellFormedString, {
+    tools: 'options.tools must be an object of AI SDK tools',
+    name: 'options.tools has a tool name that is not a well-formed string',
+    tool: (toolName) => `options.tools["${toolName}"] must be an AI SDK tool (an own data property, not a Proxy)`,
+  });
   const entries = [];
-  for (let i = 0; i < names.length; i++) {
-    const toolName = names[i];
-    if (!isWellFormedString(toolName)) throw invalidArgument('options.tools has a tool name that is not a well-formed string');
-    const target = own(tools, toolName);
-    if (target === null || typeof target !== 'object' || isProxy(target)) throw invalidArgument(`options.tools["${toolName}"] must be an AI SDK tool (an own data property, not a Proxy)`);
+  for (let i = 0; i < pairs.length; i++) {
+    const toolName = pairs[i][0];
+    const target = pairs[i][1];
     const execute = own(target, 'execute');
     // Provider-executed tools run at the provider; tools without execute are run by the
     // application itself. Neither passes through this process's handler: left as they are.

@@ -5,7 +5,7 @@
 
 const { createApprovalGrants } = require('tool-argument-snapshot');
 const {
-  isProxy, MapPrototypeGet, MapPrototypeSet, NumberIsFinite, ObjectGetOwnPropertyNames, SafeMap,
+  ArrayPrototypePush, isProxy, MapPrototypeGet, MapPrototypeSet, NumberIsFinite, ObjectGetOwnPropertyNames, SafeMap,
 } = require('./primordials');
 const { invalidArgument, own } = require('./read');
 
@@ -86,4 +86,24 @@ function entriesWithPolicies(entries, policyOption, grants, grantsGiven) {
   return byName;
 }
 
-module.exports = { readGrants, readOnDecision, readProposalTtl, readJsonSchemaOptions, readPolicy, entriesWithPolicies };
+/**
+ * The tools option as `[toolName, tool]` pairs: an object (not a Proxy) of own data
+ * properties, each name passing `isName`, each tool an object that is not a Proxy. The
+ * messages say what the adapter expects: `messages.tools`, `messages.name`, and
+ * `messages.tool(toolName)`.
+ */
+function ownTools(tools, isName, messages) {
+  if (tools === null || typeof tools !== 'object' || isProxy(tools)) throw invalidArgument(messages.tools);
+  const names = ObjectGetOwnPropertyNames(tools);
+  const pairs = [];
+  for (let i = 0; i < names.length; i++) {
+    const toolName = names[i];
+    if (!isName(toolName)) throw invalidArgument(messages.name);
+    const tool = own(tools, toolName);
+    if (tool === null || typeof tool !== 'object' || isProxy(tool)) throw invalidArgument(messages.tool(toolName));
+    ArrayPrototypePush(pairs, [toolName, tool]);
+  }
+  return pairs;
+}
+
+module.exports = { ownTools, readGrants, readOnDecision, readProposalTtl, readJsonSchemaOptions, readPolicy, entriesWithPolicies };

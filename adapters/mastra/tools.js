@@ -6,12 +6,13 @@
 const api = require('tool-argument-snapshot');
 const { mastraCreateTool, toStandardSchema } = require('./framework');
 const {
-  ArrayIsArray, ArrayPrototypePush, isProxy, ObjectFreeze, ObjectGetOwnPropertyNames, ObjectGetPrototypeOf,
+  ArrayIsArray, ArrayPrototypePush, isProxy, ObjectFreeze, ObjectGetPrototypeOf,
   ObjectHasOwn, ObjectPrototype, SafeWeakMap, WeakMapPrototypeGet, WeakMapPrototypeSet,
 } = require('../gate/primordials');
 const { invalidArgument, own, ownDataCopy, isId } = require('../gate/read');
 const { compileToolJsonSchema } = require('../gate/json-schema');
 const { nullTolerantSchema } = require('./nulls');
+const { ownTools } = require('../gate/options');
 
 /** The options each tool made by this module's createTool was made with (own data copies). */
 const optionsOfTool = new SafeWeakMap();
@@ -73,18 +74,15 @@ function wireSchemaOf(inputSchema) {
 }
 
 function readTools(tools, jsonSchemaOptions) {
-  if (tools === null || typeof tools !== 'object' || isProxy(tools)) {
-    throw invalidArgument('options.tools must be an object of tools by name: createTool options, or tools made by createTool of tool-argument-snapshot/mastra');
-  }
-  const names = ObjectGetOwnPropertyNames(tools);
+  const pairs = ownTools(tools, isId, {
+    tools: 'options.tools must be an object of tools by name: createTool options, or tools made by createTool of tool-argument-snapshot/mastra',
+    name: 'options.tools has a tool name that is not a non-empty well-formed string',
+    tool: (toolName) => `options.tools["${toolName}"] must be createTool options or a tool made by createTool of tool-argument-snapshot/mastra (an own data property, not a Proxy)`,
+  });
   const entries = [];
-  for (let i = 0; i < names.length; i++) {
-    const toolName = names[i];
-    if (!isId(toolName)) throw invalidArgument('options.tools has a tool name that is not a non-empty well-formed string');
-    const given = own(tools, toolName);
-    if (given === null || typeof given !== 'object' || isProxy(given)) {
-      throw invalidArgument(`options.tools["${toolName}"] must be createTool options or a tool made by createTool of tool-argument-snapshot/mastra (an own data property, not a Proxy)`);
-    }
+  for (let i = 0; i < pairs.length; i++) {
+    const toolName = pairs[i][0];
+    const given = pairs[i][1];
     let options = WeakMapPrototypeGet(optionsOfTool, given);
     if (options === undefined) {
       if (typeof own(given, 'execute') === 'function' && ObjectGetPrototypeOf(given) !== ObjectPrototype && ObjectGetPrototypeOf(given) !== null) {
