@@ -222,6 +222,70 @@ function readRecord(record) {
   return query;
 }
 
+// Receipts (issue 25). The receipts core passes frozen plain objects; a store reads them
+// as own data, the strings unencoded here (each durable store encodes what it writes).
+
+/** A whole number of milliseconds (a receipt time). */
+function readReceiptTime(value, what) {
+  if (!NumberIsSafeInteger(value)) throw invalidArgument(`${what} must be a safe integer (ms)`);
+  return value;
+}
+
+/** A ReceiptKey: { agentName, runId (string or null, absent reads as null), toolCallId }. */
+function readReceiptKey(key) {
+  const source = readObject(key, 'key');
+  return {
+    agentName: readString(own(source, 'agentName'), 'key.agentName'),
+    runId: readNullableString(own(source, 'runId'), 'key.runId'),
+    toolCallId: readString(own(source, 'toolCallId'), 'key.toolCallId'),
+  };
+}
+
+function readClaimId(source, what) {
+  const claimId = readString(own(source, 'claimId'), `${what}.claimId`);
+  if (claimId.length === 0 || claimId.length > 128) throw invalidArgument(`${what}.claimId must be 1 to 128 characters`);
+  return claimId;
+}
+
+/** A ReceiptClaim: the key, proposalHash, claimId, claimedAt, leaseExpiresAt, expiresAt. */
+function readReceiptClaim(claim) {
+  const out = readReceiptKey(claim);
+  const proposalHash = own(claim, 'proposalHash');
+  if (!isHash(proposalHash)) throw invalidArgument('claim.proposalHash must be 64 lowercase hex digits');
+  out.proposalHash = proposalHash;
+  out.claimId = readClaimId(claim, 'claim');
+  out.claimedAt = readReceiptTime(own(claim, 'claimedAt'), 'claim.claimedAt');
+  out.leaseExpiresAt = readReceiptTime(own(claim, 'leaseExpiresAt'), 'claim.leaseExpiresAt');
+  out.expiresAt = readReceiptTime(own(claim, 'expiresAt'), 'claim.expiresAt');
+  return out;
+}
+
+/** A ReceiptOutcome: the key, claimId, status, completedAt, resultJson (string or null), expiresAt. */
+function readReceiptOutcome(outcome) {
+  const out = readReceiptKey(outcome);
+  out.claimId = readClaimId(outcome, 'outcome');
+  const status = own(outcome, 'status');
+  if (status !== 'completed' && status !== 'failed') throw invalidArgument("outcome.status must be 'completed' or 'failed'");
+  out.status = status;
+  out.completedAt = readReceiptTime(own(outcome, 'completedAt'), 'outcome.completedAt');
+  out.resultJson = readNullableString(own(outcome, 'resultJson'), 'outcome.resultJson');
+  out.expiresAt = readReceiptTime(own(outcome, 'expiresAt'), 'outcome.expiresAt');
+  return out;
+}
+
+/** A release: the key and the claimId. */
+function readReceiptRelease(release) {
+  const out = readReceiptKey(release);
+  out.claimId = readClaimId(release, 'release');
+  return out;
+}
+
+/** A receipt clock reading (the receipts' own clock, an integer). */
+function readReceiptNow(now) {
+  if (!NumberIsSafeInteger(now)) throw invalidArgument('now must be a safe integer (milliseconds)');
+  return now;
+}
+
 function readProposalKey(key) {
   return encodeText(readString(key, 'key'));
 }
@@ -376,12 +440,18 @@ module.exports = {
   readObject,
   readOptions,
   readProposalKey,
+  readReceiptClaim,
+  readReceiptKey,
+  readReceiptNow,
+  readReceiptOutcome,
+  readReceiptRelease,
   readQuery,
   readRecord,
   readString,
   readTable,
   readTime,
   readTimeout,
+  isHash,
   run,
   storeError,
   then,
