@@ -121,9 +121,20 @@ function publicReceipt(record, now) {
   });
 }
 
-/** Calls a store method and awaits it, bounded by `timeoutMs`: rejects on a throw, a rejection or the timeout. */
+/**
+ * Calls a store method. A plain answer (a synchronous store) comes back as it is; a
+ * promise is awaited, bounded by `timeoutMs`: the result rejects on a throw, a rejection
+ * or the timeout.
+ */
 function callStore(state, name, args) {
   const method = state.methods[name];
+  let answer;
+  try {
+    answer = method.apply(state.store, args);
+  } catch (error) {
+    return SafePromise.reject(error);
+  }
+  if (answer === null || typeof answer !== 'object' || isProxy(answer) || typeof answer.then !== 'function') return answer;
   return new SafePromise((resolve, reject) => {
     let done = false;
     const timer = timerSet(() => {
@@ -138,19 +149,8 @@ function callStore(state, name, args) {
       if (ok) resolve(value);
       else reject(value);
     };
-    let answer;
-    try {
-      answer = method.apply(state.store, args);
-    } catch (error) {
-      settle(false, error);
-      return;
-    }
-    if (answer !== null && typeof answer === 'object' && typeof answer.then === 'function' && !isProxy(answer)) {
-      // A thenable a store returns is the store's promise, adopted by design.
-      SafePromise.resolve(answer).then((value) => settle(true, value), (error) => settle(false, error));
-    } else {
-      settle(true, answer);
-    }
+    // A thenable a store returns is the store's promise, adopted by design.
+    SafePromise.resolve(answer).then((value) => settle(true, value), (error) => settle(false, error));
   });
 }
 
@@ -210,8 +210,18 @@ function receiptsState(value) {
   return state;
 }
 
+// Claim ids: 16 random bytes each, taken from a pool filled 4 KiB at a time.
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let poolOffset = 0;
 function hex32() {
-  return BufferPrototypeToString(randomBytes(16), 'hex');
+  if (poolOffset + 16 > POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  const id = BufferPrototypeToString(pool, 'hex', poolOffset, poolOffset + 16);
+  poolOffset += 16;
+  return id;
 }
 
 /**
