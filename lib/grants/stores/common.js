@@ -290,6 +290,28 @@ function readProposalKey(key) {
   return encodeText(readString(key, 'key'));
 }
 
+/**
+ * A ReceiptRecord from what a durable store read back: a fresh plain object with exactly
+ * the record fields, its text decoded (decodeText), an absent or null field null.
+ */
+function receiptFromRow(row) {
+  const text = (value) => (value === undefined || value === null ? null : decodeText(value));
+  const time = (value) => (value === undefined || value === null ? null : +value);
+  return {
+    agentName: decodeText(row.agentName),
+    runId: text(row.runId),
+    toolCallId: decodeText(row.toolCallId),
+    proposalHash: row.proposalHash,
+    claimId: row.claimId,
+    status: row.status,
+    claimedAt: +row.claimedAt,
+    leaseExpiresAt: +row.leaseExpiresAt,
+    completedAt: time(row.completedAt),
+    resultJson: text(row.resultJson),
+    expiresAt: +row.expiresAt,
+  };
+}
+
 // Failures. The message names the store, the table or prefix, the operation and a code;
 // `code` is `store_timeout`, `store_closed` or `store_failed`, and `detail` (when the
 // cause gave one) a bare code such as an SQLSTATE, a system error or a Redis error kind.
@@ -445,6 +467,7 @@ module.exports = {
   readReceiptNow,
   readReceiptOutcome,
   readReceiptRelease,
+  receiptFromRow,
   readQuery,
   readRecord,
   readString,
