@@ -478,4 +478,32 @@ function assertStoreError(error, codes, secrets) {
   assert.equal(error.cause, undefined, 'no cause: a driver error can quote a value');
 }
 
-module.exports = { conformance, assertStoreError, hash, query, record };
+/**
+ * The six receipt operations called with secret-looking keys and values, each checking
+ * that its rejection names the operation (for the dead-store tests of each store). The
+ * secrets the message must not show: SECRET_RECEIPT_TEXTS.
+ */
+const SECRET_RECEIPT_TEXTS = ['secret-agent', 'secret-run', 'secret-call', 'secret-claim', 'secret-result'];
+function receiptCalls(store) {
+  const key = Object.freeze({ agentName: 'secret-agent', runId: 'secret-run', toolCallId: 'secret-call' });
+  const claimId = `secret-claim-${'0'.repeat(19)}`;
+  const named = (operation, start) => {
+    const call = () =>
+      start().catch((error) => {
+        assert.equal(error.operation, operation, `the error of ${operation} names it`);
+        throw error;
+      });
+    call.toString = () => operation;
+    return call;
+  };
+  return [
+    named('claimReceipt', () => store.claimReceipt(Object.freeze({ ...key, proposalHash: 'a'.repeat(64), claimId, claimedAt: 1, leaseExpiresAt: 2, expiresAt: 3 }), 1)),
+    named('completeReceipt', () => store.completeReceipt(Object.freeze({ ...key, claimId, status: 'completed', completedAt: 2, resultJson: '{"secret-result":1}', expiresAt: 3 }), 2)),
+    named('releaseReceipt', () => store.releaseReceipt(Object.freeze({ ...key, claimId }), 2)),
+    named('getReceipt', () => store.getReceipt(key, 2)),
+    named('deleteReceipt', () => store.deleteReceipt(key)),
+    named('pruneReceipts', () => store.pruneReceipts(2)),
+  ];
+}
+
+module.exports = { conformance, assertStoreError, hash, query, record, receiptCalls, SECRET_RECEIPT_TEXTS };

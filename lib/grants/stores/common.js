@@ -24,6 +24,9 @@ const ReflectApply = Reflect.apply;
 const setTimer = globalThis.setTimeout;
 const clearTimer = globalThis.clearTimeout;
 const BRAND = Symbol.for('tool-argument-snapshot.error');
+const { createHash } = require('node:crypto');
+const HashPrototypeUpdate = uncurryThis(Object.getPrototypeOf(createHash('sha256')).update);
+const HashPrototypeDigest = uncurryThis(Object.getPrototypeOf(createHash('sha256')).digest);
 
 const DEFAULT_TABLE = 'tool_argument_snapshot_grants';
 const DEFAULT_PREFIX = 'tas:grant:';
@@ -280,6 +283,21 @@ function readReceiptRelease(release) {
   return out;
 }
 
+/**
+ * The id of a receipt key as the durable stores index it: SHA-256 (hex) of the encoded
+ * agentName and toolCallId, length-prefixed, then `-` for a null runId or `+` and the
+ * encoded runId. Encoded text is well-formed, so its UTF-8 is one to one with it, and the
+ * index entry stays 64 characters whatever the names' size.
+ */
+function receiptId(key) {
+  const a = encodeText(key.agentName);
+  const c = encodeText(key.toolCallId);
+  const run = key.runId === null ? '-' : `+${encodeText(key.runId)}`;
+  const hash = createHash('sha256');
+  HashPrototypeUpdate(hash, `${a.length}:${a}${c.length}:${c}${run}`, 'utf8');
+  return HashPrototypeDigest(hash, 'hex');
+}
+
 /** A receipt clock reading (the receipts' own clock, an integer). */
 function readReceiptNow(now) {
   if (!NumberIsSafeInteger(now)) throw invalidArgument('now must be a safe integer (milliseconds)');
@@ -468,6 +486,7 @@ module.exports = {
   readReceiptOutcome,
   readReceiptRelease,
   receiptFromRow,
+  receiptId,
   readQuery,
   readRecord,
   readString,
