@@ -401,6 +401,34 @@ function conformance(name, open, options = {}) {
       assert.equal((await store.getReceipt(rkey('ag', '\ufffd', 'call'), 0)).claimId, claims[claims.findIndex((c) => c.runId === '\ufffd')].claimId, 'not the lone surrogate\'s');
     });
 
+    it('receipts: every receipt method refuses bad arguments (TypeError), a Proxy unread, a getter never called', async ({ store }) => {
+      const key = rkey();
+      const c = claimOf(key);
+      let trapped = 0;
+      const proxy = new Proxy({ ...c }, { get() { trapped++; }, getOwnPropertyDescriptor() { trapped++; }, has() { trapped++; }, ownKeys() { trapped++; return []; } });
+      const accessor = { ...key };
+      Object.defineProperty(accessor, 'toolCallId', { get() { trapped++; return 'call-1'; }, enumerable: true });
+      const attempts = [
+        () => store.claimReceipt(proxy, 1000),
+        () => store.getReceipt(proxy, 1000),
+        () => store.deleteReceipt(proxy),
+        () => store.getReceipt(accessor, 1000),
+        () => store.claimReceipt({ ...c, proposalHash: 'A'.repeat(64) }, 1000),
+        () => store.claimReceipt({ ...c, runId: 5 }, 1000),
+        () => store.claimReceipt({ ...c, claimedAt: 1.5 }, 1000),
+        () => store.claimReceipt({ ...c, expiresAt: Number.POSITIVE_INFINITY }, 1000),
+        () => store.claimReceipt(c, Number.NaN),
+        () => store.completeReceipt({ ...outcomeOf(c), status: 'in_progress' }, 1000),
+        () => store.completeReceipt({ ...outcomeOf(c), resultJson: 5 }, 1000),
+        () => store.releaseReceipt({ ...key }, 1000),
+        () => store.getReceipt({ agentName: 1, runId: null, toolCallId: 'c' }, 1000),
+        () => store.pruneReceipts('0'),
+      ];
+      for (const attempt of attempts) await assert.rejects(async () => attempt(), TypeError, String(attempt));
+      assert.equal(trapped, 0, 'no trap or getter ran');
+      assert.equal(await store.claimReceipt(c, 1000), null, 'the store still works: nothing was stored by a refused call');
+    });
+
     it('receipts: concurrent claims in one process, exactly one wins', async ({ store }) => {
       for (let round = 0; round < 5; round++) {
         const key = rkey('agent', `run-${round}`, 'call');
