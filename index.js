@@ -11,6 +11,7 @@ const {
   decodeRequest, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
 } = require('./lib/run');
 const { createApprovalGrants } = require('./lib/grants');
+const { createExecutionReceipts } = require('./lib/receipts');
 const { createSqliteGrantStore } = require('./lib/grants/stores/sqlite');
 const { createPostgresGrantStore } = require('./lib/grants/stores/postgres');
 const { createRedisGrantStore } = require('./lib/grants/stores/redis');
@@ -34,6 +35,7 @@ module.exports = {
   authorizeToolCall,
   RUNTIME_REASONS,
   createApprovalGrants,
+  createExecutionReceipts,
   createSqliteGrantStore,
   createPostgresGrantStore,
   createRedisGrantStore,

@@ -26,6 +26,12 @@ const {
   sqliteStoreGetProposal,
   sqliteStoreDeleteProposal,
   sqliteStoreClose,
+  sqliteStoreClaimReceipt,
+  sqliteStoreCompleteReceipt,
+  sqliteStoreReleaseReceipt,
+  sqliteStoreGetReceipt,
+  sqliteStoreDeleteReceipt,
+  sqliteStorePruneReceipts,
 } = binding;
 
 /** SQLite result codes worth a word in the message (the primary code is the low byte). */
@@ -49,6 +55,18 @@ function classify(cause) {
     return { code: 'store_failed', detail: message, hint };
   }
   return { code: 'store_failed', detail: typeof message === 'string' && message === 'internal' ? message : undefined };
+}
+
+/** A receipt key's text as the store writes it (encodeText; runId null stays null). */
+function encodeKey(key) {
+  return { agentName: C.encodeText(key.agentName), runId: key.runId === null ? null : C.encodeText(key.runId), toolCallId: C.encodeText(key.toolCallId) };
+}
+
+function receiptOrNull(row) {
+  if (row === null || row === undefined) return null;
+  const record = C.receiptFromRow(row);
+  record.claimId = C.decodeText(record.claimId);
+  return record;
 }
 
 function readPath(value) {
@@ -117,6 +135,42 @@ function createSqliteGrantStore(options) {
     deleteProposal: C.method((key) => {
       const k = C.readProposalKey(key);
       return run('deleteProposal', () => sqliteStoreDeleteProposal(handle, k));
+    }),
+    // Receipts (docs/stores.md): the `<table>_receipts` table, one transaction each.
+    claimReceipt: C.method((claim, now) => {
+      const c = C.readReceiptClaim(claim);
+      const t = C.readReceiptNow(now);
+      const k = encodeKey(c);
+      return C.then(
+        run('claimReceipt', () => sqliteStoreClaimReceipt(handle, k.agentName, k.runId, k.toolCallId, c.proposalHash, C.encodeText(c.claimId), c.claimedAt, c.leaseExpiresAt, c.expiresAt, t)),
+        receiptOrNull,
+      );
+    }),
+    completeReceipt: C.method((outcome, now) => {
+      const o = C.readReceiptOutcome(outcome);
+      C.readReceiptNow(now);
+      const k = encodeKey(o);
+      const result = o.resultJson === null ? null : C.encodeText(o.resultJson);
+      return run('completeReceipt', () => sqliteStoreCompleteReceipt(handle, k.agentName, k.runId, k.toolCallId, C.encodeText(o.claimId), o.status, o.completedAt, result, o.expiresAt));
+    }),
+    releaseReceipt: C.method((release, now) => {
+      const r = C.readReceiptRelease(release);
+      C.readReceiptNow(now);
+      const k = encodeKey(r);
+      return run('releaseReceipt', () => sqliteStoreReleaseReceipt(handle, k.agentName, k.runId, k.toolCallId, C.encodeText(r.claimId)));
+    }),
+    getReceipt: C.method((key, now) => {
+      const k = encodeKey(C.readReceiptKey(key));
+      const t = C.readReceiptNow(now);
+      return C.then(run('getReceipt', () => sqliteStoreGetReceipt(handle, k.agentName, k.runId, k.toolCallId, t)), receiptOrNull);
+    }),
+    deleteReceipt: C.method((key) => {
+      const k = encodeKey(C.readReceiptKey(key));
+      return run('deleteReceipt', () => sqliteStoreDeleteReceipt(handle, k.agentName, k.runId, k.toolCallId));
+    }),
+    pruneReceipts: C.method((now) => {
+      const t = C.readReceiptNow(now);
+      return run('pruneReceipts', () => sqliteStorePruneReceipts(handle, t));
     }),
     close: C.method(() => run('close', () => sqliteStoreClose(handle))),
   });
