@@ -997,3 +997,26 @@ export interface ExecutionReceipts {
 
 /** Execution receipts: at most one run per { agentName, runId, toolCallId }, bound to the proposal hash. */
 export declare function createExecutionReceipts(options?: ExecutionReceiptsOptions): ExecutionReceipts;
+
+// openGrantStore
+
+export interface OpenGrantStoreOptions {
+  /** SQLite and PostgreSQL: the grants table (as the factories take it). */
+  table?: string;
+  /** Redis: the key prefix. */
+  prefix?: string;
+  /** Every call's bound (default 5000); for Redis also the connect's. */
+  timeoutMs?: number;
+  /** Redis: which client to load from the application (default: 'redis' when installed, else 'ioredis'). */
+  redisClient?: 'redis' | 'ioredis';
+}
+
+/**
+ * A grant store from a URL: `sqlite:PATH`, `sqlite::memory:`, `postgres://...`, `postgresql://...`
+ * (migrate() is run), `redis://...`, `rediss://...`. pg, redis or ioredis is loaded from the
+ * application (optional peers; MODULE_NOT_FOUND naming it when missing). close() closes the store
+ * and what was opened for it. No message shows the URL.
+ */
+export declare function openGrantStore(url: `sqlite:${string}`, options?: OpenGrantStoreOptions): Promise<DurableGrantStore>;
+export declare function openGrantStore(url: `postgres://${string}` | `postgresql://${string}`, options?: OpenGrantStoreOptions): Promise<PostgresGrantStore>;
+export declare function openGrantStore(url: string, options?: OpenGrantStoreOptions): Promise<DurableGrantStore>;

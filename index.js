@@ -15,6 +15,7 @@ const { createExecutionReceipts } = require('./lib/receipts');
 const { createSqliteGrantStore } = require('./lib/grants/stores/sqlite');
 const { createPostgresGrantStore } = require('./lib/grants/stores/postgres');
 const { createRedisGrantStore } = require('./lib/grants/stores/redis');
+const { openGrantStore } = require('./lib/grants/open');
 const { diffSnapshots } = require('./lib/diff');
 const { fromJsonSchema } = require('./lib/json-schema/index');
 const { checkEngine } = require('./lib/selftest');
@@ -39,6 +40,7 @@ module.exports = {
   createSqliteGrantStore,
   createPostgresGrantStore,
   createRedisGrantStore,
+  openGrantStore,
   diffSnapshots,
   fromJsonSchema,
   SnapshotDomainError,

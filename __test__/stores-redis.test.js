@@ -341,7 +341,9 @@ describe('a Redis server that does not keep what it acknowledged is named once (
   for (const [label, args, warned] of [
     ['appendonly no: one TAS_REDIS_NOT_DURABLE warning per store', ['--appendonly', 'no'], 1],
     ['maxmemory-policy allkeys-lru: one warning', ['--appendonly', 'yes', '--maxmemory-policy', 'allkeys-lru'], 1],
-    ['appendonly yes, noeviction: no warning', ['--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], 0],
+    ['appendonly yes, appendfsync always, noeviction: no warning', ['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'], 0],
+    ['appendonly yes, appendfsync everysec (the default): one warning', ['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'], 1],
+    ['appendonly yes, appendfsync no: one warning', ['--appendonly', 'yes', '--appendfsync', 'no', '--maxmemory-policy', 'noeviction'], 1],
   ]) {
     test(label, async (t) => {
       if (spawnSync('redis-server', ['--version']).status !== 0) {

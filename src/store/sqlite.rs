@@ -288,34 +288,51 @@ pub struct SqliteGrantStore {
   sql: Sql,
 }
 
+/// SQLite's extended result code for a path it refuses as a symbolic link
+/// (SQLITE_CANTOPEN_SYMLINK).
+const CANTOPEN_SYMLINK: i32 = 14 | (6 << 8);
+
 /// Creates the database file readable by its owner only, when it does not exist yet: it
 /// holds approved arguments. SQLite gives its `-wal` and `-shm` files the same mode.
+/// A path that is a symbolic link to nothing is refused: the owner-only create does not
+/// follow it, SQLite would, and create the target with the process's umask.
 #[cfg(unix)]
-fn create_private(path: &str) {
+fn create_private(path: &str) -> Result<()> {
   use std::os::unix::fs::OpenOptionsExt;
   if path.is_empty() || path == ":memory:" {
-    return;
+    return Ok(());
   }
   // AlreadyExists (another process was first) and every other failure are left to
   // SQLite's own open, which reports them.
-  let _ = std::fs::OpenOptions::new()
+  let created = std::fs::OpenOptions::new()
     .write(true)
     .create_new(true)
     .mode(0o600)
     .open(path);
+  if created.is_err() {
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if link && std::fs::metadata(path).is_err() {
+      return Err(StoreError::Sqlite(CANTOPEN_SYMLINK));
+    }
+  }
+  Ok(())
 }
 
 #[cfg(not(unix))]
-fn create_private(_path: &str) {}
+fn create_private(_path: &str) -> Result<()> {
+  Ok(())
+}
 
 impl SqliteGrantStore {
   /// Opens (creating when missing) the file at `path` and the store's tables in it.
   /// `busy` is how long a call waits for another connection's lock.
   pub fn open(path: &str, table: &str, busy: Duration) -> Result<SqliteGrantStore> {
-    if !is_table_name(table) {
+    // SQLite compares table names without ASCII case: only lower-case ones are taken, so
+    // two stores' tables never fold into one.
+    if !is_table_name(table) || table.bytes().any(|b| b.is_ascii_uppercase()) {
       return Err(StoreError::InvalidTable);
     }
-    create_private(path);
+    create_private(path)?;
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
       | OpenFlags::SQLITE_OPEN_CREATE
       | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -626,6 +643,11 @@ mod tests {
     assert!(!is_table_name(&"a".repeat(MAX_TABLE_NAME + 1)));
     assert_eq!(
       SqliteGrantStore::open(":memory:", "a;b", Duration::ZERO).err(),
+      Some(StoreError::InvalidTable)
+    );
+    // SQLite folds ASCII case: an upper-case name could meet its lower-case twin.
+    assert_eq!(
+      SqliteGrantStore::open(":memory:", "Approvals", Duration::ZERO).err(),
       Some(StoreError::InvalidTable)
     );
   }

@@ -140,14 +140,22 @@ function createRedisGrantStore(options) {
     durabilityChecked = true;
     // Sent from inside C.then: a client whose command throws rejects, it never throws here.
     const settings = C.then(undefined, () => C.then(send(['CONFIG', 'GET', 'appendonly']), (appendonly) =>
-      C.then(send(['CONFIG', 'GET', 'maxmemory-policy']), (policy) => ({
-        appendonly: configValue(appendonly, 'appendonly'), policy: configValue(policy, 'maxmemory-policy'),
-      }))));
+      C.then(send(['CONFIG', 'GET', 'appendfsync']), (fsync) =>
+        C.then(send(['CONFIG', 'GET', 'maxmemory-policy']), (policy) => ({
+          appendonly: configValue(appendonly, 'appendonly'),
+          fsync: configValue(fsync, 'appendfsync'),
+          policy: configValue(policy, 'maxmemory-policy'),
+        })))));
     C.then(settings, (found) => {
       const evicts = typeof found.policy === 'string' && StringPrototypeSlice(found.policy, 0, 8) === 'allkeys-';
-      if (found.appendonly === 'no' || evicts) {
+      // appendfsync everysec (Redis's default) or no acknowledges writes the disk may not hold yet.
+      const lazyFsync = found.appendonly === 'yes' && (found.fsync === 'everysec' || found.fsync === 'no');
+      if (found.appendonly === 'no' || lazyFsync || evicts) {
+        const cause = found.appendonly === 'no' ? 'does not write an append-only file (appendonly no)'
+          : lazyFsync ? `acknowledges writes before they reach the disk (appendfsync ${found.fsync})`
+            : `evicts keys (maxmemory-policy ${found.policy})`;
         emitWarning(
-          `${where}: the Redis server ${found.appendonly === 'no' ? 'does not write an append-only file (appendonly no)' : `evicts keys (maxmemory-policy ${found.policy})`}: ` +
+          `${where}: the Redis server ${cause}: ` +
             'after a restart or an eviction, a spent use or a granted seal\'s nonce can be forgotten and an approval run again. ' +
             'Use appendonly yes with appendfsync always, maxmemory-policy noeviction (or volatile-*), and no asynchronous failover (docs/stores.md).',
           { type: 'Warning', code: 'TAS_REDIS_NOT_DURABLE' },

@@ -14,6 +14,7 @@ const C = require('./common');
 const { ObjectFreeze, StringPrototypeIsWellFormed, StringPrototypeSlice } = P;
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
+const StringPrototypeToLowerCase = uncurryThis(String.prototype.toLowerCase);
 
 const {
   sqliteStoreOpen,
@@ -51,7 +52,9 @@ function classify(cause) {
   if (message === 'timeout') return { code: 'store_timeout' };
   if (message === 'closed') return { code: 'store_closed' };
   if (typeof message === 'string' && StringPrototypeIndexOf(message, 'sqlite_') === 0) {
-    const hint = HINTS[+StringPrototypeSlice(message, 7) & 0xff];
+    const number = +StringPrototypeSlice(message, 7);
+    // 1550 (SQLITE_CANTOPEN_SYMLINK): the store refuses a path that links to nothing.
+    const hint = number === 1550 ? 'the path is a symbolic link to nothing' : HINTS[number & 0xff];
     return { code: 'store_failed', detail: message, hint };
   }
   return { code: 'store_failed', detail: typeof message === 'string' && message === 'internal' ? message : undefined };
@@ -87,6 +90,11 @@ function createSqliteGrantStore(options) {
   const opts = C.readOptions(options, 'createSqliteGrantStore');
   const path = readPath(C.own(opts, 'path'));
   const table = C.readTable(C.own(opts, 'table'), false).name;
+  // SQLite compares identifiers without ASCII case, quoted or not: "Approvals" and
+  // "approvals" would be one table. Only lower-case names are taken, so no two meet.
+  if (StringPrototypeToLowerCase(table) !== table) {
+    throw invalidArgument('options.table must be lower-case for SQLite (SQLite compares table names without case; docs/stores.md)');
+  }
   const timeoutMs = C.readTimeout(C.own(opts, 'timeoutMs'));
   const where = `SQLite grant store (table "${table}")`;
   const handle = sqliteStoreOpen(path, table, timeoutMs);
