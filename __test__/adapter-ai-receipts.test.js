@@ -305,6 +305,10 @@ for (const keyed of [true, false]) {
     }
     // The UI messages a useChat app keeps: parts with approval-requested state.
     const ui = [{ id: 'm1', role: 'assistant', parts: [{ type: 'tool-transfer', toolCallId: 'call-1', state: 'approval-requested', input: {}, approval: { id: 'a1' } }] }];
+    // Proxies are refused unread.
+    const trap = new Proxy({}, { get() { throw new Error('read'); }, getOwnPropertyDescriptor() { throw new Error('read'); }, ownKeys() { throw new Error('read'); } });
+    await assert.rejects(reviewer.gate.pending(trap), TypeError);
+    await assert.rejects(reviewer.gate.pending([trap]), TypeError);
     const fromUi = await reviewer.gate.pending(ui);
     assert.deepEqual(fromUi.map((e) => [e.approvalId, e.toolCallId, e.proposal.argsCanonicalJson]), [['a1', 'call-1', '{"amount":50000,"to":"bob"}']]);
     assert.equal(executed.length, 0);

@@ -159,6 +159,12 @@ for (const keyed of [true, false]) {
         assert.deepEqual(listed[1], { runId: run.runId, toolCallId: 'c2', error: { name: keyed ? 'ApprovalGrantError' : 'SnapshotDomainError', code } });
         assert.equal(JSON.stringify(listed[1]).includes('mallory'), false);
       }
+      // Proxies are refused unread.
+      const trap = new Proxy({}, { get() { throw new Error('read'); }, getOwnPropertyDescriptor() { throw new Error('read'); }, ownKeys() { throw new Error('read'); } });
+      await assert.rejects(app.gate.pending(trap), TypeError);
+      await assert.rejects(app.gate.pending([trap]), TypeError);
+      await assert.rejects(app.gate.pending({ runs: [trap] }), TypeError);
+      await assert.rejects(app.gate.pending(suspended, trap), TypeError);
       // Once c1 is approved it no longer waits.
       await app.gate.approve({ runId: run.runId, toolCallId: 'c1' });
       assert.deepEqual((await app.gate.pending(suspended)).map((e) => e.toolCallId), ['c2']);

@@ -82,7 +82,8 @@ function approvalRequestsOf(source) {
   };
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (item === null || typeof item !== 'object' || isProxy(item)) continue;
+    if (isProxy(item)) throw invalidArgument('pending expects content parts, model messages or UI messages, not a Proxy');
+    if (item === null || typeof item !== 'object') continue;
     const parts = own(item, 'parts') !== undefined ? ownArray(item, 'parts') : ownArray(item, 'content');
     if (parts.length === 0) visit(item);
     for (let j = 0; j < parts.length; j++) visit(parts[j]);
