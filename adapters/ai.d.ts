@@ -18,8 +18,9 @@ import type {
  * Where a call's arguments came from. `provider_text`: the provider's own string, recorded
  * by the gate's model middleware and strict-decoded. `history`: a resumed call, replayed by
  * the SDK from message history, where only a parsed object exists; `rawArguments` is then
- * the package's RFC 8785 serialization of that object (it must be strict JSON data), not
- * provider evidence, and strict decoding of provider text cannot apply.
+ * the package's RFC 8785 serialization of what the tool's schema made of that object (it
+ * must be strict JSON data; the schema runs once, when the SDK validates it), not provider
+ * evidence, and strict decoding of provider text cannot apply.
  */
 export type ArgumentsSource = 'provider_text' | 'history';
 
