@@ -48,7 +48,14 @@ function limitPolicy(input) {
  * conversation), and a run over stored messages. `executed` is shared across "servers" by
  * the caller so a test can count executions of the whole app.
  */
-function server({ grants, executed, runId = 'chat-1', grantScope, policy = limitPolicy }) {
+// Each test is its own conversation: gates share the process-wide execution receipts by
+// default, keyed by the chat id (runId) and the call id, and these tests reuse call ids.
+let chat = 0;
+test.beforeEach(() => {
+  chat += 1;
+});
+
+function server({ grants, executed, runId = `chat-${chat}`, grantScope, policy = limitPolicy }) {
   // runId null: a gate without one (its own run).
   const tools = {
     transfer: tool({
@@ -125,14 +132,15 @@ test('a fresh gate (a new request, another server) approves from stored messages
   assert.equal(await second.gate.keptProposal(request), undefined, 'the kept proposal is forgotten once granted');
 
   // The same approval again, in a third server: nothing waits, nothing is granted, and the
-  // replayed resume is denied.
+  // replayed resume is denied with its receipt's code (issue 26: a replay is not an approval
+  // given the SDK's own way, so no TAS_APPROVED_WITHOUT_GRANT warning).
   const third = server({ grants, executed });
   await assert.rejects(third.gate.approve(request), (error) => error.code === 'TAS_NO_PENDING_PROPOSAL' && !error.message.includes('50000'));
   const replay = await warningsDuring(async () => {
     const again = await third.run(model(prompts), stored(resumed));
-    assert.deepEqual(toolOutputs(again), [['call-1', { type: 'execution-denied', reason: 'approved_without_grant' }]]);
+    assert.deepEqual(toolOutputs(again), [['call-1', { type: 'execution-denied', reason: 'call_already_executed' }]]);
   });
-  assert.equal(replay.length, 1);
+  assert.equal(replay.length, 0);
   assert.deepEqual(executed, ['{"amount":50000,"to":"bob"}']);
 });
 
@@ -214,7 +222,7 @@ test('partial approval: approving one of two parallel calls grants only it; the 
   assert.deepEqual(executed, ['{"amount":50000,"to":"bob"}', '{"amount":60000,"to":"eve"}']);
   assert.deepEqual(toolOutputs(done), [
     ['call-b', { type: 'text', value: 'sent 60000 to eve' }],
-    ['call-a', { type: 'execution-denied', reason: 'approved_without_grant' }],
+    ['call-a', { type: 'execution-denied', reason: 'call_already_executed' }],
   ]);
 });
 

@@ -209,12 +209,13 @@ for (const [flavor, z] of FLAVORS) {
     assert.equal(app.decisions.at(-1).reason, 'approval_granted');
 
     // The same approval replayed: the grant is spent, so the resume is denied (the SDK's
-    // denial, not a tool error: on this path the SDK executes whatever is not denied). The
-    // SDK's approval stands without a grant: approved_without_grant.
+    // denial, not a tool error: on this path the SDK executes whatever is not denied). It was
+    // approved through the gate, so not approved_without_grant (issue 26): this gate has no
+    // runId, hence no receipts, and the approval's grant is used: grant_unavailable.
     const replay = await app.run(model(TEXT), resumed);
     assert.equal(app.executed.length, 1);
     const outputs = replay.responseMessages.filter((m) => m.role === 'tool').flatMap((m) => m.content).map((p) => p.output);
-    assert.deepEqual(outputs, [{ type: 'execution-denied', reason: 'approved_without_grant' }]);
+    assert.deepEqual(outputs, [{ type: 'execution-denied', reason: 'grant_unavailable' }]);
     assert.deepEqual([app.decisions.at(-1).decision, app.decisions.at(-1).reason], ['require_approval', 'large']);
     assert.equal(app.counts.schema, 3);
   });

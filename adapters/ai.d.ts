@@ -4,6 +4,7 @@
 import type { GenericToolApprovalFunction, InferToolInput, LanguageModelMiddleware, ToolSet, wrapLanguageModel } from 'ai';
 import type {
   ApprovalGrants,
+  ExecutionReceipts,
   FromJsonSchemaOptions,
   ProposalFields,
   SealedProposal,
@@ -17,8 +18,9 @@ import type {
  * Where a call's arguments came from. `provider_text`: the provider's own string, recorded
  * by the gate's model middleware and strict-decoded. `history`: a resumed call, replayed by
  * the SDK from message history, where only a parsed object exists; `rawArguments` is then
- * the package's RFC 8785 serialization of that object (it must be strict JSON data), not
- * provider evidence, and strict decoding of provider text cannot apply.
+ * the package's RFC 8785 serialization of what the tool's schema made of that object (it
+ * must be strict JSON data; the schema runs once, when the SDK validates it), not provider
+ * evidence, and strict decoding of provider text cannot apply.
  */
 export type ArgumentsSource = 'provider_text' | 'history';
 
@@ -86,6 +88,17 @@ export interface ToolGateOptions<TOOLS extends ToolSet> {
    */
   runId?: string;
   /**
+   * Execution receipts: a call runs at most once per `{ agentName, runId, toolCallId }` (the
+   * chat id and the SDK's tool call id), across requests and, on a shared store, processes.
+   * Default: the process-wide memory receipts every gate shares (one hour), when `runId` is
+   * given; without a `runId` the gate knows no conversation and executes without receipts.
+   * `false`: none (at most once per decision). A `createExecutionReceipts(...)` object needs
+   * `runId` (a TypeError otherwise). A replay is the SDK's tool error
+   * (`ToolCallNotAllowedError`, code `call_already_executed`, ...), or with `keepResults` the
+   * kept result; a replayed approval is denied with the receipt's code.
+   */
+  receipts?: ExecutionReceipts | false;
+  /**
    * The scope grants are looked up, kept and granted in (for example `user:${id}`): passed
    * to every evaluation as `policyContext.grantScope`, sealed into kept proposals.
    */
@@ -123,6 +136,20 @@ export type AIApprovalRequest =
   | { readonly approvalId: string; readonly toolCallId: string; readonly toolName?: string }
   | { readonly type: string; readonly toolCallId: string; readonly approval: { readonly id: string } };
 
+/** Why a waiting proposal is not shown: the name and code of the error its verification threw, nothing of the record. */
+export interface PendingProposalError {
+  readonly name: 'ApprovalGrantError' | 'SnapshotDomainError';
+  readonly code: string;
+}
+
+/**
+ * An approval request whose proposal waits for a reviewer: verified (the key ring's
+ * signature, else its hash), or, when it does not verify, its error only.
+ */
+export type AIPendingApproval =
+  | { readonly approvalId: string; readonly toolCallId: string; readonly toolName: string; readonly proposal: SealedProposal | ProposalFields | SuspendedToolProposal }
+  | { readonly approvalId: string; readonly toolCallId: string; readonly error: PendingProposalError };
+
 export interface ToolGate<TOOLS extends ToolSet> {
   /** Pass as `tools`: the same tools, validated and executed through the package. */
   readonly tools: TOOLS;
@@ -139,6 +166,13 @@ export interface ToolGate<TOOLS extends ToolSet> {
    * (a sealed proposal with a key ring), in any process; undefined when none waits.
    */
   keptProposal(request: AIApprovalRequest): Promise<SealedProposal | ProposalFields | undefined>;
+  /**
+   * For a review screen: the approval requests of `source` (a result's `content`, model
+   * messages, UI messages, or one of them) whose proposals wait, each verified, or listed
+   * with its error's name and code only when its record does not verify. Requests answered
+   * already, expired or of another run are not listed.
+   */
+  pending(source: readonly unknown[] | object): Promise<AIPendingApproval[]>;
   /**
    * The reviewer approved this request: grants exactly the proposal kept for the call
    * (with a key ring, its seal is verified and granted once), forgets it, and returns the

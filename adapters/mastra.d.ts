@@ -6,6 +6,7 @@ import type { MastraModelConfig } from '@mastra/core/llm';
 import type { RequestContext } from '@mastra/core/request-context';
 import type {
   ApprovalGrants,
+  ExecutionReceipts,
   FromJsonSchemaOptions,
   ProposalFields,
   SchemaOutput,
@@ -125,9 +126,13 @@ export interface MastraNotExecuted {
   readonly decision: 'deny' | 'require_approval';
   /**
    * The policy's reason; or, decided by the runtime: a runtime reason of the package,
-   * `grant_unavailable`, `grant_store_unavailable`, `approved_without_grant` (resumed by
-   * `approveToolCall` while no grant allows its hash), `proposal_changed` (the stored
-   * arguments are not the ones the reviewer was asked about) or `invalid_grant_scope`.
+   * `grant_unavailable` (the grant is used: also a resumed call approved through the gate
+   * whose grant another resume spent), `grant_store_unavailable`, `approved_without_grant`
+   * (resumed by `approveToolCall` without an approval through the gate), `proposal_changed`
+   * (the stored arguments are not the ones the reviewer was asked about),
+   * `invalid_grant_scope`, or a receipt's code (`call_already_executed`,
+   * `execution_in_progress`, `outcome_unknown`, `call_id_conflict`,
+   * `receipt_store_unavailable`: the call ran, or runs, already).
    */
   readonly reason: string;
   readonly decidedBy: 'policy' | 'runtime';
@@ -177,6 +182,15 @@ export interface MastraToolGateOptions<TOOLS extends Record<string, MastraGateab
    */
   grants?: ApprovalGrants;
   /**
+   * Execution receipts: a call runs at most once per `{ agentName, runId, toolCallId }`
+   * (Mastra's run id and the provider's call id), so a run resumed twice runs it once.
+   * Default: the process-wide memory receipts every gate shares (one hour); `false`: none
+   * (at most once per decision); or `createExecutionReceipts({ store })` to hold across
+   * processes. A replay answers the model with the receipt's code (`notExecutedOutput`), or
+   * with `keepResults` the kept result.
+   */
+  receipts?: ExecutionReceipts | false;
+  /**
    * The scope grants are looked up, kept and granted in: a string, or a function of the run
    * (for example `({ requestContext }) => 'user:' + requestContext.get('userId')`).
    */
@@ -214,6 +228,24 @@ export type MastraApprovalRequest =
   | { readonly runId: string; readonly payload: { readonly toolCallId: string }; readonly grantScope?: string | null }
   | { readonly runId: string; readonly suspendPayload: { readonly toolCallId: string }; readonly grantScope?: string | null };
 
+/** Why a waiting proposal is not shown: the name and code of the error its verification threw, nothing of the record. */
+export interface MastraPendingProposalError {
+  readonly name: 'ApprovalGrantError' | 'SnapshotDomainError';
+  readonly code: string;
+}
+
+/** A call whose proposal waits for a reviewer: verified, or, when it does not verify, its error only. */
+export type MastraPendingApproval =
+  | { readonly runId: string; readonly toolCallId: string; readonly toolName: string; readonly proposal: SealedProposal | ProposalFields }
+  | { readonly runId: string; readonly toolCallId: string; readonly error: MastraPendingProposalError };
+
+/** What `pending` reads: what `agent.listSuspendedRuns()` resolves, its runs, or approval requests. */
+export type MastraPendingSource =
+  | { readonly runs: readonly { readonly runId: string; readonly toolCalls: readonly { readonly toolCallId?: string; readonly requiresApproval?: boolean }[] }[] }
+  | { readonly runId: string; readonly toolCalls: readonly { readonly toolCallId?: string; readonly requiresApproval?: boolean }[] }
+  | MastraApprovalRequest
+  | readonly ({ readonly runId: string; readonly toolCalls: readonly { readonly toolCallId?: string; readonly requiresApproval?: boolean }[] } | MastraApprovalRequest)[];
+
 export interface MastraToolGate<TOOLS extends Record<string, MastraGateableTool>> {
   /** Pass as the Agent's `tools`: Mastra tools that decide, and execute only what is allowed. */
   readonly tools: { readonly [K in keyof TOOLS]: Tool<MastraToolArguments<TOOLS[K]>, unknown, unknown, unknown, any, string, unknown> };
@@ -228,6 +260,14 @@ export interface MastraToolGate<TOOLS extends Record<string, MastraGateableTool>
    * any process sharing the grants' store; undefined when none waits.
    */
   keptProposal(request: MastraApprovalRequest): Promise<SealedProposal | ProposalFields | undefined>;
+  /**
+   * For a review screen: the calls of `source` (`await agent.listSuspendedRuns()`, its runs,
+   * or approval requests) whose proposals wait, each verified (never Mastra's stored `args`),
+   * or listed with its error's name and code only when its record does not verify.
+   * `options.grantScope`: the scope of calls that carry none (a gate whose scope is a
+   * function of the run needs it).
+   */
+  pending(source: MastraPendingSource, options?: { grantScope?: string | null }): Promise<MastraPendingApproval[]>;
   /**
    * The reviewer approved this call: grants exactly the proposal kept for it (with a key
    * ring, its seal is verified and granted once), takes it out of the waiting ones and

@@ -9,6 +9,7 @@ require('./sdk');
 const { ObjectFreeze, MapPrototypeGet, randomUUID } = require('../gate/primordials');
 const { invalidArgument, own, readOptions, isWellFormedString, isId } = require('../gate/read');
 const { readGrants, readOnDecision, readProposalTtl, readJsonSchemaOptions, entriesWithPolicies } = require('../gate/options');
+const { readReceipts } = require('../gate/receipts');
 const { BoundedLists } = require('../gate/texts');
 const { proposalStore, grantsMethod, keptRunId } = require('../gate/proposals');
 const { approvedWithoutGrantNotice } = require('../gate/warnings');
@@ -35,6 +36,14 @@ function createToolGate(options) {
   if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption)) throw invalidArgument('options.grantScope must be a well-formed string');
   const grantScope = scopeOption ?? null;
   const proposalTtlMs = readProposalTtl(opts);
+  // Execution receipts are keyed by the conversation (the runId option, the chat id) and the
+  // SDK's tool call id. Without a runId the gate knows no conversation: by default it then
+  // executes without receipts, as before; receipts given explicitly need the runId.
+  let receipts = readReceipts(opts);
+  if (runIdOption === undefined && receipts !== undefined) {
+    if (own(opts, 'receipts') !== undefined) throw invalidArgument('options.receipts needs options.runId (the conversation, for example the chat id): a receipt is keyed by it and the tool call id');
+    receipts = undefined;
+  }
 
   // Whether the grants keep proposals (their store has putProposal, getProposal and
   // deleteProposal): grants answer a TypeError otherwise, met when the first is kept.
@@ -43,6 +52,7 @@ function createToolGate(options) {
   // this gate (approvals then work in this gate only).
   const runId = runIdOption ?? randomUUID();
   const keptRun = keptRunId('ai', agentName, grantScope, runId);
+  const approvedRun = keptRunId('ai-approved', agentName, grantScope, runId);
 
   const jsonSchemaOptions = readJsonSchemaOptions(opts);
   const entries = readTools(own(opts, 'tools'), jsonSchemaOptions);
@@ -62,6 +72,12 @@ function createToolGate(options) {
     grantsSeal: grantsMethod(grants, 'seal'),
     sealing: own(grants, 'sealing') === true,
     keyOf: (toolCallId) => ({ runId: keptRun, toolCallId }),
+    // Where a proposal granted by approve is kept apart (approve and decline never look
+    // there): the evidence that the package approved the call, read when its replay is refused.
+    approvedKeyOf: (toolCallId) => ({ runId: approvedRun, toolCallId }),
+    receipts,
+    // The receipt key's run: the conversation the application named (undefined: no receipts).
+    receiptRunId: runIdOption,
     notice: approvedWithoutGrantNotice('ai', HOW_TO_APPROVE),
     entries,
     // Provider texts recorded by the middleware: by tool name (to pair with the SDK's
@@ -78,9 +94,9 @@ function createToolGate(options) {
   gate.proposalOf = proposalOf;
   gate.attemptOf = attemptOf;
   const { middleware, model } = createModel(gate);
-  const { keptProposal, approve, decline } = createApproval(gate);
+  const { keptProposal, pending, approve, decline } = createApproval(gate);
 
-  return ObjectFreeze({ tools, toolApproval, middleware, model, proposalOf, keptProposal, approve, decline, grants, runId });
+  return ObjectFreeze({ tools, toolApproval, middleware, model, proposalOf, keptProposal, pending, approve, decline, grants, runId });
 }
 
 module.exports = { createToolGate };

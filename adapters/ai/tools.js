@@ -4,7 +4,9 @@
 // keeps what needs a reviewer, execute runs the tool's own execute through the kernel.
 
 const { jsonSchema, asSchema } = require('./sdk');
-const { prepareToolCallAsync, canonicalize, ToolArgumentsValidationError } = require('tool-argument-snapshot');
+const {
+  prepareToolCall, prepareToolCallAsync, canonicalize, ToolArgumentsValidationError, isApprovalGrantError, isSnapshotDomainError,
+} = require('tool-argument-snapshot');
 const {
   ArrayIsArray, ObjectFreeze, ReflectApply, SafeTypeError, SafeWeakMap, WeakMapPrototypeGet, WeakMapPrototypeSet,
 } = require('../gate/primordials');
@@ -13,6 +15,7 @@ const { BoundedLists, lenientParse } = require('../gate/texts');
 const { sameData } = require('../gate/same-data');
 const { decideCall } = require('../gate/decide');
 const { executeDecision } = require('../gate/execute');
+const { executeOptions: receiptOptions, replayCode } = require('../gate/replays');
 const { keepOptions } = require('../gate/proposals');
 const { APPROVED_WITHOUT_GRANT } = require('../gate/warnings');
 
@@ -20,7 +23,7 @@ const MISSING_CALL_ID = 'missing_call_id';
 const DUPLICATE_CALL_ID = 'duplicate_call_id';
 
 function createTools(gate) {
-  const { agentName, includePath, grantScope, onDecision, fallbackApproval, texts, textsById, store, entries } = gate;
+  const { agentName, includePath, grantScope, onDecision, fallbackApproval, texts, textsById, store, entries, receipts, receiptRunId } = gate;
   // Attempts prepared from message history (no provider text), by tool and canonical text.
   const resumable = new BoundedLists();
   // The attempt of each SDK input object: set by validate (the step path) or by the
@@ -73,8 +76,10 @@ function createTools(gate) {
       let prepared;
       try {
         const prepareInput = { agentName, toolName: entry.toolName, rawArguments, schema: entry.schema, includePath };
-        // The call's id, for the package's events (a resumed call's id is known only later).
+        // The call's id and its conversation: the receipt's key, and the package's events (a
+        // resumed call's id is known only later: it is prepared again then, see attemptFor).
         if (recorded !== undefined) setData(prepareInput, 'toolCallId', recorded.id);
+        if (receiptRunId !== undefined) setData(prepareInput, 'runId', receiptRunId);
         prepared = await prepareToolCallAsync(prepareInput);
       } catch (error) {
         return { success: false, error };
@@ -83,6 +88,8 @@ function createTools(gate) {
         entry,
         toolName: entry.toolName,
         toolCallId: undefined,
+        recordedId: recorded === undefined ? undefined : recorded.id,
+        reprepare: false,
         argumentsSource,
         rawArguments,
         prepared,
@@ -118,6 +125,10 @@ function createTools(gate) {
         } else if (known.toolName !== toolName || textsById.take(toolCallId, (text) => text === known.rawArguments) === undefined) {
           // The text validate paired with the SDK's value is not the one recorded for this call.
           known.refusal = 'provider_text_mismatch';
+        } else if (known.recordedId !== toolCallId) {
+          // The same text, recorded for another call (concurrent runs on one gate validate
+          // out of order): prepared under that call's id, so prepared again under its own.
+          known.reprepare = true;
         }
       }
       return known;
@@ -135,9 +146,50 @@ function createTools(gate) {
     resumed.resume = true;
     resumed.checked = true;
     resumed.toolCallId = toolCallId;
-    if (!isId(toolCallId)) resumed.refusal = MISSING_CALL_ID;
+    if (!isId(toolCallId)) {
+      resumed.refusal = MISSING_CALL_ID;
+    } else {
+      // The call's id is known now: the call is prepared again with it (and its
+      // conversation), from the canonical JSON of what the schema made of it in validate, so
+      // the schema does not run twice and the hash is the one validate computed.
+      resumed.prepared = prepareWithId(resumed.prepared, toolCallId);
+    }
     WeakMapPrototypeSet(attempts, input, resumed);
     return resumed;
+  }
+
+  /** A prepared call again, from its canonical JSON (no schema), with the call's id and conversation. */
+  function prepareWithId(prepared, toolCallId) {
+    const input = { agentName, toolName: prepared.toolName, rawArguments: prepared.argsCanonicalJson, includePath, toolCallId };
+    if (receiptRunId !== undefined) setData(input, 'runId', receiptRunId);
+    return prepareToolCall(input);
+  }
+
+  /**
+   * Why a resumed call that its decision does not allow is denied. Approved through the
+   * package (the record approve kept apart): another hash is `proposal_changed`; the same
+   * hash is what its receipt says (`call_already_executed` for a replay of a call that ran),
+   * else `grant_unavailable` (the grant was used or expired). Not approved through the
+   * package: the receipt's code if the call ran, else `approved_without_grant` (approved the
+   * SDK's own way), with the gate's one warning.
+   */
+  async function resumeRefusal(attempt, decision) {
+    let approved;
+    if (gate.keeps) {
+      try {
+        approved = await store.kept(gate.approvedKeyOf(attempt.toolCallId));
+      } catch (error) {
+        // A record that does not verify (changed in the store) is not the approved proposal.
+        if (isApprovalGrantError(error) || isSnapshotDomainError(error)) return 'proposal_changed';
+        return 'grant_store_unavailable';
+      }
+    }
+    if (approved !== undefined && own(approved, 'proposalHash') !== decision.proposalHash) return 'proposal_changed';
+    const code = receiptRunId === undefined ? undefined : await replayCode(receipts, { agentName, runId: receiptRunId, toolCallId: attempt.toolCallId }, decision.proposalHash);
+    if (code !== undefined) return code;
+    if (approved !== undefined) return 'grant_unavailable';
+    gate.notice();
+    return APPROVED_WITHOUT_GRANT;
   }
 
   /** One decision per attempt, however many hooks ask (the first one evaluates). */
@@ -148,6 +200,12 @@ function createTools(gate) {
 
   async function evaluate(attempt, runtimeContext) {
     const toolCallId = attempt.toolCallId;
+    if (attempt.reprepare) {
+      attempt.reprepare = false;
+      const input = { agentName, toolName: attempt.toolName, rawArguments: attempt.rawArguments, schema: attempt.entry.schema, includePath, toolCallId };
+      if (receiptRunId !== undefined) setData(input, 'runId', receiptRunId);
+      attempt.prepared = await prepareToolCallAsync(input);
+    }
     const policyContext = { toolCallId, argumentsSource: attempt.argumentsSource, runtimeContext };
     if (grantScope !== null) setData(policyContext, 'grantScope', grantScope);
     const decision = await decideCall(attempt.prepared, attempt.entry.policy, policyContext, toolCallId, onDecision, { toolCallId, argumentsSource: attempt.argumentsSource, resume: attempt.resume });
@@ -180,10 +238,9 @@ function createTools(gate) {
     if (decision.decision === 'allow') return undefined;
     if (decision.decision === 'deny') return { type: 'denied', reason: decision.reason };
     if (attempt.resume) {
-      // The SDK replays only approved calls, and executes every one that is not denied:
-      // approved the SDK's own way, but no grant allows this exact hash.
-      gate.notice();
-      return { type: 'denied', reason: APPROVED_WITHOUT_GRANT };
+      // The SDK replays only approved calls, and executes every one that is not denied: no
+      // grant allows this exact hash (edited, replayed, or approved the SDK's own way).
+      return { type: 'denied', reason: await resumeRefusal(attempt, decision) };
     }
     if (gate.keeps) {
       // Kept with the package, so the approval can come back to any process. First wins: a
@@ -214,7 +271,7 @@ function createTools(gate) {
       const attempt = attemptFor(entry.toolName, toolCallId, input);
       // No attempt, or a refused one: executeToolCall refuses a missing decision itself.
       const decision = attempt === undefined || attempt.refusal !== undefined ? undefined : await decide(attempt, undefined);
-      return executeDecision(decision, (view) => ReflectApply(entry.execute, entry.target, [view, executeOptions]), undefined);
+      return executeDecision(decision, (view) => ReflectApply(entry.execute, entry.target, [view, executeOptions]), receiptOptions(receipts));
     }
     if (entry.streaming) {
       return async function* execute(input, executeOptions) {

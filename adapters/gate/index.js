@@ -12,6 +12,8 @@ module.exports = {
   ...require('./decide'),
   ...require('./execute'),
   ...require('./receipts'),
+  ...require('./replays'),
+  ...require('./pending'),
   ...require('./proposals'),
   ...require('./warnings'),
   ...require('./json-schema'),

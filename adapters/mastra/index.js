@@ -9,13 +9,17 @@ const {
   prepareToolCallAsync, canonicalize, isToolArgumentsValidationError, isSnapshotDomainError, isApprovalGrantError,
 } = require('tool-argument-snapshot');
 const {
-  ArrayIsArray, isProxy, MapPrototypeGet, ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyNames, ReflectApply,
+  ArrayIsArray, ArrayPrototypePush, isProxy, MapPrototypeGet, MapPrototypeSet, ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyNames,
+  ReflectApply, SafeMap,
 } = require('../gate/primordials');
-const { invalidArgument, own, setData, readOptions, isWellFormedString, isId } = require('../gate/read');
+const { invalidArgument, own, ownArray, setData, readOptions, isWellFormedString, isId } = require('../gate/read');
 const { readGrants, readOnDecision, readProposalTtl, readJsonSchemaOptions, entriesWithPolicies } = require('../gate/options');
 const { callIdUses, recordingResult } = require('../gate/texts');
 const { decideCall } = require('../gate/decide');
 const { executeDecision, isGrantUnavailable } = require('../gate/execute');
+const { readReceipts } = require('../gate/receipts');
+const { executeOptions, receiptRefusalCode, replayCode } = require('../gate/replays');
+const { reviewKept } = require('../gate/pending');
 const { keptRunId, keepOptions, grantOptions: grantOptionsOf, grantOnce } = require('../gate/proposals');
 const { approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT } = require('../gate/warnings');
 const { createTool, readTools, wireSchemaOf } = require('./tools');
@@ -34,7 +38,43 @@ const HOW_TO_APPROVE = 'grant the reviewer\'s approval with `await gate.approve(
 // data option is passed to Mastra's createTool as it is.
 const REPLACED_OPTIONS = ['inputSchema', 'outputSchema', 'execute', 'requireApproval'];
 
-const GATE_USAGE = 'createToolGate expects { agentName, tools, policy?, grants?, grantScope?, proposalTtlMs?, onDecision?, notExecutedOutput?, invalidInputOutput?, includePath?, jsonSchemaOptions? }';
+const GATE_USAGE = 'createToolGate expects { agentName, tools, policy?, grants?, receipts?, grantScope?, proposalTtlMs?, onDecision?, notExecutedOutput?, invalidInputOutput?, includePath?, jsonSchemaOptions? }';
+
+/**
+ * The calls `pending` looks at, once each: the tool calls of suspended runs (`{ runs }` of
+ * listSuspendedRuns, or runs), and approval requests as approve takes them.
+ */
+function pendingRefs(source) {
+  const usage = 'pending expects what agent.listSuspendedRuns() resolves, a run of it, approval requests, or an array of these';
+  if (source === null || typeof source !== 'object' || isProxy(source)) throw invalidArgument(usage);
+  const runs = own(source, 'runs');
+  const items = ArrayIsArray(runs) && !isProxy(runs) ? runs : ArrayIsArray(source) ? source : [source];
+  const refs = [];
+  const seen = new SafeMap();
+  const add = (ref) => {
+    const id = `${ref.runId.length}:${ref.runId}${ref.toolCallId}`;
+    if (MapPrototypeGet(seen, id) !== undefined) return;
+    MapPrototypeSet(seen, id, true);
+    ArrayPrototypePush(refs, ref);
+  };
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (item === null || typeof item !== 'object' || isProxy(item)) throw invalidArgument(usage);
+    if (own(item, 'toolCalls') === undefined) {
+      add(approvalRef(item, 'pending'));
+      continue;
+    }
+    // A suspended run: its tool calls that wait for an approval.
+    const runId = own(item, 'runId');
+    if (!isId(runId)) throw invalidArgument(usage);
+    const calls = ownArray(item, 'toolCalls');
+    for (let j = 0; j < calls.length; j++) {
+      const toolCallId = own(calls[j], 'toolCallId');
+      if (isId(toolCallId) && own(calls[j], 'requiresApproval') !== false) add({ runId, toolCallId, grantScope: undefined });
+    }
+  }
+  return refs;
+}
 
 function createToolGate(options) {
   const opts = readOptions(options, GATE_USAGE);
@@ -42,6 +82,9 @@ function createToolGate(options) {
   const agentName = own(opts, 'agentName');
   if (!isId(agentName)) throw invalidArgument('options.agentName must be a non-empty well-formed string');
   const { grants, given: grantsGiven } = readGrants(opts);
+  // Execution receipts, keyed by { agentName, Mastra's runId, the provider's call id }: the
+  // shared memory receipts by default, none with `receipts: false`.
+  const receipts = readReceipts(opts);
   const scopeOption = own(opts, 'grantScope');
   if (scopeOption !== undefined && scopeOption !== null && typeof scopeOption !== 'function' && !isWellFormedString(scopeOption)) {
     throw invalidArgument('options.grantScope must be a well-formed string or a function of the run ({ requestContext, runId, threadId, resourceId })');
@@ -110,7 +153,16 @@ function createToolGate(options) {
     return decideCall(prepared, entry.policy, policyContext, call.toolCallId, onDecision, { toolCallId: call.toolCallId, runId: call.runId, argumentsSource, resume });
   }
 
-  /** Runs the handler for an allow: the app's execute on a new execution view, at most once. */
+  /** The receipt key of a call: the agent, Mastra's run and the provider's call id. */
+  function receiptKeyOf(call) {
+    return { agentName, runId: call.runId, toolCallId: call.toolCallId };
+  }
+
+  /**
+   * Runs the handler for an allow: the app's execute on a new execution view, at most once
+   * per call with receipts (a replay answers the model with the receipt's code, or with the
+   * kept result when the receipts keep results).
+   */
   async function runAllowed(entry, decision, context) {
     try {
       return await executeDecision(decision, async (view) => {
@@ -120,10 +172,13 @@ function createToolGate(options) {
         // answered to the model is never checked as the tool's output).
         const checked = validateToolOutput(entry.outputSchema, output, entry.toolName);
         return own(checked, 'error') !== undefined ? own(checked, 'error') : own(checked, 'data');
-      }, undefined);
+      }, executeOptions(receipts));
     } catch (error) {
       // The grant the allow relied on could not be spent (used up, store down): not run.
       if (isGrantUnavailable(error)) return notExecuted('deny', 'grant_unavailable', 'runtime');
+      // The call's receipt refused it (ran already, running, unknown outcome, other arguments).
+      const code = receiptRefusalCode(error);
+      if (code !== undefined) return notExecuted('deny', code, 'runtime');
       throw error;
     }
   }
@@ -132,7 +187,7 @@ function createToolGate(options) {
   async function firstAttempt(entry, recorded, call, context) {
     let prepared;
     try {
-      prepared = await prepareToolCallAsync({ agentName, toolName: entry.toolName, rawArguments: recorded.text, schema: entry.schema, includePath, toolCallId: call.toolCallId });
+      prepared = await prepareToolCallAsync({ agentName, toolName: entry.toolName, rawArguments: recorded.text, schema: entry.schema, includePath, toolCallId: call.toolCallId, runId: call.runId });
     } catch (error) {
       if (isToolArgumentsValidationError(error)) return invalidInputOutput(error);
       throw error;
@@ -163,11 +218,13 @@ function createToolGate(options) {
     // Approved through the gate (moved by approve), else still waiting (approved the Mastra
     // way only, or a stale resume).
     let key = approvedKeyOf(call.scope, call.runId, call.toolCallId);
+    let approved = true;
     let kept;
     try {
       kept = await ReflectApply(keptProposal, grants, [key]);
       if (kept === undefined) {
         key = keyOf(call.scope, call.runId, call.toolCallId);
+        approved = false;
         kept = await ReflectApply(keptProposal, grants, [key]);
       }
     } catch (error) {
@@ -178,31 +235,50 @@ function createToolGate(options) {
       }
       return notExecuted('deny', 'grant_store_unavailable', 'runtime');
     }
-    if (kept === undefined) return invalidInputOutput(callError(entry.toolName, NO_PROVIDER_TEXT));
     let prepared;
     try {
       // Mastra stored only its parsed object: its RFC 8785 form is what is prepared. A
       // provider's compat layer may have set fields to undefined in it (absent in storage).
       const rawArguments = canonicalize(withoutUndefined(args, 0), { includePath });
-      prepared = await prepareToolCallAsync({ agentName, toolName: entry.toolName, rawArguments, schema: entry.schema, includePath, toolCallId: call.toolCallId });
+      // Without a kept proposal and without receipts there is nothing to check it against.
+      if (kept === undefined && receipts === undefined) return invalidInputOutput(callError(entry.toolName, NO_PROVIDER_TEXT));
+      prepared = await prepareToolCallAsync({ agentName, toolName: entry.toolName, rawArguments, schema: entry.schema, includePath, toolCallId: call.toolCallId, runId: call.runId });
     } catch (error) {
       if (!isToolArgumentsValidationError(error) && !isSnapshotDomainError(error)) throw error;
+      if (kept === undefined) return invalidInputOutput(callError(entry.toolName, NO_PROVIDER_TEXT));
       await forget(key);
       return notExecuted('deny', 'proposal_changed', 'runtime');
+    }
+    if (kept === undefined) {
+      // Nothing waits for this call: a replay of a call that already ran (its receipt says
+      // so), else a call that never passed gate.model.
+      const code = await replayCode(receipts, receiptKeyOf(call), prepared.proposalHash);
+      if (code !== undefined) return notExecuted('deny', code, 'runtime');
+      return invalidInputOutput(callError(entry.toolName, NO_PROVIDER_TEXT));
     }
     if (prepared.proposalHash !== own(kept, 'proposalHash') || own(kept, 'toolName') !== entry.toolName || own(kept, 'agentName') !== agentName) {
       // The stored arguments are not the ones the reviewer was asked about.
       await forget(key);
       return notExecuted('deny', 'proposal_changed', 'runtime');
     }
-    const decision = await decide(entry, prepared, call, 'history', true);
-    // Settled now: whatever follows, this request is answered.
-    await forget(key);
-    if (decision.decision === 'allow') return runAllowed(entry, decision, context);
-    if (decision.decision === 'deny') return notExecutedOutput({ decision: 'deny', reason: decision.reason, decidedBy: decision.decidedBy });
-    // Resumed by Mastra (approveToolCall) while no grant allows this exact hash.
-    notice();
-    return notExecuted('deny', APPROVED_WITHOUT_GRANT, 'runtime');
+    // The kept record stays until this call is settled: a resume of the same run at the
+    // same time (a redelivered job, a second worker) still finds it, and is refused by the
+    // call's receipt, or by its grant.
+    try {
+      const decision = await decide(entry, prepared, call, 'history', true);
+      if (decision.decision === 'allow') return await runAllowed(entry, decision, context);
+      if (decision.decision === 'deny') return notExecutedOutput({ decision: 'deny', reason: decision.reason, decidedBy: decision.decidedBy });
+      // Nothing allows this hash now. A call that ran already: its receipt's code.
+      const code = await replayCode(receipts, receiptKeyOf(call), prepared.proposalHash);
+      if (code !== undefined) return notExecuted('deny', code, 'runtime');
+      // Approved through the gate, its grant used or expired.
+      if (approved) return notExecuted('deny', 'grant_unavailable', 'runtime');
+      // Resumed by Mastra (approveToolCall) while no grant allows this exact hash.
+      notice();
+      return notExecuted('deny', APPROVED_WITHOUT_GRANT, 'runtime');
+    } finally {
+      await forget(key);
+    }
   }
 
   async function forget(key) {
@@ -350,6 +426,33 @@ function createToolGate(options) {
     return ReflectApply(keptProposal, grants, [keyOf(scopeOfRequest(ref), ref.runId, ref.toolCallId)]);
   }
 
+  /**
+   * The calls of `source` whose proposals wait for a reviewer, for a review screen:
+   * `{ runId, toolCallId, toolName, proposal }` for each kept proposal that verifies (the
+   * key ring's signature, else its hash); `{ runId, toolCallId, error: { name, code } }`,
+   * nothing of the record, for one that does not. `source`: what `agent.listSuspendedRuns()`
+   * resolves (`{ runs }`), a run of it, approval requests, or an array of these. Calls with
+   * nothing waiting (answered, expired, not gated) are not listed. `options.grantScope` is
+   * the scope of runs that carry none, for a gate whose scope is a function of the run.
+   */
+  async function pending(source, options) {
+    const popts = readOptions(options, 'pending options');
+    const optionScope = popts === null ? undefined : own(popts, 'grantScope');
+    if (optionScope !== undefined && optionScope !== null && !isWellFormedString(optionScope)) throw invalidArgument('pending: options.grantScope must be a well-formed string or null');
+    const refs = pendingRefs(source);
+    const listed = [];
+    const read = (key) => ReflectApply(keptProposal, grants, [key]);
+    for (let i = 0; i < refs.length; i++) {
+      const ref = refs[i];
+      if (ref.grantScope === undefined && optionScope !== undefined) ref.grantScope = optionScope;
+      const found = await reviewKept(read, keyOf(scopeOfRequest(ref), ref.runId, ref.toolCallId));
+      if (found === undefined) continue;
+      if (found.error !== undefined) ArrayPrototypePush(listed, { runId: ref.runId, toolCallId: ref.toolCallId, error: found.error });
+      else ArrayPrototypePush(listed, { runId: ref.runId, toolCallId: ref.toolCallId, toolName: own(found.proposal, 'toolName'), proposal: found.proposal });
+    }
+    return listed;
+  }
+
   /** The scope of a request: its own `grantScope`, else the gate's string scope (a function needs the request's). */
   function scopeOfRequest(ref) {
     if (ref.grantScope !== undefined) return ref.grantScope;
@@ -394,7 +497,7 @@ function createToolGate(options) {
     await ReflectApply(forgetProposal, grants, [key]);
   }
 
-  return ObjectFreeze({ tools: ObjectFreeze(tools), model, keptProposal: kept, approve, decline, grants });
+  return ObjectFreeze({ tools: ObjectFreeze(tools), model, keptProposal: kept, pending, approve, decline, grants });
 }
 
 module.exports = { createToolGate, createTool };
