@@ -10,6 +10,7 @@ const { api } = require('../gate/core');
 const { isCallId, toolCallsOf } = require('../gate/calls');
 const { readGateOptions, toolEntry } = require('../gate/options');
 const { callProblemError, prepareAttempt, policyContextOf, scopeOf, evaluate } = require('../gate/execute');
+const { threadIdOf, receiptRun, replayCode } = require('../gate/receipts');
 const { createMiddleware } = require('./peers');
 const { DEFAULT_PREFIX, HOW_TO_APPROVE, readDecisions, lastAIMessage, callsOfTask, deferred } = require('./task');
 const { createReview } = require('./review');
@@ -84,13 +85,21 @@ function toolGateMiddleware(options) {
     }
     if (call.problem !== undefined) return { kind: 'answer', message: answerInvalid(call.id, call.name, callProblemError(call.problem)) };
 
-    const { prepared, invalid } = await prepareAttempt(gate, entry, call.id, call.text, call.args);
+    // The call's execution receipt is keyed by the LangGraph thread (the runtime's
+    // configurable.thread_id, what every checkpoint of the thread, forks included, shares)
+    // and the provider's call id.
+    const run = receiptRun(gate, call.id, threadIdOf(own(request, 'runtime')));
+    const { prepared, invalid } = await prepareAttempt(gate, entry, call.id, call.text, call.args, run);
     if (invalid !== undefined) return { kind: 'answer', message: answerInvalid(call.id, call.name, invalid) };
     const context = contextOf === undefined ? undefined : await contextOf({ toolCall, state: own(request, 'state'), runtime: own(request, 'runtime') });
     const policyContext = policyContextOf(context, call.id, call.argumentsSource);
     const decision = await evaluate(entry, prepared, policyContext, call.id);
-    if (decision.decision === 'allow') return { kind: 'execute', entry, decision, id: call.id };
+    if (decision.decision === 'allow') return { kind: 'execute', entry, decision, id: call.id, run };
     if (decision.decision !== 'require_approval') return { kind: 'answer', message: denied(call.id, call.name, decision.reason) };
+    // A replay of a call that ran (time travel, a resume given again) is answered with its
+    // receipt's code: no reviewer is asked again, and it is never an approval without a grant.
+    const replayed = await replayCode(gate, run, call.id, decision.proposalHash);
+    if (replayed !== undefined) return { kind: 'answer', message: denied(call.id, call.name, replayed) };
 
     // The proposal the reviewer is shown is the one kept for this thread, message and call;
     // one kept in this very pass (none was, or another was) was never shown to anyone.
@@ -103,7 +112,7 @@ function toolGateMiddleware(options) {
       kept = await grants.keep(key, decision.proposal, { scope });
       keptNow = true;
     }
-    return { kind: 'review', entry, decision, prepared, policyContext, scope, key, kept, keptNow, replaced: before !== undefined && keptNow, call };
+    return { kind: 'review', entry, decision, prepared, policyContext, scope, key, kept, keptNow, replaced: before !== undefined && keptNow, call, run };
   }
 
   const { reviewValue, review } = createReview(allowedDecisions, descriptionPrefix);
@@ -186,7 +195,7 @@ function toolGateMiddleware(options) {
       case 'handler':
         return handler(request);
       case 'execute':
-        return execute(outcome.entry, outcome.decision, outcome.id, runtime);
+        return execute(outcome.entry, outcome.decision, outcome.id, runtime, outcome.run);
       default: {
         let at = 0;
         for (let i = 0; i < reviewing.length; i++) if (reviewing[i] === outcome) at = i;
