@@ -137,6 +137,52 @@ async function warningsDuring(fn) {
   return warnings;
 }
 
+/** A grants store in this process whose kept proposals a test can edit (`proposals`: key -> JSON text). */
+function editableStore() {
+  const grants = [];
+  const nonces = new Set();
+  const proposals = new Map();
+  const matches = (r, q) => r.agentName === q.agentName && r.toolName === q.toolName && r.proposalHash === q.proposalHash && r.scope === q.scope;
+  const live = (r, now) => r.uses > 0 && (r.expiresAt === null || now < r.expiresAt);
+  return {
+    proposals,
+    put(record) {
+      if (record.nonce !== null) {
+        if (nonces.has(record.nonce)) return false;
+        nonces.add(record.nonce);
+      }
+      grants.push({ ...record });
+      return true;
+    },
+    has: (query, now) => grants.some((r) => matches(r, query) && live(r, now)),
+    take(query, now) {
+      const found = grants.find((r) => matches(r, query) && live(r, now));
+      if (found === undefined) return false;
+      found.uses -= 1;
+      return true;
+    },
+    putProposal(key, json) {
+      proposals.set(key, json);
+    },
+    getProposal: (key) => proposals.get(key) ?? null,
+    deleteProposal(key) {
+      proposals.delete(key);
+    },
+  };
+}
+
+/** Rewrites the kept proposal whose text holds `from` (its arguments), as whoever can write the store could. */
+function editKept(store, from, to) {
+  let edited = 0;
+  for (const [key, json] of store.proposals) {
+    if (json.includes(from)) {
+      store.proposals.set(key, json.split(from).join(to));
+      edited += 1;
+    }
+  }
+  assert.equal(edited, 1, 'one kept proposal edited');
+}
+
 // ---- A step of the PostgreSQL scenario, in a process of its own -----------------------
 
 async function child() {
@@ -296,6 +342,56 @@ if (CHILD) {
       const done = await agent.invoke(approveAll(asked.__interrupt__), config);
       assert.deepEqual(runs, []);
       assert.deepEqual(toolAnswers(done).map(([id, content]) => [id, /proposal_changed/.test(content)]), [['call_2', true]]);
+    });
+  });
+
+  describe('toolGateMiddleware: what a reviewer is shown (pending)', () => {
+    test('pending(state) lists the kept, verified proposals of the interrupts, not the checkpoint\'s text; a record edited in the store is refused with its code, and approving it runs nothing (its code, no approved_without_grant warning)', async () => {
+      const store = editableStore();
+      const runs = [];
+      const transfer = transferTool((entry) => runs.push(entry.slice(0, 2)));
+      const saver = new MemorySaver();
+      const middleware = toolGateMiddleware({ agentName: AGENT, tools: [transfer], grants: createApprovalGrants({ store, keys: KEYS }), policy });
+      const agent = createAgent({ model: new ScriptedChatOpenAI(ASKING), tools: [transfer], middleware: [middleware], checkpointer: saver });
+      const config = thread('pending');
+      const asked = await agent.invoke({ messages: [{ role: 'user', content: 'Pay alice and bob' }] }, config);
+      assert.equal(typeof middleware.pending, 'function');
+
+      // The checkpoint's copy of the interrupt value edited: the listing still shows what is kept and sealed.
+      let changed = 0;
+      const rewrite = (node) => {
+        for (const key of Object.keys(node)) {
+          const value = node[key];
+          if (value instanceof Uint8Array) {
+            const text = new TextDecoder().decode(value);
+            if (text.includes('actionRequests') && text.includes('250000')) {
+              node[key] = new TextEncoder().encode(text.split('250000').join('990000'));
+              changed += 1;
+            }
+          } else if (value !== null && typeof value === 'object') rewrite(value);
+        }
+      };
+      rewrite(saver.writes);
+      assert.ok(changed > 0, 'the interrupt value was edited in the checkpointer');
+      const state = await agent.graph.getState(config);
+      assert.ok(JSON.stringify(state.tasks.map((task) => task.interrupts)).includes('990000'), 'the checkpoint now says 990000');
+      const listed = await middleware.pending(state);
+      assert.deepEqual(listed.map((p) => [p.interruptId, p.toolCallId, p.toolName, p.argsCanonicalJson, p.parsedArguments.cents]), [[asked.__interrupt__[0].id, 'call_2', 'transfer', '{"cents":250000,"to":"bob"}', 250000]]);
+      assert.equal(listed[0].sealed.keyId, 'k1');
+      assert.deepEqual(listed.refused, []);
+
+      // The kept record edited in the store: refused with its code, none of its text.
+      editKept(store, '"cents\\":250000', '"cents\\":990000');
+      const after = await middleware.pending(await agent.graph.getState(config));
+      assert.deepEqual([...after], []);
+      assert.deepEqual(after.refused, [{ interruptId: asked.__interrupt__[0].id, toolCallId: 'call_2', code: 'bad_signature' }]);
+      let done;
+      const warnings = await warningsDuring(async () => {
+        done = await agent.invoke(approveAll(asked.__interrupt__), config);
+      });
+      assert.deepEqual(runs, [['alice', 500]], 'the approval of an edited record ran nothing');
+      assert.deepEqual(toolAnswers(done).find(([id]) => id === 'call_2'), ['call_2', 'The tool call was denied [bad_signature].']);
+      assert.deepEqual(warnings.filter((w) => w.code === 'TAS_APPROVED_WITHOUT_GRANT'), []);
     });
   });
 
@@ -463,6 +559,28 @@ if (CHILD) {
       assert.deepEqual(replay.pending, []);
       assert.deepEqual(await gate.pending(ai, { runId: 'conversation-9' }), []);
       assert.deepEqual(runs, [['bob', 250000]]);
+    });
+
+    test('pending lists only kept proposals that verify; one edited in the store is in `refused` with its code and no text (sealed: bad_signature; unsealed: hash_mismatch)', async () => {
+      for (const sealed of [true, false]) {
+        const store = editableStore();
+        const grants = createApprovalGrants(sealed ? { store, keys: KEYS } : { store });
+        const transfer = transferTool(() => {});
+        const gate = createToolGate({ agentName: AGENT, tools: [transfer], policy, grants });
+        const ai = message([
+          ['call_2', 'transfer', '{"to":"bob","cents":250000}'],
+          ['call_4', 'transfer', '{"to":"dave","cents":80000}'],
+        ]);
+        await gate.run(ai, { runId: 'conversation-10' });
+        // The amount changed in the store, the hash (and seal) left as they were.
+        editKept(store, '"cents\\":80000', '"cents\\":900000');
+        const reviewer = createToolGate({ agentName: AGENT, tools: [transfer], policy, grants });
+        const listed = await reviewer.pending(ai, { runId: 'conversation-10' });
+        assert.deepEqual(listed.map((p) => [p.toolCallId, p.argsCanonicalJson]), [['call_2', '{"cents":250000,"to":"bob"}']]);
+        assert.deepEqual(listed.refused, [{ toolCallId: 'call_4', toolName: 'transfer', code: sealed ? 'bad_signature' : 'hash_mismatch' }]);
+        assert.ok(!JSON.stringify(listed.refused).includes('900000') && !JSON.stringify(listed.refused).includes('dave'), 'no text of the record');
+        assert.deepEqual(Object.keys(listed), ['0'], 'refused is not enumerable: a copy of the list holds verified proposals only');
+      }
     });
 
     test('options.receipts must be a createExecutionReceipts object or false', () => {

@@ -72,6 +72,8 @@ function createDecisions(gate, notice) {
     // approve: the proposal the reviewer saw, granted, then this attempt evaluated again.
     if (outcome.keptNow) {
       await grants.forget(key);
+      // The record the reviewer's approval was for did not verify: its code, no warning.
+      if (outcome.unverified !== undefined) return denied(call.id, call.name, outcome.unverified);
       if (outcome.replaced) return denied(call.id, call.name, PROPOSAL_CHANGED);
       notice();
       return denied(call.id, call.name, APPROVED_WITHOUT_GRANT);

@@ -2,7 +2,7 @@
 // toolGateMiddleware: a wrapToolCall middleware for LangChain v1's createAgent that pairs,
 // decides and runs every call of the tools it gates, and interrupts for review.
 
-const { invalidArgument, own, ownArray, readOptions, isWellFormedString, approvedWithoutGrantNotice } = require('../../shared');
+const { invalidArgument, own, ownArray, setData, readOptions, isWellFormedString, approvedWithoutGrantNotice } = require('../../shared');
 const {
   ArrayPrototypePush, SafeWeakMap, SafeError, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,
 } = require('../../gate/primordials');
@@ -11,6 +11,8 @@ const { isCallId, toolCallsOf } = require('../gate/calls');
 const { readGateOptions, toolEntry } = require('../gate/options');
 const { callProblemError, prepareAttempt, policyContextOf, scopeOf, evaluate } = require('../gate/execute');
 const { threadIdOf, receiptRun, replayCode } = require('../gate/receipts');
+const { verifiedKept } = require('../gate/proposals');
+const { keptRunOf, createPending } = require('./pending');
 const { createMiddleware } = require('./peers');
 const { DEFAULT_PREFIX, HOW_TO_APPROVE, readDecisions, lastAIMessage, callsOfTask, deferred } = require('./task');
 const { createReview } = require('./review');
@@ -55,17 +57,11 @@ function toolGateMiddleware(options) {
     if (pass.decided === pass.members.length) pass.ready.resolve();
   }
 
-  /**
-   * Run id of a kept proposal: the thread and the message (call ids repeat across messages
-   * of some providers), each length-prefixed so that no thread and message pair spells
-   * another's (`a:b` + `c` and `a` + `b:c` are different runs).
-   */
+  /** Run id of a kept proposal: the thread and the message (agent/pending.js). */
   function runIdOf(runtime, ai) {
-    const threadId = own(own(runtime, 'configurable'), 'thread_id');
-    if (!isWellFormedString(threadId) || threadId === '') throw invalidArgument('toolGateMiddleware needs a thread_id (createAgent with a checkpointer, invoked with { configurable: { thread_id } })');
-    const id = own(ai, 'id');
-    const messageId = isWellFormedString(id) ? id : '';
-    return `langgraph ${threadId.length}:${threadId} ${messageId.length}:${messageId}`;
+    const threadId = threadIdOf(runtime);
+    if (threadId === undefined) throw invalidArgument('toolGateMiddleware needs a thread_id (createAgent with a checkpointer, invoked with { configurable: { thread_id } })');
+    return keptRunOf(threadId, ai);
   }
 
   /** Evaluates one call: the outcome the pass acts on once every call has decided. */
@@ -105,14 +101,16 @@ function toolGateMiddleware(options) {
     // one kept in this very pass (none was, or another was) was never shown to anyone.
     const key = { runId: runIdOf(own(request, 'runtime'), ai), toolCallId: call.id };
     const scope = scopeOf(policyContext);
-    const before = await grants.kept(key);
+    // A kept record that does not verify (edited in the store) is replaced, never shown;
+    // an approval resumed against it is refused with its code.
+    const { kept: before, code: unverified } = await verifiedKept(grants, key);
     let kept = before;
     let keptNow = false;
     if (before === undefined || own(before, 'proposalHash') !== decision.proposalHash || (grants.sealing && own(before, 'scope') !== scope)) {
       kept = await grants.keep(key, decision.proposal, { scope });
       keptNow = true;
     }
-    return { kind: 'review', entry, decision, prepared, policyContext, scope, key, kept, keptNow, replaced: before !== undefined && keptNow, call, run };
+    return { kind: 'review', entry, decision, prepared, policyContext, scope, key, kept, keptNow, replaced: before !== undefined && keptNow, unverified, call, run };
   }
 
   const { reviewValue, review } = createReview(allowedDecisions, descriptionPrefix);
@@ -204,7 +202,10 @@ function toolGateMiddleware(options) {
     }
   }
 
-  return createMiddleware({ name, wrapToolCall });
+  const middleware = createMiddleware({ name, wrapToolCall });
+  // What a reviewer is shown, from the grants' store and verified (agent/pending.js).
+  setData(middleware, 'pending', createPending(gate));
+  return middleware;
 }
 
 module.exports = { toolGateMiddleware };

@@ -13,7 +13,7 @@ const { readGateOptions, toolEntry } = require('./options');
 const {
   ToolMessage, errorMessage, callProblemError, invalidFields, prepareAttempt, policyContextOf, scopeOf, evaluate, executeAllowed,
 } = require('./execute');
-const { pendingProposal, keptKeyOf, GRANT_OPTION_FIELDS, keepPending, readRunId } = require('./proposals');
+const { pendingProposal, keptKeyOf, GRANT_OPTION_FIELDS, keepPending, readRunId, verifiedKept, withRefused } = require('./proposals');
 const { threadIdOf, ambientThreadId, receiptRun, replayCode } = require('./receipts');
 
 const { decodeView, isApprovalGrantError } = api;
@@ -113,7 +113,10 @@ function createToolGate(options) {
 
   /**
    * The proposals kept for the calls of a stored message (`run` with the same runId kept
-   * them), verified again: what a reviewer in any process sees and approves.
+   * them), verified again: what a reviewer in any process sees and approves. Only records
+   * that verify are listed; one that does not (edited in the store, a seal of an unknown
+   * key, expired) is in the list's `refused`: its call id, tool name and code, never a
+   * field of the record.
    */
   async function pending(message, pendingOptions) {
     const opts = readOptions(pendingOptions, 'pending options');
@@ -123,11 +126,16 @@ function createToolGate(options) {
     if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption)) throw invalidArgument('options.grantScope must be a well-formed string or null');
     const calls = toolCallsOf(message);
     const found = [];
+    const refused = [];
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i];
       if (call.problem !== undefined) continue;
       const key = keptKeyOf(grants, runId, call.id, scopeOption ?? null);
-      const kept = await grants.kept(key);
+      const { kept, code } = await verifiedKept(grants, key);
+      if (code !== undefined) {
+        ArrayPrototypePush(refused, ObjectFreeze({ toolCallId: call.id, toolName: call.name, code }));
+        continue;
+      }
       if (kept === undefined || own(kept, 'agentName') !== agentName || own(kept, 'toolName') !== call.name) continue;
       // The scope it waits in: the seal's, else the one it was kept under.
       const scope = grants.sealing ? own(kept, 'scope') ?? null : scopeOption ?? null;
@@ -146,7 +154,7 @@ function createToolGate(options) {
       WeakMapPrototypeSet(keptKeys, proposal, key);
       ArrayPrototypePush(found, proposal);
     }
-    return ObjectFreeze(found);
+    return withRefused(found, refused);
   }
 
   /**
