@@ -7,17 +7,21 @@
 const { own, isWellFormedString } = require('../../shared');
 const { isId } = require('../../gate/read');
 const { readReceipts, pruneShared } = require('../../gate/receipts');
+const { ReflectApply } = require('../../gate/primordials');
 const { core } = require('./core');
 
 const { AsyncLocalStorageProviderSingleton } = core.singletons;
+const getRunnableConfig = AsyncLocalStorageProviderSingleton.getRunnableConfig;
 
 /**
- * `options.receipts`: `{ receipts, explicit }`. `receipts` is the application's
+ * `options.receipts`: `{ receipts, explicit, get }`. `receipts` is the application's
  * createExecutionReceipts object, undefined for `false`, else the process-wide memory
- * receipts every gate shares; `explicit` says the application gave the option.
+ * receipts every gate shares; `explicit` says the application gave the option; `get` is
+ * its own `get` function, read once.
  */
 function readGateReceipts(opts) {
-  return { receipts: readReceipts(opts), explicit: own(opts, 'receipts') !== undefined };
+  const receipts = readReceipts(opts);
+  return { receipts, explicit: own(opts, 'receipts') !== undefined, get: receipts === undefined ? undefined : own(receipts, 'get') };
 }
 
 /** `config.configurable.thread_id` of a LangChain RunnableConfig (own data, a non-empty well-formed string), or undefined. */
@@ -34,7 +38,7 @@ function threadIdOf(config) {
 function ambientThreadId() {
   let config;
   try {
-    config = AsyncLocalStorageProviderSingleton.getRunnableConfig();
+    config = ReflectApply(getRunnableConfig, AsyncLocalStorageProviderSingleton, []);
   } catch {
     return undefined;
   }
@@ -52,11 +56,11 @@ function ambientThreadId() {
  * `runId` is null).
  */
 function receiptRun(gate, toolCallId, threadId, appRunId) {
-  const { receipts, explicit } = gate.receipts;
+  const { receipts, explicit, get } = gate.receipts;
   if (receipts === undefined) return undefined;
-  if (explicit) return { receipts, runId: threadId ?? appRunId };
+  if (explicit) return { receipts, get, runId: threadId ?? appRunId };
   if (!isId(toolCallId) || threadId === undefined) return undefined;
-  return { receipts, runId: threadId };
+  return { receipts, get, runId: threadId };
 }
 
 /** The options of executeDecision for one call: the gate's grants, and the call's receipts. */
@@ -82,7 +86,7 @@ async function replayCode(gate, run, toolCallId, proposalHash) {
   if (run === undefined || !isId(toolCallId)) return undefined;
   let receipt;
   try {
-    receipt = await run.receipts.get({ agentName: gate.agentName, runId: run.runId === undefined ? null : run.runId, toolCallId });
+    receipt = await ReflectApply(run.get, run.receipts, [{ agentName: gate.agentName, runId: run.runId === undefined ? null : run.runId, toolCallId }]);
   } catch {
     return 'receipt_store_unavailable';
   }
