@@ -7,6 +7,7 @@ const { invalidArgument, own, ownArray, setData, isWellFormedString, NO_PENDING_
 const { ArrayPrototypePush, ObjectFreeze, isProxy } = require('../../gate/primordials');
 const { api } = require('../gate/core');
 const { verifiedKept, withRefused } = require('../gate/proposals');
+const { toolEntry } = require('../gate/options');
 const { threadIdOf } = require('../gate/receipts');
 const { lastAIMessage } = require('./task');
 
@@ -34,7 +35,7 @@ function keptRunOf(threadId, ai) {
  * list's `refused` with its code: `{ interruptId, toolCallId, code }`, no field of a record.
  */
 function createPending(gate) {
-  const { agentName, grants } = gate;
+  const { agentName, grants, tools } = gate;
 
   return async function pending(state) {
     if (state === null || typeof state !== 'object' || isProxy(state)) throw invalidArgument('pending expects a LangGraph StateSnapshot (await agent.graph.getState(config))');
@@ -55,7 +56,8 @@ function createPending(gate) {
         const carried = ownArray(value, 'proposals');
         for (let a = 0; a < actions.length; a++) {
           const toolCallId = own(actions[a], 'toolCallId');
-          if (!isWellFormedString(toolCallId) || toolCallId === '') continue;
+          // humanInTheLoopMiddleware's requests (no toolCallId), and other middleware's tools, are not this one's to list.
+          if (!isWellFormedString(toolCallId) || toolCallId === '' || toolEntry(tools, own(actions[a], 'name')) === undefined) continue;
           const { kept, code } = await verifiedKept(grants, { runId, toolCallId });
           const refuse = (reason) => ArrayPrototypePush(refused, ObjectFreeze({ interruptId, toolCallId, code: reason }));
           if (code !== undefined) {
