@@ -10,6 +10,7 @@ import type { StructuredToolInterface, ToolInputParsingException } from '@langch
 import type {
   ApprovalGrantRecord,
   ApprovalGrants,
+  ExecutionReceipts,
   FromJsonSchemaOptions,
   ProposalFields,
   SchemaOutput,
@@ -91,6 +92,17 @@ export type LangChainProposalOf<Tools extends readonly LangChainTool[]> = {
   [K in keyof Tools]: LangChainToolProposal<LangChainToolName<Tools[K]>, LangChainToolArgs<Tools[K]>>;
 }[number];
 
+/**
+ * A kept record that did not verify, as a review listing reports it: the call and the code
+ * (`bad_signature`, `unknown_key`, `seal_expired`, `hash_mismatch`, `not_a_snapshot`...),
+ * never a field of the record. Frozen.
+ */
+export interface LangChainRefusedProposal {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly code: string;
+}
+
 /** A proposal kept in the grants' store for a run, as `gate.pending` reads it back. Frozen. */
 export interface LangChainKeptProposal extends ProposalFields {
   readonly toolCallId: string;
@@ -133,13 +145,19 @@ interface DecidedResult extends ToolCallResultBase {
 
 /** One tool call of the message, as the gate handled it. Frozen. */
 export type LangChainToolCallResult<Proposal extends LangChainToolProposal = LangChainToolProposal> =
-  /** The tool ran; `message` is LangChain's ToolMessage (`output` when the tool returned something else). */
-  | (DecidedResult & { readonly status: 'executed'; readonly decidedBy: 'policy'; readonly message?: ToolMessage; readonly output?: unknown })
+  /**
+   * The tool ran; `message` is LangChain's ToolMessage (`output` when the tool returned
+   * something else). `replayed: true`: the call had run before and the receipts
+   * (`keepResults`) gave its kept result back; the tool did not run this time.
+   */
+  | (DecidedResult & { readonly status: 'executed'; readonly decidedBy: 'policy'; readonly message?: ToolMessage; readonly output?: unknown; readonly replayed?: true })
   /**
    * Nothing ran: the policy denied, or the runtime did (`policy_mutated_arguments`,
    * `policy_error`, `invalid_policy_result`, `policy_not_configured`,
-   * `grant_store_unavailable`, or `grant_unavailable` when the grant was spent by another
-   * attempt first).
+   * `grant_store_unavailable`, `grant_unavailable` when the grant was spent by another
+   * attempt first, or an execution receipt's code: `call_already_executed`,
+   * `execution_in_progress`, `outcome_unknown`, `call_id_conflict`, `call_id_required`,
+   * `receipt_store_unavailable`).
    */
   | (DecidedResult & { readonly status: 'denied'; readonly message: ToolMessage })
   /** Nothing ran; the call waits for approval and has no ToolMessage yet. */
@@ -192,19 +210,22 @@ export interface LangChainToolGate<Tools extends readonly LangChainTool[] = read
       /**
        * Your id of this conversation or run: each pending proposal is kept in the grants'
        * store under it and its call id (sealed with a key ring), for `pending` in any
-       * process; it is forgotten once the call is executed or denied. Needs `grants`.
+       * process; it is forgotten once the call is executed or denied. Needs `grants`. With
+       * `receipts` given and no LangGraph thread, also the run of the calls' receipts.
        */
       runId?: string;
     },
   ): Promise<LangChainToolRun<LangChainProposalOf<Tools>>>;
   /**
-   * The proposals kept for the calls of a (stored) message under `runId`, verified again
-   * (a changed record throws): what a reviewer in any process is shown and approves.
+   * The proposals kept for the calls of a (stored) message under `runId` that verify again
+   * (the key ring's signature and expiry when sealed, else the hash): what a reviewer in any
+   * process is shown and approves. A record that does not verify is not listed: it is in
+   * the list's `refused` (not enumerable) with its code, and no field of it.
    * `grantScope`: the scope the calls were evaluated under. Without a key ring a kept record
    * cannot say its scope, so a call kept under a scope is listed only when it is given
    * (never granted in another); with one, the seal says it, and `grantScope` filters.
    */
-  pending(message: AIMessage | AIMessageChunk, options: { runId: string; grantScope?: string | null }): Promise<LangChainKeptProposal[]>;
+  pending(message: AIMessage | AIMessageChunk, options: { runId: string; grantScope?: string | null }): Promise<LangChainKeptProposal[] & { readonly refused: readonly LangChainRefusedProposal[] }>;
   /**
    * Grants exactly this proposal (its seal when the grants seal) in its `grantScope`; a
    * `scope` in the options that differs is a TypeError. Needs `grants`. A proposal kept for
@@ -237,6 +258,14 @@ export declare function createToolGate<const Tools extends readonly LangChainToo
   tools: Tools;
   policy?: LangChainPolicies<Tools>;
   grants?: ApprovalGrants;
+  /**
+   * Execution receipts (docs/receipts.md): default, the process-wide memory receipts every
+   * gate shares, used for calls of a LangGraph thread (`config.configurable.thread_id`, or
+   * the graph node `run` is called in); `false`, none; or yours (a durable store for several
+   * processes), used for every call, keyed by the thread, else `runId`, else null. The key:
+   * `{ agentName, runId: thread id, toolCallId: the AIMessage's tool call id }`.
+   */
+  receipts?: ExecutionReceipts | false;
   /** Attach JSON Pointers to argument errors (`error.cause.path`); they hold payload keys. */
   includePath?: boolean;
   /** `fromJsonSchema` options for the tools whose schema is a JSON Schema (defaults off, formats asserted). */
@@ -283,6 +312,13 @@ export interface ToolGateMiddlewareOptions<Tools extends readonly LangChainTool[
    * one with a durable store to resume in another process, and with `keys` for sealed proposals.
    */
   grants?: ApprovalGrants;
+  /**
+   * Execution receipts (docs/receipts.md), keyed `{ agentName, runId: the thread_id,
+   * toolCallId: the AIMessage's tool call id }`: default, the process-wide memory receipts
+   * every gate shares (a replay in this process, time travel included, never runs a call
+   * twice); `false`, none; or yours, on a durable store, so that no process runs it twice.
+   */
+  receipts?: ExecutionReceipts | false;
   includePath?: boolean;
   jsonSchema?: FromJsonSchemaOptions;
   /** The decisions a reviewer may make (default: all three). */
@@ -295,10 +331,42 @@ export interface ToolGateMiddlewareOptions<Tools extends readonly LangChainTool[
   name?: string;
 }
 
-/** What `createAgent({ middleware })` takes (a LangChain AgentMiddleware). */
+/** A proposal the middleware's interrupt asks about, as `pending` reads it from the grants' store, verified. Frozen. */
+export interface ToolGatePendingProposal extends Readonly<ProposalFields> {
+  /** The LangGraph interrupt that asks about it (the key of a resume's id map). */
+  readonly interruptId: string;
+  readonly toolCallId: string;
+  /** A new decoded view of `argsCanonicalJson`. */
+  readonly parsedArguments: unknown;
+  /** With a key ring: the seal (its `scope` is the scope the call waits in). */
+  readonly sealed?: SealedProposal;
+}
+
+/**
+ * A call of an interrupt that `pending` does not list, with its code (never a field of a
+ * record): a kept record that does not verify (`bad_signature`, `hash_mismatch`...),
+ * `proposal_changed` (the interrupt carries another proposal than the one kept), or
+ * `TAS_NO_PENDING_PROPOSAL` (none is kept: an approval would run nothing). Frozen.
+ */
+export interface ToolGateRefusedProposal {
+  readonly interruptId: string;
+  readonly toolCallId: string;
+  readonly code: string;
+}
+
+/** What `createAgent({ middleware })` takes (a LangChain AgentMiddleware), plus the review listing. */
 export interface LangChainToolGateMiddleware {
   readonly name: string;
   wrapToolCall(request: any, handler: any): Promise<any>;
+  /**
+   * What a reviewer is shown for a thread: the proposals kept for the calls its interrupts
+   * ask about, read from the grants' store and verified (the key ring's signature, else the
+   * hash), never the interrupt value's text, which the checkpointer keeps. `state` is
+   * LangGraph's StateSnapshot: `await agent.graph.getState({ configurable: { thread_id } })`.
+   */
+  pending(state: { readonly config: RunnableConfig; readonly values: unknown; readonly tasks: readonly unknown[] }): Promise<
+    ToolGatePendingProposal[] & { readonly refused: readonly ToolGateRefusedProposal[] }
+  >;
 }
 
 /**

@@ -33,19 +33,24 @@ function createDecisions(gate, notice) {
     return { ...config, config, toolCallId: id, state: own(own(own(config, 'configurable'), '__pregel_scratchpad'), 'currentTaskInput'), signal: signal ?? own(config, 'signal') };
   }
 
-  /** Runs an allowed decision: the tool's ToolMessage (or Command), LangChain's error message when the tool throws. */
-  async function execute(entry, decision, id, runtime) {
+  /**
+   * Runs an allowed decision under the call's receipts (`run`): the tool's ToolMessage (or
+   * Command), LangChain's error message when the tool throws, a denial with the code when
+   * the grant or the receipt refuses (a kept result of the receipts comes back as the
+   * tool's answer).
+   */
+  async function execute(entry, decision, id, runtime, run) {
     const config = toolConfig(id, runtime);
     let result;
     try {
-      result = await executeAllowed(gate, entry, decision, id, config);
+      result = await executeAllowed(gate, entry, decision, id, config, run);
     } catch (error) {
       const signal = own(config, 'signal');
       if (isGraphInterrupt(error) || (signal !== undefined && signal !== null && signal.aborted === true)) throw error;
       // As LangChain's tools node answers a tool's own error.
       return errorMessage(id, entry.name, `${error}\n Please fix your mistakes.`);
     }
-    if (!result.executed) return denied(id, entry.name, 'grant_unavailable');
+    if (!result.executed) return denied(id, entry.name, result.reason);
     const { output } = result;
     if (ToolMessage.isInstance(output) || isCommand(output)) return output;
     return new ToolMessage({ name: entry.name, tool_call_id: id, content: typeof output === 'string' ? output : JSONStringify(output) });
@@ -67,6 +72,8 @@ function createDecisions(gate, notice) {
     // approve: the proposal the reviewer saw, granted, then this attempt evaluated again.
     if (outcome.keptNow) {
       await grants.forget(key);
+      // The record the reviewer's approval was for did not verify: its code, no warning.
+      if (outcome.unverified !== undefined) return denied(call.id, call.name, outcome.unverified);
       if (outcome.replaced) return denied(call.id, call.name, PROPOSAL_CHANGED);
       notice();
       return denied(call.id, call.name, APPROVED_WITHOUT_GRANT);
@@ -81,7 +88,7 @@ function createDecisions(gate, notice) {
     await grants.forget(key);
     const decision = await evaluate(entry, outcome.prepared, outcome.policyContext, call.id);
     if (decision.decision !== 'allow') return denied(call.id, call.name, decision.reason);
-    return execute(entry, decision, call.id, runtime);
+    return execute(entry, decision, call.id, runtime, outcome.run);
   }
 
   /**
@@ -95,7 +102,7 @@ function createDecisions(gate, notice) {
     const args = own(editedAction, 'args');
     const target = toolEntry(tools, targetName);
     if (target === undefined) return errorMessage(call.id, targetName, 'The edited call names a tool this gate does not have [unknown_tool].');
-    const { prepared, invalid } = await prepareAttempt(gate, target, call.id, undefined, args);
+    const { prepared, invalid } = await prepareAttempt(gate, target, call.id, undefined, args, outcome.run);
     if (invalid !== undefined) return answerInvalid(call.id, targetName, invalid);
     const editContext = { ...policyContext };
     setData(editContext, 'argumentsSource', 'edit');
@@ -106,7 +113,7 @@ function createDecisions(gate, notice) {
       decision = await evaluate(target, prepared, editContext, call.id);
     }
     if (decision.decision !== 'allow') return denied(call.id, targetName, decision.reason);
-    return execute(target, decision, call.id, runtime);
+    return execute(target, decision, call.id, runtime, outcome.run);
   }
 
   return { answerInvalid, denied, execute, applyDecision };

@@ -2,7 +2,7 @@
 // toolGateMiddleware: a wrapToolCall middleware for LangChain v1's createAgent that pairs,
 // decides and runs every call of the tools it gates, and interrupts for review.
 
-const { invalidArgument, own, ownArray, readOptions, isWellFormedString, approvedWithoutGrantNotice } = require('../../shared');
+const { invalidArgument, own, ownArray, setData, readOptions, isWellFormedString, approvedWithoutGrantNotice } = require('../../shared');
 const {
   ArrayPrototypePush, SafeWeakMap, SafeError, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,
 } = require('../../gate/primordials');
@@ -10,6 +10,9 @@ const { api } = require('../gate/core');
 const { isCallId, toolCallsOf } = require('../gate/calls');
 const { readGateOptions, toolEntry } = require('../gate/options');
 const { callProblemError, prepareAttempt, policyContextOf, scopeOf, evaluate } = require('../gate/execute');
+const { threadIdOf, receiptRun, replayCode } = require('../gate/receipts');
+const { verifiedKept } = require('../gate/proposals');
+const { keptRunOf, createPending } = require('./pending');
 const { createMiddleware } = require('./peers');
 const { DEFAULT_PREFIX, HOW_TO_APPROVE, readDecisions, lastAIMessage, callsOfTask, deferred } = require('./task');
 const { createReview } = require('./review');
@@ -54,17 +57,11 @@ function toolGateMiddleware(options) {
     if (pass.decided === pass.members.length) pass.ready.resolve();
   }
 
-  /**
-   * Run id of a kept proposal: the thread and the message (call ids repeat across messages
-   * of some providers), each length-prefixed so that no thread and message pair spells
-   * another's (`a:b` + `c` and `a` + `b:c` are different runs).
-   */
+  /** Run id of a kept proposal: the thread and the message (agent/pending.js). */
   function runIdOf(runtime, ai) {
-    const threadId = own(own(runtime, 'configurable'), 'thread_id');
-    if (!isWellFormedString(threadId) || threadId === '') throw invalidArgument('toolGateMiddleware needs a thread_id (createAgent with a checkpointer, invoked with { configurable: { thread_id } })');
-    const id = own(ai, 'id');
-    const messageId = isWellFormedString(id) ? id : '';
-    return `langgraph ${threadId.length}:${threadId} ${messageId.length}:${messageId}`;
+    const threadId = threadIdOf(runtime);
+    if (threadId === undefined) throw invalidArgument('toolGateMiddleware needs a thread_id (createAgent with a checkpointer, invoked with { configurable: { thread_id } })');
+    return keptRunOf(threadId, ai);
   }
 
   /** Evaluates one call: the outcome the pass acts on once every call has decided. */
@@ -84,26 +81,36 @@ function toolGateMiddleware(options) {
     }
     if (call.problem !== undefined) return { kind: 'answer', message: answerInvalid(call.id, call.name, callProblemError(call.problem)) };
 
-    const { prepared, invalid } = await prepareAttempt(gate, entry, call.id, call.text, call.args);
+    // The call's execution receipt is keyed by the LangGraph thread (the runtime's
+    // configurable.thread_id, what every checkpoint of the thread, forks included, shares)
+    // and the provider's call id.
+    const run = receiptRun(gate, call.id, threadIdOf(own(request, 'runtime')));
+    const { prepared, invalid } = await prepareAttempt(gate, entry, call.id, call.text, call.args, run);
     if (invalid !== undefined) return { kind: 'answer', message: answerInvalid(call.id, call.name, invalid) };
     const context = contextOf === undefined ? undefined : await contextOf({ toolCall, state: own(request, 'state'), runtime: own(request, 'runtime') });
     const policyContext = policyContextOf(context, call.id, call.argumentsSource);
     const decision = await evaluate(entry, prepared, policyContext, call.id);
-    if (decision.decision === 'allow') return { kind: 'execute', entry, decision, id: call.id };
+    if (decision.decision === 'allow') return { kind: 'execute', entry, decision, id: call.id, run };
     if (decision.decision !== 'require_approval') return { kind: 'answer', message: denied(call.id, call.name, decision.reason) };
+    // A replay of a call that ran (time travel, a resume given again) is answered with its
+    // receipt's code: no reviewer is asked again, and it is never an approval without a grant.
+    const replayed = await replayCode(gate, run, call.id, decision.proposalHash);
+    if (replayed !== undefined) return { kind: 'answer', message: denied(call.id, call.name, replayed) };
 
     // The proposal the reviewer is shown is the one kept for this thread, message and call;
     // one kept in this very pass (none was, or another was) was never shown to anyone.
     const key = { runId: runIdOf(own(request, 'runtime'), ai), toolCallId: call.id };
     const scope = scopeOf(policyContext);
-    const before = await grants.kept(key);
+    // A kept record that does not verify (edited in the store) is replaced, never shown;
+    // an approval resumed against it is refused with its code.
+    const { kept: before, code: unverified } = await verifiedKept(grants, key);
     let kept = before;
     let keptNow = false;
     if (before === undefined || own(before, 'proposalHash') !== decision.proposalHash || (grants.sealing && own(before, 'scope') !== scope)) {
       kept = await grants.keep(key, decision.proposal, { scope });
       keptNow = true;
     }
-    return { kind: 'review', entry, decision, prepared, policyContext, scope, key, kept, keptNow, replaced: before !== undefined && keptNow, call };
+    return { kind: 'review', entry, decision, prepared, policyContext, scope, key, kept, keptNow, replaced: before !== undefined && keptNow, unverified, call, run };
   }
 
   const { reviewValue, review } = createReview(allowedDecisions, descriptionPrefix);
@@ -186,7 +193,7 @@ function toolGateMiddleware(options) {
       case 'handler':
         return handler(request);
       case 'execute':
-        return execute(outcome.entry, outcome.decision, outcome.id, runtime);
+        return execute(outcome.entry, outcome.decision, outcome.id, runtime, outcome.run);
       default: {
         let at = 0;
         for (let i = 0; i < reviewing.length; i++) if (reviewing[i] === outcome) at = i;
@@ -195,7 +202,10 @@ function toolGateMiddleware(options) {
     }
   }
 
-  return createMiddleware({ name, wrapToolCall });
+  const middleware = createMiddleware({ name, wrapToolCall });
+  // What a reviewer is shown, from the grants' store and verified (agent/pending.js).
+  setData(middleware, 'pending', createPending(gate));
+  return middleware;
 }
 
 module.exports = { toolGateMiddleware };

@@ -6,6 +6,7 @@ const { requirePeer } = require('../../shared');
 const core = requirePeer('langchain', '@langchain/core', '@langchain/core 1.x', () => ({
   tools: require('@langchain/core/tools'),
   messages: require('@langchain/core/messages'),
+  singletons: require('@langchain/core/singletons'),
 }));
 const api = require('tool-argument-snapshot');
 

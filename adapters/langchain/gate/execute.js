@@ -10,9 +10,10 @@ const { core, api } = require('./core');
 const { CALL_PROBLEMS } = require('./calls');
 
 const { decideCall } = require('../../gate/decide');
-const { executeDecision, isGrantUnavailable } = require('../../gate/execute');
+const { executeDecision } = require('../../gate/execute');
+const { executeOptionsOf, afterExecution } = require('./receipts');
 
-const { prepareToolCallAsync, createSnapshot, decodeView, isToolArgumentsValidationError } = api;
+const { prepareToolCallAsync, createSnapshot, decodeView, isToolArgumentsValidationError, isToolCallNotAllowedError } = api;
 const { StructuredTool, ToolInputParsingException } = core.tools;
 const { ToolMessage } = core.messages;
 
@@ -92,15 +93,19 @@ function invalidFields(id, name, error) {
 /**
  * One attempt's preparation: the argument text (the provider's own, else the RFC 8785
  * text of an object: no getter runs; -0, lone surrogates and non-JSON values fail at
- * stage snapshot), strict decoding, the tool's schema once, the snapshot. Resolves to
- * `{ prepared }` or `{ invalid }` (a ToolArgumentsValidationError).
+ * stage snapshot), strict decoding, the tool's schema once, the snapshot. `run` (the
+ * call's receipts and run, or undefined) gives the prepared call its `runId`, the run of
+ * its execution receipt (never hashed). Resolves to `{ prepared }` or `{ invalid }` (a
+ * ToolArgumentsValidationError).
  */
-async function prepareAttempt(gate, entry, id, text, args) {
+async function prepareAttempt(gate, entry, id, text, args, run) {
   const { agentName, includePath } = gate;
   const toolName = entry.name;
   try {
     const rawArguments = text !== undefined ? text : createSnapshot({ agentName, toolName, value: args, includePath }).argsCanonicalJson;
-    return { prepared: await prepareToolCallAsync({ agentName, toolName, rawArguments, schema: entry.schema, includePath, toolCallId: id }), invalid: undefined };
+    const input = { agentName, toolName, rawArguments, schema: entry.schema, includePath, toolCallId: id };
+    if (run !== undefined && run.runId !== undefined) setData(input, 'runId', run.runId);
+    return { prepared: await prepareToolCallAsync(input), invalid: undefined };
   } catch (error) {
     if (!isToolArgumentsValidationError(error)) throw error;
     return { prepared: undefined, invalid: error };
@@ -127,11 +132,15 @@ function evaluate(entry, prepared, policyContext, id) {
 
 /**
  * Runs an allowed decision through the tool's own `_call` (LangChain's callbacks and
- * ToolMessage formatting, no second zod) with an execution view of its own. Resolves to
- * `{ executed: true, output }` or, when the grant was spent by another attempt first,
- * `{ executed: false }`.
+ * ToolMessage formatting, no second zod) with an execution view of its own, under the
+ * gate's grants and the call's receipts (`run`, or undefined for none). Resolves to
+ * `{ executed: true, output, replayed }` (`replayed`: the receipts' kept result came back,
+ * the tool did not run) or, when executeToolCall refused before the tool ran (the grant
+ * spent by another attempt first, a receipt: `call_already_executed`,
+ * `execution_in_progress`, `outcome_unknown`, `call_id_conflict`, `call_id_required`,
+ * `receipt_store_unavailable`), `{ executed: false, reason }` with its code.
  */
-async function executeAllowed(gate, entry, decision, id, config) {
+async function executeAllowed(gate, entry, decision, id, config, run) {
   let started = false;
   const execution = new SnapshotToolExecution(entry, (runManager, runConfig) => {
     // LangChain's tool() wrapper checks the signal only once the handler runs, which is
@@ -144,15 +153,19 @@ async function executeAllowed(gate, entry, decision, id, config) {
         started = true;
         return ReflectApply(entry.call, entry.target, [args, runManager, runConfig]);
       },
-      gate.executeOptions,
+      executeOptionsOf(gate, run),
     );
   });
   try {
     // The callbacks (and config.toolCall) get a view of their own, never the handler's.
     const output = await execution.invoke({ type: 'tool_call', id, name: entry.name, args: decodeView(decision.argsCanonicalJson) }, config);
-    return { executed: true, output };
+    afterExecution(run);
+    return { executed: true, output, replayed: !started, reason: undefined };
   } catch (error) {
-    if (!started && isGrantUnavailable(error)) return { executed: false, output: undefined };
+    if (!started && isToolCallNotAllowedError(error)) {
+      const code = own(error, 'code');
+      return { executed: false, output: undefined, replayed: false, reason: typeof code === 'string' ? code : 'not_allowed' };
+    }
     throw error;
   }
 }

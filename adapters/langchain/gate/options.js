@@ -7,6 +7,7 @@ const {
   SafeMap, MapPrototypeGet, MapPrototypeSet, MapPrototypeHas, isProxy,
 } = require('../../gate/primordials');
 const { api } = require('./core');
+const { readGateReceipts } = require('./receipts');
 
 const { fromJsonSchema } = api;
 
@@ -109,7 +110,7 @@ function assignPolicies(tools, policy, grants) {
   }
 }
 
-/** The options every LangChain gate shares: agent, tools, policy, grants, includePath. */
+/** The options every LangChain gate shares: agent, tools, policy, grants, receipts, includePath. */
 function readGateOptions(options, what, defaultGrants) {
   const opts = readOptions(options, `${what} options`);
   if (opts === null) throw invalidArgument(`${what} expects { agentName, tools, policy?, grants? }`);
@@ -124,9 +125,9 @@ function readGateOptions(options, what, defaultGrants) {
   if (given === undefined && defaultGrants !== undefined) given = defaultGrants();
   const grants = readGrants(given);
   assignPolicies(tools, own(opts, 'policy'), grants);
+  const receipts = readGateReceipts(opts);
   const includePath = own(opts, 'includePath') === true;
-  const executeOptions = grants === undefined ? undefined : { grants: grants.object };
-  return { agentName, tools, grants, includePath, executeOptions };
+  return { agentName, tools, grants, receipts, includePath };
 }
 
 /** The gate's entry for a tool name, or undefined. */

@@ -3,8 +3,11 @@
 
 const { invalidArgument, own, setData, isWellFormedString } = require('../../shared');
 const {
-  ObjectFreeze,
+  ObjectDefineProperty, ObjectFreeze,
 } = require('../../gate/primordials');
+const { api } = require('./core');
+
+const { isApprovalGrantError, isSnapshotDomainError } = api;
 
 /**
  * The frozen proposal of a pending call: the package's proposal plus the call's id and
@@ -43,11 +46,40 @@ function keptKeyOf(grants, runId, id, scope) {
 const GRANT_OPTION_FIELDS = ObjectFreeze(['uses', 'ttlMs', 'expiresAt']);
 
 /**
+ * The record kept for a run and call, verified by the grants (the key ring's signature and
+ * expiry when sealed, else the hash recomputed): `{ kept }` (undefined when none is kept),
+ * or `{ code }` when it does not verify (the ApprovalGrantError or SnapshotDomainError code:
+ * bad_signature, unknown_key, seal_expired, hash_mismatch, not_a_snapshot...). Nothing of
+ * the record is returned with a code. Any other failure (the store's) is thrown.
+ */
+async function verifiedKept(grants, key) {
+  try {
+    return { kept: await grants.kept(key), code: undefined };
+  } catch (error) {
+    if (!isApprovalGrantError(error) && !isSnapshotDomainError(error)) throw error;
+    const code = own(error, 'code');
+    return { kept: undefined, code: typeof code === 'string' ? code : 'not_a_snapshot' };
+  }
+}
+
+/**
+ * A review listing: the verified proposals, frozen, with the records that did not verify
+ * as `refused` (each frozen, a code and the call's identity, never a field of the record):
+ * not an index and not enumerable, so code that iterates or copies the list sees verified
+ * proposals only.
+ */
+function withRefused(found, refused) {
+  ObjectDefineProperty(found, 'refused', { __proto__: null, value: ObjectFreeze(refused), enumerable: false, writable: false, configurable: false });
+  return ObjectFreeze(found);
+}
+
+/**
  * Keeps a pending proposal for a run and call in the grants' store (sealed with a key
- * ring) unless the same one is kept already, and returns the kept record.
+ * ring) unless the same one is kept already, and returns the kept record. A kept record
+ * that does not verify is replaced by this one (it is never shown).
  */
 async function keepPending(grants, key, proposal, scope) {
-  const kept = await grants.kept(key);
+  const { kept } = await verifiedKept(grants, key);
   if (kept !== undefined && own(kept, 'proposalHash') === proposal.proposalHash && (!grants.sealing || own(kept, 'scope') === scope)) return kept;
   return grants.keep(key, proposal, { scope });
 }
@@ -59,4 +91,4 @@ function readRunId(value, grants) {
   return value;
 }
 
-module.exports = { pendingProposal, keptKeyOf, GRANT_OPTION_FIELDS, keepPending, readRunId };
+module.exports = { pendingProposal, keptKeyOf, GRANT_OPTION_FIELDS, keepPending, readRunId, verifiedKept, withRefused };

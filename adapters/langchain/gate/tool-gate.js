@@ -13,7 +13,8 @@ const { readGateOptions, toolEntry } = require('./options');
 const {
   ToolMessage, errorMessage, callProblemError, invalidFields, prepareAttempt, policyContextOf, scopeOf, evaluate, executeAllowed,
 } = require('./execute');
-const { pendingProposal, keptKeyOf, GRANT_OPTION_FIELDS, keepPending, readRunId } = require('./proposals');
+const { pendingProposal, keptKeyOf, GRANT_OPTION_FIELDS, keepPending, readRunId, verifiedKept, withRefused } = require('./proposals');
+const { threadIdOf, ambientThreadId, receiptRun, replayCode } = require('./receipts');
 
 const { decodeView, isApprovalGrantError } = api;
 
@@ -25,7 +26,7 @@ function createToolGate(options) {
   const keptKeys = new SafeWeakMap();
   const approvedProposals = new SafeWeakSet();
 
-  async function runOne(call, config, context, runId) {
+  async function runOne(call, config, context, runId, threadId) {
     const { id, name, argumentsSource } = call;
     const base = { toolCallId: id, toolName: name, argumentsSource };
     if (call.problem !== undefined) return { ...base, ...invalidFields(id, name, callProblemError(call.problem)) };
@@ -34,7 +35,8 @@ function createToolGate(options) {
       return { ...base, status: 'unknown_tool', message: errorMessage(id, name, 'This tool does not exist [unknown_tool].') };
     }
 
-    const { prepared, invalid } = await prepareAttempt(gate, entry, id, call.text, call.args);
+    const receipts = receiptRun(gate, id, threadId, runId);
+    const { prepared, invalid } = await prepareAttempt(gate, entry, id, call.text, call.args, receipts);
     if (invalid !== undefined) return { ...base, ...invalidFields(id, name, invalid) };
 
     const policyContext = policyContextOf(context, id, argumentsSource);
@@ -44,6 +46,13 @@ function createToolGate(options) {
     const key = runId === undefined ? undefined : keptKeyOf(grants, runId, id, scope);
 
     if (decision.decision === 'require_approval') {
+      // A replay of a call that ran (or runs now) is answered with its receipt's code: no
+      // reviewer is asked to approve it again.
+      const replayed = await replayCode(gate, receipts, id, decision.proposalHash);
+      if (replayed !== undefined) {
+        if (key !== undefined) await grants.forget(key);
+        return { ...verdict, status: 'denied', decidedBy: 'runtime', reason: replayed, message: errorMessage(id, name, `The tool call was denied [${replayed}].`) };
+      }
       let sealed;
       if (key !== undefined) {
         const kept = await keepPending(grants, key, decision.proposal, scope);
@@ -59,11 +68,12 @@ function createToolGate(options) {
     if (decision.decision !== 'allow') {
       return { ...verdict, status: 'denied', message: errorMessage(id, name, `The tool call was denied [${decision.reason}].`) };
     }
-    const { executed, output } = await executeAllowed(gate, entry, decision, id, config);
+    const { executed, output, replayed, reason } = await executeAllowed(gate, entry, decision, id, config, receipts);
     if (!executed) {
-      return { ...verdict, status: 'denied', decidedBy: 'runtime', reason: 'grant_unavailable', message: errorMessage(id, name, 'The tool call was denied [grant_unavailable].') };
+      return { ...verdict, status: 'denied', decidedBy: 'runtime', reason, message: errorMessage(id, name, `The tool call was denied [${reason}].`) };
     }
     const result = { ...verdict, status: 'executed' };
+    if (replayed) setData(result, 'replayed', true);
     // Defined, not assigned: a setter planted on Object.prototype cannot swallow them.
     if (ToolMessage.isInstance(output)) setData(result, 'message', output);
     else setData(result, 'output', output);
@@ -76,6 +86,9 @@ function createToolGate(options) {
     const config = opts === null ? undefined : own(opts, 'config');
     const context = opts === null ? undefined : own(opts, 'policyContext');
     const runId = readRunId(opts === null ? undefined : own(opts, 'runId'), grants);
+    // The run of the calls' execution receipts: the LangGraph thread of `config`, else that
+    // of the graph node this runs in (else, with receipts given, the application's runId).
+    const threadId = threadIdOf(config) ?? ambientThreadId();
     const only = opts === null ? undefined : own(opts, 'toolCallIds');
     if (only !== undefined && (!ArrayIsArray(only) || isProxy(only))) throw invalidArgument('options.toolCallIds must be an array of strings');
     let selected;
@@ -90,7 +103,7 @@ function createToolGate(options) {
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i];
       if (selected !== undefined && !SetPrototypeHas(selected, call.id)) continue;
-      const result = ObjectFreeze(await runOne(call, config, context, runId));
+      const result = ObjectFreeze(await runOne(call, config, context, runId, threadId));
       ArrayPrototypePush(results, result);
       if (result.message !== undefined) ArrayPrototypePush(messages, result.message);
       if (result.status === 'pending') ArrayPrototypePush(pending, result.proposal);
@@ -100,7 +113,10 @@ function createToolGate(options) {
 
   /**
    * The proposals kept for the calls of a stored message (`run` with the same runId kept
-   * them), verified again: what a reviewer in any process sees and approves.
+   * them), verified again: what a reviewer in any process sees and approves. Only records
+   * that verify are listed; one that does not (edited in the store, a seal of an unknown
+   * key, expired) is in the list's `refused`: its call id, tool name and code, never a
+   * field of the record.
    */
   async function pending(message, pendingOptions) {
     const opts = readOptions(pendingOptions, 'pending options');
@@ -110,11 +126,16 @@ function createToolGate(options) {
     if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption)) throw invalidArgument('options.grantScope must be a well-formed string or null');
     const calls = toolCallsOf(message);
     const found = [];
+    const refused = [];
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i];
       if (call.problem !== undefined) continue;
       const key = keptKeyOf(grants, runId, call.id, scopeOption ?? null);
-      const kept = await grants.kept(key);
+      const { kept, code } = await verifiedKept(grants, key);
+      if (code !== undefined) {
+        ArrayPrototypePush(refused, ObjectFreeze({ toolCallId: call.id, toolName: call.name, code }));
+        continue;
+      }
       if (kept === undefined || own(kept, 'agentName') !== agentName || own(kept, 'toolName') !== call.name) continue;
       // The scope it waits in: the seal's, else the one it was kept under.
       const scope = grants.sealing ? own(kept, 'scope') ?? null : scopeOption ?? null;
@@ -133,7 +154,7 @@ function createToolGate(options) {
       WeakMapPrototypeSet(keptKeys, proposal, key);
       ArrayPrototypePush(found, proposal);
     }
-    return ObjectFreeze(found);
+    return withRefused(found, refused);
   }
 
   /**
