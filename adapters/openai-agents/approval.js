@@ -13,7 +13,7 @@ const { verifySnapshot, isApprovalGrantError, isSnapshotDomainError } = api;
 
 /** The payload-free report of a carried proposal that does not verify: its error's class and code. */
 function invalidReport(error) {
-  return ObjectFreeze({ __proto__: null, name: isApprovalGrantError(error) ? 'ApprovalGrantError' : 'SnapshotDomainError', code: own(error, 'code') });
+  return ObjectFreeze({ name: isApprovalGrantError(error) ? 'ApprovalGrantError' : 'SnapshotDomainError', code: own(error, 'code') });
 }
 
 /** `proposal`, `pending` and `approve` of one gate (`g`: its options and per-run state). */
