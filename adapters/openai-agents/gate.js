@@ -126,7 +126,10 @@ function createOpenAIAgentsGate(options) {
     const context = own(runContext, 'context');
     const owned = context !== null && typeof context === 'object';
     const owner = owned ? WeakMapPrototypeGet(contextOwners, context) : undefined;
-    let runId = owner === undefined || owner === runContext ? carriedRunId(runContext) : undefined;
+    let runId = carriedRunId(runContext);
+    // The id another run of this process left in a context object a new run reuses is not
+    // this run's; an id merged in from a stored state (fromStringWithContext) is.
+    if (runId !== undefined && owner !== undefined && owner !== runContext && WeakMapPrototypeGet(runs, owner)?.runId === runId) runId = undefined;
     if (runId === undefined) {
       runId = randomUUID();
       // Into the carrier once it exists (the first carried proposal writes it too): a run

@@ -4,7 +4,7 @@
 
 const { own, setData, ownDataCopy, APPROVED_WITHOUT_GRANT } = require('../shared');
 const {
-  ArrayIsArray, ArrayPrototypePush, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, JSONParse, JSONStringify, ObjectFreeze, isProxy,
+  ArrayIsArray, ArrayPrototypePush, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, JSONParse, JSONStringify, ObjectFreeze, ReflectApply, isProxy,
 } = require('../gate/primordials');
 const { sdk, api, ADAPTER, invalidArgument } = require('./common');
 const { isZodSchema } = require('./zod-nulls');
@@ -44,6 +44,8 @@ function createTools(g) {
   const { agentName, grants, sealing, executeOptions, receipts, receiptsGiven, notExecutedOutput, invalidInputOutput, notice, toolNames } = g;
   const { runRecord, attempt, takeCaptured, carriedEntry, carry, carriedProposal, forget, carriedApproved, forgetApproved } = g;
 
+  // readReceipts checked it is an own data function.
+  const receiptsGet = receipts !== undefined ? own(receipts, 'get') : undefined;
   const runtimeDeny = (reason) => notExecutedOutput({ decision: 'deny', decidedBy: 'runtime', reason });
 
   /**
@@ -58,7 +60,7 @@ function createTools(g) {
     if (receipts !== undefined) {
       let receipt;
       try {
-        receipt = await receipts.get({ agentName, runId, toolCallId: callId });
+        receipt = await ReflectApply(receiptsGet, receipts, [{ agentName, runId, toolCallId: callId }]);
       } catch {
         return runtimeDeny('receipt_store_unavailable');
       }
