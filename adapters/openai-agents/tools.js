@@ -56,7 +56,7 @@ function createTools(g) {
    * way (state.approve without a grant) is `approved_without_grant`, with its warning.
    */
   async function approvedButNotAllowed(decision, toolName, callId, runId, approvedHash) {
-    const proposalHash = decision.proposalHash;
+    const proposalHash = own(decision, 'proposalHash');
     if (receipts !== undefined) {
       let receipt;
       try {
@@ -155,13 +155,13 @@ function createTools(g) {
       }
       if (result.error !== undefined) throw result.error;
       const decision = result.decision;
-      const approvedHash = await approvedHashOf(runContext, callId, toolName, waiting);
+      // The package approval of this call, if any, is settled by this attempt.
+      const approvedInSdk = decision.decision === 'require_approval' && runContext.isToolApproved({ toolName, callId }) === true;
+      const approvedHash = approvedInSdk ? await approvedHashOf(runContext, callId, toolName, waiting) : undefined;
       MapPrototypeDelete(run.approved, callId);
       forgetApproved(runContext, callId);
-      if (decision.decision === 'require_approval' && runContext.isToolApproved({ toolName, callId }) === true) {
-        // Approved in the SDK, with no grant for what would execute.
-        return approvedButNotAllowed(decision, toolName, callId, result.runId, approvedHash);
-      }
+      // Approved in the SDK, with no grant for what would execute.
+      if (approvedInSdk) return approvedButNotAllowed(decision, toolName, callId, result.runId, approvedHash);
       if (decision.decision !== 'allow') return notExecutedOutput(decision);
       try {
         return await executeDecision(decision, (args) => handler(args, runContext, details), executeOptions);
