@@ -246,6 +246,15 @@ test('the receipt key: the function call\'s callId, and as runId the gate\'s own
   assert.equal(byThread.executed.length, 1);
   assert.equal((await threadReceipts.get({ agentName: AGENT, runId: 'thread-42', toolCallId: 'call_1' })).status, 'completed');
   assert.throws(() => createOpenAIAgentsGate({ agentName: AGENT, runId: 'thread-42' }), { name: 'TypeError' });
+  assert.throws(() => createOpenAIAgentsGate({ agentName: AGENT, runId: new Proxy(() => 'thread-42', {}) }), { name: 'TypeError' });
+  const blank = app({ runId: () => '', policy: () => ({ decision: 'allow', reason: 'ok' }) }, [['{"to":"bob","cents":5}', 'call_1']]);
+  // The SDK wraps what needsApproval throws: the run fails, the gate's TypeError as its error.
+  await assert.rejects(run(blank.agent, 'pay bob'), (error) => {
+    assert.equal(error.error.name, 'TypeError');
+    assert.match(error.error.message, /runId must return a non-empty well-formed string/);
+    return true;
+  });
+  assert.deepEqual(blank.executed, []);
   assert.throws(() => createOpenAIAgentsGate({ agentName: AGENT, receipts: {} }), { name: 'TypeError' });
 });
 

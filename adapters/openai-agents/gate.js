@@ -52,7 +52,7 @@ function createOpenAIAgentsGate(options) {
   const grantScope = own(opts, 'grantScope');
   if (grantScope !== undefined && typeof grantScope !== 'function') throw invalidArgument('grantScope must be a function of the run context');
   const runIdOption = own(opts, 'runId');
-  if (runIdOption !== undefined && typeof runIdOption !== 'function') throw invalidArgument('runId must be a function of the run context');
+  if (runIdOption !== undefined && (typeof runIdOption !== 'function' || isProxy(runIdOption))) throw invalidArgument('runId must be a function of the run context');
   // The receipts every allowed call executes with (undefined: none), and whether the app gave them.
   const receipts = readReceipts(opts);
   const receiptsGiven = receipts !== undefined && own(opts, 'receipts') !== undefined;
