@@ -268,8 +268,8 @@ test('the same approval replayed: the SDK alone executes it again; the gate exec
   // The stored, approved state again: the SDK approves it again; the grant is gone.
   result = await run(agent, await RunState.fromString(agent, stored));
   assert.equal(seen.executed.length, 1, 'a replayed approval must not execute twice');
-  // The SDK's approval is replayed, its grant is spent: an approval without a grant.
-  assert.match(toolOutputs(result).c1, /not executed \(deny: approved_without_grant\)/);
+  // The SDK's approval is replayed, its grant is spent: the call already ran (its receipt's code).
+  assert.match(toolOutputs(result).c1, /not executed \(deny: call_already_executed\)/);
 });
 
 test('stored arguments edited after approval: the SDK alone executes them; the gate executes nothing', async () => {
@@ -293,8 +293,8 @@ test('stored arguments edited after approval: the SDK alone executes them; the g
   const tampered = editStoredState(result.state.toString(), 5, 99999999);
   result = await run(agent, await RunState.fromString(agent, tampered));
   assert.equal(seen.executed.length, 0);
-  // The SDK approved the call; no grant exists for the edited arguments.
-  assert.match(toolOutputs(result).c1, /not executed \(deny: approved_without_grant\)/);
+  // Approved through the package for other arguments: the proposal changed.
+  assert.match(toolOutputs(result).c1, /not executed \(deny: proposal_changed\)/);
   assert.equal(seen.decisions.at(-1).reason, 'every transfer', 'the new attempt was decided by the policy');
   assert.equal(seen.policy.at(-1).parsedArguments.cents, 99999999, 'the new attempt saw the edited value');
   assert.equal(await grants.has(proposal), true, 'the grant for 5 cents is still unspent');

@@ -2,6 +2,7 @@
 import type { FunctionTool, Model, RunContext, RunState, RunToolApprovalItem, Tool } from '@openai/agents';
 import type {
   ApprovalGrants,
+  ExecutionReceipts,
   ProposalFields,
   SchemaOutput,
   SealedProposal,
@@ -68,8 +69,12 @@ export interface OpenAIAgentsDecision extends Readonly<ProposalFields> {
 export interface OpenAIAgentsNotExecuted {
   readonly decision: 'deny' | 'require_approval';
   /**
-   * The policy's reason; or, decided by the runtime: a runtime reason, `grant_unavailable`,
-   * or `approved_without_grant` (approved with `state.approve` and no grant for what would run).
+   * The policy's reason; or, decided by the runtime: a runtime reason; `grant_unavailable`
+   * (the grant the call relied on is spent, expired or revoked); a receipt's code
+   * (`call_already_executed`, `call_id_conflict`, `execution_in_progress`, `outcome_unknown`,
+   * `receipt_store_unavailable`, `call_id_required`); `proposal_changed` (approved through
+   * the package for other arguments); or `approved_without_grant` (approved with
+   * `state.approve` alone, no grant ever given for what would run).
    */
   readonly reason: string;
   readonly decidedBy: 'policy' | 'runtime';
@@ -86,8 +91,28 @@ export interface OpenAIAgentsGateOptions<Schemas extends OpenAIAgentsToolSchemas
   policy?: OpenAIAgentsPolicy<Schemas, Context>;
   /** Approval grants (`createApprovalGrants()`): required for `approve`. With keys, pending proposals are sealed. */
   grants?: ApprovalGrants;
-  /** The scope of a run's grants (for example `user:${runContext.context.userId}`); null or undefined: unscoped. */
+  /**
+   * The scope of a run's grants (for example `user:${runContext.context.userId}`); null or
+   * undefined: unscoped. Its argument is typed by the gate's `Context`: give it as the
+   * second type argument (`createOpenAIAgentsGate<Tools, Ctx>`) or annotate the parameter
+   * (`(runContext: RunContext<Ctx>) => ...`), and `runContext.context` is your context type.
+   */
   grantScope?: (runContext: RunContext<Context>) => string | null | undefined;
+  /**
+   * Execution receipts (once per tool call): default, the process-wide memory receipts every
+   * gate of the process shares (one hour of retention), so a replay in this process never
+   * runs a call twice; `false`: none (once per decision only); or `createExecutionReceipts({
+   * store })` on a store every process shares. The key is `{ agentName, runId, toolCallId }`:
+   * the function call's `callId`, and `runId` below.
+   */
+  receipts?: ExecutionReceipts | false;
+  /**
+   * The receipts' `runId` of a run: your id of the conversation or thread (for example
+   * `(runContext) => runContext.context.threadId`). Null, undefined or absent: the gate's own
+   * id, made once per run and carried in the run context's `context` with the RunState (the
+   * SDK has no run id that survives `RunState.fromString` in every configuration).
+   */
+  runId?: (runContext: RunContext<Context>) => string | null | undefined;
   /** Called with every decision before anything executes (record it here); awaited. */
   onDecision?: (decision: OpenAIAgentsDecision, call: { callId: string; toolCallId: string; runContext: RunContext<Context> }) => void | Promise<void>;
   /** What the model is told when a call is not executed. Default: a sentence with the decision and its reason. */
@@ -136,17 +161,27 @@ export interface OpenAIAgentsToolOptions<S, Context = unknown, R = unknown, Name
 /** What a reviewer approves: the live proposal in the process that made it, else what the state carries. */
 export type OpenAIAgentsProposal = SuspendedToolProposal<any> | SealedProposal | ProposalFields;
 
+/** Why a carried proposal is not shown: the class and code of the error verifying it raised (no text of the record). */
+export interface OpenAIAgentsInvalidProposal {
+  readonly name: 'ApprovalGrantError' | 'SnapshotDomainError';
+  /** `bad_signature`, `unknown_key`, `seal_expired`, `not_sealed`; `hash_mismatch`, `not_canonical`, `not_a_snapshot`, ... */
+  readonly code: string;
+}
+
 export interface PendingApproval {
   interruption: RunToolApprovalItem;
   /**
    * The proposal the policy evaluated: the SuspendedToolProposal in the process that made
-   * it; after `RunState.fromString`, what the state carries (the seal with keys, else the
-   * agent, tool, canonical JSON and hash). Undefined for a call the SDK could not parse at
-   * all, or whose carried proposal does not match the interruption's raw string.
+   * it; after `RunState.fromString`, what the state carries once it verifies (with keys the
+   * seal, checked by `grants.verify`; else the agent, tool, canonical JSON and hash, the hash
+   * recomputed). Undefined for a call the SDK could not parse at all, whose carried proposal
+   * does not match the interruption's raw string, or that does not verify (see `invalid`).
    */
   proposal: OpenAIAgentsProposal | undefined;
-  /** With a key ring: the sealed proposal (it can leave the server; `grants.grant(sealed)`). */
+  /** With a key ring: the sealed proposal, verified (it can leave the server; `grants.grant(sealed)`). */
   sealed?: SealedProposal;
+  /** A carried proposal that does not verify (edited in the stored state): its error's class and code; `approve` rejects with that error. */
+  invalid?: OpenAIAgentsInvalidProposal;
 }
 
 export interface OpenAIAgentsGate<Schemas extends OpenAIAgentsToolSchemas = OpenAIAgentsToolSchemas, Context = unknown> {
@@ -161,9 +196,9 @@ export interface OpenAIAgentsGate<Schemas extends OpenAIAgentsToolSchemas = Open
    * original tool is invoked with the snapshot's canonical JSON.
    */
   tools(tools: readonly Tool<any>[]): FunctionTool<Context, any, unknown>[];
-  /** The proposal an interruption of `state` carries (same call id, same raw string). */
+  /** The proposal an interruption of `state` carries (same call id, same raw string), once it verifies. */
   proposal(state: RunState<any, any>, interruption: RunToolApprovalItem): OpenAIAgentsProposal | undefined;
-  /** The interruptions of this gate's tools in `state`, each with its proposal. */
+  /** The interruptions of this gate's tools in `state`, each with its verified proposal (or why it does not verify). */
   pending(state: RunState<any, any>): PendingApproval[];
   /**
    * Grants exactly the proposal the interruption carries (bound to agent, tool, proposal

@@ -3,14 +3,61 @@
 
 const { own, setData, readOptions, noPendingProposalError } = require('../shared');
 const {
-  ArrayPrototypePush, MapPrototypeGet,
+  ArrayPrototypePush, MapPrototypeGet, MapPrototypeSet, ObjectFreeze, SafeWeakMap, WeakMapPrototypeGet, WeakMapPrototypeSet,
 } = require('../gate/primordials');
-const { ADAPTER, invalidArgument } = require('./common');
+const { sameData } = require('../gate/same-data');
+const { api, ADAPTER, invalidArgument } = require('./common');
 const { sdkCanParse, GRANT_OPTION_FIELDS } = require('./schemas');
+
+const { verifySnapshot, isApprovalGrantError, isSnapshotDomainError } = api;
+
+/** The payload-free report of a carried proposal that does not verify: its error's class and code. */
+function invalidReport(error) {
+  return ObjectFreeze({ name: isApprovalGrantError(error) ? 'ApprovalGrantError' : 'SnapshotDomainError', code: own(error, 'code') });
+}
 
 /** `proposal`, `pending` and `approve` of one gate (`g`: its options and per-run state). */
 function createApproval(g) {
-  const { agentName, grants, sealing, toolNames, runRecord, carriedEntry, forget } = g;
+  const { agentName, grants, sealing, toolNames, runRecord, carriedEntry, forget, carryApproved } = g;
+
+  /**
+   * A carried proposal verified as a reviewer may be shown it: with a key ring, the seal
+   * (signature, expiry and hash) by `grants.verify`; without, the hash recomputed from the
+   * canonical JSON by `verifySnapshot`. Returns `{ proposal, sealed }` (fresh copies), or
+   * `{ error }` with the package's error (ApprovalGrantError or SnapshotDomainError).
+   */
+  function verifyCarried(carried) {
+    const verified = verifyCarriedNow(carried);
+    if (verified.error !== undefined) return verified;
+    // Verified every time it is read; the same carried record, unchanged, gives the same copy.
+    const previous = WeakMapPrototypeGet(verifiedCopies, carried);
+    if (previous !== undefined && sameData(previous.proposal, verified.proposal)) return previous;
+    WeakMapPrototypeSet(verifiedCopies, carried, verified);
+    return verified;
+  }
+
+  /** carried record -> its last verified copy. */
+  const verifiedCopies = new SafeWeakMap();
+
+  function verifyCarriedNow(carried) {
+    try {
+      if (sealing) {
+        const sealed = own(grants, 'verify')(carried);
+        return { __proto__: null, proposal: sealed, sealed };
+      }
+      const snapshot = verifySnapshot(carried);
+      const proposal = {
+        agentName: snapshot.agentName,
+        toolName: snapshot.toolName,
+        argsCanonicalJson: snapshot.argsCanonicalJson,
+        proposalHash: snapshot.proposalHash,
+      };
+      return { __proto__: null, proposal, sealed: undefined };
+    } catch (error) {
+      if (isApprovalGrantError(error) || isSnapshotDomainError(error)) return { __proto__: null, error };
+      throw error;
+    }
+  }
 
   /** The pending entry of an interruption of this gate's tools: live in this process, else carried. */
   function pendingOf(runContext, interruption) {
@@ -25,10 +72,14 @@ function createApproval(g) {
     }
     const entry = runContext !== undefined ? carriedEntry(runContext, callId) : undefined;
     if (entry === undefined || entry.rawArguments !== rawArguments || entry.toolName !== name) return undefined;
-    const proposal = entry.proposal;
+    // Carried in a state that was stored somewhere: shown and granted only once it verifies.
+    const verified = verifyCarried(entry.proposal);
+    if (verified.error !== undefined) {
+      return { __proto__: null, toolName: name, rawArguments, proposal: undefined, sealed: undefined, error: verified.error, scope: entry.scope };
+    }
+    const proposal = verified.proposal;
     if (own(proposal, 'agentName') !== agentName || own(proposal, 'toolName') !== name) return undefined;
-    const sealed = typeof own(proposal, 'signature') === 'string' ? proposal : undefined;
-    return { __proto__: null, toolName: name, rawArguments, proposal, sealed, reason: entry.reason, scope: entry.scope };
+    return { __proto__: null, toolName: name, rawArguments, proposal, sealed: verified.sealed, reason: entry.reason, scope: entry.scope };
   }
 
   function contextOf(state) {
@@ -49,7 +100,11 @@ function createApproval(g) {
     return found !== undefined ? found.proposal : undefined;
   }
 
-  /** Every interruption of the state of this gate's tools, with the proposal it carries. */
+  /**
+   * Every interruption of the state of this gate's tools, with the proposal it carries when
+   * it verifies; one that does not is reported as `invalid: { name, code }` (the error's
+   * class and code, never the record's text) with no proposal.
+   */
   function pending(state) {
     const runContext = contextOf(state);
     const interruptions = state.getInterruptions();
@@ -61,6 +116,7 @@ function createApproval(g) {
       const found = runContext !== undefined ? pendingOf(runContext, interruption) : undefined;
       const item = { interruption, proposal: found !== undefined ? found.proposal : undefined };
       if (found !== undefined && found.sealed !== undefined) setData(item, 'sealed', found.sealed);
+      if (found !== undefined && found.error !== undefined) setData(item, 'invalid', invalidReport(found.error));
       ArrayPrototypePush(out, item);
     }
     return out;
@@ -90,6 +146,8 @@ function createApproval(g) {
       return;
     }
     if (grants === undefined) throw invalidArgument('approve needs a gate created with grants');
+    // A carried proposal that does not verify is refused with its own error (nothing is granted).
+    if (found.error !== undefined) throw found.error;
     let approved = found.sealed !== undefined ? found.sealed : found.proposal;
     if (reviewed !== undefined) {
       // The reviewer's proposal must be this interruption's (with keys, granted through its seal).
@@ -108,7 +166,13 @@ function createApproval(g) {
     // The run's scope (with keys, the seal carries it).
     if (!sealing && found.scope !== undefined && found.scope !== null) setData(options, 'scope', found.scope);
     await own(grants, 'grant')(approved, options);
-    forget(runContext, own(own(interruption, 'rawItem'), 'callId'));
+    const callId = own(own(interruption, 'rawItem'), 'callId');
+    forget(runContext, callId);
+    // Approved through the package, for this hash: a later attempt with other arguments is
+    // `proposal_changed`, not an approval given the SDK's own way.
+    const proposalHash = own(found.proposal, 'proposalHash');
+    MapPrototypeSet(runRecord(runContext).approved, callId, { __proto__: null, toolName: found.toolName, proposalHash });
+    carryApproved(runContext, callId, found.toolName, proposalHash);
     state.approve(interruption);
   }
 

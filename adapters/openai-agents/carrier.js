@@ -1,10 +1,12 @@
 'use strict';
 // The carrier: pending proposals kept in the run context's own `context` object, which the
-// SDK serializes with the RunState and never sends to the model provider.
+// SDK serializes with the RunState and never sends to the model provider. Beside them, per
+// agent: the gate's run id (the execution receipts' runId when the app gives none) and the
+// proposal hash each call was approved for through the package (`gate.approve`).
 
 const { own, setData } = require('../shared');
 const {
-  ObjectKeys, ObjectIsExtensible, MapPrototypeDelete,
+  ObjectKeys, ObjectIsExtensible, MapPrototypeDelete, StringPrototypeIsWellFormed,
 } = require('../gate/primordials');
 const { isSchemaObject } = require('./json-nulls');
 const { CARRIER_KEY } = require('./schemas');
@@ -32,16 +34,79 @@ function createCarrier(agentName, runRecord) {
     return { __proto__: null, toolName, rawArguments, proposal, reason: own(entry, 'reason'), scope: typeof scope === 'string' ? scope : null };
   }
 
-  /** Writes (or, with entry undefined, removes) a carried entry. A context it cannot extend carries nothing. */
-  function carry(runContext, callId, entry) {
+  /** The carrier of a run context, made when `make` (and the context can be extended), else undefined. */
+  function carrierOf(runContext, make) {
     const context = own(runContext, 'context');
-    if (!isSchemaObject(context) || !ObjectIsExtensible(context)) return false;
+    if (!isSchemaObject(context) || !ObjectIsExtensible(context)) return undefined;
     let carrier = own(context, CARRIER_KEY);
     if (!isSchemaObject(carrier)) {
-      if (entry === undefined) return false;
+      if (!make) return undefined;
       carrier = { v: 1, pending: {} };
       setData(context, CARRIER_KEY, carrier);
     }
+    return carrier;
+  }
+
+  /** The record of this agent under `field` of the carrier (made when `make`), else undefined. */
+  function agentRecord(runContext, field, make) {
+    const carrier = carrierOf(runContext, make);
+    if (carrier === undefined) return undefined;
+    let byAgent = own(carrier, field);
+    if (!isSchemaObject(byAgent)) {
+      if (!make) return undefined;
+      byAgent = {};
+      setData(carrier, field, byAgent);
+    }
+    let record = own(byAgent, agentName);
+    if (!isSchemaObject(record)) {
+      if (!make) return undefined;
+      record = {};
+      setData(byAgent, agentName, record);
+    }
+    return record;
+  }
+
+  /** The run id this agent's gate left in the run context (carried with a RunState), or undefined. */
+  function carriedRunId(runContext) {
+    const runId = own(own(own(own(runContext, 'context'), CARRIER_KEY), 'runs'), agentName);
+    return typeof runId === 'string' && runId !== '' && StringPrototypeIsWellFormed(runId) ? runId : undefined;
+  }
+
+  /** Writes the gate's run id into the carrier (only where the carrier already is, or `make`). */
+  function carryRunId(runContext, runId, make) {
+    const carrier = carrierOf(runContext, make);
+    if (carrier === undefined) return;
+    let runs = own(carrier, 'runs');
+    if (!isSchemaObject(runs)) {
+      runs = {};
+      setData(carrier, 'runs', runs);
+    }
+    setData(runs, agentName, runId);
+  }
+
+  /** Records that `callId` was approved through the package for `proposalHash` (and its tool). */
+  function carryApproved(runContext, callId, toolName, proposalHash) {
+    const record = agentRecord(runContext, 'approved', true);
+    if (record !== undefined) setData(record, callId, { toolName, proposalHash });
+  }
+
+  /** The package approval carried for `callId` ({ toolName, proposalHash }), or undefined. */
+  function carriedApproved(runContext, callId) {
+    const entry = own(agentRecord(runContext, 'approved', false), callId);
+    const toolName = own(entry, 'toolName');
+    const proposalHash = own(entry, 'proposalHash');
+    return typeof toolName === 'string' && typeof proposalHash === 'string' ? { __proto__: null, toolName, proposalHash } : undefined;
+  }
+
+  function forgetApproved(runContext, callId) {
+    const record = agentRecord(runContext, 'approved', false);
+    if (record !== undefined) delete record[callId];
+  }
+
+  /** Writes (or, with entry undefined, removes) a carried entry. A context it cannot extend carries nothing. */
+  function carry(runContext, callId, entry) {
+    const carrier = carrierOf(runContext, entry !== undefined);
+    if (carrier === undefined) return false;
     let pending = own(carrier, 'pending');
     if (!isSchemaObject(pending)) {
       pending = {};
@@ -64,6 +129,8 @@ function createCarrier(agentName, runRecord) {
       if (typeof toolName === 'string' && runContext.isToolApproved({ toolName, callId: carriedIds[i] }) === false) delete byAgent[carriedIds[i]];
     }
     setData(byAgent, callId, entry);
+    const runId = runRecord(runContext).runId;
+    if (runId !== undefined) carryRunId(runContext, runId, false);
     return true;
   }
 
@@ -83,7 +150,7 @@ function createCarrier(agentName, runRecord) {
     carry(runContext, callId, undefined);
   }
 
-  return { carriedEntry, carry, carriedProposal, forget };
+  return { carriedEntry, carry, carriedProposal, forget, carriedRunId, carryRunId, carryApproved, carriedApproved, forgetApproved };
 }
 
 module.exports = { createCarrier };

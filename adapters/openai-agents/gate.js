@@ -5,6 +5,7 @@
 const { own, setData, readOptions, isWellFormedString, approvedWithoutGrantNotice } = require('../shared');
 const {
   ObjectKeys, ObjectFreeze, SafeMap, SafeWeakMap, MapPrototypeGet, MapPrototypeSet, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,
+  randomUUID,
 } = require('../gate/primordials');
 const { api, ADAPTER, invalidArgument } = require('./common');
 const { isSchemaObject } = require('./json-nulls');
@@ -15,6 +16,7 @@ const { createTools } = require('./tools');
 const { createApproval } = require('./approval');
 
 const { decideCall } = require('../gate/decide');
+const { readReceipts } = require('../gate/receipts');
 
 const { prepareToolCallAsync: prepare, isToolArgumentsValidationError: isValidationError } = api;
 
@@ -49,6 +51,11 @@ function createOpenAIAgentsGate(options) {
   const sealing = grants !== undefined && own(grants, 'sealing') === true;
   const grantScope = own(opts, 'grantScope');
   if (grantScope !== undefined && typeof grantScope !== 'function') throw invalidArgument('grantScope must be a function of the run context');
+  const runIdOption = own(opts, 'runId');
+  if (runIdOption !== undefined && (typeof runIdOption !== 'function' || isProxy(runIdOption))) throw invalidArgument('runId must be a function of the run context');
+  // The receipts every allowed call executes with (undefined: none), and whether the app gave them.
+  const receipts = readReceipts(opts);
+  const receiptsGiven = receipts !== undefined && own(opts, 'receipts') !== undefined;
   const onDecision = own(opts, 'onDecision');
   if (onDecision !== undefined && typeof onDecision !== 'function') throw invalidArgument('onDecision must be a function');
   const includePath = own(opts, 'includePath') === true;
@@ -68,9 +75,13 @@ function createOpenAIAgentsGate(options) {
     const app = policyMap !== undefined ? MapPrototypeGet(policyMap, toolName) : appPolicy;
     return grants !== undefined ? own(grants, 'policy')(app) : app;
   }
-  const executeOptions = grants !== undefined ? { grants } : undefined;
-  /** RunContext -> { attempts, pending }: what the gate knows of one run in this process. */
+  /** executeToolCall's options: the grants, and the receipts when the call has an id (it always has here). */
+  const executeOptions = grants !== undefined ? { grants } : {};
+  if (receipts !== undefined) executeOptions.receipts = receipts;
+  /** RunContext -> { attempts, pending, approved, runId }: what the gate knows of one run in this process. */
   const runs = new SafeWeakMap();
+  /** The app's context object -> the RunContext whose run id it carries (a context reused by a new run gets a new id). */
+  const contextOwners = new SafeWeakMap();
   /** Tool names this gate made. */
   const toolNames = new SafeMap();
 
@@ -79,7 +90,9 @@ function createOpenAIAgentsGate(options) {
     if (record === undefined) {
       // attempts: callId -> { rawArguments, decision } or { rawArguments, error } from needsApproval.
       // pending: callId -> { toolName, rawArguments, proposal, sealed, reason } of a call that interrupted the run.
-      record = { __proto__: null, attempts: new SafeMap(), pending: new SafeMap() };
+      // approved: callId -> { toolName, proposalHash } approved through gate.approve.
+      // runId: the gate's own run id (when the app gives no runId function).
+      record = { __proto__: null, attempts: new SafeMap(), pending: new SafeMap(), approved: new SafeMap(), runId: undefined };
       WeakMapPrototypeSet(runs, runContext, record);
     }
     return record;
@@ -93,11 +106,47 @@ function createOpenAIAgentsGate(options) {
     return scope;
   }
 
+  /**
+   * The run id of the execution receipts' key: the app's `runId(runContext)` when it gives
+   * one; else the gate's own, made once per run and carried in the run context's `context`
+   * (so a RunState restored from its string, in any process, keeps it). A context object
+   * that a new run reuses gets a new id; a context the carrier cannot extend keeps its id in
+   * this process only.
+   */
+  function runIdOf(runContext) {
+    if (runIdOption !== undefined) {
+      const given = runIdOption(runContext);
+      if (given !== undefined && given !== null) {
+        if (!isWellFormedString(given) || given === '') throw invalidArgument('runId must return a non-empty well-formed string, null or undefined');
+        return given;
+      }
+    }
+    const record = runRecord(runContext);
+    if (record.runId !== undefined) return record.runId;
+    const context = own(runContext, 'context');
+    const owned = context !== null && typeof context === 'object';
+    const owner = owned ? WeakMapPrototypeGet(contextOwners, context) : undefined;
+    let runId = carriedRunId(runContext);
+    // The id another run of this process left in a context object a new run reuses is not
+    // this run's; an id merged in from a stored state (fromStringWithContext) is.
+    if (runId !== undefined && owner !== undefined && owner !== runContext && WeakMapPrototypeGet(runs, owner)?.runId === runId) runId = undefined;
+    if (runId === undefined) {
+      runId = randomUUID();
+      // Into the carrier once it exists (the first carried proposal writes it too): a run
+      // that never waits for approval leaves the app's context as it was.
+      carryRunId(runContext, runId, false);
+    }
+    if (owned) WeakMapPrototypeSet(contextOwners, context, runContext);
+    record.runId = runId;
+    return runId;
+  }
+
   /** One attempt: prepare (strict decode, the schema once, the snapshot), then decide. */
   async function attempt(toolName, schemaStep, rawArguments, runContext, callId) {
     let prepared;
+    const runId = runIdOf(runContext);
     try {
-      prepared = await prepare({ agentName, toolName, rawArguments, schema: schemaStep, includePath, toolCallId: callId });
+      prepared = await prepare({ agentName, toolName, rawArguments, schema: schemaStep, includePath, toolCallId: callId, runId });
     } catch (error) {
       if (isValidationError(error)) return { __proto__: null, rawArguments, error };
       throw error;
@@ -107,14 +156,16 @@ function createOpenAIAgentsGate(options) {
     // Defined, not assigned: a setter planted on Object.prototype cannot swallow it.
     if (scope !== null) setData(policyContext, 'grantScope', scope);
     const decision = await decideCall(prepared, policyFor(toolName), policyContext, callId, onDecision, { callId, toolCallId: callId, runContext });
-    return { __proto__: null, rawArguments, decision, scope };
+    return { __proto__: null, rawArguments, decision, scope, runId };
   }
 
-  const { carriedEntry, carry, carriedProposal, forget } = createCarrier(agentName, runRecord);
+  const {
+    carriedEntry, carry, carriedProposal, forget, carriedRunId, carryRunId, carryApproved, carriedApproved, forgetApproved,
+  } = createCarrier(agentName, runRecord);
   const { model, takeCaptured } = createCapture();
   const g = {
-    __proto__: null, agentName, grants, sealing, executeOptions, notExecutedOutput, invalidInputOutput, notice, toolNames,
-    runRecord, attempt, takeCaptured, carriedEntry, carry, carriedProposal, forget,
+    __proto__: null, agentName, grants, sealing, executeOptions, receipts, receiptsGiven, notExecutedOutput, invalidInputOutput, notice, toolNames,
+    runRecord, attempt, takeCaptured, carriedEntry, carry, carriedProposal, forget, carryApproved, carriedApproved, forgetApproved,
   };
   const { tool, tools } = createTools(g);
   const { proposal, pending, approve } = createApproval(g);

@@ -79,7 +79,7 @@ const GRANT_OPTION_FIELDS = ObjectFreeze(['uses', 'ttlMs', 'expiresAt']);
 /** The run context's `context` key that carries pending proposals in the serialized state. */
 const CARRIER_KEY = 'tool-argument-snapshot';
 
-const GATE_USAGE = 'createOpenAIAgentsGate expects { agentName, policy?, grants?, grantScope?, onDecision?, notExecutedOutput?, invalidInputOutput?, includePath? }';
+const GATE_USAGE = 'createOpenAIAgentsGate expects { agentName, policy?, grants?, grantScope?, receipts?, runId?, onDecision?, notExecutedOutput?, invalidInputOutput?, includePath? }';
 
 module.exports = {
   sdkCanParse, defaultNotExecutedOutput, defaultInvalidInputOutput, SDK_DEFAULT_ERROR_OUTPUT, wireSchemaOf,

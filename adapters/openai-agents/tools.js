@@ -4,7 +4,7 @@
 
 const { own, setData, ownDataCopy, APPROVED_WITHOUT_GRANT } = require('../shared');
 const {
-  ArrayIsArray, ArrayPrototypePush, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, JSONParse, JSONStringify, isProxy,
+  ArrayIsArray, ArrayPrototypePush, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, JSONParse, JSONStringify, ObjectFreeze, ReflectApply, isProxy,
 } = require('../gate/primordials');
 const { sdk, api, ADAPTER, invalidArgument } = require('./common');
 const { isZodSchema } = require('./zod-nulls');
@@ -12,14 +12,86 @@ const { isSchemaObject, zodStrictNullStep, jsonStrictNullStep } = require('./jso
 const { SDK_DEFAULT_ERROR_OUTPUT, wireSchemaOf, isJsonSchema, jsonSchemaStep, GATE_TOOL_FIELDS } = require('./schemas');
 
 const { executeDecision, isGrantUnavailable } = require('../gate/execute');
+const { pruneShared } = require('../gate/receipts');
 
-const { ToolArgumentsValidationError, canonicalize, isToolArgumentsValidationError: isValidationError } = api;
+const {
+  ToolArgumentsValidationError, canonicalize, isToolArgumentsValidationError: isValidationError, isToolCallNotAllowedError,
+} = api;
+
+/** The codes a receipt refuses an attempt with (executeToolCall's ToolCallNotAllowedError). */
+const RECEIPT_CODES = ObjectFreeze({
+  __proto__: null,
+  call_id_required: true, call_already_executed: true, call_id_conflict: true, execution_in_progress: true,
+  outcome_unknown: true, receipt_store_unavailable: true,
+});
+
+function isReceiptRefusal(error) {
+  return isToolCallNotAllowedError(error) && RECEIPT_CODES[own(error, 'code')] === true;
+}
+
+/** The code an attempt of `proposalHash` would be refused with by this receipt (receipts.get's record). */
+function receiptCode(receipt, proposalHash) {
+  if (own(receipt, 'proposalHash') !== proposalHash) return 'call_id_conflict';
+  const status = own(receipt, 'status');
+  if (status === 'in_progress') return 'execution_in_progress';
+  if (status === 'outcome_unknown') return 'outcome_unknown';
+  return 'call_already_executed';
+}
 const sdkTool = sdk.tool;
 
 /** The tool makers of one gate (`g`: its options and per-run state). */
 function createTools(g) {
-  const { grants, sealing, executeOptions, notExecutedOutput, invalidInputOutput, notice, toolNames } = g;
-  const { runRecord, attempt, takeCaptured, carriedEntry, carry, carriedProposal, forget } = g;
+  const { agentName, grants, sealing, executeOptions, receipts, receiptsGiven, notExecutedOutput, invalidInputOutput, notice, toolNames } = g;
+  const { runRecord, attempt, takeCaptured, carriedEntry, carry, carriedProposal, forget, carriedApproved, forgetApproved } = g;
+
+  // readReceipts checked it is an own data function.
+  const receiptsGet = receipts !== undefined ? own(receipts, 'get') : undefined;
+  const runtimeDeny = (reason) => notExecutedOutput({ decision: 'deny', decidedBy: 'runtime', reason });
+
+  /**
+   * Why an approved call whose new attempt still requires approval does not run: a call
+   * that already ran (or runs, or ran with other arguments) answers with its receipt's code;
+   * a call approved through the package for other arguments is `proposal_changed`, for the
+   * same ones with its grant gone `grant_unavailable`; only an approval given the SDK's own
+   * way (state.approve without a grant) is `approved_without_grant`, with its warning.
+   */
+  async function approvedButNotAllowed(decision, toolName, callId, runId, approvedHash) {
+    const proposalHash = own(decision, 'proposalHash');
+    if (receipts !== undefined) {
+      let receipt;
+      try {
+        receipt = await ReflectApply(receiptsGet, receipts, [{ agentName, runId, toolCallId: callId }]);
+      } catch {
+        return runtimeDeny('receipt_store_unavailable');
+      }
+      if (receipt !== null && receipt !== undefined) return runtimeDeny(receiptCode(receipt, proposalHash));
+    }
+    if (approvedHash !== undefined) return runtimeDeny(approvedHash === proposalHash ? 'grant_unavailable' : 'proposal_changed');
+    notice();
+    return runtimeDeny(APPROVED_WITHOUT_GRANT);
+  }
+
+  /**
+   * The hash this call was approved for through the package: by gate.approve (recorded in
+   * this process and carried in the state), or by granting the carried proposal (the
+   * documented `grants.grant(sealed)` before `state.approve`): a live grant for it.
+   */
+  async function approvedHashOf(runContext, callId, toolName, waiting) {
+    const run = runRecord(runContext);
+    const live = MapPrototypeGet(run.approved, callId);
+    if (live !== undefined && live.toolName === toolName) return live.proposalHash;
+    const carried = carriedApproved(runContext, callId);
+    if (carried !== undefined && carried.toolName === toolName) return carried.proposalHash;
+    if (waiting === undefined || grants === undefined) return undefined;
+    const hash = own(waiting.proposal, 'proposalHash');
+    if (typeof hash !== 'string') return undefined;
+    try {
+      const has = await own(grants, 'has')({ agentName, toolName, proposalHash: hash, scope: waiting.scope ?? null });
+      return has === true ? hash : undefined;
+    } catch {
+      return undefined;
+    }
+  }
 
   /**
    * The SDK function tool of a gated tool: `needsApproval` decides on the captured text,
@@ -63,10 +135,17 @@ function createTools(g) {
       if (typeof rawArguments !== 'string') {
         throw new Error(`tool-argument-snapshot/${ADAPTER}: the SDK gave execute no raw arguments`);
       }
-      if (typeof callId !== 'string' || callId === '') throw new ToolArgumentsValidationError('json', toolName, 'missing_call_id');
+      if (typeof callId !== 'string' || callId === '') {
+        // Receipts the app gave key every call by its id: without one nothing runs.
+        if (receiptsGiven) return runtimeDeny('call_id_required');
+        throw new ToolArgumentsValidationError('json', toolName, 'missing_call_id');
+      }
       const run = runRecord(runContext);
       let result = MapPrototypeGet(run.attempts, callId);
       MapPrototypeDelete(run.attempts, callId);
+      // What waited for approval, read before it is forgotten (a grant of it counts as a package approval).
+      const live = MapPrototypeGet(run.pending, callId);
+      const waiting = live !== undefined ? live : carriedEntry(runContext, callId);
       forget(runContext, callId);
       // The decision of needsApproval counts only for the very string it was made for, and
       // an approval request never executes: anything else is a new attempt.
@@ -76,19 +155,24 @@ function createTools(g) {
       }
       if (result.error !== undefined) throw result.error;
       const decision = result.decision;
-      if (decision.decision === 'require_approval' && runContext.isToolApproved({ toolName, callId }) === true) {
-        // Approved in the SDK (state.approve), with no grant for what would execute.
-        notice();
-        return notExecutedOutput({ decision: 'deny', decidedBy: 'runtime', reason: APPROVED_WITHOUT_GRANT });
-      }
+      // The package approval of this call, if any, is settled by this attempt.
+      const approvedInSdk = decision.decision === 'require_approval' && runContext.isToolApproved({ toolName, callId }) === true;
+      const approvedHash = approvedInSdk ? await approvedHashOf(runContext, callId, toolName, waiting) : undefined;
+      MapPrototypeDelete(run.approved, callId);
+      forgetApproved(runContext, callId);
+      // Approved in the SDK, with no grant for what would execute.
+      if (approvedInSdk) return approvedButNotAllowed(decision, toolName, callId, result.runId, approvedHash);
       if (decision.decision !== 'allow') return notExecutedOutput(decision);
       try {
         return await executeDecision(decision, (args) => handler(args, runContext, details), executeOptions);
       } catch (error) {
-        if (isGrantUnavailable(error)) {
-          return notExecutedOutput({ decision: 'deny', decidedBy: 'runtime', reason: 'grant_unavailable' });
-        }
+        if (isGrantUnavailable(error)) return runtimeDeny('grant_unavailable');
+        // A call that already ran, runs elsewhere, ran with other arguments, or whose
+        // outcome is unknown: refused by its receipt, answered as every other refusal.
+        if (isReceiptRefusal(error)) return runtimeDeny(own(error, 'code'));
         throw error;
+      } finally {
+        pruneShared(receipts);
       }
     }
 
