@@ -32,6 +32,9 @@ const NEWER_NODE_TESTS = [
   ['adapter-openai-agents-mcp.test.js', 22],
   ['adapter-openai-agents-standards.test.js', 22],
   ['adapter-mastra.test.js', 22],
+  ['adapter-mastra-receipts.test.js', 22],
+  ['adapter-ai-receipts.test.js', 22],
+  ['adapter-openai-agents-receipts.test.js', 22],
 ];
 
 const ROOT = path.join(__dirname, '..');
