@@ -329,3 +329,35 @@ test('an unsealed kept proposal (no key ring) is listed by its hash and granted 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a seal under a key the ring lacks (unknown_key) or past its expiry (seal_expired) is listed by its code and refused with exit 1', async () => {
+  const dir = tempDir();
+  const url = `sqlite:${path.join(dir, 'grants.db')}`;
+  const store = await openGrantStore(url);
+  try {
+    const keyFile = path.join(dir, 'keys.json');
+    fs.writeFileSync(keyFile, JSON.stringify(KEYS));
+    const prepared = prepareToolCall({ agentName: 'ops', toolName: 'deploy', rawArguments: '{"service":"api"}' });
+    const otherRing = createApprovalGrants({ store, keys: [{ id: 'someone-else', secret: 'another-secret-of-thirty-two-bytes!!' }] });
+    await otherRing.keepProposal({ runId: 'r1', toolCallId: 'c1' }, prepared);
+    // A seal that expires in 1 ms, kept by the store without an expiry of its own.
+    const ours = createApprovalGrants({ store, keys: KEYS });
+    await store.putProposal('2:r2c2', JSON.stringify(ours.seal(prepared, { ttlMs: 1 })), null);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const listed = await cli(['pending', '--store', url, '--key-file', keyFile, '--json']);
+    assert.equal(listed.status, 1, listed.stderr);
+    const byRun = Object.fromEntries(JSON.parse(listed.stdout).proposals.map((e) => [e.runId, e]));
+    assert.deepEqual(byRun.r1.error, { name: 'ApprovalGrantError', code: 'unknown_key' });
+    assert.deepEqual(byRun.r2.error, { name: 'ApprovalGrantError', code: 'seal_expired' });
+    assert.ok(!listed.stdout.includes('"service"'), 'no text of a proposal that does not verify');
+    for (const [entry, code] of [[byRun.r1, 'unknown_key'], [byRun.r2, 'seal_expired']]) {
+      const refused = await cli(['grant', '--store', url, '--key-file', keyFile, '--id', entry.id]);
+      assert.equal(refused.status, 1, refused.stderr);
+      assert.match(refused.stderr, new RegExp(`code ${code}\\)`));
+    }
+    assert.equal(await ours.has({ agentName: 'ops', toolName: 'deploy', proposalHash: prepared.proposalHash }), false, 'nothing granted');
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
