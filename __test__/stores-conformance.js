@@ -255,6 +255,60 @@ function conformance(name, open, options = {}) {
       for (const key of keys) assert.equal(await store.getProposal(key, 0), null);
     });
 
+    it('kept proposals are listed by pages: each live one once with its text, expired and deleted ones never', async ({ store }) => {
+      const keys = ['run-1/call-1', 'run-1/call-2', 'r\u0000k', 'r\u0001k', 'r\ud800k', 'r\udc00k', '\u{1F600}\u2028', '\uffff', '', 'a', 'b', 'c'];
+      const expected = new Map();
+      for (const [i, key] of keys.entries()) {
+        const json = `{"i":${i},"raw":"\u0000\u0001\ud800"}`;
+        await store.putProposal(key, json, i % 2 === 0 ? null : 1000);
+        expected.set(key, json);
+      }
+      await store.putProposal('expired', '{}', 50);
+      await store.putProposal('deleted', '{}', null);
+      await store.deleteProposal('deleted');
+      await store.putProposal('a', '{"overwritten":true}', null);
+      expected.set('a', '{"overwritten":true}');
+      for (const limit of [1, 3, 5, 1000]) {
+        const seen = new Map();
+        let after = null;
+        let pages = 0;
+        do {
+          const page = await store.listProposals(after, limit, 100);
+          assert.deepEqual(Object.keys(page).sort(), ['next', 'proposals']);
+          assert.ok(Array.isArray(page.proposals) && page.proposals.length <= limit, `a page holds at most ${limit}`);
+          for (const entry of page.proposals) {
+            assert.deepEqual(Object.keys(entry).sort(), ['json', 'key']);
+            assert.ok(!seen.has(entry.key), `${JSON.stringify(entry.key)} listed once (limit ${limit})`);
+            seen.set(entry.key, entry.json);
+          }
+          assert.ok(page.next === null || typeof page.next === 'string');
+          after = page.next;
+          assert.ok(++pages <= keys.length + 2, 'the listing ends');
+        } while (after !== null);
+        assert.deepEqual(new Map([...seen].sort()), new Map([...expected].sort()), `limit ${limit}: every live proposal, text exact`);
+        if (limit === 1000) assert.equal(pages, 1, 'one page when everything fits');
+      }
+      // At 1000 the odd ones have expired; the cursor of a page of the earlier listing still works.
+      const late = await store.listProposals(null, 1000, 1000);
+      assert.deepEqual(late.proposals.map((e) => e.key).sort(), keys.filter((key, i) => i % 2 === 0 || key === 'a').sort(), 'the overwritten one never expires');
+      assert.equal(late.next, null);
+      const first = await store.listProposals(null, 2, 100);
+      await store.deleteProposal(first.proposals[1].key);
+      const rest = await store.listProposals(first.next, 1000, 100);
+      const listed = [...first.proposals, ...rest.proposals].map((e) => e.key);
+      assert.equal(new Set(listed).size, listed.length, 'a deleted cursor key does not repeat entries');
+      assert.deepEqual(listed.sort(), [...expected.keys()].sort(), 'the listing goes on after a key deleted since');
+      for (const key of [...keys, 'expired']) await store.deleteProposal(key);
+      assert.deepEqual(await store.listProposals(null, 10, 0), { proposals: [], next: null });
+    });
+
+    it('pruned proposals leave the listing', async ({ store }) => {
+      await store.putProposal('p-expiring', '{}', 40);
+      await store.putProposal('p-kept', '{"k":1}', null);
+      assert.equal(await store.prune(100), 1);
+      assert.deepEqual(await store.listProposals(null, 10, 0), { proposals: [{ key: 'p-kept', json: '{"k":1}' }], next: null }, 'live at 0 had it been kept: pruned');
+    });
+
     it('arguments and names of any size are stored', async ({ store }) => {
       // Random text: a database cannot compress it below an index's row size limit.
       const q = query(randomBytes(4000).toString('hex'), `\u{1F600}${randomBytes(2000).toString('base64')}`, hash(), randomBytes(3000).toString('hex'));
@@ -461,6 +515,11 @@ function conformance(name, open, options = {}) {
         () => store.putProposal(1, '{}', null),
         () => store.putProposal('k', 1, null),
         () => store.getProposal('k', undefined),
+        () => store.listProposals(null, 0, 0),
+        () => store.listProposals(null, 1001, 0),
+        () => store.listProposals(null, 1.5, 0),
+        () => store.listProposals(1, 10, 0),
+        () => store.listProposals(null, 10, Number.NaN),
         () => store.prune(),
       ];
       for (const attempt of attempts) {
@@ -486,6 +545,7 @@ function conformance(name, open, options = {}) {
         assert.equal(await other.take(q, 0), true);
         assert.equal(await other.put(record(q, { nonce: 'outlives' }), 0), false, 'the nonce was recorded with the grant');
         assert.equal(await other.getProposal('kept', 0), '{"a":1}');
+        assert.deepEqual(await other.listProposals(null, 10, 0), { proposals: [{ key: 'kept', json: '{"a":1}' }], next: null });
         assert.equal(await other.take(q, 0), true);
         assert.equal(await other.take(q, 0), false);
       }),

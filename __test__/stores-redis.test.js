@@ -97,7 +97,7 @@ describe('Redis store against a server', requires('redis'), () => {
         await store.put(record(q, { uses: 1, args: '{"amount":6}' }), 0);
         await store.putProposal('run/call', '{"p":1}', 9000);
         const keys = (await raw('KEYS', `${prefix}*`)).sort();
-        assert.deepEqual(keys, [`${prefix}a:${k}`, `${prefix}g:${k}`, `${prefix}index`, `${prefix}n:n1`, `${prefix}p:run/call`].sort());
+        assert.deepEqual(keys, [`${prefix}a:${k}`, `${prefix}g:${k}`, `${prefix}index`, `${prefix}n:n1`, `${prefix}p:run/call`, `${prefix}proposals`].sort());
         for (const key of keys) assert.equal(Number(await raw('PTTL', key)), -1, `${key} has no TTL`);
         const meta = await raw('HGETALL', `${prefix}g:${k}`);
         const fields = Array.isArray(meta) ? Object.fromEntries(meta.reduce((pairs, v, i) => (i % 2 ? pairs[pairs.length - 1].push(v) : pairs.push([v]), pairs), [])) : meta;
@@ -106,6 +106,7 @@ describe('Redis store against a server', requires('redis'), () => {
         assert.equal(await raw('GET', `${prefix}n:n1`), '7000');
         assert.equal(Number(await raw('ZSCORE', `${prefix}index`, `${prefix}g:${k}`)), 5000);
         assert.equal(Number(await raw('ZSCORE', `${prefix}index`, `${prefix}p:run/call`)), 9000);
+        assert.equal(Number(await raw('ZSCORE', `${prefix}proposals`, 'run/call')), 0, 'the listing holds the proposal key');
         for (let i = 0; i < 3; i++) assert.equal(await store.take(q, 0), true);
         assert.equal(await store.take(q, 0), false);
         await store.deleteProposal('run/call');
@@ -151,7 +152,7 @@ describe('Redis store against a server', requires('redis'), () => {
       await store.put(record(q, { expiresAt: 10 }), 0);
       await store.putProposal('p', '{}', 10);
       const keys = await plain.keys(`${keyPrefix}*`);
-      assert.equal(keys.length, 4, keys.join(', '));
+      assert.equal(keys.length, 5, keys.join(', '));
       assert.deepEqual(await plain.keys('tas:grant:*'), []);
       assert.equal(await store.prune(10), 2);
       assert.deepEqual(await plain.keys(`${keyPrefix}*`), []);

@@ -36,6 +36,9 @@ const COMMAND_LIST = [
   require('./commands/verify-snapshot.js'),
   require('./commands/diff.js'),
   require('./commands/canonicalize.js'),
+  require('./commands/pending.js'),
+  require('./commands/grant.js'),
+  require('./commands/decline.js'),
 ];
 
 const COMMANDS = { __proto__: null };
@@ -71,19 +74,41 @@ Options:
   --agent NAME     The agent name bound into the proposal hash.
   --tool NAME      The tool name bound into the proposal hash.
   --hash HEX       verify, verify-snapshot: the approved proposal hash.
-  --key-file PATH  verify-snapshot: a file holding the key ring as JSON,
-                   [{"id": ..., "secret": ...}] (or {"keys": [...]}); a
-                   secret is a string (its UTF-8 bytes) or "secretBase64".
-  --key-env NAME   verify-snapshot: the environment variable NAME holds the
-                   key ring, as --key-file's file does.
-  --json           hash, verify, verify-snapshot, diff: print one JSON object
-                   on standard output: {agentName, toolName, argsCanonicalJson,
-                   proposalHash}, for verify also {match, expectedHash}, for
-                   verify-snapshot also {verified} (and {match, expectedHash}
-                   with --hash); for diff {equal, agentName, toolName,
-                   approvedHash, proposedHash, changes: [{path, kind}]}. A
-                   rejected input prints {"error": {stage, code, message}}
-                   there too.
+  --key-file PATH  verify-snapshot, pending, grant: a file holding the key
+                   ring as JSON, [{"id": ..., "secret": ...}] (or
+                   {"keys": [...]}); a secret is a string (its UTF-8 bytes)
+                   or "secretBase64".
+  --key-env NAME   verify-snapshot, pending, grant: the environment variable
+                   NAME holds the key ring, as --key-file's file does.
+  --json           hash, verify, verify-snapshot, diff, pending, grant,
+                   decline: print one JSON object on standard output:
+                   {agentName, toolName, argsCanonicalJson, proposalHash},
+                   for verify also {match, expectedHash}, for verify-snapshot
+                   also {verified} (and {match, expectedHash} with --hash);
+                   for diff {equal, agentName, toolName, approvedHash,
+                   proposedHash, changes: [{path, kind}]}; for pending
+                   {proposals: [{id, runId, toolCallId, verified, proposal
+                   or error: {name, code}}], cursor}; for grant {granted,
+                   agentName, toolName, argsCanonicalJson, proposalHash,
+                   scope, expiresAt, uses, keyId}; for decline {declined,
+                   runId, toolCallId}. A rejected input prints
+                   {"error": {stage, code, message}} there too.
+  --store URL      pending, grant, decline: the grant store, opened as
+                   openGrantStore opens it: sqlite:PATH, postgres://...,
+                   postgresql://..., redis://..., rediss://... (pg, redis or
+                   ioredis installed where the command runs). The URL is
+                   never printed, nor its user or password.
+  --table NAME     pending, grant, decline: the store's table (SQLite,
+                   PostgreSQL), when the application names one.
+  --prefix P       pending, grant, decline: the Redis store's key prefix,
+                   when the application names one.
+  --id ID          grant, decline: the id of a kept proposal, as pending
+                   prints it.
+  --limit N        pending: at most N proposals (1 to 1000; default 100).
+  --cursor C       pending: continue from the cursor a page printed.
+  --scope S        grant: the grant's scope (a sealed proposal's own scope
+                   otherwise; a different one is a usage error).
+  --ttl MS         grant: the grant expires after MS milliseconds.
   --values         diff: also print the approved and proposed values at each
                    path (payload: off by default).
   --no-newline     canonicalize: print the canonical JSON alone, byte-exact.
@@ -113,7 +138,11 @@ Exit status:
       equal
   1   verify: the hash does not match; verify-snapshot: the record does not
       check (its JSON is not canonical or not strict JSON, its hash does not
-      bind its fields) or its hash is not HEX; diff: the arguments differ
+      bind its fields) or its hash is not HEX; diff: the arguments differ;
+      pending: a listed proposal does not verify; grant: refused (a
+      signature that does not verify, an unknown key, an expired seal, a
+      hash that does not match, granted before); grant, decline: nothing
+      is kept under the id (not_pending)
   2   usage error (unknown command or option, missing or malformed option)
   3   input rejected: not UTF-8, not strict JSON, outside the snapshot
       domain, or unreadable; for diff also a record that does not verify
@@ -124,7 +153,8 @@ Exit status:
       value's domain; for verify-snapshot, the record) and CODE a stable
       code such as duplicate_key.
       The message never quotes the input.
-  70  internal error, or the native addon cannot be loaded
+  70  internal error, the native addon cannot be loaded, or the store
+      cannot be opened or fails (its message never shows the URL)
 
 Examples:
   echo '{"path":"/srv/app/a.txt","mode":420}' |
@@ -134,6 +164,9 @@ Examples:
   ${PROGRAM} verify-snapshot --hash "$APPROVED_HASH" proposal.json
   ${PROGRAM} diff approved.json proposed.json
   ${PROGRAM} canonicalize --no-newline data.json > data.jcs.json
+  ${PROGRAM} pending --store sqlite:grants.db --key-env KEYS
+  ${PROGRAM} grant --store sqlite:grants.db --key-env KEYS --id ID
+  ${PROGRAM} decline --store sqlite:grants.db --id ID
 `;
 
 function packageVersion() {

@@ -159,6 +159,9 @@ export declare function sqliteStoreGetReceipt(store: ExternalObject<'SqliteGrant
 
 export declare function sqliteStoreHas(store: ExternalObject<'SqliteGrantStore'>, agentName: string, toolName: string, proposalHash: string, scope: string | undefined | null, now: number): Promise<boolean>
 
+/** Up to `limit` live kept proposals after `after`, flattened: key, JSON, key, JSON, ... */
+export declare function sqliteStoreListProposals(store: ExternalObject<'SqliteGrantStore'>, after: string | undefined | null, limit: number, now: number): Promise<string[]>
+
 /**
  * Starts a store on the SQLite file at `path` (created when missing, with its tables).
  * Every call waits at most `timeoutMs` for its turn and for other processes' locks.

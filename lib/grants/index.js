@@ -50,6 +50,7 @@ function createApprovalGrants(options) {
   const storePutProposal = storeMethod(store, 'putProposal', true);
   const storeGetProposal = storeMethod(store, 'getProposal', true);
   const storeDeleteProposal = storeMethod(store, 'deleteProposal', true);
+  const storeListProposals = storeMethod(store, 'listProposals', true);
   // From now on, policies run inside their evaluation (./registry.js).
   grantsInUse();
   /** What identifies this grants object among the uses an evaluation relied on. */
@@ -266,9 +267,9 @@ function createApprovalGrants(options) {
     return (await ours(evaluation.spend())) === true;
   }
 
-  const kept = createKeptProposals({ store, storePutProposal, storeGetProposal, storeDeleteProposal, ring, clock, verifiedProposal, sealOf });
+  const kept = createKeptProposals({ store, storePutProposal, storeGetProposal, storeDeleteProposal, storeListProposals, ring, clock, verifiedProposal, sealOf });
 
-  return ObjectFreeze({ grant, seal, verify, has, revoke, prune, policy, spend, keepProposal: kept.keepProposal, keptProposal: kept.keptProposal, forgetProposal: kept.forgetProposal, sealing: ring !== undefined });
+  return ObjectFreeze({ grant, seal, verify, has, revoke, prune, policy, spend, keepProposal: kept.keepProposal, keptProposal: kept.keptProposal, forgetProposal: kept.forgetProposal, listProposals: kept.listProposals, sealing: ring !== undefined });
 }
 
 module.exports = { createApprovalGrants };

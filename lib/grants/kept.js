@@ -12,8 +12,16 @@ const { verifySealed, sealedCopy, randomNonce } = require('./seal');
 const { readTtl, readScope, readNonce, call } = require('./read');
 const P = require('../primordials');
 
-const { JSONParse, StringPrototypeIsWellFormed } = P;
+const { JSONParse, StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, StringPrototypeSlice, ArrayIsArray, isProxy } = P;
 const NumberIsFinite = Number.isFinite;
+const NumberIsSafeInteger = Number.isSafeInteger;
+const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
+const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
+const ArrayPrototypePush = uncurryThis(Array.prototype.push);
+
+/** A page of listProposals: 100 by default, 1000 at most (a store's own bound). */
+const DEFAULT_LIST_LIMIT = 100;
+const MAX_LIST_LIMIT = 1000;
 
 const PROPOSAL_KEY_USAGE = 'expects { runId, toolCallId }, two non-empty well-formed strings';
 
@@ -30,12 +38,27 @@ function proposalKeyOf(key, what) {
   return `${runId.length}:${runId}${toolCallId}`;
 }
 
+/** The run and call ids of a store key made by proposalKeyOf, or undefined for another key. */
+function idsOf(storeKey) {
+  const colon = StringPrototypeIndexOf(storeKey, ':');
+  if (colon < 1 || colon > 15) return undefined;
+  let length = 0;
+  for (let i = 0; i < colon; i++) {
+    const c = StringPrototypeCharCodeAt(storeKey, i);
+    if (c < 0x30 || c > 0x39 || (i === 0 && c === 0x30)) return undefined;
+    length = length * 10 + (c - 0x30);
+  }
+  const runId = StringPrototypeSlice(storeKey, colon + 1, colon + 1 + length);
+  const toolCallId = StringPrototypeSlice(storeKey, colon + 1 + length);
+  return isId(runId) && runId.length === length && isId(toolCallId) ? { runId, toolCallId } : undefined;
+}
+
 /**
  * The kept-proposal methods of one grants object: its store with putProposal, getProposal
  * and deleteProposal bound once (undefined when the store has none), the key ring (or
  * undefined), the grants' clock, and its verifiedProposal and sealOf.
  */
-function createKeptProposals({ store, storePutProposal, storeGetProposal, storeDeleteProposal, ring, clock, verifiedProposal, sealOf }) {
+function createKeptProposals({ store, storePutProposal, storeGetProposal, storeDeleteProposal, storeListProposals, ring, clock, verifiedProposal, sealOf }) {
   function requireProposals(what) {
     if (storePutProposal === undefined || storeGetProposal === undefined || storeDeleteProposal === undefined) {
       throw invalidArgument(`${what} needs a store with own putProposal, getProposal and deleteProposal functions`);
@@ -72,21 +95,12 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
     return kept;
   }
 
-  /**
-   * The proposal kept for a run and a call, verified again (a store is not trusted with
-   * the arguments: a changed record throws), or undefined when none is kept or it expired.
-   */
-  async function keptProposal(key) {
-    const storeKey = proposalKeyOf(key, 'keptProposal');
-    requireProposals('keptProposal');
-    const t = clock();
-    const found = await call(storeGetProposal, store, [storeKey, t]);
-    if (!found.ok) throw found.value;
-    if (found.value === null || found.value === undefined) return undefined;
-    if (typeof found.value !== 'string') throw new SnapshotDomainError('not_a_snapshot', undefined);
+  /** A kept record's text verified as keptProposal answers it (throws its code otherwise). */
+  function verifiedKept(text, t) {
+    if (typeof text !== 'string') throw new SnapshotDomainError('not_a_snapshot', undefined);
     let record;
     try {
-      record = JSONParse(found.value);
+      record = JSONParse(text);
     } catch {
       throw new SnapshotDomainError('not_a_snapshot', undefined);
     }
@@ -105,6 +119,67 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
     };
   }
 
+  /**
+   * The proposal kept for a run and a call, verified again (a store is not trusted with
+   * the arguments: a changed record throws), or undefined when none is kept or it expired.
+   */
+  async function keptProposal(key) {
+    const storeKey = proposalKeyOf(key, 'keptProposal');
+    requireProposals('keptProposal');
+    const t = clock();
+    const found = await call(storeGetProposal, store, [storeKey, t]);
+    if (!found.ok) throw found.value;
+    if (found.value === null || found.value === undefined) return undefined;
+    return verifiedKept(found.value, t);
+  }
+
+  /**
+   * One page of the kept proposals, each verified as keptProposal verifies it: `{ runId,
+   * toolCallId, proposal }`, or `{ runId, toolCallId, error }` for one that does not verify
+   * (the error names its code, never a field of the record). `cursor` continues a listing
+   * (the `cursor` of the previous page; null when done); `limit` (1 to 1000, default 100)
+   * bounds the page, which may hold fewer (even none) while the cursor is not null.
+   */
+  async function listProposals(listOptions) {
+    const lopts = optionalInput(listOptions, 'listProposals options must be an object');
+    const limit = lopts === null ? undefined : own(lopts, 'limit');
+    const cursor = lopts === null ? undefined : own(lopts, 'cursor');
+    if (limit !== undefined && (!NumberIsSafeInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT)) {
+      throw invalidArgument(`listProposals limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
+    }
+    if (!(cursor === undefined || cursor === null || (typeof cursor === 'string' && StringPrototypeIsWellFormed(cursor)))) {
+      throw invalidArgument('listProposals cursor must be the cursor of a previous page (a string), or null');
+    }
+    if (storeListProposals === undefined) throw invalidArgument('listProposals needs a store with an own listProposals function');
+    const t = clock();
+    const found = await call(storeListProposals, store, [cursor ?? null, limit ?? DEFAULT_LIST_LIMIT, t]);
+    if (!found.ok) throw found.value;
+    const page = found.value;
+    if (page === null || typeof page !== 'object' || isProxy(page)) throw invalidArgument('store.listProposals must answer { proposals, next }');
+    const rows = own(page, 'proposals');
+    const next = own(page, 'next');
+    if (!ArrayIsArray(rows) || isProxy(rows) || !(next === null || typeof next === 'string')) {
+      throw invalidArgument('store.listProposals must answer { proposals: [{ key, json }], next: string | null }');
+    }
+    const length = own(rows, 'length');
+    const proposals = [];
+    for (let i = 0; i < length; i++) {
+      const row = own(rows, i);
+      if (row === null || typeof row !== 'object' || isProxy(row)) throw invalidArgument('store.listProposals must answer { proposals: [{ key, json }], next: string | null }');
+      const storeKey = own(row, 'key');
+      const ids = typeof storeKey === 'string' ? idsOf(storeKey) : undefined;
+      const entry = ids === undefined ? { runId: null, toolCallId: null } : { runId: ids.runId, toolCallId: ids.toolCallId };
+      try {
+        if (ids === undefined) throw new SnapshotDomainError('not_a_snapshot', undefined);
+        entry.proposal = verifiedKept(own(row, 'json'), t);
+      } catch (error) {
+        entry.error = error;
+      }
+      ArrayPrototypePush(proposals, entry);
+    }
+    return { proposals, cursor: next };
+  }
+
   async function forgetProposal(key) {
     const storeKey = proposalKeyOf(key, 'forgetProposal');
     requireProposals('forgetProposal');
@@ -112,7 +187,7 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
     if (!done.ok) throw done.value;
   }
 
-  return { keepProposal, keptProposal, forgetProposal };
+  return { keepProposal, keptProposal, forgetProposal, listProposals };
 }
 
 module.exports = { createKeptProposals };

@@ -6,7 +6,7 @@
 // Grants made here live as long as the process.
 
 const P = require('../primordials');
-const { readReceiptClaim, readReceiptKey, readReceiptNow, readReceiptOutcome, readReceiptRelease } = require('./stores/common');
+const { readReceiptClaim, readReceiptKey, readReceiptNow, readReceiptOutcome, readReceiptRelease, readListLimit, readNow, readString } = require('./stores/common');
 
 const { ObjectFreeze } = P;
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
@@ -17,6 +17,12 @@ const MapPrototypeDelete = uncurryThis(Map.prototype.delete);
 const MapPrototypeForEach = uncurryThis(Map.prototype.forEach);
 const ArrayPrototypePush = uncurryThis(Array.prototype.push);
 const ArrayPrototypeSplice = uncurryThis(Array.prototype.splice);
+const ArrayPrototypeSort = uncurryThis(Array.prototype.sort);
+
+/** Code unit order of two distinct strings (the memory store's listing order). */
+function byKey(a, b) {
+  return a < b ? -1 : 1;
+}
 
 /**
  * An unambiguous key for a grant query: length-prefixed names, the fixed-size hash, then
@@ -166,6 +172,19 @@ function createMemoryStore() {
     },
     deleteProposal(key) {
       MapPrototypeDelete(proposals, key);
+    },
+    listProposals(after, limit, now) {
+      const start = after === null || after === undefined ? null : readString(after, 'after');
+      const count = readListLimit(limit);
+      const t = readNow(now);
+      const keys = [];
+      MapPrototypeForEach(proposals, (entry, key) => {
+        if ((start === null || key > start) && (entry.expiresAt === null || t < entry.expiresAt)) ArrayPrototypePush(keys, key);
+      });
+      ArrayPrototypeSort(keys, byKey);
+      const page = [];
+      for (let i = 0; i < keys.length && i < count; i++) ArrayPrototypePush(page, { key: keys[i], json: MapPrototypeGet(proposals, keys[i]).json });
+      return { proposals: page, next: keys.length > count ? keys[count - 1] : null };
     },
     // Receipts (docs/stores.md): synchronous, so each is atomic in this process.
     claimReceipt(claim, now) {

@@ -22,6 +22,7 @@ impl ToNapiValue for Outcome {
         Outcome::Bool(flag) => bool::to_napi_value(env, flag),
         Outcome::Count(count) => f64::to_napi_value(env, count as f64),
         Outcome::Text(text) => Option::<String>::to_napi_value(env, text),
+        Outcome::Texts(texts) => Vec::<String>::to_napi_value(env, texts),
         Outcome::Receipt(row) => {
           Option::<SqliteReceiptRow>::to_napi_value(env, row.map(|r| SqliteReceiptRow::from(*r)))
         }
@@ -231,6 +232,18 @@ pub fn sqlite_store_delete_proposal<'env>(
   key: String,
 ) -> Result<Object<'env>> {
   queue(env, store, Op::DeleteProposal(key))
+}
+
+/// Up to `limit` live kept proposals after `after`, flattened: key, JSON, key, JSON, ...
+#[napi(ts_return_type = "Promise<string[]>")]
+pub fn sqlite_store_list_proposals<'env>(
+  env: &'env Env,
+  #[napi(ts_arg_type = "ExternalObject<'SqliteGrantStore'>")] store: &External<Worker>,
+  after: Option<String>,
+  limit: u32,
+  now: f64,
+) -> Result<Object<'env>> {
+  queue(env, store, Op::ListProposals(after, limit, now))
 }
 
 fn receipt_key(agent_name: String, run_id: Option<String>, tool_call_id: String) -> ReceiptKey {

@@ -158,6 +158,8 @@ struct Sql {
   put_proposal: String,
   get_proposal: String,
   delete_proposal: String,
+  list_proposals_first: String,
+  list_proposals_after: String,
   receipt_get: String,
   receipt_put: String,
   receipt_complete: String,
@@ -213,6 +215,16 @@ impl Sql {
         "SELECT json FROM {p} WHERE proposal_key = ?1 AND (expires_at IS NULL OR expires_at > ?2)"
       ),
       delete_proposal: format!("DELETE FROM {p} WHERE proposal_key = ?1"),
+      // A page of live kept proposals in key order (the primary key's index), one row
+      // more than asked so the caller knows whether another page follows.
+      list_proposals_first: format!(
+        "SELECT proposal_key, json FROM {p} WHERE (expires_at IS NULL OR expires_at > ?1) \
+         ORDER BY proposal_key LIMIT ?2"
+      ),
+      list_proposals_after: format!(
+        "SELECT proposal_key, json FROM {p} WHERE proposal_key > ?3 AND \
+         (expires_at IS NULL OR expires_at > ?1) ORDER BY proposal_key LIMIT ?2"
+      ),
       receipt_get: format!(
         "SELECT proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, \
          result_json, expires_at FROM {r} WHERE {RKEY}"
@@ -481,6 +493,30 @@ impl SqliteGrantStore {
         .query_row(params![key, now], |row| row.get(0))
         .optional()?,
     )
+  }
+
+  /// Up to `limit` live kept proposals (key, JSON) after the key `after` (from the first
+  /// when `None`), in key order (SQLite's binary order of the stored text).
+  pub fn list_proposals(
+    &self,
+    after: Option<&str>,
+    limit: u32,
+    now: f64,
+  ) -> Result<Vec<(String, String)>> {
+    let map = |row: &rusqlite::Row<'_>| Ok((row.get(0)?, row.get(1)?));
+    let rows = match after {
+      None => self
+        .conn
+        .prepare_cached(&self.sql.list_proposals_first)?
+        .query_map(params![now, limit], map)?
+        .collect::<rusqlite::Result<Vec<_>>>()?,
+      Some(key) => self
+        .conn
+        .prepare_cached(&self.sql.list_proposals_after)?
+        .query_map(params![now, limit, key], map)?
+        .collect::<rusqlite::Result<Vec<_>>>()?,
+    };
+    Ok(rows)
   }
 
   pub fn delete_proposal(&self, key: &str) -> Result<()> {
@@ -849,5 +885,36 @@ mod tests {
     assert_eq!(store.get_proposal("k\u{0}é", 20.0).unwrap(), None);
     store.delete_proposal("k\u{0}é").unwrap();
     assert_eq!(store.get_proposal("k\u{0}é", 0.0).unwrap(), None);
+  }
+
+  #[test]
+  fn proposals_list_in_key_order_by_pages() {
+    let store = memory();
+    for key in ["b", "a", "d", "c", "e"] {
+      store.put_proposal(key, key, None).unwrap();
+    }
+    store.put_proposal("bb", "gone", Some(5.0)).unwrap();
+    let texts =
+      |rows: Vec<(String, String)>| -> Vec<String> { rows.into_iter().map(|(k, _)| k).collect() };
+    assert_eq!(
+      texts(store.list_proposals(None, 2, 10.0).unwrap()),
+      ["a", "b"]
+    );
+    assert_eq!(
+      texts(store.list_proposals(Some("b"), 2, 10.0).unwrap()),
+      ["c", "d"]
+    );
+    assert_eq!(
+      texts(store.list_proposals(Some("d"), 2, 10.0).unwrap()),
+      ["e"]
+    );
+    assert!(store.list_proposals(Some("e"), 2, 10.0).unwrap().is_empty());
+    // Live at 4: the expiring one is listed between "b" and "c".
+    assert_eq!(
+      texts(store.list_proposals(Some("a"), 2, 4.0).unwrap()),
+      ["b", "bb"]
+    );
+    let rows = store.list_proposals(Some("a"), 1, 10.0).unwrap();
+    assert_eq!(rows, [("b".to_string(), "b".to_string())]);
   }
 }

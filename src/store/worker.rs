@@ -24,6 +24,7 @@ pub enum Op {
   PutProposal(String, String, Option<f64>),
   GetProposal(String, f64),
   DeleteProposal(String),
+  ListProposals(Option<String>, u32, f64),
   ClaimReceipt(Box<ReceiptClaim>, i64),
   CompleteReceipt(Box<ReceiptOutcome>),
   ReleaseReceipt(ReceiptKey, String),
@@ -38,6 +39,8 @@ pub enum Outcome {
   Bool(bool),
   Count(u64),
   Text(Option<String>),
+  /// Kept proposals: key, JSON, key, JSON, ...
+  Texts(Vec<String>),
   Receipt(Option<Box<Receipt>>),
   Done,
 }
@@ -176,6 +179,13 @@ fn run(
       store.delete_proposal(&key)?;
       Outcome::Done
     }
+    Op::ListProposals(after, limit, now) => Outcome::Texts(
+      store
+        .list_proposals(after.as_deref(), limit, now)?
+        .into_iter()
+        .flat_map(|(key, json)| [key, json])
+        .collect(),
+    ),
     Op::ClaimReceipt(claim, now) => {
       Outcome::Receipt(store.claim_receipt(&claim, now)?.map(Box::new))
     }

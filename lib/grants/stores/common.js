@@ -308,6 +308,34 @@ function readProposalKey(key) {
   return encodeText(readString(key, 'key'));
 }
 
+/** The most kept proposals one listProposals call answers. */
+const MAX_LIST_LIMIT = 1000;
+
+/** listProposals' `limit`: a safe integer from 1 to MAX_LIST_LIMIT. */
+function readListLimit(limit) {
+  if (!NumberIsSafeInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw invalidArgument(`limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
+  return limit;
+}
+
+/** listProposals' `after`: null (from the start) or a key as given, encoded as stored. */
+function readListAfter(after) {
+  if (after === null || after === undefined) return null;
+  return encodeText(readString(after, 'after'));
+}
+
+/**
+ * A page of listProposals from stored (encoded) keys and JSON texts, in the store's
+ * order: fresh plain objects, text decoded; `next` is the stored key to continue after
+ * (decoded), or null when the listing is done.
+ */
+function proposalPage(keys, jsons, next) {
+  const proposals = [];
+  for (let i = 0; i < keys.length; i++) {
+    ObjectDefineProperty(proposals, i, { __proto__: null, value: { key: decodeText(keys[i]), json: decodeText(jsons[i]) }, writable: true, enumerable: true, configurable: true });
+  }
+  return { proposals, next: next === null ? null : decodeText(next) };
+}
+
 /**
  * A ReceiptRecord from what a durable store read back: a fresh plain object with exactly
  * the record fields, its text decoded (decodeText), an absent or null field null.
@@ -476,6 +504,10 @@ module.exports = {
   isCode,
   method,
   own,
+  MAX_LIST_LIMIT,
+  proposalPage,
+  readListAfter,
+  readListLimit,
   readNow,
   readObject,
   readOptions,

@@ -138,6 +138,10 @@ CREATE INDEX IF NOT EXISTS "${name}_receipts_expires" ON ${r} (expires_at);
       'ON CONFLICT (proposal_key) DO UPDATE SET json = EXCLUDED.json, expires_at = EXCLUDED.expires_at',
     getProposal: `SELECT json FROM ${p} WHERE proposal_key = $1::text AND (expires_at IS NULL OR expires_at > $2::float8)`,
     deleteProposal: `DELETE FROM ${p} WHERE proposal_key = $1::text`,
+    // A page in the order of the primary key's index (the column's collation), one row
+    // more than asked.
+    listProposalsFirst: `SELECT proposal_key, json FROM ${p} WHERE (expires_at IS NULL OR expires_at > $1::float8) ORDER BY proposal_key LIMIT $2::bigint`,
+    listProposalsAfter: `SELECT proposal_key, json FROM ${p} WHERE proposal_key > $3::text AND (expires_at IS NULL OR expires_at > $1::float8) ORDER BY proposal_key LIMIT $2::bigint`,
   });
 }
 
@@ -301,6 +305,30 @@ function createPostgresGrantStore(options) {
     deleteProposal: C.method((key) => {
       const values = [C.readProposalKey(key)];
       return run('deleteProposal', () => C.then(send(sql.deleteProposal, values), () => undefined));
+    }),
+    listProposals: C.method((after, limit, now) => {
+      const a = C.readListAfter(after);
+      const n = C.readListLimit(limit);
+      const t = C.readNow(now);
+      const text = a === null ? sql.listProposalsFirst : sql.listProposalsAfter;
+      const values = a === null ? [t, n + 1] : [t, n + 1, a];
+      return run('listProposals', () =>
+        C.then(send(text, values), (rows) => {
+          const keys = [];
+          const jsons = [];
+          const count = rows.length > n ? n : rows.length;
+          for (let i = 0; i < count; i++) {
+            const row = rows[i];
+            if (row === null || typeof row !== 'object' || isProxy(row)) throw BAD_RESULT;
+            const key = C.own(row, 'proposal_key');
+            const json = C.own(row, 'json');
+            if (typeof key !== 'string' || typeof json !== 'string') throw BAD_RESULT;
+            keys[i] = key;
+            jsons[i] = json;
+          }
+          return C.proposalPage(keys, jsons, rows.length > n ? keys[n - 1] : null);
+        }),
+      );
     }),
     // Receipts (docs/stores.md): the `<table>_receipts` table, one statement each.
     claimReceipt: C.method((claim, now) => {

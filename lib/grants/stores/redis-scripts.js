@@ -154,6 +154,7 @@ for _, m in ipairs(members) do
       redis.call('DEL', m)
       removed = removed + 1
       redis.call('ZREM', index, m)
+      redis.call('ZREM', base .. 'proposals', string.sub(m, #base + 3))
     elseif e then
       redis.call('ZADD', index, e, m)
     else
@@ -164,9 +165,10 @@ for _, m in ipairs(members) do
   end
 end
 return { removed, #members }`,
-  // KEYS proposal, index; ARGV json, expiresAt|''
+  // KEYS proposal, index, proposals (the listing); ARGV json, expiresAt|'', the proposal key
   putProposal: `
 redis.call('DEL', KEYS[1])
+redis.call('ZADD', KEYS[3], 0, ARGV[3])
 if ARGV[2] == '' then
   redis.call('HSET', KEYS[1], 'j', ARGV[1])
   redis.call('ZREM', KEYS[2], KEYS[1])
@@ -230,16 +232,42 @@ for _, m in ipairs(members) do
   end
 end
 return { removed, #members }`,
-  // KEYS proposal, index
+  // KEYS proposal, index, proposals; ARGV the proposal key
   deleteProposal: `
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], KEYS[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
 return 1`,
+  // KEYS proposals; ARGV after ('' from the first), limit, now, how many members to look
+  // at most. Reads only. Returns { more (1/0), the last member looked at, key, json, ... }:
+  // live proposals in the byte order of their keys; members whose hash is gone or expired
+  // are skipped (prune removes them).
+  listProposals: `
+local set = KEYS[1]
+local base = string.sub(set, 1, -10)
+local min = '-'
+if ARGV[1] ~= '' then min = '(' .. string.sub(ARGV[1], 2) end
+local limit, now, most = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local members = redis.call('ZRANGEBYLEX', set, min, '+', 'LIMIT', 0, most)
+local out, found, last = {}, 0, ''
+local more = 0
+if #members == most then more = 1 end
+for i, m in ipairs(members) do
+  if found == limit then more = 1; break end
+  last = m
+  local f = redis.call('HMGET', base .. 'p:' .. m, 'j', 'e')
+  if f[1] and (not f[2] or now < tonumber(f[2])) then
+    out[#out + 1] = m
+    out[#out + 1] = f[1]
+    found = found + 1
+  end
+end
+return { more, last, out }`,
 };
 
 /** Each script's text (the shared Lua first) and SHA-1, made once at load. */
 const LOADED = {};
-for (const name of ['put', 'has', 'take', 'delete', 'prune', 'putProposal', 'deleteProposal', 'claimReceipt', 'completeReceipt', 'releaseReceipt', 'getReceipt', 'deleteReceipt', 'pruneReceipts']) {
+for (const name of ['put', 'has', 'take', 'delete', 'prune', 'putProposal', 'deleteProposal', 'listProposals', 'claimReceipt', 'completeReceipt', 'releaseReceipt', 'getReceipt', 'deleteReceipt', 'pruneReceipts']) {
   const text = LUA_COMMON + SCRIPTS[name];
   LOADED[name] = ObjectFreeze({ text, sha: createHash('sha1').update(text).digest('hex') });
 }

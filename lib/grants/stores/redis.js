@@ -13,6 +13,7 @@
 //   P p:KEY    hash   a kept proposal: `j` (the JSON), `e` (expiresAt; absent: never)
 //   P index    zset   every key above that holds something that expires, scored by the
 //                     earliest expiry in it: prune() reads it instead of scanning
+//   P proposals zset  every kept proposal's KEY (score 0), for listProposals in byte order
 // K = <agentName length>:<agentName><toolName length>:<toolName><proposalHash>, then `-`
 // for no scope or `+<scope>`. Lengths count UTF-16 units of the stored (encoded) names.
 
@@ -34,6 +35,8 @@ function NumberToString(n) {
 
 /** How many index entries one prune script looks at (scripts block the server while they run). */
 const PRUNE_BATCH = 500;
+/** How many members of the listing one listProposals script looks at beyond its limit (expired ones are skipped). */
+const LIST_SCAN = 500;
 
 /** A time as the scripts store it: the shortest text that reads back as the same number. */
 function timeText(value) {
@@ -125,6 +128,7 @@ function createRedisGrantStore(options) {
   const where = `Redis grant store (prefix "${escapeName(prefix)}")`;
   const index = `${prefix}index`;
   const receiptIndex = `${prefix}rindex`;
+  const proposalSet = `${prefix}proposals`;
   let closed = false;
   let durabilityChecked = false;
 
@@ -276,8 +280,9 @@ function createRedisGrantStore(options) {
       return run('prune', () => prune(t));
     }),
     putProposal: C.method((key, json, expiresAt) => {
-      const keys = [`${prefix}p:${C.readProposalKey(key)}`, index];
-      const args = [C.encodeText(C.readString(json, 'json')), timeText(C.readTime(expiresAt, 'expiresAt'))];
+      const stored = C.readProposalKey(key);
+      const keys = [`${prefix}p:${stored}`, index, proposalSet];
+      const args = [C.encodeText(C.readString(json, 'json')), timeText(C.readTime(expiresAt, 'expiresAt')), stored];
       return run('putProposal', () => C.then(script('putProposal', keys, args), done));
     }),
     getProposal: C.method((key, now) => {
@@ -296,8 +301,30 @@ function createRedisGrantStore(options) {
       });
     }),
     deleteProposal: C.method((key) => {
-      const keys = [`${prefix}p:${C.readProposalKey(key)}`, index];
-      return run('deleteProposal', () => C.then(script('deleteProposal', keys, []), done));
+      const stored = C.readProposalKey(key);
+      const keys = [`${prefix}p:${stored}`, index, proposalSet];
+      return run('deleteProposal', () => C.then(script('deleteProposal', keys, [stored]), done));
+    }),
+    listProposals: C.method((after, limit, now) => {
+      const a = C.readListAfter(after);
+      const n = C.readListLimit(limit);
+      const t = C.readNow(now);
+      const args = [a === null ? '' : `+${a}`, `${n}`, NumberToString(t), `${n + LIST_SCAN}`];
+      return run('listProposals', () => C.then(script('listProposals', [proposalSet], args), (reply) => {
+        if (!ArrayIsArray(reply) || isProxy(reply) || reply.length !== 3) throw BAD_REPLY;
+        const more = reply[0];
+        const last = reply[1];
+        const flat = reply[2];
+        if ((more !== 0 && more !== 1) || typeof last !== 'string' || !ArrayIsArray(flat) || isProxy(flat) || flat.length % 2 !== 0) throw BAD_REPLY;
+        const keys = [];
+        const jsons = [];
+        for (let i = 0; i < flat.length / 2; i++) {
+          if (typeof flat[2 * i] !== 'string' || typeof flat[2 * i + 1] !== 'string') throw BAD_REPLY;
+          keys[i] = flat[2 * i];
+          jsons[i] = flat[2 * i + 1];
+        }
+        return C.proposalPage(keys, jsons, more === 1 ? last : null);
+      }));
     }),
     // Receipts (docs/stores.md): a hash per receipt key, one script each.
     claimReceipt: C.method((claim, now) => {

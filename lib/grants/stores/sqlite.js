@@ -26,6 +26,7 @@ const {
   sqliteStorePutProposal,
   sqliteStoreGetProposal,
   sqliteStoreDeleteProposal,
+  sqliteStoreListProposals,
   sqliteStoreClose,
   sqliteStoreClaimReceipt,
   sqliteStoreCompleteReceipt,
@@ -143,6 +144,22 @@ function createSqliteGrantStore(options) {
     deleteProposal: C.method((key) => {
       const k = C.readProposalKey(key);
       return run('deleteProposal', () => sqliteStoreDeleteProposal(handle, k));
+    }),
+    listProposals: C.method((after, limit, now) => {
+      const a = C.readListAfter(after);
+      const n = C.readListLimit(limit);
+      const t = C.readNow(now);
+      // One row more than asked: whether another page follows.
+      return C.then(run('listProposals', () => sqliteStoreListProposals(handle, a, n + 1, t)), (flat) => {
+        const keys = [];
+        const jsons = [];
+        const rows = flat.length / 2 > n ? n : flat.length / 2;
+        for (let i = 0; i < rows; i++) {
+          keys[i] = flat[2 * i];
+          jsons[i] = flat[2 * i + 1];
+        }
+        return C.proposalPage(keys, jsons, flat.length / 2 > n ? keys[n - 1] : null);
+      });
     }),
     // Receipts (docs/stores.md): the `<table>_receipts` table, one transaction each.
     claimReceipt: C.method((claim, now) => {
