@@ -593,6 +593,12 @@ export interface ApprovalGrantStore {
   putProposal?(key: string, json: string, expiresAt: number | null): void | Promise<void>;
   getProposal?(key: string, now: number): string | null | Promise<string | null>;
   deleteProposal?(key: string): void | Promise<void>;
+  /**
+   * One page of the live kept proposals, in key order after `after` (null: from the start),
+   * at most `limit` (1 to 1000); `next` is the cursor of the following page, or null at the
+   * end (a page may be short while `next` is not null). For reviewing (listProposals).
+   */
+  listProposals?(after: string | null, limit: number, now: number): ProposalPage | Promise<ProposalPage>;
   /** Release what the store opened (never a client or pool the application passed in). */
   close?(): void | Promise<void>;
 }
@@ -714,6 +720,28 @@ export interface ApprovalGrants {
   /** The proposal kept for a run and a call, verified again, or undefined. */
   keptProposal(key: ProposalKey): Promise<SealedProposal | ProposalFields | undefined>;
   forgetProposal(key: ProposalKey): Promise<void>;
+  /**
+   * A page of the proposals kept in the store (for a review screen or the CLI's `pending`):
+   * each verified as keptProposal does, or, when it does not verify, only its `error`
+   * (ApprovalGrantError or SnapshotDomainError, such as `bad_signature` or `hash_mismatch`),
+   * never its text. `limit` 1 to 1000 (default 100); pass `cursor` from the previous page.
+   * Needs a store with listProposals (every store of the package has it).
+   */
+  listProposals(options?: { limit?: number; cursor?: string | null }): Promise<{ proposals: KeptProposalEntry[]; cursor: string | null }>;
+}
+
+/** A page of a store's listProposals: the store key and stored JSON of each kept proposal. */
+export interface ProposalPage {
+  proposals: { key: string; json: string }[];
+  next: string | null;
+}
+
+/** One entry of ApprovalGrants.listProposals: its ids, and the verified proposal or the error. */
+export interface KeptProposalEntry {
+  runId: string | null;
+  toolCallId: string | null;
+  proposal?: SealedProposal | ProposalFields;
+  error?: Error & { code: string };
 }
 
 /** Approval grants bound to agent, tool, proposal hash and scope, spent when the call executes. */
