@@ -177,6 +177,28 @@ describe('the idempotency key', () => {
     }
   });
 
+  test('a retry over a new session (a server and gate per session, as for Streamable HTTP) runs nothing: the key is not scoped by session', async () => {
+    const agentName = `sessions-${randomUUID()}`;
+    const runs = [];
+    const perSession = async () => {
+      const { server, runs: own } = slowServer(0);
+      const client = await linkedClient(server, { agentName, policy: allow });
+      return { client, own };
+    };
+    const first = await perSession();
+    const second = await perSession();
+    try {
+      const key = randomUUID();
+      assert.equal((await first.client.callTool(keyed(key))).isError, undefined);
+      await first.client.close();
+      assertRefused(await second.client.callTool(keyed(key)), 'call_already_executed');
+      runs.push(...first.own, ...second.own);
+      assert.equal(runs.length, 1);
+    } finally {
+      await second.client.close();
+    }
+  });
+
   test('receipts: false: the key is checked but nothing is kept; a retry runs again', async () => {
     const { server, runs } = slowServer(0);
     const client = await linkedClient(server, { agentName: 'payments', policy: allow, receipts: false });
