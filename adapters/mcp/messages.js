@@ -210,10 +210,15 @@ function setArgumentsAside(text, start, message, keyed) {
   const params = ownJson(message, 'params');
   if (!isRecord(params)) return undefined;
   const argumentsStart = memberStart(text, memberStart(text, start, 'params'), 'arguments');
-  const rawArguments = argumentsStart === -1 ? '' : StringPrototypeSlice(text, argumentsStart, skipValue(text, argumentsStart));
-  ObjectDefineProperty(params, 'arguments', keyed
-    ? { __proto__: null, value: argumentsKey(rawArguments), writable: true, enumerable: true, configurable: true }
-    : ARGUMENTS_SET_ASIDE);
+  if (argumentsStart === -1) {
+    ObjectDefineProperty(params, 'arguments', keyed
+      ? { __proto__: null, value: argumentsKey(''), writable: true, enumerable: true, configurable: true }
+      : ARGUMENTS_SET_ASIDE);
+    return '';
+  }
+  const rawArguments = StringPrototypeSlice(text, argumentsStart, skipValue(text, argumentsStart));
+  // JSON.parse made `arguments` an own writable data property: assigning it runs no setter.
+  params.arguments = keyed ? argumentsKey(rawArguments) : ARGUMENTS_SET_ASIDE.value;
   return rawArguments;
 }
 
