@@ -209,7 +209,11 @@ function setArgumentsAside(text, start, message, keyed) {
   if (!isRecord(message) || ownJson(message, 'method') !== 'tools/call') return undefined;
   const params = ownJson(message, 'params');
   if (!isRecord(params)) return undefined;
-  const argumentsStart = memberStart(text, memberStart(text, start, 'params'), 'arguments');
+  const paramsStart = memberStart(text, start, 'params');
+  // Strict text whose decoding has params always has the member; never guess otherwise
+  // (the message then reaches the gate without its text, and is answered as such).
+  if (paramsStart === -1 || StringPrototypeCharCodeAt(text, paramsStart) !== 0x7b) return undefined;
+  const argumentsStart = memberStart(text, paramsStart, 'arguments');
   if (argumentsStart === -1) {
     ObjectDefineProperty(params, 'arguments', keyed
       ? { __proto__: null, value: argumentsKey(''), writable: true, enumerable: true, configurable: true }
