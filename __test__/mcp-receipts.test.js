@@ -308,6 +308,20 @@ describe('the idempotency key', () => {
     } finally {
       await client.close();
     }
+    // A keyed call that needs an approval: its receipt cannot be read either, and it says so.
+    const asking = slowServer(0);
+    const approvals = await linkedClient(asking.server, {
+      agentName: 'payments', receipts, grants: createApprovalGrants(),
+      policy: () => ({ decision: 'require_approval', reason: 'every_payment' }),
+    });
+    try {
+      assertRefused(await approvals.callTool(keyed(randomUUID())), 'receipt_store_unavailable');
+      // Without a key, receipts are not read: the approval request as usual.
+      assert.equal((await approvals.callTool({ name: 'pay', arguments: payArgs() })).structuredContent.decision, 'require_approval');
+      assert.equal(asking.runs.length, 0);
+    } finally {
+      await approvals.close();
+    }
   });
 });
 
