@@ -4,21 +4,9 @@
 import type { createTool as mastraCreateTool, Tool, ToolExecutionContext } from '@mastra/core/tools';
 import type { MastraModelConfig } from '@mastra/core/llm';
 import type { RequestContext } from '@mastra/core/request-context';
-import type {
-  ApprovalGrants,
-  ExecutionReceipts,
-  FromJsonSchemaOptions,
-  ProposalFields,
-  SchemaOutput,
-  SealedProposal,
-  SnapshotValue,
-  SuspendedToolProposal,
-  ToolArgumentsErrorCode,
-  ToolArgumentsValidationError,
-  ToolPolicyInput,
-  ToolPolicyResult,
-  ToolSchema,
-} from 'tool-argument-snapshot';
+import type { ApprovalGrants, ExecutionReceipts, FromJsonSchemaOptions, ProposalFields, SchemaOutput, SealedProposal } from 'tool-argument-snapshot';
+import type { SnapshotValue, SuspendedToolProposal, ToolArgumentsErrorCode, ToolArgumentsValidationError } from 'tool-argument-snapshot';
+import type { ToolPolicyInput, ToolPolicyResult, ToolSchema } from 'tool-argument-snapshot';
 
 /**
  * Mastra's `createTool`, unchanged (same options, same Mastra tool), that also remembers the

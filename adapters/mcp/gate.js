@@ -15,7 +15,15 @@ const { stdioTransport, createLinkedPair } = require('./stdio');
 const { httpHandler } = require('./http');
 const { stageResult, denyResult, toolErrorResult, objectArguments, approvalResult } = require('./results');
 const { elicitedDecision } = require('./elicitation');
-const { idempotencyKeyOf, scopeOf, refusalCode, receiptRefusal } = require('./receipts');
+const { idempotencyKeyOf, scopeOf } = require('./receipts');
+const { receiptRefusalCode, replayCode: receiptRefusal } = require('../gate/replays');
+const { isGrantUnavailable } = require('../gate/execute');
+
+/** The code of a refusal of executeToolCall answered as a denial (a receipt's, or grant_unavailable), else undefined (the error is the handler's). */
+function refusalCode(error) {
+  const code = receiptRefusalCode(error);
+  return code !== undefined ? code : isGrantUnavailable(error) ? 'grant_unavailable' : undefined;
+}
 
 const GATE_USAGE = 'gateMcpServer expects (mcpServer, { agentName, policy?, grants?, receipts?, idempotencyScope?, elicitation?, policyContext?, http? })';
 

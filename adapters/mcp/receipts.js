@@ -6,8 +6,6 @@
 // the application scopes keys), toolCallId: the idempotency key }.
 
 const { own, isWellFormedString } = require('../shared');
-const { ObjectFreeze, ReflectApply } = require('../gate/primordials');
-const { isToolCallNotAllowedError } = require('tool-argument-snapshot');
 const { McpError, ErrorCode } = require('./sdk').types;
 
 /** The `_meta` member of a tools/call request that names its idempotency key. */
@@ -15,18 +13,6 @@ const IDEMPOTENCY_KEY = 'tool-argument-snapshot/idempotency-key';
 
 /** The longest idempotency key, in UTF-16 code units (a store keeps it in an index). */
 const MAX_KEY_LENGTH = 255;
-
-/** The refusals of executeToolCall with receipts, answered as denials (decidedBy: 'runtime'). */
-const RECEIPT_REFUSALS = ObjectFreeze({
-  __proto__: null,
-  call_already_executed: true,
-  call_id_conflict: true,
-  execution_in_progress: true,
-  outcome_unknown: true,
-  receipt_store_unavailable: true,
-  call_id_required: true,
-  grant_unavailable: true,
-});
 
 /**
  * The idempotency key of a tools/call's params: undefined when `_meta` does not name one,
@@ -58,32 +44,4 @@ function scopeOf(idempotencyScope, extra) {
   return scope;
 }
 
-/** The code of a refusal of executeToolCall answered as a denial, else undefined (the error is the handler's). */
-function refusalCode(error) {
-  if (!isToolCallNotAllowedError(error)) return undefined;
-  const code = own(error, 'code');
-  return typeof code === 'string' && RECEIPT_REFUSALS[code] === true ? code : undefined;
-}
-
-/**
- * For a keyed call the policy did not allow this time (an approval it needs again because
- * its first attempt spent the grant): the refusal its receipt makes of it, or undefined
- * when there is no receipt; `receipt_store_unavailable` when the store cannot be read (as
- * the other gates answer a replay).
- */
-async function receiptRefusal(receipts, key, proposalHash) {
-  let receipt;
-  try {
-    receipt = await ReflectApply(own(receipts, 'get'), receipts, [key]);
-  } catch {
-    return 'receipt_store_unavailable';
-  }
-  if (receipt === null || receipt === undefined) return undefined;
-  if (own(receipt, 'proposalHash') !== proposalHash) return 'call_id_conflict';
-  const status = own(receipt, 'status');
-  if (status === 'in_progress') return 'execution_in_progress';
-  if (status === 'outcome_unknown') return 'outcome_unknown';
-  return 'call_already_executed';
-}
-
-module.exports = { receiptRefusal, IDEMPOTENCY_KEY, MAX_KEY_LENGTH, idempotencyKeyOf, scopeOf, refusalCode };
+module.exports = { IDEMPOTENCY_KEY, MAX_KEY_LENGTH, idempotencyKeyOf, scopeOf };

@@ -7,6 +7,7 @@
 const { own, isWellFormedString } = require('../../shared');
 const { isId } = require('../../gate/read');
 const { readReceipts, pruneShared } = require('../../gate/receipts');
+const { replayCode: kernelReplayCode } = require('../../gate/replays');
 const { ReflectApply } = require('../../gate/primordials');
 const { core } = require('./core');
 
@@ -84,18 +85,7 @@ function afterExecution(run) {
  */
 async function replayCode(gate, run, toolCallId, proposalHash) {
   if (run === undefined || !isId(toolCallId)) return undefined;
-  let receipt;
-  try {
-    receipt = await ReflectApply(run.get, run.receipts, [{ agentName: gate.agentName, runId: run.runId === undefined ? null : run.runId, toolCallId }]);
-  } catch {
-    return 'receipt_store_unavailable';
-  }
-  if (receipt === null || receipt === undefined) return undefined;
-  if (own(receipt, 'proposalHash') !== proposalHash) return 'call_id_conflict';
-  const status = own(receipt, 'status');
-  if (status === 'in_progress') return 'execution_in_progress';
-  if (status === 'outcome_unknown') return 'outcome_unknown';
-  return 'call_already_executed';
+  return kernelReplayCode(run.receipts, { agentName: gate.agentName, runId: run.runId === undefined ? null : run.runId, toolCallId }, proposalHash);
 }
 
 module.exports = { readGateReceipts, threadIdOf, ambientThreadId, receiptRun, executeOptionsOf, afterExecution, replayCode };
