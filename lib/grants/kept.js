@@ -111,7 +111,14 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
       return sealedCopy(fields);
     }
     const snapshot = verifiedProposal(record);
-    const nonce = readNonce(own(record, 'nonce'));
+    // A nonce changed in the store is a record that does not verify, reported by its code
+    // like any other (never a TypeError that would stop a whole listing).
+    let nonce;
+    try {
+      nonce = readNonce(own(record, 'nonce'));
+    } catch {
+      throw new SnapshotDomainError('not_a_snapshot', undefined);
+    }
     const keptUntil = own(record, 'expiresAt');
     return {
       agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson,
