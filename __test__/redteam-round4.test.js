@@ -83,3 +83,55 @@ test('CLI: a kept record whose nonce was changed is listed by its code and refus
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('gates: a `receipts` or `runId` option defined by a getter is refused unread (it was read as absent: durable receipts silently replaced by the shared memory ones, or the AI SDK gate\'s receipts silently off)', () => {
+  const { z } = require('zod');
+  const { createExecutionReceipts } = require('..');
+  const durable = createExecutionReceipts();
+  let ran = 0;
+  const getter = (value) => () => { ran += 1; return value; };
+  const withGetter = (options, name, value) => Object.defineProperty(options, name, { get: getter(value), enumerable: true, configurable: true });
+
+  const ai = require('tool-argument-snapshot/ai');
+  const { tool } = require('ai');
+  const aiTools = () => ({ pay: tool({ inputSchema: z.object({ cents: z.number() }), execute: async () => 'paid' }) });
+  assert.throws(() => ai.createToolGate(withGetter({ agentName: 'billing', tools: aiTools(), runId: 'chat-1' }, 'receipts', durable)), TypeError);
+  assert.throws(() => ai.createToolGate(withGetter({ agentName: 'billing', tools: aiTools() }, 'runId', 'chat-1')), TypeError);
+
+  const oa = require('tool-argument-snapshot/openai-agents');
+  assert.throws(() => oa.createOpenAIAgentsGate(withGetter({ agentName: 'billing' }, 'receipts', durable)), TypeError);
+  assert.throws(() => oa.createOpenAIAgentsGate(withGetter({ agentName: 'billing' }, 'runId', () => 'thread-1')), TypeError);
+
+  const lc = require('tool-argument-snapshot/langchain');
+  const { tool: lcTool } = require('@langchain/core/tools');
+  const lcTools = () => [lcTool(async () => 'paid', { name: 'pay', schema: z.object({ cents: z.number() }) })];
+  assert.throws(() => lc.createToolGate(withGetter({ agentName: 'billing', tools: lcTools() }, 'receipts', durable)), TypeError);
+  assert.throws(() => lc.toolGateMiddleware(withGetter({ agentName: 'billing', tools: lcTools() }, 'receipts', durable)), TypeError);
+  // Data properties still work, and `false` still turns receipts off.
+  assert.doesNotThrow(() => ai.createToolGate({ agentName: 'billing', tools: aiTools(), runId: 'chat-1', receipts: durable }));
+  assert.doesNotThrow(() => oa.createOpenAIAgentsGate({ agentName: 'billing', receipts: false }));
+  assert.doesNotThrow(() => lc.createToolGate({ agentName: 'billing', tools: lcTools(), receipts: durable }));
+  assert.equal(ran, 0);
+});
+
+test('LangChain createToolGate: a per-run `runId` defined by a getter is refused unread (it was read as absent: with the receipts given, calls of every run then shared the key runId null)', async () => {
+  const { z } = require('zod');
+  const { createExecutionReceipts } = require('..');
+  const lc = require('tool-argument-snapshot/langchain');
+  const { tool: lcTool } = require('@langchain/core/tools');
+  const { AIMessage } = require('@langchain/core/messages');
+  let paid = 0;
+  const gate = lc.createToolGate({
+    agentName: 'billing',
+    tools: [lcTool(async () => { paid += 1; return 'paid'; }, { name: 'pay', schema: z.object({ cents: z.number() }) })],
+    grants: createApprovalGrants(),
+    receipts: createExecutionReceipts(),
+    policy: () => ({ decision: 'allow', reason: 'small' }),
+  });
+  const message = new AIMessage({ content: '', tool_calls: [{ id: 'call_1', name: 'pay', args: { cents: 5 } }] });
+  let ran = 0;
+  const options = Object.defineProperty({}, 'runId', { get() { ran += 1; return 'thread-1'; }, enumerable: true });
+  await assert.rejects(gate.run(message, options), TypeError);
+  assert.equal(ran, 0);
+  assert.equal(paid, 0);
+});
