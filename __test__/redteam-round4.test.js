@@ -135,3 +135,24 @@ test('LangChain createToolGate: a per-run `runId` defined by a getter is refused
   assert.equal(ran, 0);
   assert.equal(paid, 0);
 });
+
+test('CLI: grant --id warns, as pending does, when the granted canonical JSON holds characters a terminal hides or reorders (it printed them with no warning)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-rt4-'));
+  const file = path.join(dir, 'grants.db');
+  const store = createSqliteGrantStore({ path: file });
+  try {
+    const grants = createApprovalGrants({ store });
+    // A right-to-left override: a terminal shows the digits after it reversed.
+    await grants.keepProposal({ runId: 'thread-1', toolCallId: 'call_1' }, await proposalOf('{"memo":"\\u202e0001","cents":100}'));
+    const listed = await cli(['pending', '--store', `sqlite:${file}`]);
+    assert.match(listed.stderr, /warning: the canonical JSON contains 1 invisible or bidirectional control character\(s\) \(U\+202E\)/);
+    const id = /^id: +(\S+)$/m.exec(listed.stdout)[1];
+    const granted = await cli(['grant', '--store', `sqlite:${file}`, '--id', id]);
+    assert.equal(granted.status, 0, granted.stderr);
+    assert.match(granted.stdout, /^granted$/m);
+    assert.match(granted.stderr, /warning: the canonical JSON contains 1 invisible or bidirectional control character\(s\) \(U\+202E\)/);
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

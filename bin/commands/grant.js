@@ -4,7 +4,7 @@
 // runs the call once.
 
 const { PROGRAM, EXIT_OK, UsageError, InputRejected } = require('../shared/errors.js');
-const { displayString, writeJson } = require('../shared/output.js');
+const { displayString, warnIfDeceptive, writeJson } = require('../shared/output.js');
 const { readId, readCount, withReview, refusal, notPending, looksSealed, sealedNeedsKeys } = require('../shared/review.js');
 const { readProposalFile } = require('../shared/pending-file.js');
 
@@ -97,6 +97,8 @@ async function runGrant({ values, file }) {
         `proposal hash:  ${record.proposalHash}\n` +
         `grant scope:    ${record.scope === null ? 'none' : displayString(record.scope)}\n` +
         `grant expires:  ${record.expiresAt === null ? 'never' : new Date(record.expiresAt).toISOString()}\n`);
+      // As pending does: what was granted may hold characters a terminal hides or reorders.
+      warnIfDeceptive(record.argsCanonicalJson);
     }
     return EXIT_OK;
   });
