@@ -156,3 +156,55 @@ test('CLI: grant --id warns, as pending does, when the granted canonical JSON ho
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('CLI: a call approved through the AI SDK gate is no longer pending: pending does not list the gate\'s evidence of the approval, and grant/decline --id refuse it (not_pending); it was listed as waiting for 24 hours and granted a second time', async () => {
+  const { generateText, tool, stepCountIs } = require('ai');
+  const { MockLanguageModelV4 } = require('ai/test');
+  const { z } = require('zod');
+  const { createToolGate } = require('tool-argument-snapshot/ai');
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-rt4-'));
+  const file = path.join(dir, 'grants.db');
+  const store = createSqliteGrantStore({ path: file });
+  try {
+    const grants = createApprovalGrants({ store });
+    const tools = { transfer: tool({ inputSchema: z.object({ cents: z.number() }), execute: async () => 'sent' }) };
+    const gate = createToolGate({ agentName: 'payments', tools, grants, runId: 'chat-1', policy: () => ({ decision: 'require_approval', reason: 'every transfer' }) });
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => ({ content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'transfer', input: '{"cents":500}' }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] }),
+    });
+    const asked = await generateText({ model: gate.model(model), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(1), prompt: 'pay' });
+    const request = asked.content.find((p) => p.type === 'tool-approval-request');
+    const before = await cli(['pending', '--store', `sqlite:${file}`, '--json']);
+    assert.equal(JSON.parse(before.stdout).proposals.length, 1);
+    await gate.approve(request);
+    // What the gate keeps after approve (its evidence, under the AI SDK gate's approved run).
+    const kept = await grants.listProposals();
+    assert.equal(kept.proposals.length, 1);
+    assert.match(kept.proposals[0].runId, /^ai-approved /);
+    const evidenceId = Buffer.from(`${kept.proposals[0].runId.length}:${kept.proposals[0].runId}call-1`, 'utf8').toString('base64url');
+
+    const after = await cli(['pending', '--store', `sqlite:${file}`, '--json']);
+    assert.equal(after.status, 0, after.stderr);
+    assert.deepEqual(JSON.parse(after.stdout).proposals, []);
+    const granted = await cli(['grant', '--store', `sqlite:${file}`, '--id', evidenceId]);
+    assert.equal(granted.status, 1, granted.stderr);
+    assert.match(granted.stderr, /not_pending/);
+    const declined = await cli(['decline', '--store', `sqlite:${file}`, '--id', evidenceId]);
+    assert.equal(declined.status, 1, declined.stderr);
+    // The one grant the gate's approve made is the only one: one identical call runs on
+    // it, the next needs a reviewer again.
+    const { executeToolCall } = require('..');
+    const attempt = async () => {
+      const prepared = prepareToolCall({ agentName: 'payments', toolName: 'transfer', rawArguments: '{"cents":500}' });
+      const decision = await evaluateToolCall({ prepared, policy: grants.policy(() => ({ decision: 'require_approval', reason: 'every transfer' })) });
+      if (decision.decision !== 'allow') return decision.decision;
+      return executeToolCall(decision, () => 'ran', { receipts: undefined });
+    };
+    assert.equal(await attempt(), 'ran');
+    assert.equal(await attempt(), 'require_approval');
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

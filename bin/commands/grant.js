@@ -5,7 +5,7 @@
 
 const { PROGRAM, EXIT_OK, UsageError, InputRejected } = require('../shared/errors.js');
 const { displayString, warnIfDeceptive, writeJson } = require('../shared/output.js');
-const { readId, readCount, withReview, refusal, notPending, looksSealed, sealedNeedsKeys } = require('../shared/review.js');
+const { readId, readCount, withReview, refusal, notPending, looksSealed, sealedNeedsKeys, isApprovalEvidence } = require('../shared/review.js');
 const { readProposalFile } = require('../shared/pending-file.js');
 
 const usage = `  ${PROGRAM} grant --store URL [--table NAME | --prefix P]
@@ -47,6 +47,8 @@ async function runGrant({ values, file }) {
   if (values.scope !== undefined && !values.scope.isWellFormed()) throw new UsageError('--scope must be well-formed Unicode text');
   const fromFile = file === undefined ? undefined : await readProposalFile(file);
   const ids = values.id !== undefined ? readId(values.id) : fromFile.ids;
+  // A gate's evidence of an approval already given is no pending proposal: never granted again.
+  if (ids !== undefined && isApprovalEvidence(ids.runId)) throw notPending();
   return withReview(values, async ({ lib, store, grants, keys }) => {
     let proposal;
     if (fromFile === undefined) {
