@@ -208,3 +208,15 @@ test('CLI: a call approved through the AI SDK gate is no longer pending: pending
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('listProposals: a custom store\'s cursor that is not a well-formed string is refused (it was handed on, and the next page\'s listProposals then refused it as input)', async () => {
+  const { createMemoryStore } = require('../lib/grants/memory');
+  const memory = createMemoryStore();
+  const store = {};
+  for (const name of Object.getOwnPropertyNames(memory)) if (typeof memory[name] === 'function') store[name] = memory[name].bind(memory);
+  store.listProposals = () => ({ proposals: [], next: 'page-\ud800' });
+  const grants = createApprovalGrants({ store });
+  await assert.rejects(grants.listProposals(), (error) => error instanceof TypeError && /listProposals must answer/.test(error.message));
+  store.listProposals = () => ({ proposals: [], next: 'page-2' });
+  assert.deepEqual(await createApprovalGrants({ store }).listProposals(), { proposals: [], cursor: 'page-2' });
+});

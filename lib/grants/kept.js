@@ -165,7 +165,8 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
     if (page === null || typeof page !== 'object' || isProxy(page)) throw invalidArgument('store.listProposals must answer { proposals, next }');
     const rows = own(page, 'proposals');
     const next = own(page, 'next');
-    if (!ArrayIsArray(rows) || isProxy(rows) || !(next === null || typeof next === 'string')) {
+    // The cursor goes back to the store as listProposals reads a cursor: a well-formed string.
+    if (!ArrayIsArray(rows) || isProxy(rows) || !(next === null || (typeof next === 'string' && StringPrototypeIsWellFormed(next)))) {
       throw invalidArgument('store.listProposals must answer { proposals: [{ key, json }], next: string | null }');
     }
     const length = own(rows, 'length');
