@@ -220,3 +220,42 @@ test('listProposals: a custom store\'s cursor that is not a well-formed string i
   store.listProposals = () => ({ proposals: [], next: 'page-2' });
   assert.deepEqual(await createApprovalGrants({ store }).listProposals(), { proposals: [], cursor: 'page-2' });
 });
+
+test('CLI: an expiry a Date cannot hold is printed as its number, never an exit 70 after the work is done (grant --ttl at its documented maximum granted, then reported "the store failed"; one record\'s expiresAt stopped the whole pending listing; verify-snapshot of a long seal was an internal error)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-rt4-'));
+  const file = path.join(dir, 'grants.db');
+  const store = createSqliteGrantStore({ path: file });
+  try {
+    const grants = createApprovalGrants({ store });
+    const proposal = await proposalOf('{"cents":5}');
+    await grants.keepProposal({ runId: 'thread-1', toolCallId: 'call_1' }, proposal);
+    const listed = await cli(['pending', '--store', `sqlite:${file}`]);
+    const id = /^id: +(\S+)$/m.exec(listed.stdout)[1];
+    const granted = await cli(['grant', '--store', `sqlite:${file}`, '--id', id, '--ttl', '8640000000000000']);
+    assert.equal(granted.status, 0, granted.stderr);
+    assert.match(granted.stdout, /^grant expires: +\d{16} ms since 1970-01-01T00:00:00\.000Z$/m);
+
+    // An unsealed record is trusted with its expiry (no signature covers it): printed as it is.
+    await grants.keepProposal({ runId: 'thread-2', toolCallId: 'call_1' }, proposal);
+    const storeKey = '8:thread-2call_1';
+    const record = JSON.parse(await store.getProposal(storeKey, Date.now()));
+    record.expiresAt = 1e20;
+    await store.putProposal(storeKey, JSON.stringify(record), null);
+    const after = await cli(['pending', '--store', `sqlite:${file}`]);
+    assert.equal(after.status, 0, after.stderr);
+    assert.match(after.stdout, /^kept until: +100000000000000000000 ms since 1970-01-01T00:00:00\.000Z$/m);
+
+    const keys = [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes!!' }];
+    const sealed = createApprovalGrants({ keys }).seal(proposal, { ttlMs: 8.64e15 });
+    const keyFile = path.join(dir, 'keys.json');
+    const sealedFile = path.join(dir, 'sealed.json');
+    fs.writeFileSync(keyFile, JSON.stringify(keys));
+    fs.writeFileSync(sealedFile, JSON.stringify(sealed));
+    const verified = await cli(['verify-snapshot', '--key-file', keyFile, sealedFile]);
+    assert.equal(verified.status, 0, verified.stderr);
+    assert.match(verified.stdout, /^seal expires: +\d{16} ms since 1970-01-01T00:00:00\.000Z$/m);
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -4,7 +4,7 @@
 // runs the call once.
 
 const { PROGRAM, EXIT_OK, UsageError, InputRejected } = require('../shared/errors.js');
-const { displayString, warnIfDeceptive, writeJson } = require('../shared/output.js');
+const { displayString, warnIfDeceptive, expiryText, writeJson } = require('../shared/output.js');
 const { readId, readCount, withReview, refusal, notPending, looksSealed, sealedNeedsKeys, isApprovalEvidence } = require('../shared/review.js');
 const { readProposalFile } = require('../shared/pending-file.js');
 
@@ -98,7 +98,7 @@ async function runGrant({ values, file }) {
         `canonical JSON: ${record.argsCanonicalJson}\n` +
         `proposal hash:  ${record.proposalHash}\n` +
         `grant scope:    ${record.scope === null ? 'none' : displayString(record.scope)}\n` +
-        `grant expires:  ${record.expiresAt === null ? 'never' : new Date(record.expiresAt).toISOString()}\n`);
+        `grant expires:  ${expiryText(record.expiresAt)}\n`);
       // As pending does: what was granted may hold characters a terminal hides or reorders.
       warnIfDeceptive(record.argsCanonicalJson);
     }

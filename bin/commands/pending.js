@@ -3,7 +3,7 @@
 // the key ring, its hash always); one that does not verify is listed with its code only.
 
 const { PROGRAM, EXIT_OK, EXIT_MISMATCH, UsageError } = require('../shared/errors.js');
-const { displayString, warnIfDeceptive, writeJson } = require('../shared/output.js');
+const { displayString, warnIfDeceptive, expiryText, writeJson } = require('../shared/output.js');
 const { idOf, isApprovalEvidence, printedCursor, readCursor, readCount, withReview } = require('../shared/review.js');
 
 const usage = `  ${PROGRAM} pending --store URL [--table NAME | --prefix P]
@@ -24,9 +24,7 @@ const summary = `  pending       List the proposals kept in the grant store at U
                 hash_mismatch, ...), never its text, and the exit status is 1.
 `;
 
-function expiry(expiresAt) {
-  return expiresAt === null ? 'never' : new Date(expiresAt).toISOString();
-}
+const expiry = expiryText;
 
 /** One verified entry as labelled lines. */
 function describe(entry) {
