@@ -7,7 +7,7 @@
 // The framework first: without it, requiring this subpath names the package to install.
 require('./sdk');
 const { ObjectFreeze, MapPrototypeGet, randomUUID } = require('../gate/primordials');
-const { invalidArgument, own, readOptions, isWellFormedString, isId } = require('../gate/read');
+const { invalidArgument, own, ownOption, readOptions, isWellFormedString, isId } = require('../gate/read');
 const { readGrants, readOnDecision, readProposalTtl, readJsonSchemaOptions, entriesWithPolicies } = require('../gate/options');
 const { readReceipts } = require('../gate/receipts');
 const { BoundedLists } = require('../gate/texts');
@@ -30,7 +30,7 @@ function createToolGate(options) {
   if (fallbackApproval !== undefined && typeof fallbackApproval !== 'function') throw invalidArgument('options.toolApproval must be a function (for the tools the gate does not guard)');
   const onDecision = readOnDecision(opts);
   const includePath = own(opts, 'includePath') === true;
-  const runIdOption = own(opts, 'runId');
+  const runIdOption = ownOption(opts, 'runId', 'options.runId must be a non-empty well-formed string (the conversation, for example the chat id), an own data property');
   if (runIdOption !== undefined && !isId(runIdOption)) throw invalidArgument('options.runId must be a non-empty well-formed string (the conversation, for example the chat id)');
   const scopeOption = own(opts, 'grantScope');
   if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption)) throw invalidArgument('options.grantScope must be a well-formed string');

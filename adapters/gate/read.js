@@ -22,6 +22,20 @@ function own(object, key) {
   return descriptor !== undefined && ObjectHasOwn(descriptor, 'value') ? descriptor.value : undefined;
 }
 
+/**
+ * An own data property of an options object, or undefined when absent; an own accessor
+ * (a getter) is refused with `message`, never run: for an option whose absence means a
+ * default (receipts, a run id), a getter silently read as absent would weaken the
+ * guarantee the application asked for (its durable receipts replaced by memory ones).
+ */
+function ownOption(object, key, message) {
+  if (object === null || (typeof object !== 'object' && typeof object !== 'function') || isProxy(object)) return undefined;
+  const descriptor = ObjectGetOwnPropertyDescriptor(object, key);
+  if (descriptor === undefined) return undefined;
+  if (!ObjectHasOwn(descriptor, 'value')) throw invalidArgument(message);
+  return descriptor.value;
+}
+
 /** The elements of an own data array property, or an empty list. */
 function ownArray(object, key) {
   const value = own(object, key);
@@ -61,4 +75,4 @@ function isId(value) {
   return isWellFormedString(value) && value !== '';
 }
 
-module.exports = { invalidArgument, own, ownArray, setData, ownDataCopy, readOptions, isWellFormedString, isId };
+module.exports = { invalidArgument, own, ownOption, ownArray, setData, ownDataCopy, readOptions, isWellFormedString, isId };

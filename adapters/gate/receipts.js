@@ -7,13 +7,15 @@
 
 const { createExecutionReceipts } = require('tool-argument-snapshot');
 const { isProxy } = require('./primordials');
-const { invalidArgument, own } = require('./read');
+const { invalidArgument, own, ownOption } = require('./read');
 
 const DateNow = Date.now;
 
 /** How long the shared memory receipts keep a call (one hour), and how often they are pruned. */
 const SHARED_RETENTION_MS = 60 * 60 * 1000;
 const SHARED_PRUNE_EVERY_MS = 60 * 1000;
+
+const RECEIPTS_USAGE = 'options.receipts must be an object made by createExecutionReceipts, or false (an own data property)';
 
 let shared;
 let sharedPrunedAt = 0;
@@ -30,11 +32,11 @@ function sharedReceipts() {
  * one; here it must at least be an object that is not a Proxy).
  */
 function readReceipts(opts) {
-  const given = own(opts, 'receipts');
+  const given = ownOption(opts, 'receipts', RECEIPTS_USAGE);
   if (given === undefined) return sharedReceipts();
   if (given === false) return undefined;
   if (given === null || typeof given !== 'object' || isProxy(given) || typeof own(given, 'get') !== 'function' || typeof own(given, 'forget') !== 'function') {
-    throw invalidArgument('options.receipts must be an object made by createExecutionReceipts, or false');
+    throw invalidArgument(RECEIPTS_USAGE);
   }
   return given;
 }

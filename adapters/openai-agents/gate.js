@@ -3,6 +3,7 @@
 // and assembles the model wrapper, the tool makers and the approval functions.
 
 const { own, setData, readOptions, isWellFormedString, approvedWithoutGrantNotice } = require('../shared');
+const { ownOption } = require('../gate/read');
 const {
   ObjectKeys, ObjectFreeze, SafeMap, SafeWeakMap, MapPrototypeGet, MapPrototypeSet, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,
   randomUUID,
@@ -51,7 +52,7 @@ function createOpenAIAgentsGate(options) {
   const sealing = grants !== undefined && own(grants, 'sealing') === true;
   const grantScope = own(opts, 'grantScope');
   if (grantScope !== undefined && typeof grantScope !== 'function') throw invalidArgument('grantScope must be a function of the run context');
-  const runIdOption = own(opts, 'runId');
+  const runIdOption = ownOption(opts, 'runId', 'runId must be a function of the run context (an own data property)');
   if (runIdOption !== undefined && (typeof runIdOption !== 'function' || isProxy(runIdOption))) throw invalidArgument('runId must be a function of the run context');
   // The receipts every allowed call executes with (undefined: none), and whether the app gave them.
   const receipts = readReceipts(opts);

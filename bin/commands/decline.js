@@ -4,7 +4,7 @@
 
 const { PROGRAM, EXIT_OK, UsageError, InputRejected } = require('../shared/errors.js');
 const { writeJson } = require('../shared/output.js');
-const { readId, withReview, notPending } = require('../shared/review.js');
+const { readId, withReview, notPending, isApprovalEvidence } = require('../shared/review.js');
 const { readProposalFile } = require('../shared/pending-file.js');
 
 const usage = `  ${PROGRAM} decline --store URL [--table NAME | --prefix P]
@@ -29,6 +29,8 @@ async function runDecline({ values, file }) {
     }
     ids = read.ids;
   }
+  // A gate's evidence of an approval already given is no pending proposal (its grant stands).
+  if (isApprovalEvidence(ids.runId)) throw notPending();
   return withReview(values, async ({ store, grants }) => {
     const text = await store.getProposal(ids.storeKey, Date.now());
     if (text === null || text === undefined) throw notPending();

@@ -4,8 +4,8 @@
 // runs the call once.
 
 const { PROGRAM, EXIT_OK, UsageError, InputRejected } = require('../shared/errors.js');
-const { displayString, writeJson } = require('../shared/output.js');
-const { readId, readCount, withReview, refusal, notPending, looksSealed, sealedNeedsKeys } = require('../shared/review.js');
+const { displayString, warnIfDeceptive, expiryText, writeJson } = require('../shared/output.js');
+const { readId, readCount, withReview, refusal, notPending, looksSealed, sealedNeedsKeys, isApprovalEvidence } = require('../shared/review.js');
 const { readProposalFile } = require('../shared/pending-file.js');
 
 const usage = `  ${PROGRAM} grant --store URL [--table NAME | --prefix P]
@@ -47,6 +47,8 @@ async function runGrant({ values, file }) {
   if (values.scope !== undefined && !values.scope.isWellFormed()) throw new UsageError('--scope must be well-formed Unicode text');
   const fromFile = file === undefined ? undefined : await readProposalFile(file);
   const ids = values.id !== undefined ? readId(values.id) : fromFile.ids;
+  // A gate's evidence of an approval already given is no pending proposal: never granted again.
+  if (ids !== undefined && isApprovalEvidence(ids.runId)) throw notPending();
   return withReview(values, async ({ lib, store, grants, keys }) => {
     let proposal;
     if (fromFile === undefined) {
@@ -96,7 +98,9 @@ async function runGrant({ values, file }) {
         `canonical JSON: ${record.argsCanonicalJson}\n` +
         `proposal hash:  ${record.proposalHash}\n` +
         `grant scope:    ${record.scope === null ? 'none' : displayString(record.scope)}\n` +
-        `grant expires:  ${record.expiresAt === null ? 'never' : new Date(record.expiresAt).toISOString()}\n`);
+        `grant expires:  ${expiryText(record.expiresAt)}\n`);
+      // As pending does: what was granted may hold characters a terminal hides or reorders.
+      warnIfDeceptive(record.argsCanonicalJson);
     }
     return EXIT_OK;
   });

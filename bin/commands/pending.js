@@ -3,8 +3,8 @@
 // the key ring, its hash always); one that does not verify is listed with its code only.
 
 const { PROGRAM, EXIT_OK, EXIT_MISMATCH, UsageError } = require('../shared/errors.js');
-const { displayString, warnIfDeceptive, writeJson } = require('../shared/output.js');
-const { idOf, printedCursor, readCursor, readCount, withReview } = require('../shared/review.js');
+const { displayString, warnIfDeceptive, expiryText, writeJson } = require('../shared/output.js');
+const { idOf, isApprovalEvidence, printedCursor, readCursor, readCount, withReview } = require('../shared/review.js');
 
 const usage = `  ${PROGRAM} pending --store URL [--table NAME | --prefix P]
                         [--key-file PATH | --key-env NAME]
@@ -24,9 +24,7 @@ const summary = `  pending       List the proposals kept in the grant store at U
                 hash_mismatch, ...), never its text, and the exit status is 1.
 `;
 
-function expiry(expiresAt) {
-  return expiresAt === null ? 'never' : new Date(expiresAt).toISOString();
-}
+const expiry = expiryText;
 
 /** One verified entry as labelled lines. */
 function describe(entry) {
@@ -54,7 +52,8 @@ async function runPending({ values, file }) {
   const cursor = readCursor(values.cursor);
   return withReview(values, async ({ lib, grants, keys }) => {
     const page = await grants.listProposals(limit === undefined ? { cursor } : { limit, cursor });
-    const entries = page.proposals.map((entry) => {
+    // The gates' evidence of approvals already given is not pending (see isApprovalEvidence).
+    const entries = page.proposals.filter((entry) => !isApprovalEvidence(entry.runId)).map((entry) => {
       const id = entry.runId === null ? null : idOf(entry.runId, entry.toolCallId);
       if (entry.error === undefined) return { id, runId: entry.runId, toolCallId: entry.toolCallId, verified: true, proposal: entry.proposal };
       const kind = lib.isApprovalGrantError(entry.error) ? 'ApprovalGrantError' : entry.error instanceof lib.SnapshotDomainError ? 'SnapshotDomainError' : 'Error';

@@ -3,7 +3,7 @@
 
 const { PROGRAM, EXIT_OK, EXIT_MISMATCH, UsageError, InputRejected, loadLibrary } = require('../shared/errors.js');
 const { readText, readKeyRing } = require('../shared/input.js');
-const { displayString, warnIfDeceptive, writeJson } = require('../shared/output.js');
+const { displayString, warnIfDeceptive, expiryText, writeJson } = require('../shared/output.js');
 const { RECORD_FIELDS, SEALED_FIELDS, NOT_SEALED, readRecord, verifyRecord, rejectedRecord } = require('../shared/records.js');
 
 const usage = `  ${PROGRAM} verify-snapshot [--hash HEX] [--key-file PATH | --key-env NAME]
@@ -77,7 +77,7 @@ async function runVerifySnapshot({ values, file }) {
     `canonical JSON: ${argsCanonicalJson}\n`;
   if (keys !== undefined) {
     fields += `sealed by key:  ${displayString(snapshot.keyId)}\n` +
-      `seal expires:   ${snapshot.expiresAt === null ? 'never' : new Date(snapshot.expiresAt).toISOString()}\n` +
+      `seal expires:   ${expiryText(snapshot.expiresAt)}\n` +
       `grant scope:    ${snapshot.scope === null ? 'none' : displayString(snapshot.scope)}\n`;
   }
   if (match) {

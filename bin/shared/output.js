@@ -51,8 +51,19 @@ function warnIfDeceptive(canonicalJson) {
   );
 }
 
+/**
+ * An expiry (ms since the epoch) as printed: `never` for null, the ISO 8601 time, or, for
+ * a time a Date cannot hold (past year 275760: a long --ttl, a record's own number), the
+ * number of milliseconds itself. Never a throw after the work is done.
+ */
+function expiryText(expiresAt) {
+  if (expiresAt === null) return 'never';
+  const date = new Date(expiresAt);
+  return Number.isNaN(date.getTime()) ? `${expiresAt} ms since 1970-01-01T00:00:00.000Z` : date.toISOString();
+}
+
 function writeJson(object) {
   process.stdout.write(`${JSON.stringify(object)}\n`);
 }
 
-module.exports = { DECEPTIVE, quoteArgument, displayString, warnIfDeceptive, writeJson };
+module.exports = { DECEPTIVE, quoteArgument, displayString, warnIfDeceptive, expiryText, writeJson };

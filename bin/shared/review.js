@@ -18,6 +18,17 @@ function idOf(runId, toolCallId) {
   return Buffer.from(`${runId.length}:${runId}${toolCallId}`, 'utf8').toString('base64url');
 }
 
+/**
+ * Whether a kept record's run id is one under which the AI SDK and Mastra gates keep the
+ * evidence of an approval already given through them (`ai-approved ...`, `mastra-approved
+ * ...`: the gate's approve moved the proposal there, granted). Such a record is not
+ * pending: listing it would show a reviewer an approved call as waiting, and granting it
+ * would grant the same proposal a second time.
+ */
+function isApprovalEvidence(runId) {
+  return typeof runId === 'string' && /^(?:ai|mastra)-approved /.test(runId);
+}
+
 /** The cursor of a next page as printed: the store's cursor, base64url. */
 function printedCursor(cursor) {
   return cursor === null ? null : Buffer.from(cursor, 'utf8').toString('base64url');
@@ -179,5 +190,5 @@ function sealedNeedsKeys() {
 }
 
 module.exports = {
-  StoreFailure, idOf, printedCursor, readId, readCursor, readCount, withReview, refusal, notPending, looksSealed, sealedNeedsKeys,
+  StoreFailure, idOf, isApprovalEvidence, printedCursor, readId, readCursor, readCount, withReview, refusal, notPending, looksSealed, sealedNeedsKeys,
 };

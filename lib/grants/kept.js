@@ -111,7 +111,14 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
       return sealedCopy(fields);
     }
     const snapshot = verifiedProposal(record);
-    const nonce = readNonce(own(record, 'nonce'));
+    // A nonce changed in the store is a record that does not verify, reported by its code
+    // like any other (never a TypeError that would stop a whole listing).
+    let nonce;
+    try {
+      nonce = readNonce(own(record, 'nonce'));
+    } catch {
+      throw new SnapshotDomainError('not_a_snapshot', undefined);
+    }
     const keptUntil = own(record, 'expiresAt');
     return {
       agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson,
@@ -158,7 +165,8 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
     if (page === null || typeof page !== 'object' || isProxy(page)) throw invalidArgument('store.listProposals must answer { proposals, next }');
     const rows = own(page, 'proposals');
     const next = own(page, 'next');
-    if (!ArrayIsArray(rows) || isProxy(rows) || !(next === null || typeof next === 'string')) {
+    // The cursor goes back to the store as listProposals reads a cursor: a well-formed string.
+    if (!ArrayIsArray(rows) || isProxy(rows) || !(next === null || (typeof next === 'string' && StringPrototypeIsWellFormed(next)))) {
       throw invalidArgument('store.listProposals must answer { proposals: [{ key, json }], next: string | null }');
     }
     const length = own(rows, 'length');

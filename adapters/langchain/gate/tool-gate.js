@@ -4,6 +4,7 @@
 
 const { core, api } = require('./core');
 const { invalidArgument, own, setData, readOptions, isWellFormedString, noPendingProposalError } = require('../../shared');
+const { ownOption } = require('../../gate/read');
 const {
   ObjectFreeze, ArrayIsArray, ArrayPrototypePush, SafeSet, SafeWeakMap, SafeWeakSet, SetPrototypeAdd, SetPrototypeHas,
   WeakMapPrototypeGet, WeakMapPrototypeSet, WeakSetPrototypeHas, WeakSetPrototypeAdd, WeakSetPrototypeDelete, isProxy,
@@ -85,7 +86,7 @@ function createToolGate(options) {
     const opts = readOptions(runOptions, 'run options');
     const config = opts === null ? undefined : own(opts, 'config');
     const context = opts === null ? undefined : own(opts, 'policyContext');
-    const runId = readRunId(opts === null ? undefined : own(opts, 'runId'), grants);
+    const runId = readRunId(opts === null ? undefined : ownOption(opts, 'runId', 'options.runId must be a non-empty well-formed string (an own data property)'), grants);
     // The run of the calls' execution receipts: the LangGraph thread of `config`, else that
     // of the graph node this runs in (else, with receipts given, the application's runId).
     const threadId = threadIdOf(config) ?? ambientThreadId();
@@ -120,7 +121,7 @@ function createToolGate(options) {
    */
   async function pending(message, pendingOptions) {
     const opts = readOptions(pendingOptions, 'pending options');
-    const runId = readRunId(opts === null ? undefined : own(opts, 'runId'), grants);
+    const runId = readRunId(opts === null ? undefined : ownOption(opts, 'runId', 'options.runId must be a non-empty well-formed string (an own data property)'), grants);
     if (runId === undefined) throw invalidArgument('pending needs { runId }: the run whose proposals were kept');
     const scopeOption = opts === null ? undefined : own(opts, 'grantScope');
     if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption)) throw invalidArgument('options.grantScope must be a well-formed string or null');
