@@ -892,3 +892,5 @@ export declare function diffSnapshots(
   proposed: unknown,
   options?: { includeValues?: boolean },
 ): readonly SnapshotDiffEntry[];
+export { createCedarPolicy, isCedarPolicyError, CedarPolicyError } from './lib/cedar/index';
+export type { CedarPolicyOptions, CedarPolicy, CedarPolicyResult, CedarPolicyIssue, CedarPolicyErrorCode, CedarDecisionReason, CedarEntityRef } from './lib/cedar/index';

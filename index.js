@@ -17,6 +17,7 @@ const { createRedisGrantStore } = require('./lib/grants/stores/redis');
 const { diffSnapshots } = require('./lib/diff');
 const { fromJsonSchema } = require('./lib/json-schema/index');
 const { checkEngine } = require('./lib/selftest');
+const { createCedarPolicy, CedarPolicyError, isCedarPolicyError } = require('./lib/cedar');
 
 checkEngine(canonicalize, createSnapshot);
 
@@ -39,6 +40,7 @@ module.exports = {
   createRedisGrantStore,
   diffSnapshots,
   fromJsonSchema,
+  createCedarPolicy, CedarPolicyError, isCedarPolicyError,
   SnapshotDomainError,
   ToolArgumentsValidationError,
   ToolCallNotAllowedError,

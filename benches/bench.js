@@ -53,13 +53,13 @@ function usage() {
     '  --sample-ms MS     target duration of one timed sample (default 10)',
     '  --rss-ops K        full steps per peak-RSS child (default 20; a one-step child runs too)',
     '  --no-rss           skip the peak-RSS children',
-    '  --groups LIST      only these timing groups: full, canonicalize, prepare, run, decode (default all)',
+    '  --groups LIST      only these timing groups: full, canonicalize, prepare, run, decode, cedar (default all)',
   ].join('\n');
 }
 
 class UsageError extends Error {}
 
-const GROUPS = ['full', 'canonicalize', 'prepare', 'run', 'decode'];
+const GROUPS = ['full', 'canonicalize', 'prepare', 'run', 'decode', 'cedar'];
 
 function parseArgs(argv) {
   const opts = { quick: false, rounds: null, classes: [], json: null, warmupMs: null, sampleMs: null, rssOps: null, rss: true, groups: [], runtimes: [], here: false };
@@ -465,6 +465,7 @@ async function main(opts) {
     console.log(`\n== ${className}: ${items.length > 1 ? `1 op = ${items.length} different tool calls, each snapshotted separately; ` : ''}canonical JSON ${fmtBytes(canonicalBytes)} per op`);
 
     const groups = {};
+    if (opts.groups.includes('cedar') && className === opts.classes[0]) groups.cedar = await require('./cedar').runCedarGroup({ pkg, opts, runGroup, timingTable, SINK });
     if (opts.groups.includes('full')) {
       const full = await runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? `${c.label} (package)` : c.label, fn: c.step, arr: items })), opts, canonicalBytes);
       console.log('full RFC-0016 step: snapshot (canonical JSON + proposal hash) + policy view + execution view');
