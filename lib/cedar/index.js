@@ -12,7 +12,8 @@ const { invalidArgument } = require('../errors');
 const { own, requireInput } = require('../input');
 const P = require('../primordials');
 
-const { ObjectFreeze, ObjectDefineProperty, ArrayIsArray, JSONStringify, isProxy } = P;
+const { ObjectFreeze, ObjectDefineProperty, ArrayIsArray, JSONParse, isProxy } = P;
+const JSONStringify = JSON.stringify;
 const ReflectOwnKeys = Reflect.ownKeys;
 const WeakSetHas = WeakSet.prototype.has;
 const WeakSetAdd = WeakSet.prototype.add;
