@@ -173,7 +173,14 @@ export declare class ToolArgumentsValidationError extends Error {
 }
 
 /** The codes of a ToolCallNotAllowedError. */
-export type ToolCallNotAllowedCode = 'not_allowed' | 'already_executed' | 'not_a_decision' | 'grant_unavailable';
+export type ToolCallNotAllowedCode =
+  | 'not_allowed' | 'already_executed' | 'not_a_decision' | 'grant_unavailable'
+  | ExecutionReceiptCode;
+
+/** The codes execution receipts add (docs/receipts.md). */
+export type ExecutionReceiptCode =
+  | 'call_id_required' | 'call_already_executed' | 'call_id_conflict' | 'execution_in_progress' | 'outcome_unknown'
+  | 'receipt_store_unavailable';
 
 /** executeToolCall refused to run the handler; nothing ran. */
 export declare class ToolCallNotAllowedError extends Error {
@@ -183,6 +190,8 @@ export declare class ToolCallNotAllowedError extends Error {
   readonly toolName?: string;
   /** The decision that was refused (absent for `not_a_decision`). */
   readonly decision?: 'allow' | 'deny' | 'require_approval';
+  /** For `call_already_executed`: what the receipt says (payload-free). */
+  readonly receipt?: { readonly status: 'completed' | 'failed'; readonly proposalHash: string; readonly completedAt: number | null };
 }
 
 /** The codes of an ApprovalGrantError. */
@@ -289,8 +298,10 @@ export interface PrepareInput<S extends ToolSchema | undefined = undefined> {
   schema?: S;
   /** Attach JSON Pointers (`path`, `issuePaths`) to errors. Off by default: they hold payload keys. */
   includePath?: boolean;
-  /** The provider's call id, for events only (docs/events.md); never hashed. */
+  /** The provider's call id (events, and the execution receipt's key); never hashed. */
   toolCallId?: string;
+  /** The run the call belongs to (the execution receipt's key, null when absent); never hashed. */
+  runId?: string;
 }
 
 /**
@@ -479,19 +490,23 @@ export interface ToolGrantSpender {
 export declare function executeToolCall<T, R>(
   decision: ToolCallDecision<T, ToolPolicyResult>,
   handler: (args: T) => R | Promise<R>,
-  options?: { grants?: ToolGrantSpender },
+  options?: { grants?: ToolGrantSpender; receipts?: ExecutionReceipts },
 ): Promise<R>;
 
 /** The outcome of authorizeToolCall: a decision, and on allow the handler's result. */
 export type ToolCallOutcome<R, P extends ToolPolicyResult = ToolPolicyResult, T = SnapshotValue> =
-  | { decision: 'allow'; decidedBy: 'policy'; reason: string; result: R; policyResult: P }
+  | {
+      decision: 'allow'; decidedBy: 'policy'; reason: string; result: R; policyResult: P;
+      /** true when receipts (keepResults) returned the stored result: the handler did not run. */
+      replayed?: true;
+    }
   | { decision: 'deny'; decidedBy: 'policy'; reason: string; policyResult: P }
   | { decision: 'require_approval'; decidedBy: 'policy'; reason: string; proposal: SuspendedToolProposal<T>; policyResult: P }
   | {
       decision: 'deny';
       decidedBy: 'runtime';
-      /** A RuntimeReason, or `grant_unavailable` (the grants hook refused). */
-      reason: RuntimeReason | 'grant_unavailable';
+      /** A RuntimeReason, `grant_unavailable` (the grants hook refused), or a receipts refusal. */
+      reason: RuntimeReason | 'grant_unavailable' | ExecutionReceiptCode;
       policyResult?: unknown;
       error?: unknown;
     };
@@ -507,7 +522,11 @@ export declare function authorizeToolCall<T, R, P extends ToolPolicyResult = Too
   execute: (args: T) => R | Promise<R>;
   policyContext?: C;
   grants?: ToolGrantSpender;
-  /** The provider's call id, for events only (default: the one given to prepareToolCall); never hashed. */
+  receipts?: ExecutionReceipts;
+  /**
+   * The provider's call id (default: the one given to prepareToolCall); never hashed.
+   * With receipts, one that differs from the prepared call's is a TypeError.
+   */
   toolCallId?: string;
 }): Promise<ToolCallOutcome<R, P, T>>;
 
@@ -704,7 +723,7 @@ export declare function createApprovalGrants(options?: ApprovalGrantsOptions): A
 // Durable grant stores (lib/grants/stores/, docs/stores.md): synchronous factories.
 
 /** A store of `createSqliteGrantStore`, `createPostgresGrantStore` or `createRedisGrantStore`: every method answers a promise. */
-export interface DurableGrantStore extends ApprovalGrantStore {
+export interface DurableGrantStore extends ApprovalGrantStore, ExecutionReceiptStore {
   put(record: ApprovalGrantRecord, now: number): Promise<boolean>;
   has(query: Required<ApprovalGrantQuery>, now: number): Promise<boolean>;
   take(query: Required<ApprovalGrantQuery>, now: number): Promise<boolean>;
@@ -892,5 +911,115 @@ export declare function diffSnapshots(
   proposed: unknown,
   options?: { includeValues?: boolean },
 ): readonly SnapshotDiffEntry[];
+
+// ---------------------------------------------------------------------------------
+// Execution receipts: once per tool call (lib/receipts/, docs/receipts.md).
+
+/** The key of an execution receipt: the prepared call's agentName, runId (null when absent) and toolCallId. */
+export interface ExecutionReceiptKey {
+  agentName: string;
+  runId?: string | null;
+  toolCallId: string;
+}
+
+/** What a store keeps of a receipt (docs/stores.md); `status` is never `outcome_unknown` there. */
+export interface ExecutionReceiptRecord {
+  agentName: string;
+  runId: string | null;
+  toolCallId: string;
+  proposalHash: string;
+  claimId: string;
+  status: 'in_progress' | 'completed' | 'failed';
+  claimedAt: number;
+  leaseExpiresAt: number;
+  completedAt: number | null;
+  resultJson: string | null;
+  expiresAt: number;
+}
+
+/** The receipt operations of a grant store (each atomic; a value or a promise). */
+export interface ExecutionReceiptStore {
+  claimReceipt(
+    claim: Readonly<{ agentName: string; runId: string | null; toolCallId: string; proposalHash: string; claimId: string; claimedAt: number; leaseExpiresAt: number; expiresAt: number }>,
+    now: number,
+  ): ExecutionReceiptRecord | null | Promise<ExecutionReceiptRecord | null>;
+  completeReceipt(
+    outcome: Readonly<{ agentName: string; runId: string | null; toolCallId: string; claimId: string; status: 'completed' | 'failed'; completedAt: number; resultJson: string | null; expiresAt: number }>,
+    now: number,
+  ): boolean | Promise<boolean>;
+  releaseReceipt(key: Readonly<{ agentName: string; runId: string | null; toolCallId: string; claimId: string }>, now: number): boolean | Promise<boolean>;
+  getReceipt(key: Readonly<{ agentName: string; runId: string | null; toolCallId: string }>, now: number): ExecutionReceiptRecord | null | Promise<ExecutionReceiptRecord | null>;
+  deleteReceipt(key: Readonly<{ agentName: string; runId: string | null; toolCallId: string }>): boolean | Promise<boolean>;
+  pruneReceipts(now: number): number | Promise<number>;
+}
+
+/** Options of createExecutionReceipts, read as own data properties (a Proxy is refused). */
+export interface ExecutionReceiptsOptions {
+  /** Any grant store of the package, or one with the six receipt methods (default: process memory). */
+  store?: ExecutionReceiptStore;
+  /** How long a claim holds before it reads as outcome_unknown (ms; default 5 minutes). */
+  leaseMs?: number;
+  /** How long a receipt is kept (ms; default 24 hours). */
+  retentionMs?: number;
+  /** Keep a result that is JSON data (RFC 8785 JSON) and resolve it on a replay (default false). */
+  keepResults?: boolean;
+  /** Release the claim of a failed handler so a retry runs (default false). */
+  retryFailed?: boolean;
+  /** The clock, integer ms (default Date.now). Stores never use their own. */
+  now?: () => number;
+  /** How long the store may take at claim before receipt_store_unavailable (ms; default 5000). */
+  timeoutMs?: number;
+}
+
+/** A receipt as `receipts.get` reads it: payload-free; `outcome_unknown` is an in-progress claim past its lease. */
+export interface ExecutionReceipt {
+  readonly agentName: string;
+  readonly runId: string | null;
+  readonly toolCallId: string;
+  readonly status: 'in_progress' | 'completed' | 'failed' | 'outcome_unknown';
+  readonly proposalHash: string;
+  readonly claimedAt: number;
+  readonly leaseExpiresAt: number;
+  readonly completedAt: number | null;
+  readonly expiresAt: number;
+  /** Whether a result is kept (keepResults and a JSON-data result). */
+  readonly hasResult: boolean;
+}
+
+/** Pass as `receipts` to executeToolCall or authorizeToolCall. */
+export interface ExecutionReceipts {
+  get(key: ExecutionReceiptKey): Promise<ExecutionReceipt | null>;
+  /** Deletes a receipt whatever it says, so a new run of the key may happen: an operator's decision. */
+  forget(key: ExecutionReceiptKey): Promise<boolean>;
+  /** Deletes the receipts past their retention; resolves how many. */
+  prune(): Promise<number>;
+}
+
+/** Execution receipts: at most one run per { agentName, runId, toolCallId }, bound to the proposal hash. */
+export declare function createExecutionReceipts(options?: ExecutionReceiptsOptions): ExecutionReceipts;
+
+// openGrantStore
+
+export interface OpenGrantStoreOptions {
+  /** SQLite and PostgreSQL: the grants table (as the factories take it). */
+  table?: string;
+  /** Redis: the key prefix. */
+  prefix?: string;
+  /** Every call's bound (default 5000); for Redis also the connect's. */
+  timeoutMs?: number;
+  /** Redis: which client to load from the application (default: 'redis' when installed, else 'ioredis'). */
+  redisClient?: 'redis' | 'ioredis';
+}
+
+/**
+ * A grant store from a URL: `sqlite:PATH`, `sqlite::memory:`, `postgres://...`, `postgresql://...`
+ * (migrate() is run), `redis://...`, `rediss://...`. pg, redis or ioredis is loaded from the
+ * application (optional peers; MODULE_NOT_FOUND naming it when missing). close() closes the store
+ * and what was opened for it. No message shows the URL.
+ */
+export declare function openGrantStore(url: `sqlite:${string}`, options?: OpenGrantStoreOptions): Promise<DurableGrantStore>;
+export declare function openGrantStore(url: `postgres://${string}` | `postgresql://${string}`, options?: OpenGrantStoreOptions): Promise<PostgresGrantStore>;
+export declare function openGrantStore(url: string, options?: OpenGrantStoreOptions): Promise<DurableGrantStore>;
+
 export { createCedarPolicy, isCedarPolicyError, CedarPolicyError } from './lib/cedar/index';
 export type { CedarPolicyOptions, CedarPolicy, CedarPolicyResult, CedarPolicyIssue, CedarPolicyErrorCode, CedarDecisionReason, CedarEntityRef } from './lib/cedar/index';

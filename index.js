@@ -11,9 +11,11 @@ const {
   decodeRequest, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
 } = require('./lib/run');
 const { createApprovalGrants } = require('./lib/grants');
+const { createExecutionReceipts } = require('./lib/receipts');
 const { createSqliteGrantStore } = require('./lib/grants/stores/sqlite');
 const { createPostgresGrantStore } = require('./lib/grants/stores/postgres');
 const { createRedisGrantStore } = require('./lib/grants/stores/redis');
+const { openGrantStore } = require('./lib/grants/open');
 const { diffSnapshots } = require('./lib/diff');
 const { fromJsonSchema } = require('./lib/json-schema/index');
 const { checkEngine } = require('./lib/selftest');
@@ -35,9 +37,11 @@ module.exports = {
   authorizeToolCall,
   RUNTIME_REASONS,
   createApprovalGrants,
+  createExecutionReceipts,
   createSqliteGrantStore,
   createPostgresGrantStore,
   createRedisGrantStore,
+  openGrantStore,
   diffSnapshots,
   fromJsonSchema,
   createCedarPolicy, CedarPolicyError, isCedarPolicyError,

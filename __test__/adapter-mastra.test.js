@@ -109,8 +109,8 @@ async function approvalWarnings(fn) {
 
 test('tool-argument-snapshot/mastra is exported, shipped and an optional peer on @mastra/core 1.x', () => {
   const manifest = require('../package.json');
-  assert.deepEqual(manifest.exports['./mastra'], { types: './adapters/mastra.d.ts', default: './adapters/mastra.js' });
-  assert.ok(manifest.files.includes('adapters/mastra.js') && manifest.files.includes('adapters/mastra.d.ts'));
+  assert.deepEqual(manifest.exports['./mastra'], { types: './adapters/mastra.d.ts', default: './adapters/mastra/index.js' });
+  assert.ok(manifest.files.includes('adapters/'));
   assert.equal(manifest.peerDependencies['@mastra/core'], '^1.71.0');
   assert.deepEqual(manifest.peerDependenciesMeta['@mastra/core'], { optional: true });
   assert.match(manifest.devDependencies['@mastra/core'], /^\^1\./, 'tested against @mastra/core pinned by major');
@@ -161,7 +161,7 @@ test('installed from its tarball without Mastra, the package pulls no framework 
     fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
     const installed = npm(['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball], project);
     assert.equal(installed.status, 0, installed.stderr);
-    assert.ok(fs.existsSync(path.join(project, 'node_modules', 'tool-argument-snapshot', 'adapters', 'mastra.js')));
+    assert.ok(fs.existsSync(path.join(project, 'node_modules', 'tool-argument-snapshot', 'adapters', 'mastra', 'index.js')));
     assert.ok(fs.existsSync(path.join(project, 'node_modules', 'tool-argument-snapshot', 'adapters', 'mastra.d.ts')));
     assert.equal(fs.existsSync(path.join(project, 'node_modules', '@mastra')), false, 'no framework was installed');
     const loaded = spawnSync(process.execPath, ['-e', `

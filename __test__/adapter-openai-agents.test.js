@@ -569,8 +569,8 @@ test('installing the package pulls no framework: @openai/agents is an optional p
   const manifest = require('../package.json');
   assert.equal(manifest.peerDependencies['@openai/agents'], '^0.20.0');
   assert.deepEqual(manifest.peerDependenciesMeta['@openai/agents'], { optional: true });
-  assert.ok(manifest.files.includes('adapters/openai-agents.js') && manifest.files.includes('adapters/openai-agents.d.ts'));
-  assert.deepEqual(manifest.exports['./openai-agents'], { types: './adapters/openai-agents.d.ts', default: './adapters/openai-agents.js' });
+  assert.ok(manifest.files.includes('adapters/'));
+  assert.deepEqual(manifest.exports['./openai-agents'], { types: './adapters/openai-agents.d.ts', default: './adapters/openai-agents/index.js' });
 
   const dir = fs.mkdtempSync(join(os.tmpdir(), 'tas-openai-agents-'));
   try {
@@ -583,7 +583,7 @@ test('installing the package pulls no framework: @openai/agents is an optional p
     fs.writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
     const installed = npm(['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball], app);
     assert.equal(installed.status, 0, installed.stderr);
-    assert.ok(fs.existsSync(join(app, 'node_modules', 'tool-argument-snapshot', 'adapters', 'openai-agents.js')));
+    assert.ok(fs.existsSync(join(app, 'node_modules', 'tool-argument-snapshot', 'adapters', 'openai-agents', 'index.js')));
     assert.equal(fs.existsSync(join(app, 'node_modules', '@openai')), false, 'no framework was installed');
     assert.equal(fs.existsSync(join(app, 'node_modules', 'zod')), false);
     // Requiring the subpath without the framework names the package to install.

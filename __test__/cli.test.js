@@ -857,10 +857,11 @@ describe('internal errors exit 70', () => {
   /** A stand-in package around a copy of the CLI, whose index.js is `indexSource`. */
   function fakePackage(name, indexSource) {
     const dir = path.join(tmp, name);
-    fs.mkdirSync(path.join(dir, 'bin'), { recursive: true });
+    fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'tool-argument-snapshot', version: '9.8.7', main: 'index.js' }));
     fs.writeFileSync(path.join(dir, 'index.js'), indexSource);
-    fs.copyFileSync(BIN, path.join(dir, 'bin', 'tool-argument-snapshot.js'));
+    // The entry with its command and shared modules: the whole of bin/.
+    fs.cpSync(path.dirname(BIN), path.join(dir, 'bin'), { recursive: true });
     return path.join(dir, 'bin', 'tool-argument-snapshot.js');
   }
 

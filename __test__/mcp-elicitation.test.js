@@ -15,7 +15,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { ElicitRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
 const { createApprovalGrants } = require('..');
 const { createMemoryStore } = require('../lib/grants/memory');
-const { gateMcpServer } = require('../adapters/mcp');
+const { gateMcpServer } = require('../adapters/mcp/index.js');
 
 function payServer(executed, who) {
   const server = new McpServer({ name: 'payments', version: '1.0.0' });

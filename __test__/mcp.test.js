@@ -24,7 +24,7 @@ const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/cli
 const { McpError, ElicitRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
 
 const { createApprovalGrants, verifySnapshot } = require('..');
-const { gateMcpServer } = require('../adapters/mcp');
+const { gateMcpServer } = require('../adapters/mcp/index.js');
 
 const FIXTURE = path.join(__dirname, 'mcp-fixtures', 'pay-server.js');
 const KEY = 'an approval key of at least thirty-two bytes, for tests';
@@ -427,7 +427,7 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
     }
   });
 
-  test('two tools/call with one request id in flight: each executes its own text (nothing is keyed by id)', async () => {
+  test('one request id: a duplicate in flight runs nothing (-32600); reused after its answer, each call executes its own text (nothing is keyed by id)', async () => {
     const executed = [];
     const seen = [];
     const { client, clientTransport } = await connectedPair(payServer(executed), {
@@ -438,11 +438,22 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
         return { decision: input.parsedArguments.to === 'guest' ? 'deny' : 'allow', reason: 'by_payee' };
       },
     });
+    const answers = [];
+    const onmessage = clientTransport.onmessage;
+    clientTransport.onmessage = (message) => {
+      if (message.id === 77) answers.push(message);
+      else onmessage(message);
+    };
     const call = (args) => `{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"pay","arguments":${args}}}`;
     await clientTransport.sendText(call('{"to":"admin","amount":10}'));
     await clientTransport.sendText(call('{"to":"guest","amount":99}'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 500 && answers.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(seen, ['{"to":"admin","amount":10}'], 'the duplicate reached no policy');
+    assert.deepEqual(answers.map((m) => m.error?.code ?? m.result.content[0].text), [-32600, 'paid 10 to admin']);
+    await clientTransport.sendText(call('{"to":"guest","amount":99}'));
+    for (let i = 0; i < 500 && answers.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.deepEqual(seen, ['{"to":"admin","amount":10}', '{"to":"guest","amount":99}']);
+    assert.equal(answers[2].result.structuredContent.reason, 'by_payee');
     assert.deepEqual(executed, [{ amount: 10, to: 'admin' }], 'the guest call, denied by its own policy run, never ran');
     await client.close();
   });

@@ -155,7 +155,7 @@ after(() => {
 });
 
 describe('the published file list', () => {
-  test('the main tarball holds exactly package.json, README.md, LICENSE, index.js, index.d.ts, every .js and .d.ts under lib/, the adapters and the CLI', () => {
+  test('the main tarball holds exactly package.json, README.md, LICENSE, index.js, index.d.ts, every .js and .d.ts under lib/ and adapters/, and the CLI', () => {
     const lib = fs.readdirSync(path.join(ROOT, 'lib'), { recursive: true })
       .map((f) => f.split(path.sep).join('/'))
       .filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'))
@@ -165,9 +165,17 @@ describe('the published file list', () => {
     }
     const adapterDir = path.join(ROOT, 'adapters');
     const adapters = fs.existsSync(adapterDir)
-      ? fs.readdirSync(adapterDir).filter((f) => /\.(c?js|mjs|d\.ts|d\.mts|d\.cts)$/.test(f)).map((f) => `adapters/${f}`)
+      ? fs.readdirSync(adapterDir, { recursive: true })
+        .map((f) => f.split(path.sep).join('/'))
+        .filter((f) => /\.(c?js|mjs|d\.ts|d\.mts|d\.cts)$/.test(f)).map((f) => `adapters/${f}`)
       : [];
-    const expected = ['package.json', 'README.md', 'LICENSE', 'index.js', 'index.d.ts', 'bin/tool-argument-snapshot.js', ...lib, ...adapters].sort();
+    // The CLI: its entry, its commands (bin/commands/) and what they share (bin/shared/).
+    const bin = fs.readdirSync(path.join(ROOT, 'bin'), { recursive: true })
+      .map((f) => f.split(path.sep).join('/'))
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => `bin/${f}`);
+    for (const floor of ['bin/tool-argument-snapshot.js', 'bin/commands/hash.js']) assert.ok(bin.includes(floor), `bin/ holds ${floor}`);
+    const expected = ['package.json', 'README.md', 'LICENSE', 'index.js', 'index.d.ts', ...bin, ...lib, ...adapters].sort();
     const missing = expected.filter((f) => !mainTarball.files.includes(f));
     const unexpected = mainTarball.files.filter((f) => !expected.includes(f));
     const absent = missing.filter((f) => !fs.existsSync(path.join(ROOT, f)));

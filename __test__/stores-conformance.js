@@ -270,6 +270,176 @@ function conformance(name, open, options = {}) {
       assert.ok(results.every((r) => r === true || r === false));
     });
 
+    // Receipts (issue 25, docs/stores.md "Receipt operations"): claim, complete, release,
+    // get, delete, prune; one semantics in every store.
+    const rkey = (agentName = 'agent', runId = 'run-1', toolCallId = 'call-1') => Object.freeze({ agentName, runId, toolCallId });
+    const claimOf = (key, { claimId = randomBytes(16).toString('hex'), proposalHash = hash(), claimedAt = 1000, leaseMs = 100, retentionMs = 10_000 } = {}) =>
+      Object.freeze({ ...key, proposalHash, claimId, claimedAt, leaseExpiresAt: claimedAt + leaseMs, expiresAt: claimedAt + retentionMs });
+    const outcomeOf = (claim, { status = 'completed', completedAt = claim.claimedAt + 10, resultJson = null, expiresAt = claim.expiresAt + 5 } = {}) =>
+      Object.freeze({ agentName: claim.agentName, runId: claim.runId, toolCallId: claim.toolCallId, claimId: claim.claimId, status, completedAt, resultJson, expiresAt });
+    const releaseOf = (claim, claimId = claim.claimId) => Object.freeze({ agentName: claim.agentName, runId: claim.runId, toolCallId: claim.toolCallId, claimId });
+    const RECORD_FIELDS = ['agentName', 'runId', 'toolCallId', 'proposalHash', 'claimId', 'status', 'claimedAt', 'leaseExpiresAt', 'completedAt', 'resultJson', 'expiresAt'].sort();
+    /** The record a claim stores, written out by hand from the contract (not by the store). */
+    const inProgress = (c) => ({ agentName: c.agentName, runId: c.runId, toolCallId: c.toolCallId, proposalHash: c.proposalHash, claimId: c.claimId, status: 'in_progress', claimedAt: c.claimedAt, leaseExpiresAt: c.leaseExpiresAt, completedAt: null, resultJson: null, expiresAt: c.expiresAt });
+    const assertRecord = (actual, expected, label) => {
+      assert.ok(actual !== null && typeof actual === 'object', `${label}: a record`);
+      assert.deepEqual(Object.keys(actual).sort(), RECORD_FIELDS, `${label}: exactly the record fields`);
+      assert.deepEqual({ ...actual }, expected, label);
+    };
+
+    it('receipts: the first claim wins, a second answers the stored record', async ({ store }) => {
+      const key = rkey();
+      const first = claimOf(key);
+      assert.equal(await store.getReceipt(key, 1000), null, 'nothing before the claim');
+      assert.equal(await store.claimReceipt(first, 1000), null, 'claimed');
+      const again = claimOf(key, { claimedAt: 1050 });
+      assertRecord(await store.claimReceipt(again, 1050), inProgress(first), 'a claim of a held key answers the record');
+      // Another hash, a lease past, a completed record: still the stored record, unchanged.
+      assertRecord(await store.claimReceipt(claimOf(key, { claimedAt: 5000 }), 5000), inProgress(first), 'past the lease, within retention');
+      assertRecord(await store.getReceipt(key, 1000), inProgress(first), 'get reads it');
+      assert.equal(await store.completeReceipt(outcomeOf(first, { resultJson: '{"ok":true}' }), 1010), true);
+      const done = { ...inProgress(first), status: 'completed', completedAt: 1010, resultJson: '{"ok":true}', expiresAt: first.expiresAt + 5 };
+      assertRecord(await store.claimReceipt(claimOf(key, { claimedAt: 2000 }), 2000), done, 'a completed record is answered');
+      assertRecord(await store.getReceipt(key, 2000), done, 'get after complete');
+    });
+
+    it('receipts: a claim past retention replaces the record; get answers null from expiresAt on', async ({ store }) => {
+      const key = rkey();
+      const first = claimOf(key, { retentionMs: 500 });
+      assert.equal(await store.claimReceipt(first, 1000), null);
+      assertRecord(await store.getReceipt(key, 1499), inProgress(first), 'one ms before expiresAt');
+      assert.equal(await store.getReceipt(key, 1500), null, 'at expiresAt');
+      assertRecord(await store.claimReceipt(claimOf(key, { claimedAt: 1499 }), 1499), inProgress(first), 'not yet replaced at 1499');
+      const second = claimOf(key, { claimedAt: 1500 });
+      assert.equal(await store.claimReceipt(second, 1500), null, 'replaced at expiresAt');
+      assertRecord(await store.getReceipt(key, 1500), inProgress(second), 'the new record');
+      assert.equal(await store.completeReceipt(outcomeOf(first), 1600), false, 'the old claimId no longer completes');
+    });
+
+    it('receipts: complete needs the right claimId and an in_progress record', async ({ store }) => {
+      const key = rkey('a', null, 'c');
+      const c = claimOf(key);
+      assert.equal(await store.completeReceipt(outcomeOf(c), 1010), false, 'no record');
+      assert.equal(await store.claimReceipt(c, 1000), null);
+      assert.equal(await store.completeReceipt({ ...outcomeOf(c), claimId: 'f'.repeat(32) }, 1010), false, 'another claimId');
+      assertRecord(await store.getReceipt(key, 1010), inProgress(c), 'unchanged by a wrong claimId');
+      // Late: past the lease, the claimId still proves the run.
+      assert.equal(await store.completeReceipt(outcomeOf(c, { status: 'failed', completedAt: 1200, expiresAt: 20_000 }), 1200), true, 'late completion records');
+      const failed = { ...inProgress(c), status: 'failed', completedAt: 1200, expiresAt: 20_000 };
+      assertRecord(await store.getReceipt(key, 1200), failed, 'failed recorded');
+      assert.equal(await store.completeReceipt(outcomeOf(c), 1300), false, 'only once: no longer in_progress');
+      assertRecord(await store.getReceipt(key, 1300), failed, 'unchanged');
+      assertRecord(await store.getReceipt(key, 19_999), failed, 'the outcome\'s expiresAt replaced the claim\'s');
+      assert.equal(await store.getReceipt(key, 20_000), null);
+    });
+
+    it('receipts: release deletes only an in_progress record with its claimId', async ({ store }) => {
+      const key = rkey();
+      const c = claimOf(key);
+      assert.equal(await store.releaseReceipt(releaseOf(c), 1000), false, 'nothing to release');
+      assert.equal(await store.claimReceipt(c, 1000), null);
+      assert.equal(await store.releaseReceipt(releaseOf(c, 'e'.repeat(32)), 1001), false, 'another claimId');
+      assertRecord(await store.getReceipt(key, 1001), inProgress(c), 'kept');
+      assert.equal(await store.releaseReceipt(releaseOf(c), 1002), true);
+      assert.equal(await store.getReceipt(key, 1002), null, 'released');
+      assert.equal(await store.releaseReceipt(releaseOf(c), 1003), false, 'only once');
+      const d = claimOf(key, { claimedAt: 1003 });
+      assert.equal(await store.claimReceipt(d, 1003), null, 'claimable again');
+      assert.equal(await store.completeReceipt(outcomeOf(d), 1004), true);
+      assert.equal(await store.releaseReceipt(releaseOf(d), 1005), false, 'a completed record is not released');
+      assert.equal((await store.getReceipt(key, 1005)).status, 'completed');
+    });
+
+    it('receipts: delete removes any record; prune removes those at or past expiresAt', async ({ store }) => {
+      assert.equal(await store.deleteReceipt(rkey()), false, 'nothing to delete');
+      const a = claimOf(rkey('a'), { retentionMs: 100 });
+      const b = claimOf(rkey('b'), { retentionMs: 200 });
+      const c = claimOf(rkey('c'), { retentionMs: 300 });
+      for (const x of [a, b, c]) assert.equal(await store.claimReceipt(x, 1000), null);
+      assert.equal(await store.completeReceipt(outcomeOf(b, { expiresAt: 1200 }), 1010), true);
+      assert.equal(await store.deleteReceipt(rkey('c')), true, 'an in_progress record is deleted');
+      assert.equal(await store.getReceipt(rkey('c'), 1000), null);
+      assert.equal(await store.deleteReceipt(rkey('c')), false);
+      assert.equal(await store.claimReceipt(c, 1000), null, 'claimable after delete');
+      assert.equal(await store.pruneReceipts(1099), 0);
+      assert.equal(await store.pruneReceipts(1100), 1, 'a at its expiresAt');
+      assert.equal(await store.getReceipt(rkey('a'), 0), null, 'pruned: gone even for an earlier clock');
+      assertRecord(await store.getReceipt(rkey('b'), 0), { ...inProgress(b), status: 'completed', completedAt: b.claimedAt + 10, expiresAt: 1200 }, 'b kept');
+      assert.equal(await store.pruneReceipts(5000), 2);
+      assert.equal(await store.pruneReceipts(5000), 0);
+      assert.equal(await store.getReceipt(rkey('b'), 0), null);
+      assert.equal(await store.getReceipt(rkey('c'), 0), null);
+    });
+
+    it('receipts: runId null, \'\' and every string are distinct keys; agentName and toolCallId boundaries too', async ({ store }) => {
+      const keys = [rkey('a', null, 'c'), rkey('a', '', 'c'), rkey('a', 'null', 'c'), rkey('a', '-', 'c'), rkey('a', '+', 'c'), rkey('ab', null, 'c'), rkey('a', null, 'bc'), rkey('a:b', null, 'c'), rkey('a', 'b:', 'c'), rkey('a', 'b', ':c')];
+      const claims = keys.map((k) => claimOf(k));
+      for (const c of claims) assert.equal(await store.claimReceipt(c, 1000), null, JSON.stringify([c.agentName, c.runId, c.toolCallId]));
+      for (const c of claims) assertRecord(await store.getReceipt(c, 1000), inProgress(c), JSON.stringify([c.agentName, c.runId, c.toolCallId]));
+      assertRecord(await store.getReceipt(Object.freeze({ agentName: 'a', toolCallId: 'c' }), 1000), inProgress(claims[0]), 'an absent runId reads as null');
+      assert.equal(await store.deleteReceipt(keys[0]), true);
+      assertRecord(await store.getReceipt(keys[1], 1000), inProgress(claims[1]), 'deleting null left \'\'');
+    });
+
+    it('receipts: text is stored one to one (U+0000, U+0001, lone surrogates, astral)', async ({ store }) => {
+      const texts = ['\u0000', '\u0001', '\u00010', '\ud800', '\udc00', '\ufffd', '\u{1F600}', 'a\u0000b', '\u0001u d800', '\ud83d', '\ude00', 'é'];
+      const claims = [];
+      for (const t of texts) {
+        claims.push(claimOf(rkey(`ag${t}`, `run${t}`, `call${t}`)));
+        claims.push(claimOf(rkey('ag', t, 'call')));
+        claims.push(claimOf(rkey('ag', null, t)));
+      }
+      for (const c of claims) assert.equal(await store.claimReceipt(c, 1000), null, `claimed ${JSON.stringify([c.agentName, c.runId, c.toolCallId])}`);
+      for (const c of claims) {
+        const got = await store.getReceipt(c, 1000);
+        assertRecord(got, inProgress(c), JSON.stringify([c.agentName, c.runId, c.toolCallId]));
+      }
+      const result = '{"s":"\u0000\u0001\ud800 \u{1F600}"}';
+      assert.equal(await store.completeReceipt(outcomeOf(claims[0], { resultJson: result }), 1010), true);
+      assert.equal((await store.getReceipt(claims[0], 1010)).resultJson, result, 'resultJson exact');
+      assert.equal(await store.getReceipt(rkey('ag', '\ufffd', 'call'), 0) !== null, true, 'U+FFFD has its own record');
+      assert.equal((await store.getReceipt(rkey('ag', '\ufffd', 'call'), 0)).claimId, claims[claims.findIndex((c) => c.runId === '\ufffd')].claimId, 'not the lone surrogate\'s');
+    });
+
+    it('receipts: every receipt method refuses bad arguments (TypeError), a Proxy unread, a getter never called', async ({ store }) => {
+      const key = rkey();
+      const c = claimOf(key);
+      let trapped = 0;
+      const proxy = new Proxy({ ...c }, { get() { trapped++; }, getOwnPropertyDescriptor() { trapped++; }, has() { trapped++; }, ownKeys() { trapped++; return []; } });
+      const accessor = { ...key };
+      Object.defineProperty(accessor, 'toolCallId', { get() { trapped++; return 'call-1'; }, enumerable: true });
+      const attempts = [
+        () => store.claimReceipt(proxy, 1000),
+        () => store.getReceipt(proxy, 1000),
+        () => store.deleteReceipt(proxy),
+        () => store.getReceipt(accessor, 1000),
+        () => store.claimReceipt({ ...c, proposalHash: 'A'.repeat(64) }, 1000),
+        () => store.claimReceipt({ ...c, runId: 5 }, 1000),
+        () => store.claimReceipt({ ...c, claimedAt: 1.5 }, 1000),
+        () => store.claimReceipt({ ...c, expiresAt: Number.POSITIVE_INFINITY }, 1000),
+        () => store.claimReceipt(c, Number.NaN),
+        () => store.completeReceipt({ ...outcomeOf(c), status: 'in_progress' }, 1000),
+        () => store.completeReceipt({ ...outcomeOf(c), resultJson: 5 }, 1000),
+        () => store.releaseReceipt({ ...key }, 1000),
+        () => store.getReceipt({ agentName: 1, runId: null, toolCallId: 'c' }, 1000),
+        () => store.pruneReceipts('0'),
+      ];
+      for (const attempt of attempts) await assert.rejects(async () => attempt(), TypeError, String(attempt));
+      assert.equal(trapped, 0, 'no trap or getter ran');
+      assert.equal(await store.claimReceipt(c, 1000), null, 'the store still works: nothing was stored by a refused call');
+    });
+
+    it('receipts: concurrent claims in one process, exactly one wins', async ({ store }) => {
+      for (let round = 0; round < 5; round++) {
+        const key = rkey('agent', `run-${round}`, 'call');
+        const claims = Array.from({ length: 10 }, () => claimOf(key));
+        const answers = await Promise.all(claims.map((c) => store.claimReceipt(c, 1000)));
+        assert.equal(answers.filter((a) => a === null).length, 1, `round ${round}`);
+        const winner = claims[answers.indexOf(null)];
+        for (const a of answers) if (a !== null) assertRecord(a, inProgress(winner), 'the losers see the winner');
+      }
+    });
+
     const checks = checksArguments === false ? 'this store trusts the grants object, which checks every argument' : false;
     test('every method refuses bad arguments before any I/O, a Proxy unread', { skip: checks }, (t) => withStore(t, open, async ({ store }) => {
       const good = query('agent', 'tool', hash());
@@ -336,4 +506,32 @@ function assertStoreError(error, codes, secrets) {
   assert.equal(error.cause, undefined, 'no cause: a driver error can quote a value');
 }
 
-module.exports = { conformance, assertStoreError, hash, query, record };
+/**
+ * The six receipt operations called with secret-looking keys and values, each checking
+ * that its rejection names the operation (for the dead-store tests of each store). The
+ * secrets the message must not show: SECRET_RECEIPT_TEXTS.
+ */
+const SECRET_RECEIPT_TEXTS = ['secret-agent', 'secret-run', 'secret-call', 'secret-claim', 'secret-result'];
+function receiptCalls(store) {
+  const key = Object.freeze({ agentName: 'secret-agent', runId: 'secret-run', toolCallId: 'secret-call' });
+  const claimId = `secret-claim-${'0'.repeat(19)}`;
+  const named = (operation, start) => {
+    const call = () =>
+      start().catch((error) => {
+        assert.equal(error.operation, operation, `the error of ${operation} names it`);
+        throw error;
+      });
+    call.toString = () => operation;
+    return call;
+  };
+  return [
+    named('claimReceipt', () => store.claimReceipt(Object.freeze({ ...key, proposalHash: 'a'.repeat(64), claimId, claimedAt: 1, leaseExpiresAt: 2, expiresAt: 3 }), 1)),
+    named('completeReceipt', () => store.completeReceipt(Object.freeze({ ...key, claimId, status: 'completed', completedAt: 2, resultJson: '{"secret-result":1}', expiresAt: 3 }), 2)),
+    named('releaseReceipt', () => store.releaseReceipt(Object.freeze({ ...key, claimId }), 2)),
+    named('getReceipt', () => store.getReceipt(key, 2)),
+    named('deleteReceipt', () => store.deleteReceipt(key)),
+    named('pruneReceipts', () => store.pruneReceipts(2)),
+  ];
+}
+
+module.exports = { conformance, assertStoreError, hash, query, record, receiptCalls, SECRET_RECEIPT_TEXTS };

@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
-const { conformance, assertStoreError, hash, query, record } = require('./stores-conformance');
+const { conformance, assertStoreError, hash, query, record, receiptCalls, SECRET_RECEIPT_TEXTS } = require('./stores-conformance');
 const { service, requires } = require('./services');
 const { createPostgresGrantStore } = require('../lib/grants/stores/postgres');
 
@@ -21,7 +21,7 @@ async function dropTables(url, table) {
   const { Pool } = require('pg');
   const pool = new Pool({ connectionString: url, max: 1 });
   try {
-    await pool.query(`DROP TABLE IF EXISTS ${table}, ${table}_nonces, ${table}_proposals`);
+    await pool.query(`DROP TABLE IF EXISTS ${table}, ${table}_nonces, ${table}_proposals, ${table}_receipts`);
   } finally {
     await pool.end();
   }
@@ -228,7 +228,7 @@ describe('PostgreSQL store against a server', requires('pg'), () => {
 
 describe('dead PostgreSQL stores reject within timeoutMs, without a payload', () => {
   const q = query('secret-agent', 'secret-tool', hash(), 'secret-scope');
-  const secrets = ['secret-agent', 'secret-tool', q.proposalHash, 'secret-scope', 'secret-args'];
+  const secrets = [...SECRET_RECEIPT_TEXTS, 'secret-agent', 'secret-tool', q.proposalHash, 'secret-scope', 'secret-args'];
   const calls = (store) => [
     () => store.put(record(q, { args: '{"secret-args":1}', nonce: 'secret-nonce' }), 0),
     () => store.has(q, 0),
@@ -237,6 +237,7 @@ describe('dead PostgreSQL stores reject within timeoutMs, without a payload', ()
     () => store.prune(0),
     () => store.getProposal('secret-scope', 0),
     () => store.migrate(),
+    ...receiptCalls(store),
   ];
 
   async function expectAll(store, codes, within) {

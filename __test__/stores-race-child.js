@@ -3,10 +3,16 @@
 // the shared file, table or prefix, says `ready`, then for each line `take HASH AT` waits
 // until the wall clock reaches AT (every racer gets the same AT: a start-time barrier),
 // takes one use and answers `HASH true|false|error:CODE`. `exit` closes and ends.
+// Receipts: `claim CALLID AT LEASEMS` claims the receipt key { agentName 'racer', runId
+// 'race', toolCallId CALLID } at AT; the winner runs its "handler" (completes the receipt
+// with its claimId) and answers `CALLID won`, a loser `CALLID held:STATUS:CLAIMID`.
+// `claimhang CALLID AT LEASEMS` claims the same way, answers `CALLID won:CLAIMID` (or
+// held), and then hangs inside its handler forever (the test kills it there).
 //
 //   node stores-race-child.js sqlite PATH TABLE | pg URL TABLE | node-redis URL PREFIX | ioredis URL PREFIX
 
 const readline = require('node:readline');
+const { randomBytes } = require('node:crypto');
 const { createSqliteGrantStore } = require('../lib/grants/stores/sqlite');
 const { createPostgresGrantStore } = require('../lib/grants/stores/postgres');
 const { createRedisGrantStore } = require('../lib/grants/stores/redis');
@@ -57,6 +63,31 @@ function until(at) {
     const [verb, hash, at] = line.split(' ');
     if (verb === 'exit') break;
     await until(Number(at));
+    if (verb === 'claim' || verb === 'claimhang') {
+      const leaseMs = Number(line.split(' ')[3]);
+      const now = Date.now();
+      const claimId = randomBytes(16).toString('hex');
+      const key = { agentName: 'racer', runId: 'race', toolCallId: hash };
+      const claim = { ...key, proposalHash: 'b'.repeat(64), claimId, claimedAt: now, leaseExpiresAt: now + leaseMs, expiresAt: now + 3_600_000 };
+      let answer;
+      try {
+        const held = await store.claimReceipt(claim, now);
+        if (held === null) {
+          if (verb === 'claimhang') {
+            process.stdout.write(`${hash} won:${claimId}\n`);
+            await new Promise(() => {}); // inside the handler, until killed
+          }
+          const done = await store.completeReceipt({ ...key, claimId, status: 'completed', completedAt: Date.now(), resultJson: null, expiresAt: now + 3_600_000 }, Date.now());
+          answer = done === true ? 'won' : 'error:not_completed';
+        } else {
+          answer = `held:${held.status}:${held.claimId}`;
+        }
+      } catch (error) {
+        answer = `error:${error.code}`;
+      }
+      process.stdout.write(`${hash} ${answer}\n`);
+      continue;
+    }
     const q = { agentName: 'racer', toolName: 'transfer', proposalHash: hash, scope: null };
     const answer = await store.take(q, Date.now()).then(String, (error) => `error:${error.code}`);
     process.stdout.write(`${hash} ${answer}\n`);

@@ -8,7 +8,7 @@ const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
 const net = require('node:net');
 
-const { conformance, assertStoreError, hash, query, record } = require('./stores-conformance');
+const { conformance, assertStoreError, hash, query, record, receiptCalls, SECRET_RECEIPT_TEXTS } = require('./stores-conformance');
 const { service, requires } = require('./services');
 const { createRedisGrantStore } = require('../lib/grants/stores/redis');
 const fs = require('node:fs');
@@ -197,7 +197,7 @@ async function untilRedisAnswers(port) {
 
 describe('dead Redis stores reject within timeoutMs, without a payload', () => {
   const q = query('secret-agent', 'secret-tool', hash(), 'secret-scope');
-  const secrets = ['secret-agent', 'secret-tool', q.proposalHash, 'secret-scope', 'secret-args', 'secret-nonce'];
+  const secrets = [...SECRET_RECEIPT_TEXTS, 'secret-agent', 'secret-tool', q.proposalHash, 'secret-scope', 'secret-args', 'secret-nonce'];
   const calls = (store) => [
     () => store.put(record(q, { args: '{"secret-args":1}', nonce: 'secret-nonce' }), 0),
     () => store.has(q, 0),
@@ -207,6 +207,7 @@ describe('dead Redis stores reject within timeoutMs, without a payload', () => {
     () => store.putProposal('secret-scope', '{"secret-args":1}', null),
     () => store.getProposal('secret-scope', 0),
     () => store.deleteProposal('secret-scope'),
+    ...receiptCalls(store),
   ];
 
   async function expectAll(store, codes, within) {
@@ -340,7 +341,9 @@ describe('a Redis server that does not keep what it acknowledged is named once (
   for (const [label, args, warned] of [
     ['appendonly no: one TAS_REDIS_NOT_DURABLE warning per store', ['--appendonly', 'no'], 1],
     ['maxmemory-policy allkeys-lru: one warning', ['--appendonly', 'yes', '--maxmemory-policy', 'allkeys-lru'], 1],
-    ['appendonly yes, noeviction: no warning', ['--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], 0],
+    ['appendonly yes, appendfsync always, noeviction: no warning', ['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'], 0],
+    ['appendonly yes, appendfsync everysec (the default): one warning', ['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'], 1],
+    ['appendonly yes, appendfsync no: one warning', ['--appendonly', 'yes', '--appendfsync', 'no', '--maxmemory-policy', 'noeviction'], 1],
   ]) {
     test(label, async (t) => {
       if (spawnSync('redis-server', ['--version']).status !== 0) {

@@ -11,7 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFile } = require('node:child_process');
 
-const { conformance, assertStoreError, hash, query, record } = require('./stores-conformance');
+const { conformance, assertStoreError, hash, query, record, receiptCalls, SECRET_RECEIPT_TEXTS } = require('./stores-conformance');
 const { bun, deno } = require('./services');
 const { DENO_FLAGS, BUN_FLAGS } = require('./conformance/runtime.cjs');
 const { createSqliteGrantStore } = require('../lib/grants/stores/sqlite');
@@ -142,12 +142,27 @@ test('a database locked by another process: calls end with store_timeout within 
     assert.ok(waited >= 1000 && waited < 3500, `ended after ${waited} ms (timeoutMs 1500)`);
     assert.ok(ticks >= 20, `the event loop ran while the take waited (${ticks} ticks of 10 ms)`);
     assert.equal(await store.has(q, 0), true, 'a read does not wait for the writer (WAL), and the timed-out take took nothing');
+    const claimed = Date.now();
+    const [claimCall] = receiptCalls(store);
+    const claimError = await claimCall().then(() => null, (e) => e);
+    assertStoreError(claimError, ['store_timeout'], SECRET_RECEIPT_TEXTS);
+    assert.match(claimError.message, /claimReceipt timed out after 1500 ms \[store_timeout\]$/);
+    assert.ok(Date.now() - claimed >= 1000, 'the claim waited for the lock');
   } finally {
     clearInterval(interval);
   }
   await new Promise((resolve) => holder.once('exit', resolve));
   assert.equal(await store.take(q, 0), true, 'the store works once the lock is gone');
   await store.close();
+});
+
+test('receipt operations of a closed store reject with store_closed, naming the operation and no value', async () => {
+  const store = createSqliteGrantStore({ path: newFile() });
+  await store.close();
+  for (const call of receiptCalls(store)) {
+    const error = await call().then(() => null, (e) => e);
+    assertStoreError(error, ['store_closed'], SECRET_RECEIPT_TEXTS);
+  }
 });
 
 /** A script any runtime runs: one grant taken once by a store in a fresh file. */

@@ -1,4 +1,4 @@
-// Type declarations of tool-argument-snapshot/langchain (adapters/langchain.js), the
+// Type declarations of tool-argument-snapshot/langchain (adapters/langchain/index.js), the
 // RFC-0016 gate for LangChain.js: createToolGate for @langchain/core 1.x, and
 // toolGateMiddleware for LangChain v1's createAgent. The frameworks are optional peers.
 // langchain.d.ts and langchain.d.mts are the same text (a test checks it): TypeScript resolves

@@ -55,14 +55,10 @@ export type OpenAIAgentsPolicy<Schemas extends OpenAIAgentsToolSchemas = OpenAIA
     };
 
 /** A decision of `evaluateToolCall`, as `onDecision` receives it (frozen). */
-export interface OpenAIAgentsDecision {
+export interface OpenAIAgentsDecision extends Readonly<ProposalFields> {
   readonly decision: 'allow' | 'deny' | 'require_approval';
   readonly reason: string;
   readonly decidedBy: 'policy' | 'runtime';
-  readonly agentName: string;
-  readonly toolName: string;
-  readonly argsCanonicalJson: string;
-  readonly proposalHash: string;
   readonly policyResult?: unknown;
   readonly error?: unknown;
   readonly proposal?: SuspendedToolProposal;

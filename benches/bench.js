@@ -570,6 +570,8 @@ async function main(opts) {
         if (result.decision !== 'allow' || canonicalOf(policyView) !== snapshot.argsCanonicalJson) throw new Error('bench: not allowed');
         return handler(JSON.parse(snapshot.argsCanonicalJson));
       };
+      let receiptsForBench;
+      let receiptCalls = 0;
       const run = await runGroup([
         {
           id: 'run-package',
@@ -582,6 +584,22 @@ async function main(opts) {
           },
           arr: requests,
         },
+        ...(typeof pkg.createExecutionReceipts === 'function' ? [{
+          // The same steps with execution receipts on the memory store: one new call id per
+          // operation (claim, then record completed); a fresh receipts object every 10,000
+          // calls keeps the store's map bounded.
+          id: 'run-package-receipts',
+          label: 'the same with receipts (memory store)',
+          async: true,
+          fn: async (r) => {
+            if (receiptCalls % 10_000 === 0) receiptsForBench = pkg.createExecutionReceipts();
+            receiptCalls += 1;
+            const prepared = pkg.prepareToolCall({ agentName: r.agentName, toolName: r.toolName, rawArguments: r.rawArguments, runId: 'bench', toolCallId: `call-${receiptCalls}` });
+            const decision = await pkg.evaluateToolCall({ prepared, policy });
+            return pkg.executeToolCall(decision, handler, { receipts: receiptsForBench });
+          },
+          arr: requests,
+        }] : []),
         {
           id: 'run-reference',
           label: 'strict JS reference',

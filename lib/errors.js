@@ -175,19 +175,34 @@ const NOT_ALLOWED_REASONS = {
   already_executed: 'the decision was already executed',
   not_a_decision: 'the value is not a decision made by evaluateToolCall',
   grant_unavailable: 'the grant the decision relied on could not be spent',
+  call_id_required: 'execution receipts need a tool call id and the call has none',
+  call_already_executed: 'a receipt shows this tool call already ran',
+  call_id_conflict: 'the tool call id was already used for another proposal',
+  execution_in_progress: 'another attempt of this tool call holds a live lease',
+  outcome_unknown: 'an attempt of this tool call started and its lease expired with no outcome recorded',
+  receipt_store_unavailable: 'the receipt store failed or timed out at claim',
 };
 
 /** The codes of ToolCallNotAllowedError, in a frozen array. */
-const NOT_ALLOWED_CODES = ObjectFreeze(['not_allowed', 'already_executed', 'not_a_decision', 'grant_unavailable']);
+const NOT_ALLOWED_CODES = ObjectFreeze([
+  'not_allowed', 'already_executed', 'not_a_decision', 'grant_unavailable',
+  'call_id_required', 'call_already_executed', 'call_id_conflict', 'execution_in_progress', 'outcome_unknown',
+  'receipt_store_unavailable',
+]);
 
 /**
  * executeToolCall refused to run the handler: a deny or approval decision
  * (`not_allowed`), a decision already executed (`already_executed`), an object that
  * evaluateToolCall did not make (`not_a_decision`), or a grant that was not available
- * (`grant_unavailable`). Nothing ran.
+ * (`grant_unavailable`); with execution receipts (docs/receipts.md), a call without an id
+ * (`call_id_required`), a call a receipt shows ran (`call_already_executed`, with a
+ * payload-free `receipt`: status, proposalHash, completedAt), a call id used for another
+ * proposal (`call_id_conflict`), a live claim of another attempt (`execution_in_progress`),
+ * an expired claim with no outcome (`outcome_unknown`), or a receipt store that failed or
+ * timed out at claim (`receipt_store_unavailable`). Nothing ran.
  */
 class ToolCallNotAllowedError extends Error {
-  constructor(code, toolName, decision) {
+  constructor(code, toolName, decision, receipt) {
     const subject = toolName === undefined ? 'Tool call' : `Call of tool "${escapeName(toolName)}"`;
     const what = code === 'not_allowed' ? `the decision is ${decision}, not allow` : NOT_ALLOWED_REASONS[code];
     super(`${subject} was not executed: ${what} [${code}]`);
@@ -196,12 +211,14 @@ class ToolCallNotAllowedError extends Error {
     defineData(this, 'code', code, true);
     if (toolName !== undefined) defineData(this, 'toolName', toolName, true);
     if (decision !== undefined) defineData(this, 'decision', decision, true);
+    if (receipt !== undefined) defineData(this, 'receipt', receipt, true);
   }
 
   [INSPECT]() {
     let fields = `code: '${this.code}'`;
     if (this.toolName !== undefined) fields += `, toolName: "${escapeName(this.toolName)}"`;
     if (this.decision !== undefined) fields += `, decision: '${this.decision}'`;
+    if (this.receipt !== undefined) fields += `, receipt: { status: '${this.receipt.status}', completedAt: ${this.receipt.completedAt} }`;
     return `${this.stack} { ${fields} }`;
   }
 }

@@ -153,14 +153,42 @@ export declare function sealSignature(key: Uint8Array, message: string): string
  */
 export declare function sealVerify(key: Uint8Array, message: string, signature: string): boolean
 
+/**
+ * A receipt record as the store keeps it (text still encoded: the JavaScript wrapper
+ * decodes it and builds the ReceiptRecord).
+ */
+export interface SqliteReceiptRow {
+  agentName: string
+  runId?: string
+  toolCallId: string
+  proposalHash: string
+  claimId: string
+  status: string
+  claimedAt: number
+  leaseExpiresAt: number
+  completedAt?: number
+  resultJson?: string
+  expiresAt: number
+}
+
+/** Claims a receipt key: resolves null when claimed, else the stored record. */
+export declare function sqliteStoreClaimReceipt(store: ExternalObject<'SqliteGrantStore'>, agentName: string, runId: string | undefined | null, toolCallId: string, proposalHash: string, claimId: string, claimedAt: number, leaseExpiresAt: number, expiresAt: number, now: number): Promise<SqliteReceiptRow | null>
+
 /** Closes the store once the calls queued before are done; later calls reject `closed`. */
 export declare function sqliteStoreClose(store: ExternalObject<'SqliteGrantStore'>): Promise<void>
+
+/** Records a claimed run's outcome (only `in_progress` under the same claim id). */
+export declare function sqliteStoreCompleteReceipt(store: ExternalObject<'SqliteGrantStore'>, agentName: string, runId: string | undefined | null, toolCallId: string, claimId: string, status: string, completedAt: number, resultJson: string | undefined | null, expiresAt: number): Promise<boolean>
 
 export declare function sqliteStoreDelete(store: ExternalObject<'SqliteGrantStore'>, agentName: string, toolName: string, proposalHash: string, scope?: string | undefined | null): Promise<void>
 
 export declare function sqliteStoreDeleteProposal(store: ExternalObject<'SqliteGrantStore'>, key: string): Promise<void>
 
+export declare function sqliteStoreDeleteReceipt(store: ExternalObject<'SqliteGrantStore'>, agentName: string, runId: string | undefined | null, toolCallId: string): Promise<boolean>
+
 export declare function sqliteStoreGetProposal(store: ExternalObject<'SqliteGrantStore'>, key: string, now: number): Promise<string | null>
+
+export declare function sqliteStoreGetReceipt(store: ExternalObject<'SqliteGrantStore'>, agentName: string, runId: string | undefined | null, toolCallId: string, now: number): Promise<SqliteReceiptRow | null>
 
 export declare function sqliteStoreHas(store: ExternalObject<'SqliteGrantStore'>, agentName: string, toolName: string, proposalHash: string, scope: string | undefined | null, now: number): Promise<boolean>
 
@@ -172,10 +200,14 @@ export declare function sqliteStoreOpen(path: string, table: string, timeoutMs: 
 
 export declare function sqliteStorePrune(store: ExternalObject<'SqliteGrantStore'>, now: number): Promise<number>
 
+export declare function sqliteStorePruneReceipts(store: ExternalObject<'SqliteGrantStore'>, now: number): Promise<number>
+
 /** Inserts a grant record (with its nonce, when given, in the same transaction). */
 export declare function sqliteStorePut(store: ExternalObject<'SqliteGrantStore'>, agentName: string, toolName: string, proposalHash: string, scope: string | undefined | null, argsCanonicalJson: string, expiresAt: number | undefined | null, uses: number, nonce: string | undefined | null, nonceExpiresAt: number | undefined | null, now: number): Promise<boolean>
 
 export declare function sqliteStorePutProposal(store: ExternalObject<'SqliteGrantStore'>, key: string, json: string, expiresAt?: number | undefined | null): Promise<void>
+
+export declare function sqliteStoreReleaseReceipt(store: ExternalObject<'SqliteGrantStore'>, agentName: string, runId: string | undefined | null, toolCallId: string, claimId: string): Promise<boolean>
 
 export declare function sqliteStoreTake(store: ExternalObject<'SqliteGrantStore'>, agentName: string, toolName: string, proposalHash: string, scope: string | undefined | null, now: number): Promise<boolean>
 

@@ -6,6 +6,7 @@
 // Grants made here live as long as the process.
 
 const P = require('../primordials');
+const { readReceiptClaim, readReceiptKey, readReceiptNow, readReceiptOutcome, readReceiptRelease } = require('./stores/common');
 
 const { ObjectFreeze } = P;
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
@@ -26,6 +27,32 @@ function keyOf(query) {
   return `${query.agentName.length}:${query.agentName}${query.toolName.length}:${query.toolName}${query.proposalHash}${scope}`;
 }
 
+/**
+ * An unambiguous key for a receipt: length-prefixed agent name and call id, then the run
+ * id (`-` for null, `+` and the id otherwise: null and '' stay distinct).
+ */
+function receiptKeyOf(key) {
+  const run = key.runId === null ? '-' : `+${key.runId}`;
+  return `${key.agentName.length}:${key.agentName}${key.toolCallId.length}:${key.toolCallId}${run}`;
+}
+
+/** A fresh plain copy of a stored receipt record (the caller never holds the stored one). */
+function receiptCopy(r) {
+  return {
+    agentName: r.agentName,
+    runId: r.runId,
+    toolCallId: r.toolCallId,
+    proposalHash: r.proposalHash,
+    claimId: r.claimId,
+    status: r.status,
+    claimedAt: r.claimedAt,
+    leaseExpiresAt: r.leaseExpiresAt,
+    completedAt: r.completedAt,
+    resultJson: r.resultJson,
+    expiresAt: r.expiresAt,
+  };
+}
+
 function live(record, now) {
   return record.uses > 0 && (record.expiresAt === null || now < record.expiresAt);
 }
@@ -34,6 +61,13 @@ function createMemoryStore() {
   const grants = new SafeMap();
   const nonces = new SafeMap();
   const proposals = new SafeMap();
+  const receipts = new SafeMap();
+
+  /** The record of a receipt key still within its retention, or undefined. */
+  function liveReceipt(key, now) {
+    const r = MapPrototypeGet(receipts, key);
+    return r !== undefined && now < r.expiresAt ? r : undefined;
+  }
 
   /** Whether a key has a live record: a read, it changes nothing. */
   function hasLive(key, now) {
@@ -133,7 +167,57 @@ function createMemoryStore() {
     deleteProposal(key) {
       MapPrototypeDelete(proposals, key);
     },
+    // Receipts (docs/stores.md): synchronous, so each is atomic in this process.
+    claimReceipt(claim, now) {
+      const c = readReceiptClaim(claim);
+      const t = readReceiptNow(now);
+      const key = receiptKeyOf(c);
+      const existing = liveReceipt(key, t);
+      if (existing !== undefined) return receiptCopy(existing);
+      c.status = 'in_progress';
+      c.completedAt = null;
+      c.resultJson = null;
+      MapPrototypeSet(receipts, key, receiptCopy(c));
+      return null;
+    },
+    completeReceipt(outcome, now) {
+      const o = readReceiptOutcome(outcome);
+      readReceiptNow(now);
+      const r = MapPrototypeGet(receipts, receiptKeyOf(o));
+      if (r === undefined || r.status !== 'in_progress' || r.claimId !== o.claimId) return false;
+      r.status = o.status;
+      r.completedAt = o.completedAt;
+      r.resultJson = o.resultJson;
+      r.expiresAt = o.expiresAt;
+      return true;
+    },
+    releaseReceipt(release, now) {
+      const k = readReceiptRelease(release);
+      readReceiptNow(now);
+      const key = receiptKeyOf(k);
+      const r = MapPrototypeGet(receipts, key);
+      if (r === undefined || r.status !== 'in_progress' || r.claimId !== k.claimId) return false;
+      MapPrototypeDelete(receipts, key);
+      return true;
+    },
+    getReceipt(key, now) {
+      const k = readReceiptKey(key);
+      const r = liveReceipt(receiptKeyOf(k), readReceiptNow(now));
+      return r === undefined ? null : receiptCopy(r);
+    },
+    deleteReceipt(key) {
+      return MapPrototypeDelete(receipts, receiptKeyOf(readReceiptKey(key)));
+    },
+    pruneReceipts(now) {
+      const t = readReceiptNow(now);
+      const stale = [];
+      MapPrototypeForEach(receipts, (r, key) => {
+        if (t >= r.expiresAt) ArrayPrototypePush(stale, key);
+      });
+      for (let i = 0; i < stale.length; i++) MapPrototypeDelete(receipts, stale[i]);
+      return stale.length;
+    },
   });
 }
 
-module.exports = { createMemoryStore, keyOf };
+module.exports = { createMemoryStore, keyOf, receiptKeyOf };

@@ -1,6 +1,6 @@
 'use strict';
 // Ajv for fromJsonSchema (lib/json-schema/index.js): the optional peer loaded when first
-// needed, one kept instance per configuration, and compiling a schema on it with unknown
+// needed, a new instance per tool, and compiling a schema on it with unknown
 // formats and compile failures raised at registration.
 
 const { invalidArgument } = require('../errors');
@@ -62,12 +62,16 @@ const LOGGER = ObjectFreeze({
 });
 
 /**
- * Ajv instances, one per configuration (dialect, defaults, formats), made when first
- * needed and kept: a new instance compiles its meta-schemas (tens of milliseconds), a
- * schema on a kept one takes a few. Each schema is removed from its instance once
- * compiled, so two tools may use the same `$id` and nothing accumulates.
+ * Per tool, a new Ajv instance compiles the schema: nothing is shared between tools, so a
+ * schema's `$ref` resolves only within that schema. (One kept instance kept every nested
+ * `$id` and the empty-URI root that removeSchema leaves behind: a tool's unresolvable
+ * `$ref` could resolve against another tool's schema, and a tool's `$id` could collide with
+ * another's nested one.) Checking a schema against its meta-schema is what makes a new
+ * instance slow (the meta-schema compiles first), and it registers nothing: that check
+ * runs on a kept instance per configuration (`validateSchema`), the compile on the new one
+ * with its own check off.
  */
-const instances = [];
+const checkers = [];
 
 function sameFormats(a, b) {
   if (a === b) return true;
@@ -76,13 +80,7 @@ function sameFormats(a, b) {
   return true;
 }
 
-function ajvFor(dialect, defaults, formatMode, customFormats) {
-  for (let i = 0; i < instances.length; i++) {
-    const entry = instances[i];
-    if (entry.dialect === dialect && entry.defaults === defaults && entry.formatMode === formatMode && sameFormats(entry.customFormats, customFormats)) {
-      return entry.ajv;
-    }
-  }
+function newAjv(dialect, defaults, formatMode, customFormats, checksSchemas) {
   const classes = ajvClass();
   const Ajv = dialect === 'draft-06' ? classes['draft-07'] : classes[dialect];
   const plugin = formatMode === 'ignore' ? undefined : formatsPlugin();
@@ -100,6 +98,7 @@ function ajvFor(dialect, defaults, formatMode, customFormats) {
     allErrors: false,
     useDefaults: defaults,
     validateFormats: formatMode !== 'ignore',
+    validateSchema: checksSchemas,
     logger: LOGGER,
   });
   if (dialect === 'draft-06') ajv.addMetaSchema(classes.draft06Meta);
@@ -107,8 +106,28 @@ function ajvFor(dialect, defaults, formatMode, customFormats) {
   if (customFormats !== null) {
     for (let i = 0; i < customFormats.length; i++) ajv.addFormat(customFormats[i][0], customFormats[i][2]);
   }
-  defineData(instances, instances.length, { __proto__: null, dialect, defaults, formatMode, customFormats, ajv });
   return ajv;
+}
+
+/** The kept instance that checks schemas against their meta-schema (it compiles none). */
+function checkerFor(dialect, defaults, formatMode, customFormats) {
+  for (let i = 0; i < checkers.length; i++) {
+    const entry = checkers[i];
+    if (entry.dialect === dialect && entry.defaults === defaults && entry.formatMode === formatMode && sameFormats(entry.customFormats, customFormats)) {
+      return entry.ajv;
+    }
+  }
+  const ajv = newAjv(dialect, defaults, formatMode, customFormats, true);
+  defineData(checkers, checkers.length, { __proto__: null, dialect, defaults, formatMode, customFormats, ajv });
+  return ajv;
+}
+
+/** The instances for one tool: a kept checker and a new compiler. */
+function ajvFor(dialect, defaults, formatMode, customFormats) {
+  return ObjectFreeze({
+    checker: checkerFor(dialect, defaults, formatMode, customFormats),
+    compiler: newAjv(dialect, defaults, formatMode, customFormats, false),
+  });
 }
 
 /** The compile error of Ajv as a TypeError raised at registration. */
@@ -120,24 +139,20 @@ function compileError(error, caller) {
   return wrapped;
 }
 
-/** Compiles a copied schema on a kept instance; unknown formats are compile errors. */
+/** Compiles a copied schema on its own instance; unknown formats are compile errors. */
 function compile(ajv, schema, caller) {
   compileWarnings = [];
   let validate;
   let failure;
   try {
-    validate = ajv.compile(schema);
+    // Throws "schema is invalid: ..." as Ajv's own compile does; registers nothing.
+    ajv.checker.validateSchema(schema, true);
+    validate = ajv.compiler.compile(schema);
   } catch (error) {
     failure = error;
   }
   const warnings = compileWarnings;
   compileWarnings = null;
-  // The instance is shared: forget this schema (and any `$id` it registered) once compiled.
-  try {
-    ajv.removeSchema(schema);
-  } catch {
-    // Nothing was registered.
-  }
   if (failure !== undefined) throw compileError(failure, caller);
   for (let i = 0; i < warnings.length; i++) {
     if (StringPrototypeStartsWith(warnings[i], 'unknown format')) {

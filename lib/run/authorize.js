@@ -5,14 +5,14 @@
 const { invalidArgument } = require('../errors');
 const { own, defineField } = require('../input');
 const { readEvaluation, decide, evaluationContext, decisionFields, runtimeDeny, NONE } = require('./decide');
-const { executeContext, readGrants, spend, grantsAllow, grantRefused, executionViewOf } = require('./execute');
+const { executeContext, readGrants, readReceipts, runWithReceipts, spend, grantsAllow, grantRefused, executionViewOf } = require('./execute');
 const { ours } = require('../promises');
 const { EVALUATE, EXECUTE, observed, traceAsync } = require('../events');
 const P = require('../primordials');
 
 const { ObjectHasOwn } = P;
 
-const AUTHORIZE_USAGE = 'authorizeToolCall expects { prepared, policy, execute, policyContext?, grants? }';
+const AUTHORIZE_USAGE = 'authorizeToolCall expects { prepared, policy, execute, policyContext?, grants?, receipts? }';
 
 /** The outcome of a decision: its decision, reason and decidedBy, and what it carries. */
 function outcomeOf(decision) {
@@ -29,6 +29,10 @@ async function authorizeToolCall(input) {
   const execute = own(input, 'execute');
   if (typeof execute !== 'function') throw invalidArgument('execute must be a function');
   const grants = readGrants(input);
+  const rstate = readReceipts(input);
+  if (rstate !== undefined && read.toolCallId !== read.attempt.toolCallId) {
+    throw invalidArgument('with receipts, the toolCallId given to authorizeToolCall must be the prepared call\'s');
+  }
   let decision;
   if (observed(EVALUATE)) {
     const context = evaluationContext(read);
@@ -39,7 +43,11 @@ async function authorizeToolCall(input) {
   if (decision.decision !== 'allow') return outcomeOf(decision);
   // The decision is fresh and an allow: only the grant can refuse it.
   let refused;
-  const run = async () => {
+  let replayed = false;
+  const run = rstate !== undefined ? async (context) => {
+    spend(decision);
+    return runWithReceipts(rstate, decision, grants, execute, context, (error) => { refused = error; }, () => { replayed = true; });
+  } : async () => {
     spend(decision);
     if (!(await grantsAllow(grants, decision))) {
       refused = grantRefused(decision);
@@ -49,14 +57,18 @@ async function authorizeToolCall(input) {
   };
   let result;
   try {
-    result = observed(EXECUTE)
-      ? await ours(traceAsync(EXECUTE, executeContext(decision), run, 'execute', ignore, 'handler_error'))
-      : await ours(run());
+    if (observed(EXECUTE)) {
+      const context = executeContext(decision);
+      result = await ours(traceAsync(EXECUTE, context, () => run(context), 'execute', ignore, 'handler_error'));
+    } else {
+      result = await ours(run(undefined));
+    }
   } catch (error) {
     if (refused === undefined || error !== refused) throw error;
     const hasResult = ObjectHasOwn(decision, 'policyResult');
-    return outcomeOf(runtimeDeny(read, 'grant_unavailable', hasResult ? decision.policyResult : undefined, hasResult, NONE));
+    return outcomeOf(runtimeDeny(read, refused.code, hasResult ? decision.policyResult : undefined, hasResult, NONE));
   }
+  if (replayed) return { decision: 'allow', reason: decision.reason, decidedBy: 'policy', policyResult: decision.policyResult, result, replayed: true };
   return { decision: 'allow', reason: decision.reason, decidedBy: 'policy', policyResult: decision.policyResult, result };
 }
 

@@ -9,6 +9,8 @@ const { decodeView } = require('../snapshot');
 const { DecisionState } = require('./decide');
 const { EXECUTE, observed, traceAsync, attemptIdOf } = require('../events');
 const { settle, ours, isPromise } = require('../promises');
+const receiptsCore = require('../receipts');
+const { setField } = require('../events');
 
 const P = require('../primordials');
 
@@ -26,6 +28,85 @@ function readGrants(options) {
     throw invalidArgument('options.grants must be an object with a spend(decision) method');
   }
   return grants;
+}
+
+/** Reads `options.receipts`: undefined, or the state of an object createExecutionReceipts made. */
+function readReceipts(options) {
+  if (options === undefined || options === null) return undefined;
+  requireInput(options, 'options must be an object');
+  const receipts = own(options, 'receipts');
+  if (receipts === undefined || receipts === null) return undefined;
+  return receiptsCore.receiptsState(receipts);
+}
+
+/**
+ * The receipt key of a decision, or a ToolCallNotAllowedError (call_id_required) when the
+ * call has no id. A call id given to the evaluation that differs from the prepared one is
+ * a TypeError: the key is the prepared call's.
+ */
+function receiptKeyOf(decision) {
+  const state = DecisionState.of(decision);
+  const attempt = state.attempt;
+  if (state.toolCallId !== attempt.toolCallId) {
+    throw invalidArgument('with receipts, the toolCallId given to the evaluation must be the prepared call\'s');
+  }
+  if (attempt.toolCallId === undefined) return new ToolCallNotAllowedError('call_id_required', state.snapshot.toolName, state.decision);
+  return { agentName: state.snapshot.agentName, runId: attempt.runId === undefined ? null : attempt.runId, toolCallId: attempt.toolCallId };
+}
+
+/** Records in an execute event's context what the receipt did (no payload). */
+function receiptFields(context, what, code) {
+  if (context === undefined) return;
+  setField(context, 'receipt', what);
+  if (code !== undefined) setField(context, 'receiptCode', code);
+}
+
+/**
+ * The receipt steps of an execution, after the decision is spent: key, claim, grants,
+ * handler, outcome. `replayed(value)` is called when a kept result comes back instead.
+ */
+async function runWithReceipts(rstate, decision, grants, handler, context, onRefused, onReplay) {
+  const state = DecisionState.of(decision);
+  const key = receiptKeyOf(decision);
+  if (key instanceof ToolCallNotAllowedError) {
+    receiptFields(context, 'refused', key.code);
+    if (onRefused !== undefined) onRefused(key);
+    throw key;
+  }
+  const claimed = await receiptsCore.claim(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision);
+  if (!claimed.claimed) {
+    if (claimed.replay === true) {
+      receiptFields(context, 'replayed', undefined);
+      if (onReplay !== undefined) onReplay();
+      return claimed.value;
+    }
+    receiptFields(context, 'refused', claimed.error.code);
+    if (onRefused !== undefined) onRefused(claimed.error);
+    throw claimed.error;
+  }
+  receiptFields(context, 'claimed', undefined);
+  let allowed;
+  try {
+    allowed = !needsGrants(grants, decision) || (await ours(grantsAllow(grants, decision)));
+  } catch (error) {
+    await receiptsCore.release(rstate, claimed.claim);
+    throw error;
+  }
+  if (!allowed) {
+    await receiptsCore.release(rstate, claimed.claim);
+    const refused = grantRefused(decision);
+    if (onRefused !== undefined) onRefused(refused);
+    throw refused;
+  }
+  let result;
+  try {
+    result = await handler(executionViewOf(decision));
+  } catch (error) {
+    await receiptsCore.record(rstate, claimed.claim, false, undefined);
+    throw error;
+  }
+  await receiptsCore.record(rstate, claimed.claim, true, result);
+  return result;
 }
 
 /**
@@ -74,6 +155,21 @@ async function executeToolCall(decision, handler, options) {
   checkDecision(decision);
   if (typeof handler !== 'function') throw invalidArgument('handler must be a function');
   const grants = readGrants(options);
+  const rstate = readReceipts(options);
+  if (rstate !== undefined) {
+    if (!observed(EXECUTE)) {
+      const refused = spend(decision);
+      if (refused !== undefined) throw refused;
+      return runWithReceipts(rstate, decision, grants, handler, undefined, undefined, undefined);
+    }
+    const context = executeContext(decision);
+    const run = async () => {
+      const refused = spend(decision);
+      if (refused !== undefined) throw refused;
+      return runWithReceipts(rstate, decision, grants, handler, context, undefined, undefined);
+    };
+    return await ours(traceAsync(EXECUTE, context, run, 'execute', ignore, 'handler_error'));
+  }
   if (!observed(EXECUTE)) {
     // The same steps as run() below, in this async function: no second promise to adopt.
     const refused = spend(decision);
@@ -127,4 +223,4 @@ async function grantsAllow(grants, decision) {
   return true;
 }
 
-module.exports = { executeToolCall, executeContext, readGrants, spend, grantsAllow, grantRefused, executionViewOf };
+module.exports = { executeToolCall, executeContext, readGrants, readReceipts, runWithReceipts, spend, grantsAllow, grantRefused, executionViewOf };

@@ -51,9 +51,12 @@ class ProviderText {
 class Attempt {
   id;
   toolCallId;
-  constructor(toolCallId) {
+  runId;
+  constructor(toolCallId, runId) {
     this.id = undefined;
     this.toolCallId = toolCallId;
+    // The run the call belongs to (never hashed): part of an execution receipt's key.
+    this.runId = runId;
   }
 }
 
@@ -148,6 +151,12 @@ function readToolCallId(value) {
   return requireString(value, 'toolCallId', true);
 }
 
+/** An optional `runId` input: undefined, or a well-formed string (never hashed; a receipt key field). */
+function readRunId(value) {
+  if (value === undefined || value === null) return undefined;
+  return requireString(value, 'runId', true);
+}
+
 /** The checked fields of a prepare input. */
 function readPrepareFields(input, async) {
   requireInput(input, PREPARE_USAGE);
@@ -157,7 +166,8 @@ function readPrepareFields(input, async) {
   const includePath = own(input, 'includePath') === true;
   const schema = own(input, 'schema');
   const toolCallId = readToolCallId(own(input, 'toolCallId'));
-  return new PrepareFields(agentName, toolName, rawArguments, includePath, schema, schemaKind(schema, async), new Attempt(toolCallId));
+  const runId = readRunId(own(input, 'runId'));
+  return new PrepareFields(agentName, toolName, rawArguments, includePath, schema, schemaKind(schema, async), new Attempt(toolCallId, runId));
 }
 
 /**

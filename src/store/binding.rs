@@ -10,7 +10,9 @@ use napi::bindgen_prelude::*;
 use napi::sys;
 use napi_derive::napi;
 
-use super::sqlite::{Grant, GrantKey, StoreError};
+use super::sqlite::{
+  Grant, GrantKey, Receipt, ReceiptClaim, ReceiptKey, ReceiptOutcome, StoreError,
+};
 use super::worker::{Op, Outcome, Worker};
 
 impl ToNapiValue for Outcome {
@@ -20,8 +22,46 @@ impl ToNapiValue for Outcome {
         Outcome::Bool(flag) => bool::to_napi_value(env, flag),
         Outcome::Count(count) => f64::to_napi_value(env, count as f64),
         Outcome::Text(text) => Option::<String>::to_napi_value(env, text),
+        Outcome::Receipt(row) => {
+          Option::<SqliteReceiptRow>::to_napi_value(env, row.map(|r| SqliteReceiptRow::from(*r)))
+        }
         Outcome::Done => <()>::to_napi_value(env, ()),
       }
+    }
+  }
+}
+
+/// A receipt record as the store keeps it (text still encoded: the JavaScript wrapper
+/// decodes it and builds the ReceiptRecord).
+#[napi(object)]
+pub struct SqliteReceiptRow {
+  pub agent_name: String,
+  pub run_id: Option<String>,
+  pub tool_call_id: String,
+  pub proposal_hash: String,
+  pub claim_id: String,
+  pub status: String,
+  pub claimed_at: i64,
+  pub lease_expires_at: i64,
+  pub completed_at: Option<i64>,
+  pub result_json: Option<String>,
+  pub expires_at: i64,
+}
+
+impl From<Receipt> for SqliteReceiptRow {
+  fn from(r: Receipt) -> Self {
+    SqliteReceiptRow {
+      agent_name: r.key.agent_name,
+      run_id: r.key.run_id,
+      tool_call_id: r.key.tool_call_id,
+      proposal_hash: r.proposal_hash,
+      claim_id: r.claim_id,
+      status: r.status,
+      claimed_at: r.claimed_at,
+      lease_expires_at: r.lease_expires_at,
+      completed_at: r.completed_at,
+      result_json: r.result_json,
+      expires_at: r.expires_at,
     }
   }
 }
@@ -191,6 +231,129 @@ pub fn sqlite_store_delete_proposal<'env>(
   key: String,
 ) -> Result<Object<'env>> {
   queue(env, store, Op::DeleteProposal(key))
+}
+
+fn receipt_key(agent_name: String, run_id: Option<String>, tool_call_id: String) -> ReceiptKey {
+  ReceiptKey {
+    agent_name,
+    run_id,
+    tool_call_id,
+  }
+}
+
+/// Claims a receipt key: resolves null when claimed, else the stored record.
+#[napi(ts_return_type = "Promise<SqliteReceiptRow | null>")]
+#[allow(clippy::too_many_arguments)]
+pub fn sqlite_store_claim_receipt<'env>(
+  env: &'env Env,
+  #[napi(ts_arg_type = "ExternalObject<'SqliteGrantStore'>")] store: &External<Worker>,
+  agent_name: String,
+  run_id: Option<String>,
+  tool_call_id: String,
+  proposal_hash: String,
+  claim_id: String,
+  claimed_at: i64,
+  lease_expires_at: i64,
+  expires_at: i64,
+  now: i64,
+) -> Result<Object<'env>> {
+  let claim = ReceiptClaim {
+    key: receipt_key(agent_name, run_id, tool_call_id),
+    proposal_hash,
+    claim_id,
+    claimed_at,
+    lease_expires_at,
+    expires_at,
+  };
+  queue(env, store, Op::ClaimReceipt(Box::new(claim), now))
+}
+
+/// Records a claimed run's outcome (only `in_progress` under the same claim id).
+#[napi(ts_return_type = "Promise<boolean>")]
+#[allow(clippy::too_many_arguments)]
+pub fn sqlite_store_complete_receipt<'env>(
+  env: &'env Env,
+  #[napi(ts_arg_type = "ExternalObject<'SqliteGrantStore'>")] store: &External<Worker>,
+  agent_name: String,
+  run_id: Option<String>,
+  tool_call_id: String,
+  claim_id: String,
+  status: String,
+  completed_at: i64,
+  result_json: Option<String>,
+  expires_at: i64,
+) -> Result<Object<'env>> {
+  if status != "completed" && status != "failed" {
+    return Err(Error::new(
+      Status::InvalidArg,
+      "status must be completed or failed",
+    ));
+  }
+  let outcome = ReceiptOutcome {
+    key: receipt_key(agent_name, run_id, tool_call_id),
+    claim_id,
+    status,
+    completed_at,
+    result_json,
+    expires_at,
+  };
+  queue(env, store, Op::CompleteReceipt(Box::new(outcome)))
+}
+
+#[napi(ts_return_type = "Promise<boolean>")]
+pub fn sqlite_store_release_receipt<'env>(
+  env: &'env Env,
+  #[napi(ts_arg_type = "ExternalObject<'SqliteGrantStore'>")] store: &External<Worker>,
+  agent_name: String,
+  run_id: Option<String>,
+  tool_call_id: String,
+  claim_id: String,
+) -> Result<Object<'env>> {
+  queue(
+    env,
+    store,
+    Op::ReleaseReceipt(receipt_key(agent_name, run_id, tool_call_id), claim_id),
+  )
+}
+
+#[napi(ts_return_type = "Promise<SqliteReceiptRow | null>")]
+pub fn sqlite_store_get_receipt<'env>(
+  env: &'env Env,
+  #[napi(ts_arg_type = "ExternalObject<'SqliteGrantStore'>")] store: &External<Worker>,
+  agent_name: String,
+  run_id: Option<String>,
+  tool_call_id: String,
+  now: i64,
+) -> Result<Object<'env>> {
+  queue(
+    env,
+    store,
+    Op::GetReceipt(receipt_key(agent_name, run_id, tool_call_id), now),
+  )
+}
+
+#[napi(ts_return_type = "Promise<boolean>")]
+pub fn sqlite_store_delete_receipt<'env>(
+  env: &'env Env,
+  #[napi(ts_arg_type = "ExternalObject<'SqliteGrantStore'>")] store: &External<Worker>,
+  agent_name: String,
+  run_id: Option<String>,
+  tool_call_id: String,
+) -> Result<Object<'env>> {
+  queue(
+    env,
+    store,
+    Op::DeleteReceipt(receipt_key(agent_name, run_id, tool_call_id)),
+  )
+}
+
+#[napi(ts_return_type = "Promise<number>")]
+pub fn sqlite_store_prune_receipts<'env>(
+  env: &'env Env,
+  #[napi(ts_arg_type = "ExternalObject<'SqliteGrantStore'>")] store: &External<Worker>,
+  now: i64,
+) -> Result<Object<'env>> {
+  queue(env, store, Op::PruneReceipts(now))
 }
 
 /// Closes the store once the calls queued before are done; later calls reject `closed`.

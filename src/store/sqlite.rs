@@ -74,6 +74,61 @@ pub struct Grant {
   pub nonce_expires_at: Option<f64>,
 }
 
+/// The key of an execution receipt: `run_id: None` is its own key, distinct from every
+/// string (stored as `run_key`: `-` for none, `+` and the id otherwise).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReceiptKey {
+  pub agent_name: String,
+  pub run_id: Option<String>,
+  pub tool_call_id: String,
+}
+
+impl ReceiptKey {
+  fn run_key(&self) -> String {
+    match &self.run_id {
+      None => "-".into(),
+      Some(id) => format!("+{id}"),
+    }
+  }
+}
+
+/// A claim as `claim_receipt` receives it (times in ms on the receipts' clock).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReceiptClaim {
+  pub key: ReceiptKey,
+  pub proposal_hash: String,
+  pub claim_id: String,
+  pub claimed_at: i64,
+  pub lease_expires_at: i64,
+  pub expires_at: i64,
+}
+
+/// An outcome as `complete_receipt` receives it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReceiptOutcome {
+  pub key: ReceiptKey,
+  pub claim_id: String,
+  /// `completed` or `failed`.
+  pub status: String,
+  pub completed_at: i64,
+  pub result_json: Option<String>,
+  pub expires_at: i64,
+}
+
+/// A stored receipt record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Receipt {
+  pub key: ReceiptKey,
+  pub proposal_hash: String,
+  pub claim_id: String,
+  pub status: String,
+  pub claimed_at: i64,
+  pub lease_expires_at: i64,
+  pub completed_at: Option<i64>,
+  pub result_json: Option<String>,
+  pub expires_at: i64,
+}
+
 /// Whether `name` is a table name the store accepts: `[A-Za-z_][A-Za-z0-9_]*`, at most
 /// [`MAX_TABLE_NAME`] characters. It is spliced into SQL (quoted), so nothing else passes.
 pub fn is_table_name(name: &str) -> bool {
@@ -103,7 +158,16 @@ struct Sql {
   put_proposal: String,
   get_proposal: String,
   delete_proposal: String,
+  receipt_get: String,
+  receipt_put: String,
+  receipt_complete: String,
+  receipt_release: String,
+  receipt_delete: String,
+  receipt_prune: String,
 }
+
+/// `?1`..`?3` are a receipt's key.
+const RKEY: &str = "agent_name = ?1 AND run_key = ?2 AND tool_call_id = ?3";
 
 /// `?1`..`?4` are the key; `scope IS ?4` makes a null scope equal only to null.
 const KEY: &str = "proposal_hash = ?1 AND agent_name = ?2 AND tool_name = ?3 AND scope IS ?4";
@@ -115,6 +179,7 @@ impl Sql {
     let g = format!("\"{table}\"");
     let n = format!("\"{table}_nonces\"");
     let p = format!("\"{table}_proposals\"");
+    let r = format!("\"{table}_receipts\"");
     Sql {
       ddl: schema(table),
       // Records the nonce unless a live record of it exists (an expired one is renewed);
@@ -148,6 +213,26 @@ impl Sql {
         "SELECT json FROM {p} WHERE proposal_key = ?1 AND (expires_at IS NULL OR expires_at > ?2)"
       ),
       delete_proposal: format!("DELETE FROM {p} WHERE proposal_key = ?1"),
+      receipt_get: format!(
+        "SELECT proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, \
+         result_json, expires_at FROM {r} WHERE {RKEY}"
+      ),
+      // Inserts a claim, or replaces a record past its retention (the claim's transaction
+      // read it first).
+      receipt_put: format!(
+        "INSERT OR REPLACE INTO {r} (agent_name, run_key, tool_call_id, proposal_hash, \
+         claim_id, status, claimed_at, lease_expires_at, completed_at, result_json, expires_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, 'in_progress', ?6, ?7, NULL, NULL, ?8)"
+      ),
+      receipt_complete: format!(
+        "UPDATE {r} SET status = ?5, completed_at = ?6, result_json = ?7, expires_at = ?8 \
+         WHERE {RKEY} AND claim_id = ?4 AND status = 'in_progress'"
+      ),
+      receipt_release: format!(
+        "DELETE FROM {r} WHERE {RKEY} AND claim_id = ?4 AND status = 'in_progress'"
+      ),
+      receipt_delete: format!("DELETE FROM {r} WHERE {RKEY}"),
+      receipt_prune: format!("DELETE FROM {r} WHERE expires_at <= ?1"),
     }
   }
 }
@@ -178,6 +263,21 @@ CREATE TABLE IF NOT EXISTS \"{table}_proposals\" (
   expires_at REAL
 );
 CREATE INDEX IF NOT EXISTS \"{table}_proposals_expires\" ON \"{table}_proposals\" (expires_at) WHERE expires_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS \"{table}_receipts\" (
+  agent_name TEXT NOT NULL,
+  run_key TEXT NOT NULL,
+  tool_call_id TEXT NOT NULL,
+  proposal_hash TEXT NOT NULL,
+  claim_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  claimed_at INTEGER NOT NULL,
+  lease_expires_at INTEGER NOT NULL,
+  completed_at INTEGER,
+  result_json TEXT,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (agent_name, run_key, tool_call_id)
+);
+CREATE INDEX IF NOT EXISTS \"{table}_receipts_expires\" ON \"{table}_receipts\" (expires_at);
 "
   )
 }
@@ -188,34 +288,51 @@ pub struct SqliteGrantStore {
   sql: Sql,
 }
 
+/// SQLite's extended result code for a path it refuses as a symbolic link
+/// (SQLITE_CANTOPEN_SYMLINK).
+const CANTOPEN_SYMLINK: i32 = 14 | (6 << 8);
+
 /// Creates the database file readable by its owner only, when it does not exist yet: it
 /// holds approved arguments. SQLite gives its `-wal` and `-shm` files the same mode.
+/// A path that is a symbolic link to nothing is refused: the owner-only create does not
+/// follow it, SQLite would, and create the target with the process's umask.
 #[cfg(unix)]
-fn create_private(path: &str) {
+fn create_private(path: &str) -> Result<()> {
   use std::os::unix::fs::OpenOptionsExt;
   if path.is_empty() || path == ":memory:" {
-    return;
+    return Ok(());
   }
   // AlreadyExists (another process was first) and every other failure are left to
   // SQLite's own open, which reports them.
-  let _ = std::fs::OpenOptions::new()
+  let created = std::fs::OpenOptions::new()
     .write(true)
     .create_new(true)
     .mode(0o600)
     .open(path);
+  if created.is_err() {
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if link && std::fs::metadata(path).is_err() {
+      return Err(StoreError::Sqlite(CANTOPEN_SYMLINK));
+    }
+  }
+  Ok(())
 }
 
 #[cfg(not(unix))]
-fn create_private(_path: &str) {}
+fn create_private(_path: &str) -> Result<()> {
+  Ok(())
+}
 
 impl SqliteGrantStore {
   /// Opens (creating when missing) the file at `path` and the store's tables in it.
   /// `busy` is how long a call waits for another connection's lock.
   pub fn open(path: &str, table: &str, busy: Duration) -> Result<SqliteGrantStore> {
-    if !is_table_name(table) {
+    // SQLite compares table names without ASCII case: only lower-case ones are taken, so
+    // two stores' tables never fold into one.
+    if !is_table_name(table) || table.bytes().any(|b| b.is_ascii_uppercase()) {
       return Err(StoreError::InvalidTable);
     }
-    create_private(path);
+    create_private(path)?;
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
       | OpenFlags::SQLITE_OPEN_CREATE
       | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -373,6 +490,118 @@ impl SqliteGrantStore {
       .execute([key])?;
     Ok(())
   }
+
+  fn read_receipt(
+    conn: &Connection,
+    sql: &str,
+    key: &ReceiptKey,
+    run_key: &str,
+  ) -> Result<Option<Receipt>> {
+    Ok(
+      conn
+        .prepare_cached(sql)?
+        .query_row(params![key.agent_name, run_key, key.tool_call_id], |row| {
+          Ok(Receipt {
+            key: key.clone(),
+            proposal_hash: row.get(0)?,
+            claim_id: row.get(1)?,
+            status: row.get(2)?,
+            claimed_at: row.get(3)?,
+            lease_expires_at: row.get(4)?,
+            completed_at: row.get(5)?,
+            result_json: row.get(6)?,
+            expires_at: row.get(7)?,
+          })
+        })
+        .optional()?,
+    )
+  }
+
+  /// Claims the key in one transaction: stores the claim (`None`) when the key has no
+  /// record or only one past its retention at `now`; otherwise answers the record.
+  pub fn claim_receipt(&mut self, claim: &ReceiptClaim, now: i64) -> Result<Option<Receipt>> {
+    let tx = self
+      .conn
+      .transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let key = &claim.key;
+    let run_key = key.run_key();
+    if let Some(existing) = Self::read_receipt(&tx, &self.sql.receipt_get, key, &run_key)? {
+      if now < existing.expires_at {
+        tx.commit()?;
+        return Ok(Some(existing));
+      }
+    }
+    tx.prepare_cached(&self.sql.receipt_put)?.execute(params![
+      key.agent_name,
+      run_key,
+      key.tool_call_id,
+      claim.proposal_hash,
+      claim.claim_id,
+      claim.claimed_at,
+      claim.lease_expires_at,
+      claim.expires_at
+    ])?;
+    tx.commit()?;
+    Ok(None)
+  }
+
+  /// Records the outcome when the key's record is `in_progress` under the same claim id.
+  pub fn complete_receipt(&mut self, outcome: &ReceiptOutcome) -> Result<bool> {
+    let key = &outcome.key;
+    let changed = self
+      .conn
+      .prepare_cached(&self.sql.receipt_complete)?
+      .execute(params![
+        key.agent_name,
+        key.run_key(),
+        key.tool_call_id,
+        outcome.claim_id,
+        outcome.status,
+        outcome.completed_at,
+        outcome.result_json,
+        outcome.expires_at
+      ])?;
+    Ok(changed > 0)
+  }
+
+  /// Deletes the key's record when it is `in_progress` under `claim_id`.
+  pub fn release_receipt(&mut self, key: &ReceiptKey, claim_id: &str) -> Result<bool> {
+    let changed = self
+      .conn
+      .prepare_cached(&self.sql.receipt_release)?
+      .execute(params![
+        key.agent_name,
+        key.run_key(),
+        key.tool_call_id,
+        claim_id
+      ])?;
+    Ok(changed > 0)
+  }
+
+  /// The key's record unless it is missing or past its retention at `now`.
+  pub fn get_receipt(&self, key: &ReceiptKey, now: i64) -> Result<Option<Receipt>> {
+    let found = Self::read_receipt(&self.conn, &self.sql.receipt_get, key, &key.run_key())?;
+    Ok(found.filter(|r| now < r.expires_at))
+  }
+
+  /// Deletes whatever record the key has.
+  pub fn delete_receipt(&mut self, key: &ReceiptKey) -> Result<bool> {
+    let changed = self
+      .conn
+      .prepare_cached(&self.sql.receipt_delete)?
+      .execute(params![key.agent_name, key.run_key(), key.tool_call_id])?;
+    Ok(changed > 0)
+  }
+
+  /// Deletes every receipt at or past its retention; returns how many.
+  pub fn prune_receipts(&mut self, now: i64) -> Result<u64> {
+    Ok(
+      self
+        .conn
+        .prepare_cached(&self.sql.receipt_prune)?
+        .execute([now])? as u64,
+    )
+  }
 }
 
 #[cfg(test)]
@@ -414,6 +643,11 @@ mod tests {
     assert!(!is_table_name(&"a".repeat(MAX_TABLE_NAME + 1)));
     assert_eq!(
       SqliteGrantStore::open(":memory:", "a;b", Duration::ZERO).err(),
+      Some(StoreError::InvalidTable)
+    );
+    // SQLite folds ASCII case: an upper-case name could meet its lower-case twin.
+    assert_eq!(
+      SqliteGrantStore::open(":memory:", "Approvals", Duration::ZERO).err(),
       Some(StoreError::InvalidTable)
     );
   }
@@ -514,6 +748,88 @@ mod tests {
       store.get_proposal("q", 1e300).unwrap().as_deref(),
       Some("{}")
     );
+  }
+
+  fn rkey(run: Option<&str>) -> ReceiptKey {
+    ReceiptKey {
+      agent_name: "a".into(),
+      run_id: run.map(Into::into),
+      tool_call_id: "c\u{0}".into(),
+    }
+  }
+
+  fn claim(key: &ReceiptKey, id: &str, at: i64) -> ReceiptClaim {
+    ReceiptClaim {
+      key: key.clone(),
+      proposal_hash: "b".repeat(64),
+      claim_id: id.into(),
+      claimed_at: at,
+      lease_expires_at: at + 10,
+      expires_at: at + 100,
+    }
+  }
+
+  #[test]
+  fn receipts_claim_once_complete_by_claim_id_and_expire() {
+    let mut store = memory();
+    let none = rkey(None);
+    let empty = rkey(Some(""));
+    assert_eq!(store.claim_receipt(&claim(&none, "x", 0), 0).unwrap(), None);
+    let held = store
+      .claim_receipt(&claim(&none, "y", 5), 5)
+      .unwrap()
+      .unwrap();
+    assert_eq!(
+      (held.claim_id.as_str(), held.status.as_str()),
+      ("x", "in_progress")
+    );
+    assert_eq!(held.key.run_id, None);
+    assert_eq!(
+      store.claim_receipt(&claim(&empty, "z", 5), 5).unwrap(),
+      None,
+      "'' is not null"
+    );
+    let done = ReceiptOutcome {
+      key: none.clone(),
+      claim_id: "y".into(),
+      status: "completed".into(),
+      completed_at: 20,
+      result_json: Some("1".into()),
+      expires_at: 200,
+    };
+    assert!(!store.complete_receipt(&done).unwrap(), "another claim id");
+    let done = ReceiptOutcome {
+      claim_id: "x".into(),
+      ..done
+    };
+    assert!(store.complete_receipt(&done).unwrap());
+    assert!(
+      !store.complete_receipt(&done).unwrap(),
+      "no longer in progress"
+    );
+    assert!(
+      !store.release_receipt(&none, "x").unwrap(),
+      "completed is kept"
+    );
+    let got = store.get_receipt(&none, 199).unwrap().unwrap();
+    assert_eq!(
+      (
+        got.status.as_str(),
+        got.completed_at,
+        got.result_json.as_deref()
+      ),
+      ("completed", Some(20), Some("1"))
+    );
+    assert_eq!(store.get_receipt(&none, 200).unwrap(), None);
+    assert!(store.release_receipt(&empty, "z").unwrap());
+    assert_eq!(
+      store.claim_receipt(&claim(&none, "w", 200), 200).unwrap(),
+      None,
+      "past retention"
+    );
+    assert_eq!(store.prune_receipts(299).unwrap(), 0);
+    assert_eq!(store.prune_receipts(300).unwrap(), 1);
+    assert!(!store.delete_receipt(&none).unwrap());
   }
 
   #[test]

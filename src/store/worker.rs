@@ -10,7 +10,9 @@ use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::sqlite::{Grant, GrantKey, SqliteGrantStore, StoreError};
+use super::sqlite::{
+  Grant, GrantKey, Receipt, ReceiptClaim, ReceiptKey, ReceiptOutcome, SqliteGrantStore, StoreError,
+};
 
 /// One store operation with its arguments.
 pub enum Op {
@@ -22,6 +24,12 @@ pub enum Op {
   PutProposal(String, String, Option<f64>),
   GetProposal(String, f64),
   DeleteProposal(String),
+  ClaimReceipt(Box<ReceiptClaim>, i64),
+  CompleteReceipt(Box<ReceiptOutcome>),
+  ReleaseReceipt(ReceiptKey, String),
+  GetReceipt(ReceiptKey, i64),
+  DeleteReceipt(ReceiptKey),
+  PruneReceipts(i64),
 }
 
 /// What an operation gives back.
@@ -30,6 +38,7 @@ pub enum Outcome {
   Bool(bool),
   Count(u64),
   Text(Option<String>),
+  Receipt(Option<Box<Receipt>>),
   Done,
 }
 
@@ -167,6 +176,14 @@ fn run(
       store.delete_proposal(&key)?;
       Outcome::Done
     }
+    Op::ClaimReceipt(claim, now) => {
+      Outcome::Receipt(store.claim_receipt(&claim, now)?.map(Box::new))
+    }
+    Op::CompleteReceipt(outcome) => Outcome::Bool(store.complete_receipt(&outcome)?),
+    Op::ReleaseReceipt(key, claim_id) => Outcome::Bool(store.release_receipt(&key, &claim_id)?),
+    Op::GetReceipt(key, now) => Outcome::Receipt(store.get_receipt(&key, now)?.map(Box::new)),
+    Op::DeleteReceipt(key) => Outcome::Bool(store.delete_receipt(&key)?),
+    Op::PruneReceipts(now) => Outcome::Count(store.prune_receipts(now)?),
   })
 }
 

@@ -20,6 +20,7 @@ import {
   verifySnapshot,
   type PreparedToolCall,
   type RuntimeReason,
+  type ExecutionReceiptCode,
   type SnapshotValue,
   type ToolArgumentSnapshot,
   type ToolCallDecision,
@@ -146,7 +147,7 @@ async function threeSteps(): Promise<void> {
     const sum: number = outcome.result;
     void sum;
   } else if (outcome.decidedBy === 'runtime') {
-    const reason: RuntimeReason | 'grant_unavailable' = outcome.reason;
+    const reason: RuntimeReason | 'grant_unavailable' | ExecutionReceiptCode = outcome.reason;
     void reason;
   }
 }
@@ -179,7 +180,7 @@ function errors(error: unknown, stored: unknown): void {
     void wrong;
   }
   if (isToolCallNotAllowedError(error)) {
-    const code: 'not_allowed' | 'already_executed' | 'not_a_decision' | 'grant_unavailable' = error.code;
+    const code: 'not_allowed' | 'already_executed' | 'not_a_decision' | 'grant_unavailable' | ExecutionReceiptCode = error.code;
     // @ts-expect-error no such code
     const wrong: typeof error.code = 'denied';
     void code, wrong;

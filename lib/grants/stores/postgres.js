@@ -34,6 +34,16 @@ function statements(table) {
   const g = `${schema}"${name}"`;
   const n = `${schema}"${name}_nonces"`;
   const p = `${schema}"${name}_proposals"`;
+  const r = `${schema}"${name}_receipts"`;
+  // A claim's columns, each kept unless the stored record is past its retention ($10).
+  const claimed = ['agent_name', 'run_id', 'tool_call_id', 'proposal_hash', 'claim_id', 'status', 'claimed_at', 'lease_expires_at', 'completed_at', 'result_json', 'expires_at'];
+  let replace = '';
+  for (let i = 0; i < claimed.length; i++) {
+    replace += `${i === 0 ? '' : ', '}${claimed[i]} = CASE WHEN kept.expires_at <= $10::bigint THEN EXCLUDED.${claimed[i]} ELSE kept.${claimed[i]} END`;
+  }
+  const receiptColumns =
+    'agent_name AS "agentName", run_id AS "runId", tool_call_id AS "toolCallId", proposal_hash AS "proposalHash", claim_id AS "claimId", status, ' +
+    'claimed_at AS "claimedAt", lease_expires_at AS "leaseExpiresAt", completed_at AS "completedAt", result_json AS "resultJson", expires_at AS "expiresAt"';
   const key = 'proposal_hash = $1::text AND agent_name = $2::text AND tool_name = $3::text AND scope IS NOT DISTINCT FROM $4::text';
   const columns = '(proposal_hash, agent_name, tool_name, scope, args_canonical_json, expires_at, uses)';
   const values = '$1::text, $2::text, $3::text, $4::text, $5::text, $6::float8, $7::bigint';
@@ -62,7 +72,39 @@ CREATE TABLE IF NOT EXISTS ${p} (
   expires_at double precision
 );
 CREATE INDEX IF NOT EXISTS "${name}_proposals_expires" ON ${p} (expires_at) WHERE expires_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS ${r} (
+  receipt_id text PRIMARY KEY,
+  agent_name text NOT NULL,
+  run_id text,
+  tool_call_id text NOT NULL,
+  proposal_hash text NOT NULL,
+  claim_id text NOT NULL,
+  status text NOT NULL,
+  claimed_at bigint NOT NULL,
+  lease_expires_at bigint NOT NULL,
+  completed_at bigint,
+  result_json text,
+  expires_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS "${name}_receipts_expires" ON ${r} (expires_at);
 `,
+    // One statement: the insert, or on a conflict an update that locks the key's row and
+    // keeps every column unless the record is past its retention. RETURNING gives the row
+    // as it now is (the latest committed version, whatever the statement's snapshot):
+    // the caller claimed it when the claim_id is its own.
+    claimReceipt:
+      `INSERT INTO ${r} AS kept (receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, result_json, expires_at) ` +
+      "VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, 'in_progress', $7::bigint, $8::bigint, NULL, NULL, $9::bigint) " +
+      `ON CONFLICT (receipt_id) DO UPDATE SET ${replace} RETURNING ${receiptColumns}`,
+    completeReceipt:
+      `UPDATE ${r} SET status = $3::text, completed_at = $4::bigint, result_json = $5::text, expires_at = $6::bigint ` +
+      "WHERE receipt_id = $1::text AND claim_id = $2::text AND status = 'in_progress' RETURNING 1 AS done",
+    releaseReceipt: `DELETE FROM ${r} WHERE receipt_id = $1::text AND claim_id = $2::text AND status = 'in_progress' RETURNING 1 AS done`,
+    getReceipt: `SELECT ${receiptColumns} FROM ${r} WHERE receipt_id = $1::text AND expires_at > $2::bigint`,
+    deleteReceipt: `DELETE FROM ${r} WHERE receipt_id = $1::text RETURNING 1 AS done`,
+    pruneReceipts:
+      `WITH gone AS (DELETE FROM ${r} WHERE receipt_id IN (SELECT receipt_id FROM ${r} WHERE expires_at <= $1::bigint FOR UPDATE SKIP LOCKED) RETURNING 1) ` +
+      'SELECT count(*) AS removed FROM gone',
     put: `INSERT INTO ${g} ${columns} VALUES (${values}) RETURNING id`,
     // The nonce is claimed (inserted, or renewed when its record has expired) and the
     // grant inserted only from the claim's row: one statement, so both or neither. A
@@ -120,6 +162,19 @@ function classify(cause) {
 }
 
 function ignore() {}
+
+const RECEIPT_FIELDS = ObjectFreeze(['agentName', 'runId', 'toolCallId', 'proposalHash', 'claimId', 'status', 'claimedAt', 'leaseExpiresAt', 'completedAt', 'resultJson', 'expiresAt']);
+
+/** The receipt record of the first row (own data columns, text decoded), or null. */
+function receiptRow(rows) {
+  if (rows.length === 0) return null;
+  const row = { __proto__: null };
+  for (let i = 0; i < RECEIPT_FIELDS.length; i++) row[RECEIPT_FIELDS[i]] = first(rows, RECEIPT_FIELDS[i]);
+  if (typeof row.agentName !== 'string' || typeof row.toolCallId !== 'string' || typeof row.claimId !== 'string') throw BAD_RESULT;
+  const record = C.receiptFromRow(row);
+  record.claimId = C.decodeText(record.claimId);
+  return record;
+}
 
 /** The rows of a query result (an own `rows` array), or a failure. */
 function rowsOf(result) {
@@ -246,6 +301,44 @@ function createPostgresGrantStore(options) {
     deleteProposal: C.method((key) => {
       const values = [C.readProposalKey(key)];
       return run('deleteProposal', () => C.then(send(sql.deleteProposal, values), () => undefined));
+    }),
+    // Receipts (docs/stores.md): the `<table>_receipts` table, one statement each.
+    claimReceipt: C.method((claim, now) => {
+      const c = C.readReceiptClaim(claim);
+      const t = C.readReceiptNow(now);
+      const claimId = C.encodeText(c.claimId);
+      const values = [C.receiptId(c), C.encodeText(c.agentName), c.runId === null ? null : C.encodeText(c.runId), C.encodeText(c.toolCallId), c.proposalHash, claimId, c.claimedAt, c.leaseExpiresAt, c.expiresAt, t];
+      return run('claimReceipt', () =>
+        C.then(send(sql.claimReceipt, values), (rows) => {
+          const record = receiptRow(rows);
+          if (record === null) throw BAD_RESULT;
+          return record.claimId === c.claimId ? null : record;
+        }),
+      );
+    }),
+    completeReceipt: C.method((outcome, now) => {
+      const o = C.readReceiptOutcome(outcome);
+      C.readReceiptNow(now);
+      const values = [C.receiptId(o), C.encodeText(o.claimId), o.status, o.completedAt, o.resultJson === null ? null : C.encodeText(o.resultJson), o.expiresAt];
+      return run('completeReceipt', () => C.then(send(sql.completeReceipt, values), (rows) => rows.length === 1));
+    }),
+    releaseReceipt: C.method((release, now) => {
+      const k = C.readReceiptRelease(release);
+      C.readReceiptNow(now);
+      const values = [C.receiptId(k), C.encodeText(k.claimId)];
+      return run('releaseReceipt', () => C.then(send(sql.releaseReceipt, values), (rows) => rows.length === 1));
+    }),
+    getReceipt: C.method((key, now) => {
+      const values = [C.receiptId(C.readReceiptKey(key)), C.readReceiptNow(now)];
+      return run('getReceipt', () => C.then(send(sql.getReceipt, values), receiptRow));
+    }),
+    deleteReceipt: C.method((key) => {
+      const values = [C.receiptId(C.readReceiptKey(key))];
+      return run('deleteReceipt', () => C.then(send(sql.deleteReceipt, values), (rows) => rows.length === 1));
+    }),
+    pruneReceipts: C.method((now) => {
+      const values = [C.readReceiptNow(now)];
+      return run('pruneReceipts', () => C.then(send(sql.pruneReceipts, values), (rows) => +first(rows, 'removed')));
     }),
     /** Later calls reject (store_closed); the pool stays open: it is the application's. */
     close: C.method(() => {

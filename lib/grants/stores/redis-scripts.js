@@ -175,6 +175,61 @@ else
   redis.call('ZADD', KEYS[2], ARGV[2], KEYS[1])
 end
 return 1`,
+  // Receipts: KEYS receipt, receipts index. A receipt is a hash: a agentName, r runKey
+  // ('-' null, '+' and the runId), c toolCallId, h proposalHash, i claimId, s status,
+  // t claimedAt, l leaseExpiresAt, d completedAt (absent: null), j resultJson (absent:
+  // null), e expiresAt; scored by e in the receipts index.
+  // ARGV agentName, runKey, toolCallId, proposalHash, claimId, claimedAt, leaseExpiresAt, expiresAt, now.
+  // Returns 0 when claimed, else the stored record's HGETALL.
+  claimReceipt: `
+local key, index = KEYS[1], KEYS[2]
+local e = redis.call('HGET', key, 'e')
+if e and tonumber(ARGV[9]) < tonumber(e) then return redis.call('HGETALL', key) end
+redis.call('DEL', key)
+redis.call('HSET', key, 'a', ARGV[1], 'r', ARGV[2], 'c', ARGV[3], 'h', ARGV[4], 'i', ARGV[5], 's', 'in_progress', 't', ARGV[6], 'l', ARGV[7], 'e', ARGV[8])
+redis.call('ZADD', index, ARGV[8], key)
+return 0`,
+  // ARGV claimId, status, completedAt, hasResult ('1'/'0'), resultJson, expiresAt
+  completeReceipt: `
+local key, index = KEYS[1], KEYS[2]
+if redis.call('HGET', key, 's') ~= 'in_progress' or redis.call('HGET', key, 'i') ~= ARGV[1] then return 0 end
+redis.call('HSET', key, 's', ARGV[2], 'd', ARGV[3], 'e', ARGV[6])
+if ARGV[4] == '1' then redis.call('HSET', key, 'j', ARGV[5]) end
+redis.call('ZADD', index, ARGV[6], key)
+return 1`,
+  // ARGV claimId
+  releaseReceipt: `
+local key, index = KEYS[1], KEYS[2]
+if redis.call('HGET', key, 's') ~= 'in_progress' or redis.call('HGET', key, 'i') ~= ARGV[1] then return 0 end
+redis.call('DEL', key)
+redis.call('ZREM', index, key)
+return 1`,
+  // KEYS receipt (reads only)
+  getReceipt: `
+return redis.call('HGETALL', KEYS[1])`,
+  deleteReceipt: `
+local gone = redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], KEYS[1])
+return gone`,
+  // KEYS receipts index; ARGV now, batch size. Returns { removed, members looked at }.
+  pruneReceipts: `
+local index = KEYS[1]
+local now = tonumber(ARGV[1])
+local members = redis.call('ZRANGEBYSCORE', index, '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local removed = 0
+for _, m in ipairs(members) do
+  local e = redis.call('HGET', m, 'e')
+  if e and now >= tonumber(e) then
+    redis.call('DEL', m)
+    removed = removed + 1
+    redis.call('ZREM', index, m)
+  elseif e then
+    redis.call('ZADD', index, e, m)
+  else
+    redis.call('ZREM', index, m)
+  end
+end
+return { removed, #members }`,
   // KEYS proposal, index
   deleteProposal: `
 redis.call('DEL', KEYS[1])
@@ -184,7 +239,7 @@ return 1`,
 
 /** Each script's text (the shared Lua first) and SHA-1, made once at load. */
 const LOADED = {};
-for (const name of ['put', 'has', 'take', 'delete', 'prune', 'putProposal', 'deleteProposal']) {
+for (const name of ['put', 'has', 'take', 'delete', 'prune', 'putProposal', 'deleteProposal', 'claimReceipt', 'completeReceipt', 'releaseReceipt', 'getReceipt', 'deleteReceipt', 'pruneReceipts']) {
   const text = LUA_COMMON + SCRIPTS[name];
   LOADED[name] = ObjectFreeze({ text, sha: createHash('sha1').update(text).digest('hex') });
 }

@@ -124,6 +124,7 @@ function createRedisGrantStore(options) {
   const timeoutMs = C.readTimeout(C.own(opts, 'timeoutMs'));
   const where = `Redis grant store (prefix "${escapeName(prefix)}")`;
   const index = `${prefix}index`;
+  const receiptIndex = `${prefix}rindex`;
   let closed = false;
   let durabilityChecked = false;
 
@@ -139,14 +140,22 @@ function createRedisGrantStore(options) {
     durabilityChecked = true;
     // Sent from inside C.then: a client whose command throws rejects, it never throws here.
     const settings = C.then(undefined, () => C.then(send(['CONFIG', 'GET', 'appendonly']), (appendonly) =>
-      C.then(send(['CONFIG', 'GET', 'maxmemory-policy']), (policy) => ({
-        appendonly: configValue(appendonly, 'appendonly'), policy: configValue(policy, 'maxmemory-policy'),
-      }))));
+      C.then(send(['CONFIG', 'GET', 'appendfsync']), (fsync) =>
+        C.then(send(['CONFIG', 'GET', 'maxmemory-policy']), (policy) => ({
+          appendonly: configValue(appendonly, 'appendonly'),
+          fsync: configValue(fsync, 'appendfsync'),
+          policy: configValue(policy, 'maxmemory-policy'),
+        })))));
     C.then(settings, (found) => {
       const evicts = typeof found.policy === 'string' && StringPrototypeSlice(found.policy, 0, 8) === 'allkeys-';
-      if (found.appendonly === 'no' || evicts) {
+      // appendfsync everysec (Redis's default) or no acknowledges writes the disk may not hold yet.
+      const lazyFsync = found.appendonly === 'yes' && (found.fsync === 'everysec' || found.fsync === 'no');
+      if (found.appendonly === 'no' || lazyFsync || evicts) {
+        const cause = found.appendonly === 'no' ? 'does not write an append-only file (appendonly no)'
+          : lazyFsync ? `acknowledges writes before they reach the disk (appendfsync ${found.fsync})`
+            : `evicts keys (maxmemory-policy ${found.policy})`;
         emitWarning(
-          `${where}: the Redis server ${found.appendonly === 'no' ? 'does not write an append-only file (appendonly no)' : `evicts keys (maxmemory-policy ${found.policy})`}: ` +
+          `${where}: the Redis server ${cause}: ` +
             'after a restart or an eviction, a spent use or a granted seal\'s nonce can be forgotten and an approval run again. ' +
             'Use appendonly yes with appendfsync always, maxmemory-policy noeviction (or volatile-*), and no asynchronous failover (docs/stores.md).',
           { type: 'Warning', code: 'TAS_REDIS_NOT_DURABLE' },
@@ -189,6 +198,49 @@ function createRedisGrantStore(options) {
     for (;;) {
       // script() answers the package's own promise (C.then): adopted without a lookup.
       const reply = await ours(script('prune', [index], [NumberToString(now), `${PRUNE_BATCH}`]));
+      if (!ArrayIsArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') throw BAD_REPLY;
+      removed += reply[0];
+      if (reply[1] < PRUNE_BATCH) return removed;
+    }
+  }
+
+  function receiptKeys(key) {
+    return [`${prefix}r:${C.receiptId(key)}`, receiptIndex];
+  }
+
+  /** A receipt hash's HGETALL reply (a flat list) as a ReceiptRecord, or null when empty. */
+  function receiptOf(reply) {
+    if (reply === 0) return null;
+    if (!ArrayIsArray(reply) || isProxy(reply)) throw BAD_REPLY;
+    if (reply.length === 0) return null;
+    const f = { __proto__: null };
+    for (let i = 0; i + 1 < reply.length; i += 2) {
+      if (typeof reply[i] !== 'string' || typeof reply[i + 1] !== 'string') throw BAD_REPLY;
+      f[reply[i]] = reply[i + 1];
+    }
+    const run = f.r;
+    if (typeof f.a !== 'string' || typeof f.c !== 'string' || typeof f.i !== 'string' || typeof run !== 'string' || run.length === 0) throw BAD_REPLY;
+    const record = C.receiptFromRow({
+      agentName: f.a,
+      runId: run === '-' ? null : StringPrototypeSlice(run, 1),
+      toolCallId: f.c,
+      proposalHash: f.h,
+      claimId: f.i,
+      status: f.s,
+      claimedAt: f.t,
+      leaseExpiresAt: f.l,
+      completedAt: f.d,
+      resultJson: f.j,
+      expiresAt: f.e,
+    });
+    record.claimId = C.decodeText(record.claimId);
+    return record;
+  }
+
+  async function pruneReceipts(now) {
+    let removed = 0;
+    for (;;) {
+      const reply = await ours(script('pruneReceipts', [receiptIndex], [NumberToString(now), `${PRUNE_BATCH}`]));
       if (!ArrayIsArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') throw BAD_REPLY;
       removed += reply[0];
       if (reply[1] < PRUNE_BATCH) return removed;
@@ -246,6 +298,56 @@ function createRedisGrantStore(options) {
     deleteProposal: C.method((key) => {
       const keys = [`${prefix}p:${C.readProposalKey(key)}`, index];
       return run('deleteProposal', () => C.then(script('deleteProposal', keys, []), done));
+    }),
+    // Receipts (docs/stores.md): a hash per receipt key, one script each.
+    claimReceipt: C.method((claim, now) => {
+      const c = C.readReceiptClaim(claim);
+      const t = C.readReceiptNow(now);
+      const args = [
+        C.encodeText(c.agentName),
+        c.runId === null ? '-' : `+${C.encodeText(c.runId)}`,
+        C.encodeText(c.toolCallId),
+        c.proposalHash,
+        C.encodeText(c.claimId),
+        NumberToString(c.claimedAt),
+        NumberToString(c.leaseExpiresAt),
+        NumberToString(c.expiresAt),
+        NumberToString(t),
+      ];
+      checkDurability();
+      return run('claimReceipt', () => C.then(script('claimReceipt', receiptKeys(c), args), (reply) => {
+        if (reply === 0) return null;
+        const record = receiptOf(reply);
+        if (record === null) throw BAD_REPLY;
+        return record;
+      }));
+    }),
+    completeReceipt: C.method((outcome, now) => {
+      const o = C.readReceiptOutcome(outcome);
+      C.readReceiptNow(now);
+      const args = [C.encodeText(o.claimId), o.status, NumberToString(o.completedAt), o.resultJson === null ? '0' : '1', o.resultJson === null ? '' : C.encodeText(o.resultJson), NumberToString(o.expiresAt)];
+      return run('completeReceipt', () => C.then(script('completeReceipt', receiptKeys(o), args), flag));
+    }),
+    releaseReceipt: C.method((release, now) => {
+      const r = C.readReceiptRelease(release);
+      C.readReceiptNow(now);
+      return run('releaseReceipt', () => C.then(script('releaseReceipt', receiptKeys(r), [C.encodeText(r.claimId)]), flag));
+    }),
+    getReceipt: C.method((key, now) => {
+      const keys = receiptKeys(C.readReceiptKey(key));
+      const t = C.readReceiptNow(now);
+      return run('getReceipt', () => C.then(script('getReceipt', [keys[0]], []), (reply) => {
+        const record = receiptOf(reply);
+        return record === null || !(t < record.expiresAt) ? null : record;
+      }));
+    }),
+    deleteReceipt: C.method((key) => {
+      const keys = receiptKeys(C.readReceiptKey(key));
+      return run('deleteReceipt', () => C.then(script('deleteReceipt', keys, []), flag));
+    }),
+    pruneReceipts: C.method((now) => {
+      const t = C.readReceiptNow(now);
+      return run('pruneReceipts', () => pruneReceipts(t));
     }),
     /** Later calls reject (store_closed); the client stays connected: it is the application's. */
     close: C.method(() => {

@@ -14,6 +14,7 @@ const C = require('./common');
 const { ObjectFreeze, StringPrototypeIsWellFormed, StringPrototypeSlice } = P;
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
+const StringPrototypeToLowerCase = uncurryThis(String.prototype.toLowerCase);
 
 const {
   sqliteStoreOpen,
@@ -26,6 +27,12 @@ const {
   sqliteStoreGetProposal,
   sqliteStoreDeleteProposal,
   sqliteStoreClose,
+  sqliteStoreClaimReceipt,
+  sqliteStoreCompleteReceipt,
+  sqliteStoreReleaseReceipt,
+  sqliteStoreGetReceipt,
+  sqliteStoreDeleteReceipt,
+  sqliteStorePruneReceipts,
 } = binding;
 
 /** SQLite result codes worth a word in the message (the primary code is the low byte). */
@@ -45,10 +52,24 @@ function classify(cause) {
   if (message === 'timeout') return { code: 'store_timeout' };
   if (message === 'closed') return { code: 'store_closed' };
   if (typeof message === 'string' && StringPrototypeIndexOf(message, 'sqlite_') === 0) {
-    const hint = HINTS[+StringPrototypeSlice(message, 7) & 0xff];
+    const number = +StringPrototypeSlice(message, 7);
+    // 1550 (SQLITE_CANTOPEN_SYMLINK): the store refuses a path that links to nothing.
+    const hint = number === 1550 ? 'the path is a symbolic link to nothing' : HINTS[number & 0xff];
     return { code: 'store_failed', detail: message, hint };
   }
   return { code: 'store_failed', detail: typeof message === 'string' && message === 'internal' ? message : undefined };
+}
+
+/** A receipt key's text as the store writes it (encodeText; runId null stays null). */
+function encodeKey(key) {
+  return { agentName: C.encodeText(key.agentName), runId: key.runId === null ? null : C.encodeText(key.runId), toolCallId: C.encodeText(key.toolCallId) };
+}
+
+function receiptOrNull(row) {
+  if (row === null || row === undefined) return null;
+  const record = C.receiptFromRow(row);
+  record.claimId = C.decodeText(record.claimId);
+  return record;
 }
 
 function readPath(value) {
@@ -69,6 +90,11 @@ function createSqliteGrantStore(options) {
   const opts = C.readOptions(options, 'createSqliteGrantStore');
   const path = readPath(C.own(opts, 'path'));
   const table = C.readTable(C.own(opts, 'table'), false).name;
+  // SQLite compares identifiers without ASCII case, quoted or not: "Approvals" and
+  // "approvals" would be one table. Only lower-case names are taken, so no two meet.
+  if (StringPrototypeToLowerCase(table) !== table) {
+    throw invalidArgument('options.table must be lower-case for SQLite (SQLite compares table names without case; docs/stores.md)');
+  }
   const timeoutMs = C.readTimeout(C.own(opts, 'timeoutMs'));
   const where = `SQLite grant store (table "${table}")`;
   const handle = sqliteStoreOpen(path, table, timeoutMs);
@@ -117,6 +143,42 @@ function createSqliteGrantStore(options) {
     deleteProposal: C.method((key) => {
       const k = C.readProposalKey(key);
       return run('deleteProposal', () => sqliteStoreDeleteProposal(handle, k));
+    }),
+    // Receipts (docs/stores.md): the `<table>_receipts` table, one transaction each.
+    claimReceipt: C.method((claim, now) => {
+      const c = C.readReceiptClaim(claim);
+      const t = C.readReceiptNow(now);
+      const k = encodeKey(c);
+      return C.then(
+        run('claimReceipt', () => sqliteStoreClaimReceipt(handle, k.agentName, k.runId, k.toolCallId, c.proposalHash, C.encodeText(c.claimId), c.claimedAt, c.leaseExpiresAt, c.expiresAt, t)),
+        receiptOrNull,
+      );
+    }),
+    completeReceipt: C.method((outcome, now) => {
+      const o = C.readReceiptOutcome(outcome);
+      C.readReceiptNow(now);
+      const k = encodeKey(o);
+      const result = o.resultJson === null ? null : C.encodeText(o.resultJson);
+      return run('completeReceipt', () => sqliteStoreCompleteReceipt(handle, k.agentName, k.runId, k.toolCallId, C.encodeText(o.claimId), o.status, o.completedAt, result, o.expiresAt));
+    }),
+    releaseReceipt: C.method((release, now) => {
+      const r = C.readReceiptRelease(release);
+      C.readReceiptNow(now);
+      const k = encodeKey(r);
+      return run('releaseReceipt', () => sqliteStoreReleaseReceipt(handle, k.agentName, k.runId, k.toolCallId, C.encodeText(r.claimId)));
+    }),
+    getReceipt: C.method((key, now) => {
+      const k = encodeKey(C.readReceiptKey(key));
+      const t = C.readReceiptNow(now);
+      return C.then(run('getReceipt', () => sqliteStoreGetReceipt(handle, k.agentName, k.runId, k.toolCallId, t)), receiptOrNull);
+    }),
+    deleteReceipt: C.method((key) => {
+      const k = encodeKey(C.readReceiptKey(key));
+      return run('deleteReceipt', () => sqliteStoreDeleteReceipt(handle, k.agentName, k.runId, k.toolCallId));
+    }),
+    pruneReceipts: C.method((now) => {
+      const t = C.readReceiptNow(now);
+      return run('pruneReceipts', () => sqliteStorePruneReceipts(handle, t));
     }),
     close: C.method(() => run('close', () => sqliteStoreClose(handle))),
   });

@@ -1,0 +1,50 @@
+'use strict';
+// Doc errors found in review: each page checked against the code or the declarations.
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const read = (name) => fs.readFileSync(path.join(__dirname, '..', name), 'utf8');
+
+test('the symbol docs/approvals.md names is the one the package registers on the global object', () => {
+  const named = [...read('docs/approvals.md').matchAll(/Symbol\.for\('(tool-argument-snapshot\.[^']+)'\)/g)].map((m) => m[1]);
+  assert.ok(named.length > 0, 'approvals.md names the symbol');
+  // A fresh process: load the package and evaluate once, then look on globalThis.
+  const script = `
+    const { prepareToolCall, authorizeToolCall, createApprovalGrants } = require(${JSON.stringify(path.join(__dirname, '..'))});
+    const grants = createApprovalGrants();
+    const prepared = prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{}' });
+    Promise.resolve(authorizeToolCall({ prepared, policy: grants.policy(), execute: () => 1 })).then(() => {
+      const names = Object.getOwnPropertySymbols(globalThis).map((s) => Symbol.keyFor(s)).filter((k) => k && k.startsWith('tool-argument-snapshot.'));
+      process.stdout.write(JSON.stringify(names));
+    });`;
+  const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const registered = JSON.parse(run.stdout);
+  assert.ok(registered.length > 0, 'the package registers a symbol');
+  for (const name of named) assert.ok(registered.includes(name), `approvals.md names ${name}; the package registers ${registered.join(', ')}`);
+});
+
+test("every package docs/events.md's OpenTelemetry block requires has an install line", () => {
+  const page = read('docs/events.md');
+  const start = page.indexOf('## An OpenTelemetry span per attempt');
+  assert.notEqual(start, -1);
+  const section = page.slice(start, page.indexOf('\n## ', start + 1) === -1 ? undefined : page.indexOf('\n## ', start + 1));
+  const required = [...section.matchAll(/require\('(@opentelemetry\/[^']+)'\)/g)].map((m) => m[1]);
+  assert.ok(required.length >= 2);
+  const installs = [...section.matchAll(/npm install ([^\n`]+)/g)].flatMap((m) => m[1].trim().split(/\s+/));
+  for (const name of required) assert.ok(installs.includes(name), `${name} is required but not installed in the page`);
+});
+
+test("docs/api.md's PolicyDecision gives require_approval a proposal, as index.d.ts does", () => {
+  const dts = read('index.d.ts');
+  const from = dts.indexOf('export type PolicyDecision<');
+  const declared = dts.slice(from, dts.indexOf('});', from));
+  assert.match(declared, /readonly proposal: SuspendedToolProposal<T>/, 'index.d.ts requires the proposal');
+  const line = read('docs/api.md').split('\n').find((l) => l.startsWith('type PolicyDecision<'));
+  assert.ok(line, 'api.md shows PolicyDecision');
+  assert.ok(!/proposal\?/.test(line), `api.md shows an optional proposal: ${line}`);
+  assert.match(line, /'require_approval'[^|]*proposal: SuspendedToolProposal<T>/);
+});

@@ -1,0 +1,17 @@
+'use strict';
+// The gate kernel: what every framework gate does the same way, built on the package's
+// public API. Adapters require the module of the concern they need, or this index.
+
+module.exports = {
+  primordials: require('./primordials'),
+  ...require('./read'),
+  ...require('./peer'),
+  ...require('./options'),
+  ...require('./texts'),
+  ...require('./same-data'),
+  ...require('./decide'),
+  ...require('./execute'),
+  ...require('./proposals'),
+  ...require('./warnings'),
+  ...require('./json-schema'),
+};

@@ -1,0 +1,305 @@
+'use strict';
+// Execution receipts (issue 25, docs/receipts.md): at most once per tool call, not only
+// per decision. A receipt is keyed by { agentName, runId, toolCallId } of the prepared
+// call and bound to its proposal hash; the first attempt claims it atomically in a store
+// (one store object serves grants and receipts: docs/stores.md), later attempts read what
+// it says and run nothing. `outcome_unknown` is derived, never stored: a claim still
+// `in_progress` whose lease has expired.
+
+const { invalidArgument, ToolCallNotAllowedError } = require('../errors');
+const { own, optionalInput } = require('../input');
+const { createMemoryStore } = require('../grants/memory');
+const { canonicalize } = require('../snapshot');
+const P = require('../primordials');
+
+const { ObjectFreeze, StringPrototypeIsWellFormed, isProxy, JSONParse, SafeWeakMap, WeakMapPrototypeGet, WeakMapPrototypeSet } = P;
+const NumberIsSafeInteger = Number.isSafeInteger;
+const DateNow = Date.now;
+const SafePromise = Promise;
+const timerSet = setTimeout;
+const timerClear = clearTimeout;
+const randomBytes = require('node:crypto').randomBytes;
+const BufferPrototypeToString = Function.prototype.call.bind(Buffer.prototype.toString);
+
+const METHODS = ObjectFreeze(['claimReceipt', 'completeReceipt', 'releaseReceipt', 'getReceipt', 'deleteReceipt', 'pruneReceipts']);
+
+const DEFAULTS = ObjectFreeze({
+  leaseMs: 5 * 60 * 1000,
+  retentionMs: 24 * 60 * 60 * 1000,
+  timeoutMs: 5000,
+});
+
+/** The private state of each receipts object this package made. */
+const STATES = new SafeWeakMap();
+
+function readDuration(options, name) {
+  const value = own(options, name);
+  if (value === undefined) return DEFAULTS[name];
+  if (!NumberIsSafeInteger(value) || value <= 0) throw invalidArgument(`options.${name} must be a positive integer (ms)`);
+  return value;
+}
+
+function readFlag(options, name) {
+  const value = own(options, name);
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw invalidArgument(`options.${name} must be a boolean`);
+  return value;
+}
+
+/** The six receipt methods of a store, read once as own data function properties. */
+function readStore(store) {
+  if (store === undefined || store === null) store = createMemoryStore();
+  if (typeof store !== 'object' || isProxy(store)) throw invalidArgument('options.store must be a grant store object');
+  const methods = { __proto__: null };
+  for (let i = 0; i < METHODS.length; i += 1) {
+    const name = METHODS[i];
+    const method = own(store, name);
+    if (typeof method !== 'function') throw invalidArgument(`options.store has no ${name} method (receipts need the store's receipt operations)`);
+    methods[name] = method;
+  }
+  return { store, methods };
+}
+
+/** A receipt key, checked: { agentName, runId, toolCallId }, frozen and null-prototype-free. */
+function readKey(key) {
+  if (key === null || typeof key !== 'object' || isProxy(key)) throw invalidArgument('key must be an object { agentName, runId, toolCallId }');
+  const agentName = own(key, 'agentName');
+  const toolCallId = own(key, 'toolCallId');
+  let runId = own(key, 'runId');
+  if (runId === undefined) runId = null;
+  if (typeof agentName !== 'string' || !StringPrototypeIsWellFormed(agentName)) throw invalidArgument('key.agentName must be a well-formed string');
+  if (typeof toolCallId !== 'string' || !StringPrototypeIsWellFormed(toolCallId)) throw invalidArgument('key.toolCallId must be a well-formed string');
+  if (runId !== null && (typeof runId !== 'string' || !StringPrototypeIsWellFormed(runId))) throw invalidArgument('key.runId must be a well-formed string or null');
+  return ObjectFreeze({ agentName, runId, toolCallId });
+}
+
+/** What a store answered, read as a receipt record (own data only); undefined when it is not one. */
+function readRecord(value) {
+  if (value === null || typeof value !== 'object' || isProxy(value)) return undefined;
+  const status = own(value, 'status');
+  if (status !== 'in_progress' && status !== 'completed' && status !== 'failed') return undefined;
+  const proposalHash = own(value, 'proposalHash');
+  if (typeof proposalHash !== 'string') return undefined;
+  const resultJson = own(value, 'resultJson');
+  const completedAt = own(value, 'completedAt');
+  const runId = own(value, 'runId');
+  return {
+    __proto__: null,
+    agentName: own(value, 'agentName'),
+    runId: runId === undefined ? null : runId,
+    toolCallId: own(value, 'toolCallId'),
+    proposalHash,
+    claimId: own(value, 'claimId'),
+    status,
+    claimedAt: own(value, 'claimedAt'),
+    leaseExpiresAt: own(value, 'leaseExpiresAt'),
+    completedAt: typeof completedAt === 'number' ? completedAt : null,
+    resultJson: typeof resultJson === 'string' ? resultJson : null,
+    expiresAt: own(value, 'expiresAt'),
+  };
+}
+
+/** The status a caller sees: `outcome_unknown` for an in-progress claim past its lease. */
+function statusAt(record, now) {
+  if (record.status === 'in_progress' && !(now < record.leaseExpiresAt)) return 'outcome_unknown';
+  return record.status;
+}
+
+/** A payload-free view of a record: what receipts.get and call_already_executed give. */
+function publicReceipt(record, now) {
+  return ObjectFreeze({
+    agentName: record.agentName,
+    runId: record.runId,
+    toolCallId: record.toolCallId,
+    status: statusAt(record, now),
+    proposalHash: record.proposalHash,
+    claimedAt: record.claimedAt,
+    leaseExpiresAt: record.leaseExpiresAt,
+    completedAt: record.completedAt,
+    expiresAt: record.expiresAt,
+    hasResult: record.resultJson !== null,
+  });
+}
+
+/**
+ * Calls a store method. A plain answer (a synchronous store) comes back as it is; a
+ * promise is awaited, bounded by `timeoutMs`: the result rejects on a throw, a rejection
+ * or the timeout.
+ */
+function callStore(state, name, args) {
+  const method = state.methods[name];
+  let answer;
+  try {
+    answer = method.apply(state.store, args);
+  } catch (error) {
+    return SafePromise.reject(error);
+  }
+  if (answer === null || typeof answer !== 'object' || isProxy(answer) || typeof answer.then !== 'function') return answer;
+  return new SafePromise((resolve, reject) => {
+    let done = false;
+    const timer = timerSet(() => {
+      if (done) return;
+      done = true;
+      reject(new Error(`receipt store ${name} timed out`));
+    }, state.timeoutMs);
+    const settle = (ok, value) => {
+      if (done) return;
+      done = true;
+      timerClear(timer);
+      if (ok) resolve(value);
+      else reject(value);
+    };
+    // A thenable a store returns is the store's promise, adopted by design.
+    SafePromise.resolve(answer).then((value) => settle(true, value), (error) => settle(false, error));
+  });
+}
+
+/**
+ * Makes an execution receipts object: `{ store?, leaseMs?, retentionMs?, keepResults?,
+ * retryFailed?, now?, timeoutMs? }`, read as own data properties (a Proxy is refused
+ * unread). Pass it as `receipts` to executeToolCall or authorizeToolCall.
+ */
+function createExecutionReceipts(options) {
+  const input = optionalInput(options, 'options must be an object');
+  const opts = input === null ? { __proto__: null } : input;
+  const { store, methods } = readStore(own(opts, 'store'));
+  const leaseMs = readDuration(opts, 'leaseMs');
+  const retentionMs = readDuration(opts, 'retentionMs');
+  const timeoutMs = readDuration(opts, 'timeoutMs');
+  const keepResults = readFlag(opts, 'keepResults');
+  const retryFailed = readFlag(opts, 'retryFailed');
+  let now = own(opts, 'now');
+  if (now === undefined) now = DateNow;
+  if (typeof now !== 'function') throw invalidArgument('options.now must be a function');
+  if (leaseMs > retentionMs) throw invalidArgument('options.leaseMs must not exceed options.retentionMs');
+  const state = { __proto__: null, store, methods, leaseMs, retentionMs, timeoutMs, keepResults, retryFailed, now };
+  const clock = () => {
+    const t = now();
+    if (!NumberIsSafeInteger(t)) throw invalidArgument('options.now must return an integer (ms)');
+    return t;
+  };
+  state.clock = clock;
+  const receipts = ObjectFreeze({
+    __proto__: null,
+    /** The receipt of a key (payload-free), or null. */
+    async get(key) {
+      const k = readKey(key);
+      const t = clock();
+      const record = readRecord(await callStore(state, 'getReceipt', [k, t]));
+      return record === undefined ? null : publicReceipt(record, t);
+    },
+    /** Deletes the receipt of a key, whatever it says: an operator allows a new run. */
+    async forget(key) {
+      const k = readKey(key);
+      return (await callStore(state, 'deleteReceipt', [k])) === true;
+    },
+    /** Deletes every receipt past its retention; resolves how many. */
+    async prune() {
+      const count = await callStore(state, 'pruneReceipts', [clock()]);
+      return typeof count === 'number' ? count : 0;
+    },
+  });
+  WeakMapPrototypeSet(STATES, receipts, state);
+  return receipts;
+}
+
+/** The state of a receipts object, or a TypeError. */
+function receiptsState(value) {
+  const state = value !== null && (typeof value === 'object' || typeof value === 'function') ? WeakMapPrototypeGet(STATES, value) : undefined;
+  if (state === undefined) throw invalidArgument('options.receipts must be an object made by createExecutionReceipts');
+  return state;
+}
+
+// Claim ids: 16 random bytes each, taken from a pool filled 4 KiB at a time.
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let poolOffset = 0;
+function hex32() {
+  if (poolOffset + 16 > POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  const id = BufferPrototypeToString(pool, 'hex', poolOffset, poolOffset + 16);
+  poolOffset += 16;
+  return id;
+}
+
+/**
+ * Claims the receipt of a call. Resolves `{ claimed: true, claim }` when this attempt
+ * runs, `{ claimed: false, replay }` when a kept result comes back, or
+ * `{ claimed: false, error }` (a ToolCallNotAllowedError) when nothing runs.
+ */
+async function claim(state, key, proposalHash, toolName, decisionName) {
+  let t;
+  let answer;
+  try {
+    t = state.clock();
+    const claimRecord = ObjectFreeze({
+      agentName: key.agentName, runId: key.runId, toolCallId: key.toolCallId,
+      proposalHash, claimId: hex32(), claimedAt: t, leaseExpiresAt: t + state.leaseMs, expiresAt: t + state.retentionMs,
+    });
+    answer = await callStore(state, 'claimReceipt', [claimRecord, t]);
+    if (answer === null || answer === undefined) return { claimed: true, claim: claimRecord };
+  } catch {
+    return { claimed: false, error: new ToolCallNotAllowedError('receipt_store_unavailable', toolName, decisionName) };
+  }
+  const record = readRecord(answer);
+  if (record === undefined) return { claimed: false, error: new ToolCallNotAllowedError('receipt_store_unavailable', toolName, decisionName) };
+  if (record.proposalHash !== proposalHash) return { claimed: false, error: new ToolCallNotAllowedError('call_id_conflict', toolName, decisionName) };
+  const status = statusAt(record, t);
+  if (status === 'in_progress') return { claimed: false, error: new ToolCallNotAllowedError('execution_in_progress', toolName, decisionName) };
+  if (status === 'outcome_unknown') return { claimed: false, error: new ToolCallNotAllowedError('outcome_unknown', toolName, decisionName) };
+  if (status === 'completed' && state.keepResults && record.resultJson !== null) {
+    let value;
+    try {
+      value = JSONParse(record.resultJson);
+    } catch {
+      return { claimed: false, error: new ToolCallNotAllowedError('receipt_store_unavailable', toolName, decisionName) };
+    }
+    return { claimed: false, replay: true, value };
+  }
+  const receipt = ObjectFreeze({ status, proposalHash: record.proposalHash, completedAt: record.completedAt });
+  return { claimed: false, error: new ToolCallNotAllowedError('call_already_executed', toolName, decisionName, receipt) };
+}
+
+/** Releases a claim (a refused grant, or retryFailed after a failure); a store failure is ignored. */
+async function release(state, claimRecord) {
+  try {
+    await callStore(state, 'releaseReceipt', [
+      ObjectFreeze({ agentName: claimRecord.agentName, runId: claimRecord.runId, toolCallId: claimRecord.toolCallId, claimId: claimRecord.claimId }),
+      state.clock(),
+    ]);
+  } catch {
+    // The claim stays: after its lease it reads as outcome_unknown, never a second run.
+  }
+}
+
+/** The RFC 8785 JSON of a result that is JSON data, or null (not kept). */
+function resultJsonOf(value) {
+  try {
+    return canonicalize(value);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Records the outcome of a claimed run. A store failure is ignored: the handler already
+ * ran, and the claim reads as outcome_unknown after its lease, never as a second run.
+ */
+async function record(state, claimRecord, ok, value) {
+  if (!ok && state.retryFailed) return release(state, claimRecord);
+  try {
+    const t = state.clock();
+    await callStore(state, 'completeReceipt', [ObjectFreeze({
+      agentName: claimRecord.agentName, runId: claimRecord.runId, toolCallId: claimRecord.toolCallId,
+      claimId: claimRecord.claimId, status: ok ? 'completed' : 'failed', completedAt: t,
+      resultJson: ok && state.keepResults ? resultJsonOf(value) : null, expiresAt: t + state.retentionMs,
+    }), t]);
+  } catch {
+    // See above.
+  }
+  return undefined;
+}
+
+module.exports = { createExecutionReceipts, receiptsState, claim, release, record, METHODS };
