@@ -48,3 +48,22 @@ test("docs/api.md's PolicyDecision gives require_approval a proposal, as index.d
   assert.ok(!/proposal\?/.test(line), `api.md shows an optional proposal: ${line}`);
   assert.match(line, /'require_approval'[^|]*proposal: SuspendedToolProposal<T>/);
 });
+
+test('every TypeScript block of the docs is erasable: Node strips its types without a transform (no parameter properties, enums or namespaces)', (t) => {
+  // Node's type stripping refuses syntax that needs a transform; the strip runs in a child
+  // process per block under a Node line that has it (Node 20 does not: skipped there).
+  const node = [process.execPath, path.join(__dirname, '..', '.tmp', 'node-lines', '26', 'bin', 'node')]
+    .find((bin) => fs.existsSync(bin) && spawnSync(bin, ['-e', "require('node:module').stripTypeScriptTypes('let a: number = 1')"]).status === 0);
+  if (node === undefined) { t.skip('no Node line with module.stripTypeScriptTypes here (Node >= 22.13; npm run fetch-node)'); return; }
+  const pages = ['README.md', ...fs.readdirSync(path.join(__dirname, '..', 'docs'), { recursive: true }).filter((f) => f.endsWith('.md')).map((f) => path.join('docs', f))];
+  let blocks = 0;
+  for (const page of pages) {
+    for (const match of read(page).matchAll(/(<!-- declarations -->\s*)?```ts\n([\s\S]*?)```/g)) {
+      if (match[1] !== undefined) continue; // declarations, checked against index.d.ts instead
+      blocks++;
+      const run = spawnSync(node, ['-e', "const m=require('node:module');let s='';process.stdin.on('data',(d)=>s+=d).on('end',()=>{try{m.stripTypeScriptTypes(s)}catch(e){process.stdout.write(String(e.code));process.exit(1)}})"], { input: match[2], encoding: 'utf8' });
+      assert.equal(run.status, 0, `a TypeScript block of ${page} needs a transform (${run.stdout})`);
+    }
+  }
+  assert.ok(blocks > 0, 'the docs have TypeScript blocks');
+});

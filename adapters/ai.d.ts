@@ -1,4 +1,4 @@
-// Type declarations of tool-argument-snapshot/ai (adapters/ai.js), the RFC-0016 gate for the
+// Type declarations of tool-argument-snapshot/ai (adapters/ai/index.js), the RFC-0016 gate for the
 // Vercel AI SDK 7. `ai` is an optional peer dependency.
 
 import type { GenericToolApprovalFunction, InferToolInput, LanguageModelMiddleware, ToolSet, wrapLanguageModel } from 'ai';

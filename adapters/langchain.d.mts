@@ -2,7 +2,7 @@
 // Type declarations of tool-argument-snapshot/langchain (adapters/langchain/index.js), the
 // RFC-0016 gate for LangChain.js: createToolGate for @langchain/core 1.x, and
 // toolGateMiddleware for LangChain v1's createAgent. The frameworks are optional peers.
-// langchain.d.ts and langchain.d.mts are the same text (a test checks it): TypeScript resolves
+// langchain.d.mts is generated from this file (npm run gen:declarations): TypeScript resolves
 // @langchain/core's own types by the importer's module kind, so CommonJS and ESM each need one.
 
 import type { AIMessage, AIMessageChunk, ToolCall, ToolMessage } from '@langchain/core/messages';

@@ -1,4 +1,4 @@
-// Type declarations of tool-argument-snapshot/mastra (adapters/mastra.js), the RFC-0016
+// Type declarations of tool-argument-snapshot/mastra (adapters/mastra/index.js), the RFC-0016
 // gate for Mastra agents. `@mastra/core` 1.x is an optional peer dependency.
 
 import type { createTool as mastraCreateTool, Tool, ToolExecutionContext } from '@mastra/core/tools';

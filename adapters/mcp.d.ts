@@ -1,4 +1,4 @@
-// Type declarations of tool-argument-snapshot/mcp (adapters/mcp.js), the RFC-0016 gate for
+// Type declarations of tool-argument-snapshot/mcp (adapters/mcp/index.js), the RFC-0016 gate for
 // an McpServer of @modelcontextprotocol/sdk 1.x (an optional peer dependency).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';

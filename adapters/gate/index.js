@@ -11,6 +11,7 @@ module.exports = {
   ...require('./same-data'),
   ...require('./decide'),
   ...require('./execute'),
+  ...require('./receipts'),
   ...require('./proposals'),
   ...require('./warnings'),
   ...require('./json-schema'),
