@@ -32,11 +32,12 @@ export interface CedarAnswer {
 }
 
 /**
- * Authorizes one call. `input` is the snapshot's canonical JSON; `hints` (JSON) gives
- * the number types the tool's schema declares: `"long"`, `"decimal"`, an object of
- * attribute hints, or a one-element array for set elements.
+ * Authorizes one call. `input` is the snapshot's canonical JSON; the number types come
+ * from the hint the set was compiled with for the action (the tool): `"long"`,
+ * `"decimal"`, an object of attribute hints, or a one-element array for set elements.
+ * The resource is `Agent::"<resource_id>"`.
  */
-export declare function cedarAuthorize(set: ExternalObject<'CedarSet'>, principalType: string, principalId: string, action: string, resourceType: string, resourceId: string, input: string, hints?: string | undefined | null, scope?: string | undefined | null): CedarAnswer
+export declare function cedarAuthorize(set: ExternalObject<'CedarSet'>, principalType: string, principalId: string, action: string, resourceId: string, input: string, scope?: string | undefined | null): CedarAnswer
 
 /**
  * Checks a policy set: parse errors, duplicate `@id`s, then (with a schema) strict
@@ -44,8 +45,12 @@ export declare function cedarAuthorize(set: ExternalObject<'CedarSet'>, principa
  */
 export declare function cedarCheck(policies: string, schema: string | undefined | null, schemaIsText: boolean): Array<CedarIssue>
 
-/** A checked policy set (see cedar_check) with its entities (Cedar's JSON entity format). */
-export declare function cedarCompile(policies: string, entities?: string | undefined | null): ExternalObject<'CedarSet'>
+/**
+ * A checked policy set (see cedar_check) with its entities (Cedar's JSON entity format)
+ * and the number hints of its tools (a JSON object from tool name to hint, see
+ * cedar_authorize).
+ */
+export declare function cedarCompile(policies: string, entities?: string | undefined | null, hints?: string | undefined | null): ExternalObject<'CedarSet'>
 
 /** One problem found while checking a policy set. */
 export interface CedarIssue {
@@ -53,6 +58,9 @@ export interface CedarIssue {
   policyId?: string
   message: string
 }
+
+/** The SHA-256 (hex) of the policy text a set was compiled from, as given. */
+export declare function cedarSetHash(set: ExternalObject<'CedarSet'>): string
 
 /**
  * Strict-decodes JSON text without building a value: `JSON_OK`, `JSON_BLANK` (empty or

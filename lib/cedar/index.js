@@ -6,21 +6,20 @@
 // evaluation error denies, and `@approval("required")` permits ask for an approval that a
 // live grant of `grants` answers. docs/cedar.md.
 
-const { createHash } = require('node:crypto');
 const { binding } = require('../native');
 const { invalidArgument } = require('../errors');
 const { own, requireInput } = require('../input');
 const P = require('../primordials');
 
-const { ObjectFreeze, ObjectDefineProperty, ArrayIsArray, JSONParse, isProxy } = P;
+const { ObjectFreeze, ObjectDefineProperty, ArrayIsArray, JSONParse, StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, isProxy } = P;
 const JSONStringify = JSON.stringify;
+const StringPrototypeIndexOf = Function.prototype.call.bind(String.prototype.indexOf);
 const ReflectOwnKeys = Reflect.ownKeys;
-const WeakSetHas = WeakSet.prototype.has;
-const WeakSetAdd = WeakSet.prototype.add;
-const FunctionCall = Function.prototype.call;
+const { WeakSetPrototypeHas, WeakSetPrototypeAdd, WeakMapPrototypeGet, WeakMapPrototypeSet } = P;
 const cedarCheck = binding.cedarCheck;
 const cedarCompile = binding.cedarCompile;
 const cedarAuthorize = binding.cedarAuthorize;
+const cedarSetHash = binding.cedarSetHash;
 
 const USAGE = 'createCedarPolicy expects { policies, tools?, entities?, principal?, schema?, grants? }';
 
@@ -51,21 +50,46 @@ function isCedarPolicyError(value) {
 /** The results createCedarPolicy made: only these carry their fields into the evaluate event. */
 const RESULTS = new WeakSet();
 
+/**
+ * The policies createCedarPolicy made, each to its decision function `decide(input,
+ * lookup)`: a grants object's policy wrapper finds a Cedar policy here (by identity: a
+ * private map no caller can add to) and hands it its grant lookup, so that the Cedar
+ * policy's forbids, errors and default deny decide before any grant is looked at.
+ */
+const DECIDERS = new WeakMap();
+
+/** The decision function of a policy createCedarPolicy made, or undefined for any other value. */
+function cedarDeciderOf(policy) {
+  if (typeof policy !== 'function') return undefined;
+  return WeakMapPrototypeGet(DECIDERS, policy);
+}
+
 function result(decision, reason, policies, policySetHash) {
   const made = ObjectFreeze({ decision, reason, policies: ObjectFreeze(policies), policySetHash });
-  FunctionCall.call(WeakSetAdd, RESULTS, made);
+  WeakSetPrototypeAdd(RESULTS, made);
   return made;
 }
 
 /** The evaluate event's Cedar fields (payload-free: policy ids and the set's hash), when the result is ours. */
 function cedarEventFields(context, policyResult, setField) {
-  if (policyResult === null || typeof policyResult !== 'object' || !FunctionCall.call(WeakSetHas, RESULTS, policyResult)) return;
+  if (policyResult === null || typeof policyResult !== 'object' || !WeakSetPrototypeHas(RESULTS, policyResult)) return;
   setField(context, 'policies', policyResult.policies);
   setField(context, 'policySetHash', policyResult.policySetHash);
 }
 
-function sha256Hex(text) {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+/** Whether `list` (an array this module made or checked) holds `value`. */
+function holds(list, value) {
+  for (let i = 0; i < list.length; i++) if (list[i] === value) return true;
+  return false;
+}
+
+/** Whether a schema text is JSON (its first non-space character is `{`) rather than Cedar's schema syntax. */
+function isJsonText(text) {
+  for (let i = 0; i < text.length; i++) {
+    const c = StringPrototypeCharCodeAt(text, i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return c === 0x7b;
+  }
+  return false;
 }
 
 /** A tool schema's JSON Schema: a Standard Schema's `~standard.jsonSchema.input`, else the object itself. */
@@ -122,7 +146,7 @@ function cedarTypeOf(js, depth) {
         const inner = cedarTypeOf(own(properties, key), depth + 1);
         if (inner === null) continue;
         // A nullable or optional property: `has` tells whether it is there.
-        const isRequired = ArrayIsArray(required) && required.includes(key) && !ArrayIsArray(own(own(properties, key), 'type'));
+        const isRequired = ArrayIsArray(required) && !isProxy(required) && holds(required, key) && !ArrayIsArray(own(own(properties, key), 'type'));
         attributes[key] = { ...inner.type, required: isRequired };
         if (inner.hint !== null) hint[key] = inner.hint;
       }
@@ -161,14 +185,14 @@ function entityTypesOf(entities) {
   for (let i = 0; i < entities.length; i++) {
     const uid = entities[i] !== null && typeof entities[i] === 'object' ? entities[i].uid : undefined;
     const type = uid !== null && typeof uid === 'object' ? uid.type : undefined;
-    if (typeof type === 'string' && !type.includes('::') && !types.includes(type)) types[types.length] = type;
+    if (typeof type === 'string' && StringPrototypeIndexOf(type, '::') === -1 && !holds(types, type)) types[types.length] = type;
   }
   return types;
 }
 
 /** Checks and compiles a policy text: the state a decision is made under, or a CedarPolicyError. */
-function compile(text, schema, entitiesJson) {
-  if (typeof text !== 'string' || !text.isWellFormed()) throw invalidArgument('policies must be a well-formed string of Cedar policy text');
+function compile(text, schema, entitiesJson, hintsJson) {
+  if (typeof text !== 'string' || !StringPrototypeIsWellFormed(text)) throw invalidArgument('policies must be a well-formed string of Cedar policy text');
   const issues = cedarCheck(text, schema.text, schema.isText);
   if (issues.length !== 0) {
     const copies = [];
@@ -179,11 +203,11 @@ function compile(text, schema, entitiesJson) {
   }
   let handle;
   try {
-    handle = cedarCompile(text, entitiesJson);
+    handle = cedarCompile(text, entitiesJson, hintsJson);
   } catch (error) {
     throw new CedarPolicyError(ObjectFreeze([ObjectFreeze({ code: 'parse_error', policyId: null, message: 'the entities are not valid Cedar entities' })]));
   }
-  return ObjectFreeze({ handle, policySetHash: sha256Hex(text) });
+  return ObjectFreeze({ handle, policySetHash: cedarSetHash(handle) });
 }
 
 /** The principal of a policy input: the option's function, else `policyContext.principal`, else the agent. */
@@ -215,7 +239,9 @@ function createCedarPolicy(options) {
   }
 
   const toolSchemas = { __proto__: null };
+  // The number hints of each tool (see cedar_authorize in src/cedar.rs), given to the set once.
   const hints = { __proto__: null };
+  let hinted = false;
   if (tools !== undefined) {
     requireInput(tools, 'tools must be an object mapping tool names to schemas');
     const names = ReflectOwnKeys(tools);
@@ -225,17 +251,20 @@ function createCedarPolicy(options) {
       const schema = own(tools, name);
       const derived = cedarTypeOf(jsonSchemaOf(schema, name), 0);
       toolSchemas[name] = derived ?? { type: { type: 'Record', attributes: {} }, hint: null };
-      hints[name] = derived === null || derived.hint === null ? undefined : JSONStringify(derived.hint);
+      if (derived !== null && derived.hint !== null) {
+        hints[name] = derived.hint;
+        hinted = true;
+      }
     }
   }
 
   let schema;
   if (schemaOption !== undefined) {
-    if (typeof schemaOption === 'string') schema = { text: schemaOption, isText: schemaOption.trimStart()[0] !== '{' };
+    if (typeof schemaOption === 'string') schema = { text: schemaOption, isText: !isJsonText(schemaOption) };
     else if (schemaOption !== null && typeof schemaOption === 'object' && !isProxy(schemaOption)) schema = { text: JSONStringify(schemaOption), isText: false };
     else throw invalidArgument('schema must be a Cedar schema (JSON or its text)');
   } else if (tools !== undefined) {
-    schema = { text: deriveSchema(toolSchemas, entityTypesOf(entities === undefined ? undefined : typeof entities === 'string' ? JSON.parse(entities) : entities)), isText: false };
+    schema = { text: deriveSchema(toolSchemas, entityTypesOf(entities === undefined ? undefined : typeof entities === 'string' ? JSONParse(entities) : entities)), isText: false };
   } else {
     schema = { text: undefined, isText: false };
   }
@@ -248,9 +277,15 @@ function createCedarPolicy(options) {
     grantPolicy = own(grants, 'policy');
   }
 
-  let state = compile(policies, schema, entitiesJson);
+  const hintsJson = hinted ? JSONStringify(hints) : undefined;
+  let state = compile(policies, schema, entitiesJson, hintsJson);
 
-  async function cedarPolicy(input) {
+  /**
+   * One decision. `lookup`, when a grants object's policy wrapper runs this policy, is its
+   * grant lookup: called only for an approval the set asks for, it answers the grants'
+   * allow, their deny (a store that failed), or undefined (no live grant).
+   */
+  async function decide(input, lookup) {
     // The state this decision is made under, whatever update() does meanwhile.
     const current = state;
     const hash = current.policySetHash;
@@ -264,8 +299,8 @@ function createCedarPolicy(options) {
     const scope = own(input, 'grantScope');
     let answer;
     try {
-      answer = cedarAuthorize(current.handle, principal.type, principal.id, toolName, 'Agent', agentName, json,
-        hints[toolName], typeof scope === 'string' ? scope : undefined);
+      answer = cedarAuthorize(current.handle, principal.type, principal.id, toolName, agentName, json,
+        typeof scope === 'string' ? scope : undefined);
     } catch {
       return result('deny', 'cedar_evaluation_error', [], hash);
     }
@@ -275,26 +310,35 @@ function createCedarPolicy(options) {
     if (answer.outcome !== 'allow') return result('deny', ids.length === 0 ? 'no_permit' : 'forbidden', ids, hash);
     if (!answer.approval) return result('allow', 'permitted', ids, hash);
     const asks = result('require_approval', 'approval_required', ids, hash);
-    if (grantPolicy === undefined) return asks;
     // The grants look only now: a forbid has already denied above, whatever grant is live.
-    const granted = await grantPolicy(() => asks)(input);
-    if (granted === asks) return asks;
+    let granted;
+    if (grantPolicy !== undefined) {
+      const mine = await grantPolicy(() => asks)(input);
+      if (mine !== asks) granted = mine;
+    }
+    if (granted === undefined && lookup !== undefined) granted = await lookup(input);
+    if (granted === undefined) return asks;
     if (granted !== null && typeof granted === 'object' && granted.decision === 'allow' && granted.reason === 'approval_granted') {
       return result('allow', 'approval_granted', ids, hash);
     }
     return result('deny', typeof granted?.reason === 'string' ? granted.reason : 'grant_store_unavailable', ids, hash);
   }
 
+  async function cedarPolicy(input) {
+    return decide(input, undefined);
+  }
+
   function update(text) {
     // Parsed and validated first: a refused text throws and leaves the set as it was.
-    const next = compile(text, schema, entitiesJson);
+    const next = compile(text, schema, entitiesJson, hintsJson);
     state = next;
     return next.policySetHash;
   }
 
   ObjectDefineProperty(cedarPolicy, 'update', { __proto__: null, value: update, enumerable: true, writable: false, configurable: false });
   ObjectDefineProperty(cedarPolicy, 'policySetHash', { __proto__: null, get() { return state.policySetHash; }, enumerable: true, configurable: false });
+  WeakMapPrototypeSet(DECIDERS, cedarPolicy, decide);
   return ObjectFreeze(cedarPolicy);
 }
 
-module.exports = { createCedarPolicy, CedarPolicyError, isCedarPolicyError, cedarEventFields, deriveSchema, cedarTypeOf };
+module.exports = { createCedarPolicy, CedarPolicyError, isCedarPolicyError, cedarEventFields, cedarDeciderOf, deriveSchema, cedarTypeOf };
