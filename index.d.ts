@@ -1048,3 +1048,6 @@ export interface OpenGrantStoreOptions {
 export declare function openGrantStore(url: `sqlite:${string}`, options?: OpenGrantStoreOptions): Promise<DurableGrantStore>;
 export declare function openGrantStore(url: `postgres://${string}` | `postgresql://${string}`, options?: OpenGrantStoreOptions): Promise<PostgresGrantStore>;
 export declare function openGrantStore(url: string, options?: OpenGrantStoreOptions): Promise<DurableGrantStore>;
+
+export { createCedarPolicy, isCedarPolicyError, CedarPolicyError } from './lib/cedar/index';
+export type { CedarPolicyOptions, CedarPolicy, CedarPolicyResult, CedarPolicyIssue, CedarPolicyErrorCode, CedarDecisionReason, CedarEntityRef } from './lib/cedar/index';

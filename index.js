@@ -19,6 +19,7 @@ const { openGrantStore } = require('./lib/grants/open');
 const { diffSnapshots } = require('./lib/diff');
 const { fromJsonSchema } = require('./lib/json-schema/index');
 const { checkEngine } = require('./lib/selftest');
+const { createCedarPolicy, CedarPolicyError, isCedarPolicyError } = require('./lib/cedar');
 
 checkEngine(canonicalize, createSnapshot);
 
@@ -43,6 +44,7 @@ module.exports = {
   openGrantStore,
   diffSnapshots,
   fromJsonSchema,
+  createCedarPolicy, CedarPolicyError, isCedarPolicyError,
   SnapshotDomainError,
   ToolArgumentsValidationError,
   ToolCallNotAllowedError,

@@ -53,14 +53,14 @@ function usage() {
     '  --sample-ms MS     target duration of one timed sample (default 10)',
     '  --rss-ops K        full steps per peak-RSS child (default 20; a one-step child runs too)',
     '  --no-rss           skip the peak-RSS children',
-    '  --groups LIST      only these timing groups: full, canonicalize, prepare, run, decode (default all)',
+    '  --groups LIST      only these timing groups: full, canonicalize, prepare, run, decode, cedar (default all)',
     '                     mcp: the MCP gate beside the SDK alone, per transport (only when named): benches/mcp.js',
   ].join('\n');
 }
 
 class UsageError extends Error {}
 
-const GROUPS = ['full', 'canonicalize', 'prepare', 'run', 'decode'];
+const GROUPS = ['full', 'canonicalize', 'prepare', 'run', 'decode', 'cedar'];
 /** Groups that run only when named (benches/mcp.js). */
 const NAMED_ONLY_GROUPS = ['mcp'];
 
@@ -475,6 +475,7 @@ async function main(opts) {
     console.log(`\n== ${className}: ${items.length > 1 ? `1 op = ${items.length} different tool calls, each snapshotted separately; ` : ''}canonical JSON ${fmtBytes(canonicalBytes)} per op`);
 
     const groups = {};
+    if (opts.groups.includes('cedar') && className === opts.classes[0]) groups.cedar = await require('./cedar').runCedarGroup({ pkg, opts, runGroup, timingTable, SINK });
     if (opts.groups.includes('full')) {
       const full = await runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? `${c.label} (package)` : c.label, fn: c.step, arr: items })), opts, canonicalBytes);
       console.log('full RFC-0016 step: snapshot (canonical JSON + proposal hash) + policy view + execution view');

@@ -39,6 +39,7 @@ const COMMAND_LIST = [
   require('./commands/pending.js'),
   require('./commands/grant.js'),
   require('./commands/decline.js'),
+  require('./commands/cedar.js'),
 ];
 
 const COMMANDS = { __proto__: null };
@@ -270,6 +271,7 @@ function parseCommandLine(argv) {
   if (values.hash !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.hash)) {
     throw new UsageError('--hash must be 64 hexadecimal digits (a SHA-256 proposal hash)');
   }
+  if (spec.operands === 'subcommand') return { command, values, operands };
   if (spec.operands === 2) {
     if (operands.length !== 2) throw new UsageError(`${command} compares two files (APPROVED PROPOSED), but ${operands.length} ${operands.length === 1 ? 'was' : 'were'} given`);
     if (operands[0] === '-' && operands[1] === '-') throw new UsageError(`${command} reads standard input for one file at most`);

@@ -21,6 +21,47 @@ export declare function canonicalizeJson(text: string, flags: number): string | 
  */
 export declare function canonicalizeText(text: string, agentName: string, toolName: string, flags: number): string | number
 
+/** The answer of one authorization. */
+export interface CedarAnswer {
+  /** `allow`, `deny`, `error` (an evaluation error: the caller denies) or `unrepresentable`. */
+  outcome: string
+  /** The determining policies' public ids (for `error`, the erroring ones). */
+  policies: Array<string>
+  /** Whether every determining policy of an allow carries `@approval("required")`. */
+  approval: boolean
+}
+
+/**
+ * Authorizes one call. `input` is the snapshot's canonical JSON; the number types come
+ * from the hint the set was compiled with for the action (the tool): `"long"`,
+ * `"decimal"`, an object of attribute hints, or a one-element array for set elements.
+ * The resource is `Agent::"<resource_id>"`.
+ */
+export declare function cedarAuthorize(set: ExternalObject<'CedarSet'>, principalType: string, principalId: string, action: string, resourceId: string, input: string, scope?: string | undefined | null): CedarAnswer
+
+/**
+ * Checks a policy set: parse errors, duplicate `@id`s, then (with a schema) strict
+ * validation. An empty list means the set is valid.
+ */
+export declare function cedarCheck(policies: string, schema: string | undefined | null, schemaIsText: boolean): Array<CedarIssue>
+
+/**
+ * A checked policy set (see cedar_check) with its entities (Cedar's JSON entity format)
+ * and the number hints of its tools (a JSON object from tool name to hint, see
+ * cedar_authorize).
+ */
+export declare function cedarCompile(policies: string, entities?: string | undefined | null, hints?: string | undefined | null): ExternalObject<'CedarSet'>
+
+/** One problem found while checking a policy set. */
+export interface CedarIssue {
+  code: string
+  policyId?: string
+  message: string
+}
+
+/** The SHA-256 (hex) of the policy text a set was compiled from, as given. */
+export declare function cedarSetHash(set: ExternalObject<'CedarSet'>): string
+
 /**
  * Strict-decodes JSON text without building a value: `JSON_OK`, `JSON_BLANK` (empty or
  * whitespace only) or `FAILED`. Flags: `FLAG_PATH`, `FLAG_REJECT_NEGATIVE_ZERO`.

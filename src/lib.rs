@@ -6,6 +6,7 @@
 //! only code that speaks N-API.
 
 pub mod binding;
+pub mod cedar;
 pub mod error;
 pub mod jcs;
 pub mod seal;

@@ -17,6 +17,7 @@ const { readKeyRing, sealFields, verifySealed, sealedCopy } = require('./seal');
 const { readUses, readTtl, readRetention, readNonce, readFunction, readScope, grantQuery, queryOf, storeMethod, call } = require('./read');
 const { createKeptProposals } = require('./kept');
 const { createMemoryStore } = require('./memory');
+const { cedarDeciderOf } = require('../cedar');
 const { GRANT, SPEND, observed, traceAsync, setField } = require('../events');
 const P = require('../primordials');
 
@@ -226,31 +227,47 @@ function createApprovalGrants(options) {
     return await ours(traceAsync(SPEND, context, () => takeNow(query), 'spend', (taken) => setField(context, 'taken', taken)));
   }
 
+  /**
+   * The grant this evaluation may rely on: the marked allow, a deny when the store failed,
+   * or undefined (no live grant, or an input outside its own evaluation).
+   */
+  async function lookup(input) {
+    // The evaluation this input belongs to (by the input's identity, never its fields),
+    // and only while the policy runs in that same evaluation: a copied or made-up input,
+    // another evaluation's input, or a call outside any evaluation finds no grant.
+    const evaluation = evaluationToAnswer(input);
+    if (evaluation === undefined) return undefined;
+    const query = grantQuery(evaluation.agentName, evaluation.toolName, evaluation.proposalHash, evaluation.scope);
+    const answer = await call(storeHas, store, [query, clock()]);
+    if (!answer.ok) {
+      // The runtime turns the evaluation into deny / grant_store_unavailable, whatever
+      // the policy answers after this.
+      evaluation.fail();
+      return { decision: 'deny', reason: 'grant_store_unavailable' };
+    }
+    if (answer.value === true && evaluation.isOpen()) {
+      evaluation.addUse(owner, () => take(query, evaluation));
+      // Marked: handed to another evaluation (a memoized answer), it is a runtime deny.
+      const allow = ObjectFreeze({ decision: 'allow', reason: 'approval_granted' });
+      markAnswer(allow, evaluation);
+      return allow;
+    }
+    return undefined;
+  }
+
   function policy(fallback) {
     const next = readFunction(fallback, 'fallback policy') ?? DEFAULT_FALLBACK;
+    // A Cedar policy (createCedarPolicy, known by identity) decides first and asks the
+    // grants only for the approval its set requires: its forbids win over a live grant.
+    const cedar = cedarDeciderOf(next);
+    if (cedar !== undefined) {
+      return async function grantPolicy(input) {
+        return cedar(input, lookup);
+      };
+    }
     return async function grantPolicy(input) {
-      // The evaluation this input belongs to (by the input's identity, never its fields),
-      // and only while the policy runs in that same evaluation: a copied or made-up input,
-      // another evaluation's input, or a call outside any evaluation gets the fallback's
-      // answer.
-      const evaluation = evaluationToAnswer(input);
-      if (evaluation === undefined) return next(input);
-      const query = grantQuery(evaluation.agentName, evaluation.toolName, evaluation.proposalHash, evaluation.scope);
-      const answer = await call(storeHas, store, [query, clock()]);
-      if (!answer.ok) {
-        // The runtime turns the evaluation into deny / grant_store_unavailable, whatever
-        // the policy answers after this.
-        evaluation.fail();
-        return { decision: 'deny', reason: 'grant_store_unavailable' };
-      }
-      if (answer.value === true && evaluation.isOpen()) {
-        evaluation.addUse(owner, () => take(query, evaluation));
-        // Marked: handed to another evaluation (a memoized answer), it is a runtime deny.
-        const allow = ObjectFreeze({ decision: 'allow', reason: 'approval_granted' });
-        markAnswer(allow, evaluation);
-        return allow;
-      }
-      return next(input);
+      const granted = await lookup(input);
+      return granted === undefined ? next(input) : granted;
     };
   }
 

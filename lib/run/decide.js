@@ -12,6 +12,7 @@ const { settle, ours } = require('../promises');
 const { EVALUATE, observed, traceAsync, attemptIdOf, setField } = require('../events');
 const { openEvaluation, runInEvaluation, isAnswerOfAnother, bindDecision } = require('../grants/registry');
 const P = require('../primordials');
+const { cedarEventFields } = require('../cedar');
 
 const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, StringPrototypeIsWellFormed, isProxy } = P;
 const ReflectOwnKeys = Reflect.ownKeys;
@@ -257,6 +258,7 @@ function decisionFields(context, decision) {
   setField(context, 'decision', decision.decision);
   setField(context, 'reason', decision.reason);
   setField(context, 'decidedBy', decision.decidedBy);
+  cedarEventFields(context, decision.policyResult, setField);
 }
 
 module.exports = {
