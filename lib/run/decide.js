@@ -8,7 +8,7 @@ const { invalidArgument } = require('../errors');
 const { own, requireInput, defineField } = require('../input');
 const { decodeView, policyViewOf, policyViewUnchanged } = require('../snapshot');
 const { preparedSnapshotOf, preparedRequestOf, preparedAttemptOf, parseRequest, readToolCallId } = require('./prepare');
-const { settle, ours } = require('../promises');
+const { ours, box, settleNative, isPromise, thenIsHookFree } = require('../promises');
 const { EVALUATE, observed, traceAsync, attemptIdOf, setField } = require('../events');
 const { openEvaluation, runInEvaluation, isAnswerOfAnother, bindDecision } = require('../grants/registry');
 const P = require('../primordials');
@@ -296,9 +296,51 @@ function conclude(read, settled, policyView) {
 }
 
 /**
- * Calls the policy on its own view: a box of what it answered, or a promise of that box.
- * The caller awaits it either way, so at least one microtask turn passes between the
- * policy's answer and the mutation check: a mutation the policy queued is then seen.
+ * A native promise a policy returned that `await` adopts without running any of its code:
+ * the lookup of its `constructor` ends at data the engine put there (thenIsHookFree), and
+ * await then attaches its reactions directly (no species lookup). Awaiting it instead of
+ * a promise of a box made for it spares a promise, three closures and the definition of
+ * that promise's own `constructor`.
+ */
+class PendingAnswer {
+  #promise;
+  constructor(promise) {
+    this.#promise = promise;
+  }
+
+  static promiseOf(value) {
+    return value !== null && typeof value === 'object' && #promise in value ? value.#promise : undefined;
+  }
+}
+ObjectFreeze(PendingAnswer.prototype);
+ObjectFreeze(PendingAnswer);
+
+/** The policy runInEvaluation is about to call (taken by callPendingPolicy before it runs). */
+let pendingPolicy;
+
+/**
+ * Calls the policy (settle's contract): a box of what it returned or threw; for a native
+ * promise, a PendingAnswer when await adopts it without running its code, else a promise
+ * of a box (settleNative).
+ */
+function callPendingPolicy(policyInput) {
+  const policy = pendingPolicy;
+  pendingPolicy = undefined;
+  let result;
+  try {
+    result = policy(policyInput);
+  } catch (error) {
+    return box(false, error);
+  }
+  if (!isPromise(result)) return box(true, result);
+  return thenIsHookFree(result) ? new PendingAnswer(result) : settleNative(result);
+}
+
+/**
+ * Calls the policy on its own view: a box of what it answered, a promise of that box, or
+ * a PendingAnswer. The caller awaits it in every case, so at least one
+ * microtask turn passes between the policy's answer and the mutation check: a mutation
+ * the policy queued is then seen.
  */
 function askPolicy(read, policyView) {
   const input = policyInputOf(read.prepared, read.snapshot, read.policyContext, policyView.view);
@@ -307,7 +349,8 @@ function askPolicy(read, policyView) {
   read.evaluation = openEvaluation(input, read.snapshot, read.grantScope, () => attemptIdOf(attempt), read.toolCallId);
   // The policy runs inside its evaluation: a grants policy answers only for the evaluation
   // it runs in, whatever input it is handed.
-  return runInEvaluation(read.evaluation, (policyInput) => settle(read.policy, policyInput), input);
+  pendingPolicy = read.policy;
+  return runInEvaluation(read.evaluation, callPendingPolicy, input);
 }
 
 /**
@@ -321,7 +364,19 @@ async function evaluateToolCall(input) {
     // decide(read), in this async function: no second promise to adopt.
     if (read.policy === undefined) return runtimeDeny(read, 'policy_not_configured', undefined, false, NONE);
     const policyView = policyViewOf(read.snapshot);
-    return conclude(read, await askPolicy(read, policyView), policyView);
+    const asked = askPolicy(read, policyView);
+    const pending = PendingAnswer.promiseOf(asked);
+    let settled;
+    if (pending === undefined) {
+      settled = await asked;
+    } else {
+      try {
+        settled = box(true, await pending);
+      } catch (error) {
+        settled = box(false, error);
+      }
+    }
+    return conclude(read, settled, policyView);
   }
   const context = evaluationContext(read);
   return await ours(traceAsync(EVALUATE, context, () => decide(read), 'evaluate', (decision) => decisionFields(context, decision)));
@@ -331,7 +386,19 @@ async function evaluateToolCall(input) {
 async function decide(read) {
   if (read.policy === undefined) return runtimeDeny(read, 'policy_not_configured', undefined, false, NONE);
   const policyView = policyViewOf(read.snapshot);
-  return conclude(read, await askPolicy(read, policyView), policyView);
+  const asked = askPolicy(read, policyView);
+  const pending = PendingAnswer.promiseOf(asked);
+  let settled;
+  if (pending === undefined) {
+    settled = await asked;
+  } else {
+    try {
+      settled = box(true, await pending);
+    } catch (error) {
+      settled = box(false, error);
+    }
+  }
+  return conclude(read, settled, policyView);
 }
 
 /** The context of an evaluate or execute event (docs/events.md): no payload. */
