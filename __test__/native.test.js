@@ -113,7 +113,7 @@ function checkInvariant(t, label) {
   assert.equal(typeof r.value, 'string', `${label}: the result is a string`);
   let json = r.value;
   if (t.names) {
-    assert.match(json.slice(0, 65), /^[0-9a-f]{64}[012]$/, `${label}: hash and template prefix`);
+    assert.match(json.slice(0, 65), /^[0-9a-f]{64}[0123]$/, `${label}: hash and template prefix`);
     json = json.slice(65);
   }
   let parsed;

@@ -4,7 +4,7 @@
 //
 //   node benches/bench.js [--runtime LIST] [--quick] [--rounds N] [--class NAME[,NAME]]
 //                         [--groups LIST] [--json FILE] [--warmup MS] [--sample-ms MS]
-//                         [--rss-ops K] [--no-rss]
+//                         [--rss-ops K] [--no-rss] [--grants]
 //
 // Where it runs: on Node 26 when one is found (as the tests find the Node lines:
 // __test__/runtime-binaries.js), otherwise on the Node running this file, saying so.
@@ -55,6 +55,8 @@ function usage() {
     '  --no-rss           skip the peak-RSS children',
     '  --groups LIST      only these timing groups: full, canonicalize, prepare, run, decode, cedar (default all)',
     '                     mcp: the MCP gate beside the SDK alone, per transport (only when named): benches/mcp.js',
+    '  --grants           make an approval grants object before timing, as an application with approvals has',
+    '                     (from then on every policy runs inside its evaluation\'s async context)',
   ].join('\n');
 }
 
@@ -65,7 +67,7 @@ const GROUPS = ['full', 'canonicalize', 'prepare', 'run', 'decode', 'cedar'];
 const NAMED_ONLY_GROUPS = ['mcp'];
 
 function parseArgs(argv) {
-  const opts = { quick: false, rounds: null, classes: [], json: null, warmupMs: null, sampleMs: null, rssOps: null, rss: true, groups: [], runtimes: [], here: false };
+  const opts = { quick: false, rounds: null, classes: [], json: null, warmupMs: null, sampleMs: null, rssOps: null, rss: true, groups: [], runtimes: [], here: false, grants: false };
   const value = (i, name) => {
     if (i >= argv.length) throw new UsageError(`${name} needs a value\n${usage()}`);
     return argv[i];
@@ -90,6 +92,7 @@ function parseArgs(argv) {
       case '--sample-ms': opts.sampleMs = positive(next(), name); break;
       case '--rss-ops': opts.rssOps = Math.round(positive(next(), name)); break;
       case '--no-rss': opts.rss = false; break;
+      case '--grants': opts.grants = true; break;
       case '--groups': opts.groups.push(...next().split(',').filter(Boolean)); break;
       case '--runtime': opts.runtimes.push(...next().split(',').filter(Boolean)); break;
       // Internal: run in this process (set for the runs benches/runtimes.js starts).
@@ -424,8 +427,11 @@ async function main(opts) {
   const pkgContender = contenders.find((c) => c.id === 'package');
   const { pkg } = pkgContender;
   const decodeViewOf = pkg.decodeView;
+  // An application that uses approvals has a grants object: policies then run inside
+  // their evaluation (an AsyncLocalStorage context), which the run group then pays for.
+  if (opts.grants) pkg.createApprovalGrants();
 
-  console.log(`tool-argument-snapshot ${meta.package} benchmark${opts.quick ? ' (--quick)' : ''}`);
+  console.log(`tool-argument-snapshot ${meta.package} benchmark${opts.quick ? ' (--quick)' : ''}${opts.grants ? ', a grants object in the process' : ''}`);
   console.log(`machine  ${meta.cpu}, ${meta.cores} cores (available parallelism ${meta.availableParallelism}), ${meta.platform}, load avg ${meta.loadAvg.join(' ')}`);
   console.log(`runtime  Node ${meta.node}, V8 ${meta.v8}`);
   console.log(`build    ${meta.commit ? `commit ${meta.commit}, ` : ''}addon ${meta.addon.file}${meta.addon.modified ? ` (${fmtBytes(meta.addon.bytes)}, built ${meta.addon.modified})` : ''}`);

@@ -156,6 +156,37 @@ function wide(seed = 13) {
   return out;
 }
 
+// Objects whose integer-like keys V8 keeps as elements, not as named properties: a
+// quarter of 5,000 keys, mixed with string keys in insertion order. V8 lists them first
+// and in ascending numeric order; RFC 8785 sorts them among the others as strings.
+// Dense: "0".."1249" (fast elements). Sparse: 1,250 integers scattered up to 2^32 - 2,
+// the largest array index (dictionary elements).
+function intKeysDense(seed = 19) {
+  const rand = prng(seed);
+  const out = {};
+  let next = 0;
+  for (let i = 0; i < 5_000; i++) {
+    const key = i % 4 === 0 ? String(next++) : `${pick(rand, WORDS)}_${i}`;
+    out[key] = i % 2 === 0 ? int(rand, 0, 1e6) : pick(rand, WORDS);
+  }
+  return out;
+}
+
+function intKeysSparse(seed = 23) {
+  const rand = prng(seed);
+  const out = {};
+  for (let i = 0; i < 5_000; i++) {
+    let key;
+    if (i % 4 === 0) {
+      do key = String(int(rand, 0, 4294967294)); while (Object.hasOwn(out, key));
+    } else {
+      key = `${pick(rand, WORDS)}_${i}`;
+    }
+    out[key] = i % 2 === 0 ? int(rand, 0, 1e6) : pick(rand, WORDS);
+  }
+  return out;
+}
+
 function deep(seed = 17, depth = 200) {
   const rand = prng(seed);
   let v = { leaf: words(rand, 2), n: 1.5 };
@@ -163,6 +194,6 @@ function deep(seed = 17, depth = 200) {
   return v;
 }
 
-const CLASSES = { small, realistic, medium, large, numberHeavy, wide, deep };
+const CLASSES = { small, realistic, medium, large, numberHeavy, wide, intKeysDense, intKeysSparse, deep };
 
-module.exports = { prng, anyDouble, CLASSES, small, realistic, medium, large, numberHeavy, wide, deep };
+module.exports = { prng, anyDouble, CLASSES, small, realistic, medium, large, numberHeavy, wide, intKeysDense, intKeysSparse, deep };

@@ -10,7 +10,7 @@ const { types } = require('node:util');
 const { invalidArgument } = require('./errors');
 const P = require('./primordials');
 
-const { ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ObjectGetPrototypeOf, isProxy } = P;
+const { ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ObjectGetPrototypeOf, isProxy } = P;
 const isPromise = types.isPromise;
 const SafePromise = Promise;
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
@@ -91,9 +91,12 @@ function handleRejection(promise) {
  * own `constructor` is %Promise%, so PromiseResolve returns it as it is.
  */
 function ours(promise) {
-  ObjectDefineProperty(promise, 'constructor', { __proto__: null, value: SafePromise, writable: false, enumerable: false, configurable: false });
+  ObjectDefineProperty(promise, 'constructor', OWN_CONSTRUCTOR);
   return promise;
 }
+// One frozen descriptor for every call: a null-prototype literal per call is a
+// dictionary-mode allocation that cost more than the definition itself.
+const OWN_CONSTRUCTOR = ObjectFreeze({ __proto__: null, value: SafePromise, writable: false, enumerable: false, configurable: false });
 
 /** A null-prototype box: resolving a promise with it looks up no `then`. */
 function box(ok, value) {
@@ -147,4 +150,4 @@ function settle(fn, argument) {
   return isPromise(result) ? settleNative(result) : box(true, result);
 }
 
-module.exports = { attach, handleRejection, ours, box, settleNative, isThenable, settled, settle, isPromise, SafePromise };
+module.exports = { attach, handleRejection, ours, box, settleNative, isThenable, settled, settle, isPromise, thenIsHookFree, SafePromise };

@@ -6,15 +6,15 @@
 
 const { invalidArgument } = require('../errors');
 const { own, requireInput, defineField } = require('../input');
-const { canonicalize, decodeView } = require('../snapshot');
+const { decodeView, policyViewOf, policyViewUnchanged } = require('../snapshot');
 const { preparedSnapshotOf, preparedRequestOf, preparedAttemptOf, parseRequest, readToolCallId } = require('./prepare');
-const { settle, ours } = require('../promises');
+const { ours, box, settleNative, isPromise, thenIsHookFree } = require('../promises');
 const { EVALUATE, observed, traceAsync, attemptIdOf, setField } = require('../events');
 const { openEvaluation, runInEvaluation, isAnswerOfAnother, bindDecision } = require('../grants/registry');
 const P = require('../primordials');
 const { cedarEventFields } = require('../cedar');
 
-const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, StringPrototypeIsWellFormed, isProxy } = P;
+const { ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, StringPrototypeIsWellFormed, isProxy } = P;
 const ReflectOwnKeys = Reflect.ownKeys;
 
 /** The reasons of a deny the runtime decided (decidedBy: 'runtime'), in a frozen array. */
@@ -48,6 +48,67 @@ class DecisionState extends Stamp {
 }
 
 
+/**
+ * Records the pipeline keeps for itself. Classes rather than null-prototype literals
+ * (which V8 makes as dictionary-mode objects, each a slow allocation): every field is an
+ * own data property, defined before the constructor body runs, so no read of one reaches
+ * a prototype and no write of one reaches a setter.
+ */
+class PolicyAnswer {
+  decision;
+  reason;
+  constructor(decision, reason) {
+    this.decision = decision;
+    this.reason = reason;
+  }
+}
+ObjectFreeze(PolicyAnswer.prototype);
+ObjectFreeze(PolicyAnswer);
+
+/** What executeToolCall keeps of a decision (DecisionState). */
+class ExecutionState {
+  snapshot;
+  decision;
+  executed;
+  evaluation;
+  attempt;
+  toolCallId;
+  constructor(snapshot, decision, evaluation, attempt, toolCallId) {
+    this.snapshot = snapshot;
+    this.decision = decision;
+    this.executed = false;
+    this.evaluation = evaluation;
+    this.attempt = attempt;
+    this.toolCallId = toolCallId;
+  }
+}
+ObjectFreeze(ExecutionState.prototype);
+ObjectFreeze(ExecutionState);
+
+/** The checked fields of an evaluation input (readEvaluation). */
+class EvaluationRead {
+  prepared;
+  snapshot;
+  policy;
+  policyContext;
+  grantScope;
+  attempt;
+  toolCallId;
+  evaluation;
+  constructor(prepared, snapshot, policy, policyContext, grantScope, attempt, toolCallId) {
+    this.prepared = prepared;
+    this.snapshot = snapshot;
+    this.policy = policy;
+    this.policyContext = policyContext;
+    this.grantScope = grantScope;
+    this.attempt = attempt;
+    this.toolCallId = toolCallId;
+    this.evaluation = undefined;
+  }
+}
+ObjectFreeze(EvaluationRead.prototype);
+ObjectFreeze(EvaluationRead);
+
 /** The decision and reason of a policy result, or null when it is not a valid result. */
 function readPolicyResult(result) {
   if (result === null || typeof result !== 'object' || isProxy(result)) return null;
@@ -55,16 +116,7 @@ function readPolicyResult(result) {
   if (decision !== 'allow' && decision !== 'deny' && decision !== 'require_approval') return null;
   const reason = own(result, 'reason');
   if (typeof reason !== 'string' || reason === '') return null;
-  return { __proto__: null, decision, reason };
-}
-
-/** Whether the policy's view still canonicalizes to the authorized JSON. */
-function viewUnchanged(view, argsCanonicalJson) {
-  try {
-    return canonicalize(view) === argsCanonicalJson;
-  } catch {
-    return false;
-  }
+  return new PolicyAnswer(decision, reason);
 }
 
 /**
@@ -86,25 +138,61 @@ function policyInputOf(prepared, snapshot, policyContext, parsedArguments) {
       }
     }
   }
-  return {
+  const input = {
     // Spreading the package's own null-prototype copy defines each field (CreateDataProperty).
     ...context,
     agentName: snapshot.agentName,
     toolName: snapshot.toolName,
     rawArguments: request.rawArguments,
-    get requestedArguments() {
-      const value = parseRequest(request.rawArguments, request.blank);
-      defineField(this, 'requestedArguments', value);
-      return value;
-    },
-    set requestedArguments(value) {
-      defineField(this, 'requestedArguments', value);
-    },
-    parsedArguments,
-    argsCanonicalJson: snapshot.argsCanonicalJson,
-    proposalHash: snapshot.proposalHash,
   };
+  // Then the accessor, one pair made at load (so every input keeps one fast shape), and
+  // the remaining fields, defined as class fields on the input itself.
+  ObjectDefineProperty(input, 'requestedArguments', INPUT_REQUESTED_ARGUMENTS);
+  new InputTail(input, parsedArguments, snapshot, request);
+  return input;
 }
+
+/**
+ * The policy input's fields after `requestedArguments`, defined (never assigned) on the
+ * input in this order, and its provider text as a private field, which the accessor pair
+ * made at load reads (an accessor literal per input would make two closures and a slow
+ * object every time).
+ */
+class InputTail extends Stamp {
+  parsedArguments;
+  argsCanonicalJson;
+  proposalHash;
+  #request;
+  constructor(input, parsedArguments, snapshot, request) {
+    super(input);
+    this.parsedArguments = parsedArguments;
+    this.argsCanonicalJson = snapshot.argsCanonicalJson;
+    this.proposalHash = snapshot.proposalHash;
+    this.#request = request;
+  }
+
+  static requestOf(value) {
+    return value !== null && typeof value === 'object' && #request in value ? value.#request : undefined;
+  }
+}
+ObjectFreeze(InputTail.prototype);
+ObjectFreeze(InputTail);
+
+const INPUT_REQUESTED_ARGUMENTS = ObjectFreeze({
+  __proto__: null,
+  get: function requestedArguments() {
+    const request = InputTail.requestOf(this);
+    if (request === undefined) return undefined;
+    const value = parseRequest(request.rawArguments, request.blank);
+    defineField(this, 'requestedArguments', value);
+    return value;
+  },
+  set: function requestedArguments(value) {
+    defineField(this, 'requestedArguments', value);
+  },
+  enumerable: true,
+  configurable: true,
+});
 
 /**
  * A frozen decision, registered so that executeToolCall accepts it (and nothing else).
@@ -123,7 +211,7 @@ function makeDecision(read, decision, reason, decidedBy, policyResult, hasPolicy
   } else {
     made = { decision, reason, decidedBy, agentName, toolName, argsCanonicalJson, proposalHash };
   }
-  new DecisionState(made, { __proto__: null, snapshot, decision, executed: false, evaluation, attempt: read.attempt, toolCallId: read.toolCallId });
+  new DecisionState(made, new ExecutionState(snapshot, decision, evaluation, read.attempt, read.toolCallId));
   // An allow that relied on grants is found by the grants objects of every package copy.
   if (evaluation !== undefined && decision === 'allow') bindDecision(made, evaluation);
   ObjectFreeze(made);
@@ -165,11 +253,14 @@ function readEvaluation(input, usage) {
   const grantScope = grantScopeOf(policyContext);
   const attempt = preparedAttemptOf(prepared);
   const toolCallId = readToolCallId(own(input, 'toolCallId')) ?? attempt.toolCallId;
-  return { __proto__: null, prepared, snapshot, policy, policyContext, grantScope, attempt, toolCallId, evaluation: undefined };
+  return new EvaluationRead(prepared, snapshot, policy, policyContext, grantScope, attempt, toolCallId);
 }
 
-/** The decision once the policy has answered (`settled`): the runtime's checks, in order. */
-function conclude(read, settled, parsedArguments) {
+/**
+ * The decision once the policy has answered (`settled`): the runtime's checks, in order.
+ * `policyView` is the policy's view as policyViewOf made it.
+ */
+function conclude(read, settled, policyView) {
   const { prepared, snapshot, evaluation } = read;
   // From here on, no grants policy can add to what this evaluation relies on.
   evaluation.close();
@@ -177,7 +268,8 @@ function conclude(read, settled, parsedArguments) {
   if (evaluation.failed()) return runtimeDeny(read, 'grant_store_unavailable', undefined, false, NONE);
   if (!settled.ok) return runtimeDeny(read, 'policy_error', undefined, false, settled.value);
   const policyResult = settled.value;
-  if (!viewUnchanged(parsedArguments, snapshot.argsCanonicalJson)) {
+  // Whether the policy's view still canonicalizes to the authorized JSON.
+  if (!policyViewUnchanged(policyView, snapshot.argsCanonicalJson)) {
     return runtimeDeny(read, 'policy_mutated_arguments', policyResult, true, NONE);
   }
   const valid = readPolicyResult(policyResult);
@@ -205,18 +297,61 @@ function conclude(read, settled, parsedArguments) {
 }
 
 /**
- * Calls the policy on its own view: a box of what it answered, or a promise of that box.
- * The caller awaits it either way, so at least one microtask turn passes between the
- * policy's answer and the mutation check: a mutation the policy queued is then seen.
+ * A native promise a policy returned that `await` adopts without running any of its code:
+ * the lookup of its `constructor` ends at data the engine put there (thenIsHookFree), and
+ * await then attaches its reactions directly (no species lookup). Awaiting it instead of
+ * a promise of a box made for it spares a promise, three closures and the definition of
+ * that promise's own `constructor`.
  */
-function askPolicy(read, parsedArguments) {
-  const input = policyInputOf(read.prepared, read.snapshot, read.policyContext, parsedArguments);
+class PendingAnswer {
+  #promise;
+  constructor(promise) {
+    this.#promise = promise;
+  }
+
+  static promiseOf(value) {
+    return value !== null && typeof value === 'object' && #promise in value ? value.#promise : undefined;
+  }
+}
+ObjectFreeze(PendingAnswer.prototype);
+ObjectFreeze(PendingAnswer);
+
+/** The policy runInEvaluation is about to call (taken by callPendingPolicy before it runs). */
+let pendingPolicy;
+
+/**
+ * Calls the policy (settle's contract): a box of what it returned or threw; for a native
+ * promise, a PendingAnswer when await adopts it without running its code, else a promise
+ * of a box (settleNative).
+ */
+function callPendingPolicy(policyInput) {
+  const policy = pendingPolicy;
+  pendingPolicy = undefined;
+  let result;
+  try {
+    result = policy(policyInput);
+  } catch (error) {
+    return box(false, error);
+  }
+  if (!isPromise(result)) return box(true, result);
+  return thenIsHookFree(result) ? new PendingAnswer(result) : settleNative(result);
+}
+
+/**
+ * Calls the policy on its own view: a box of what it answered, a promise of that box, or
+ * a PendingAnswer. The caller awaits it in every case, so at least one
+ * microtask turn passes between the policy's answer and the mutation check: a mutation
+ * the policy queued is then seen.
+ */
+function askPolicy(read, policyView) {
+  const input = policyInputOf(read.prepared, read.snapshot, read.policyContext, policyView.view);
   // Grants policy helpers find this evaluation by the input's identity.
   const attempt = read.attempt;
   read.evaluation = openEvaluation(input, read.snapshot, read.grantScope, () => attemptIdOf(attempt), read.toolCallId);
   // The policy runs inside its evaluation: a grants policy answers only for the evaluation
   // it runs in, whatever input it is handed.
-  return runInEvaluation(read.evaluation, (policyInput) => settle(read.policy, policyInput), input);
+  pendingPolicy = read.policy;
+  return runInEvaluation(read.evaluation, callPendingPolicy, input);
 }
 
 /**
@@ -229,8 +364,20 @@ async function evaluateToolCall(input) {
   if (!observed(EVALUATE)) {
     // decide(read), in this async function: no second promise to adopt.
     if (read.policy === undefined) return runtimeDeny(read, 'policy_not_configured', undefined, false, NONE);
-    const parsedArguments = decodeView(read.snapshot);
-    return conclude(read, await askPolicy(read, parsedArguments), parsedArguments);
+    const policyView = policyViewOf(read.snapshot);
+    const asked = askPolicy(read, policyView);
+    const pending = PendingAnswer.promiseOf(asked);
+    let settled;
+    if (pending === undefined) {
+      settled = await asked;
+    } else {
+      try {
+        settled = box(true, await pending);
+      } catch (error) {
+        settled = box(false, error);
+      }
+    }
+    return conclude(read, settled, policyView);
   }
   const context = evaluationContext(read);
   return await ours(traceAsync(EVALUATE, context, () => decide(read), 'evaluate', (decision) => decisionFields(context, decision)));
@@ -239,8 +386,20 @@ async function evaluateToolCall(input) {
 /** The decision of a read evaluation input. */
 async function decide(read) {
   if (read.policy === undefined) return runtimeDeny(read, 'policy_not_configured', undefined, false, NONE);
-  const parsedArguments = decodeView(read.snapshot);
-  return conclude(read, await askPolicy(read, parsedArguments), parsedArguments);
+  const policyView = policyViewOf(read.snapshot);
+  const asked = askPolicy(read, policyView);
+  const pending = PendingAnswer.promiseOf(asked);
+  let settled;
+  if (pending === undefined) {
+    settled = await asked;
+  } else {
+    try {
+      settled = box(true, await pending);
+    } catch (error) {
+      settled = box(false, error);
+    }
+  }
+  return conclude(read, settled, policyView);
 }
 
 /** The context of an evaluate or execute event (docs/events.md): no payload. */

@@ -7,7 +7,7 @@ const { binding } = require('../native');
 const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, invalidArgument, nativeFailure, FAILED } = require('../errors');
 const { own, requireInput } = require('../input');
 const { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, VIEWS_FROM_SKELETON } = require('./canonical');
-const { firstView, view, PARSE_EACH_TIME, NO_SKELETON_TEMPLATE } = require('./view');
+const { firstView, view, firstPolicyView, policyView, unchangedCopy, PolicyView, PARSE_EACH_TIME, PARSE_COPYABLE, NO_SKELETON_TEMPLATE } = require('./view');
 const P = require('../primordials');
 
 const { ObjectFreeze, JSONParse, StringPrototypeIsWellFormed, isProxy } = P;
@@ -19,12 +19,15 @@ const NO_TEMPLATE = Symbol('no template yet');
 
 /** Views copy a template parsed from the JSON at the first view (template character 1). */
 const VIEWS_FROM_A_PARSE = 0x31;
+/** Views are parsed; no object is too wide to copy (template character 3). */
+const VIEWS_PARSED_COPYABLE = 0x33;
 
 /** The template a snapshot starts with, from splitHashed's fields (./canonical.js). */
 function initialTemplate(hashAndJson) {
   const views = hashAndJson[2];
   if (views === VIEWS_FROM_SKELETON) return hashAndJson[3] === NO_SKELETON_TEMPLATE ? NO_TEMPLATE : hashAndJson[3];
-  return views === VIEWS_FROM_A_PARSE ? NO_TEMPLATE : PARSE_EACH_TIME;
+  if (views === VIEWS_FROM_A_PARSE) return NO_TEMPLATE;
+  return views === VIEWS_PARSED_COPYABLE ? PARSE_COPYABLE : PARSE_EACH_TIME;
 }
 
 /** The base of SnapshotState: its constructor hands back the object it is given. */
@@ -174,6 +177,34 @@ function decodeView(source, options) {
 }
 
 /**
+ * The policy's view of a snapshot the pipeline holds (one this package made), with what
+ * policyViewUnchanged compares it to: a PolicyView ({ view, made }, see ./view.js).
+ */
+function policyViewOf(snapshot) {
+  if (!SnapshotState.has(snapshot)) return new PolicyView(decodeView(snapshot), null);
+  const template = SnapshotState.template(snapshot);
+  if (template === NO_TEMPLATE) {
+    const first = firstPolicyView(snapshot.argsCanonicalJson);
+    SnapshotState.setTemplate(snapshot, first.template);
+    return first.view;
+  }
+  return policyView(template, snapshot.argsCanonicalJson);
+}
+
+/**
+ * Whether a policy view (policyViewOf) still canonicalizes to `argsCanonicalJson`: at once
+ * when it is still exactly the copy it was made as, else by canonicalizing it.
+ */
+function policyViewUnchanged(policy, argsCanonicalJson) {
+  if (unchangedCopy(policy)) return true;
+  try {
+    return canonicalize(policy.view) === argsCanonicalJson;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The four fields of a stored snapshot, checked: own data strings (else not_a_snapshot),
  * argsCanonicalJson strict JSON (else its decoding code) in exact RFC 8785 form (else
  * not_canonical), and proposalHash the hash of the three others (else hash_mismatch).
@@ -220,4 +251,4 @@ function proposalHash(input) {
   return hash;
 }
 
-module.exports = { canonicalize, createSnapshot, createSnapshotFromText, snapshotOf, decodeView, proposalHash, verifySnapshot };
+module.exports = { canonicalize, createSnapshot, createSnapshotFromText, snapshotOf, decodeView, policyViewOf, policyViewUnchanged, proposalHash, verifySnapshot };

@@ -27,10 +27,18 @@ const P = require('../primordials');
 const {
   JSONParse, ObjectKeys, ObjectHasOwn, ObjectPrototypeLookupGetter, ArrayIsArray,
   ArrayPrototype, ArrayPrototypeSlice, ArrayPrototypeToSpliced, SafeArray, speciesGetter,
+  ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectPrototype, ReflectOwnKeys,
 } = P;
+const ObjectIs = Object.is;
+const { isOrdinaryWhenEmpty } = require('./classify');
 
 /** Marks a snapshot whose views are parsed from its JSON every time. */
 const PARSE_EACH_TIME = Symbol('parse each time');
+/**
+ * The same, for a value with no object too wide to copy: its views are parsed, but a
+ * policy's view is a copy of a parse, made by copyRecording (see policyView).
+ */
+const PARSE_COPYABLE = Symbol('parse each time, copy for a policy');
 
 /** A parsed template's plan: copies look at every member. */
 const NO_PLAN = Symbol('no plan');
@@ -103,6 +111,172 @@ function copy(node, plan, fastArrays) {
   return out;
 }
 
+// ---------------------------------------------------------------------------------
+// Policy views and the mutation check. A policy view is a copy of the template like any
+// other, made by copyRecording, which also notes every container it makes, in the order
+// it makes them, with the template node it copies and that node's keys. After the policy
+// has answered, unchangedCopy tells whether the view is still exactly that copy: every
+// container the very object the copy made, in the same place, with the same own keys in
+// the same order, every member an own enumerable data property holding the template's
+// primitive (Object.is) or the next container made, no symbol key, a plain prototype.
+// Objects the package made are ordinary objects and arrays (no Proxy, no engine slots:
+// an object's kind never changes), and no two places hold the same one, so such a view
+// passes every check of the walk and canonicalizes to exactly the template's canonical
+// JSON. It reads the view as the walk does (prototype and key lists first, a getter check
+// before each read), so it runs none of the view's code. When it answers false, the
+// caller canonicalizes the view (the walk): a false here decides nothing.
+
+/** One container copyRecording made: the copy, its template node, the node's keys (null: an array). */
+class Made {
+  copy;
+  node;
+  keys;
+  next;
+  constructor(copy, node, keys) {
+    this.copy = copy;
+    this.node = node;
+    this.keys = keys;
+    this.next = null;
+  }
+}
+P.ObjectFreeze(Made.prototype);
+P.ObjectFreeze(Made);
+
+/** A policy view and the containers it was made of (null: a primitive, or a parsed view). */
+class PolicyView {
+  view;
+  made;
+  constructor(view, made) {
+    this.view = view;
+    this.made = made;
+  }
+}
+P.ObjectFreeze(PolicyView.prototype);
+P.ObjectFreeze(PolicyView);
+
+let madeTail = null;
+
+function noteMade(copy, node, keys) {
+  const made = new Made(copy, node, keys);
+  if (madeTail !== null) madeTail.next = made;
+  madeTail = made;
+  return made;
+}
+
+/** copyEach, noting each container made (see above). */
+function copyRecording(node, fastArrays) {
+  if (ArrayIsArray(node)) {
+    const out = fastArrays ? ArrayPrototypeSlice(node) : ArrayPrototypeToSpliced(node, 0, 0);
+    noteMade(out, node, null);
+    for (let i = 0; i < out.length; i++) {
+      const child = out[i];
+      if (typeof child === 'object' && child !== null) out[i] = copyRecording(child, fastArrays);
+    }
+    return out;
+  }
+  const out = { ...node };
+  const keys = ObjectKeys(out);
+  noteMade(out, node, keys);
+  for (let i = 0; i < keys.length; i++) {
+    const child = out[keys[i]];
+    if (typeof child === 'object' && child !== null) out[keys[i]] = copyRecording(child, fastArrays);
+  }
+  return out;
+}
+
+/** A policy view of a template (a PolicyView), made as view() makes any view. */
+function policyView(template, json) {
+  if (template === PARSE_EACH_TIME) return new PolicyView(JSONParse(json), null);
+  const value = template === PARSE_COPYABLE ? JSONParse(json) : template.value;
+  if (typeof value !== 'object' || value === null) return new PolicyView(value, null);
+  madeTail = null;
+  try {
+    const fastArrays = speciesUntouched();
+    const first = noteMade(undefined, undefined, undefined);
+    const copied = copyRecording(value, fastArrays);
+    return new PolicyView(copied, first.next);
+  } catch {
+    return new PolicyView(JSONParse(json), null);
+  } finally {
+    madeTail = null;
+  }
+}
+
+/** The first view of a snapshot without a template, as a PolicyView: firstView's template and view. */
+function firstPolicyView(json) {
+  const parsed = JSONParse(json);
+  if (typeof parsed !== 'object' || parsed === null) return { template: new Template(parsed, null), view: new PolicyView(parsed, null) };
+  const template = new Template(parsed, NO_PLAN);
+  const made = policyView(template, json);
+  return { template: made.made === null ? PARSE_EACH_TIME : template, view: made };
+}
+
+/** The next container to compare in unchangedCopy. */
+let cursor = null;
+
+/** Whether `value`, found where the next container made belongs, is still that copy (see above). */
+function sameContainer(value) {
+  const made = cursor;
+  if (made === null || value !== made.copy) return false;
+  cursor = made.next;
+  const node = made.node;
+  const keys = made.keys;
+  if (keys === null) {
+    // As the walk's enterArray: every index an own enumerable property, nothing else.
+    if (ObjectGetPrototypeOf(value) !== ArrayPrototype) return false;
+    const count = value.length;
+    if (count !== node.length) return false;
+    const names = ObjectKeys(value);
+    if (names.length !== count || (count !== 0 && names[count - 1] !== `${count - 1}`)) return false;
+    if (ReflectOwnKeys(value).length !== count + 1) return false;
+    for (let i = 0; i < count; i++) {
+      if (ObjectPrototypeLookupGetter(value, i) !== undefined) return false;
+      const expected = node[i];
+      if (typeof expected === 'object' && expected !== null) {
+        if (!sameContainer(value[i])) return false;
+      } else if (!ObjectIs(value[i], expected)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  const proto = ObjectGetPrototypeOf(value);
+  if (proto !== ObjectPrototype && proto !== null) return false;
+  if (ObjectGetOwnPropertySymbols(value).length !== 0) return false;
+  const names = ObjectGetOwnPropertyNames(value);
+  const count = keys.length;
+  if (names.length !== count || ObjectKeys(value).length !== count) return false;
+  // The walk asks an empty object to prove it ordinary: asked the same way here.
+  if (count === 0) return isOrdinaryWhenEmpty(value);
+  for (let i = 0; i < count; i++) {
+    const key = keys[i];
+    if (names[i] !== key || ObjectPrototypeLookupGetter(value, key) !== undefined) return false;
+    const expected = node[key];
+    if (typeof expected === 'object' && expected !== null) {
+      if (!sameContainer(value[key])) return false;
+    } else if (!ObjectIs(value[key], expected)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether a policy view is still exactly the copy it was made as (see above); false also
+ * when it cannot tell (a parsed view, or no stack left).
+ */
+function unchangedCopy(policy) {
+  if (policy.made === null) return false;
+  cursor = policy.made;
+  try {
+    return sameContainer(policy.view) && cursor === null;
+  } catch {
+    return false;
+  } finally {
+    cursor = null;
+  }
+}
+
 /** What templateFromSkeleton returns when it could not make a template. */
 const NO_SKELETON_TEMPLATE = Symbol('no skeleton template');
 
@@ -152,7 +326,7 @@ function fill(node, numbers, longStrings) {
 
 /** A fresh view from a template made by firstView or templateFromSkeleton for `json`. */
 function view(template, json) {
-  if (template === PARSE_EACH_TIME) return JSONParse(json);
+  if (template === PARSE_EACH_TIME || template === PARSE_COPYABLE) return JSONParse(json);
   const value = template.value;
   if (typeof value !== 'object' || value === null) return value;
   try {
@@ -163,4 +337,4 @@ function view(template, json) {
   }
 }
 
-module.exports = { firstView, view, templateFromSkeleton, PARSE_EACH_TIME, NO_SKELETON_TEMPLATE };
+module.exports = { firstView, view, firstPolicyView, policyView, unchangedCopy, PolicyView, templateFromSkeleton, PARSE_EACH_TIME, PARSE_COPYABLE, NO_SKELETON_TEMPLATE };

@@ -83,7 +83,11 @@ pub(super) fn encode_to_js<'env>(
       }
       skeleton.held = Some(!is_wide);
     }
+    // Parsed views of a value with no object too wide to copy are `3`: the run loop still
+    // copies the policy's view from a parse, so that its mutation check can tell an
+    // untouched copy without canonicalizing it again (lib/snapshot/view.js).
     let flag = match views {
+      Views::Parse if encoder.shape().copyable() => b'3',
       Views::Parse => b'0',
       Views::Copy => b'1',
       Views::Skeleton => b'2',

@@ -65,6 +65,8 @@ struct Parser<'a, 't> {
   keys: Vec<(usize, usize)>,
   /// The first value rule broken so far, returned if the whole text turns out to be JSON.
   pending: Option<Failure>,
+  /// The sort order of one object's keys (check_duplicates), reused from object to object.
+  order: Vec<(u64, u32)>,
 }
 
 const WS: [bool; 128] = {
@@ -84,9 +86,12 @@ pub fn decode(input: &[u16], options: DecodeOptions, tape: &mut Tape) -> Result<
     pos: 0,
     options,
     tape,
-    stack: Vec::new(),
-    keys: Vec::new(),
+    // Room for a typical tool call's nesting and keys at once, instead of growing by
+    // doubling from nothing (a few allocations fewer per call).
+    stack: Vec::with_capacity(16),
+    keys: Vec::with_capacity(32),
     pending: None,
+    order: Vec::new(),
   };
   parser.run()
 }
@@ -274,20 +279,24 @@ impl Parser<'_, '_> {
       let (start, len) = keys[index as usize];
       &text[start..start + len]
     };
-    let mut order: Vec<(u64, u32)> = (0..keys.len() as u32)
-      .map(|index| (key_chunk(key(index), 0), index))
-      .collect();
+    let mut order = std::mem::take(&mut self.order);
+    order.clear();
+    order.extend((0..keys.len() as u32).map(|index| (key_chunk(key(index), 0), index)));
     sort_keys(&mut order, &key);
+    let mut repeated = None;
     for pair in order.windows(2) {
       // Equal keys end up with equal chunks (sort_keys): differing chunks, differing keys.
       if pair[0].0 == pair[1].0 && key(pair[0].1) == key(pair[1].1) {
-        // Point at the repeated key: make it the object's current key.
-        let repeated = keys[pair[1].1 as usize];
-        self.keys.push(repeated);
-        self.break_rule(ErrorCode::DuplicateKey);
-        self.keys.pop();
-        return;
+        repeated = Some(keys[pair[1].1 as usize]);
+        break;
       }
+    }
+    self.order = order;
+    if let Some(repeated) = repeated {
+      // Point at the repeated key: make it the object's current key.
+      self.keys.push(repeated);
+      self.break_rule(ErrorCode::DuplicateKey);
+      self.keys.pop();
     }
   }
 
@@ -340,12 +349,21 @@ impl Parser<'_, '_> {
         return Err(self.fail(ErrorCode::InvalidJson));
       }
     }
-    // The grammar above admits only ASCII, so this narrowing is exact.
-    let ascii: Vec<u8> = self.input[start..self.pos]
-      .iter()
-      .map(|&u| u as u8)
-      .collect();
-    let text = std::str::from_utf8(&ascii).map_err(|_| self.fail(ErrorCode::InvalidJson))?;
+    // The grammar above admits only ASCII, so this narrowing is exact. Numbers of up to
+    // 64 characters (all but contrived ones) are narrowed on the stack.
+    let units = &self.input[start..self.pos];
+    let mut short = [0u8; 64];
+    let long: Vec<u8>;
+    let ascii: &[u8] = if units.len() <= short.len() {
+      for (slot, &unit) in short.iter_mut().zip(units) {
+        *slot = unit as u8;
+      }
+      &short[..units.len()]
+    } else {
+      long = units.iter().map(|&u| u as u8).collect();
+      &long
+    };
+    let text = std::str::from_utf8(ascii).map_err(|_| self.fail(ErrorCode::InvalidJson))?;
     let value: f64 = text
       .parse()
       .map_err(|_| self.fail(ErrorCode::InvalidJson))?;

@@ -236,6 +236,11 @@ impl Shape {
   /// 50 ns per container and 10 ns per member, a parse about 250 ns plus 3 ns per
   /// character. Deep, container-heavy values (200 nested two-member containers in 2.7 kB)
   /// stay parsed; so do very wide objects, which V8 keeps as dictionaries.
+  /// Whether no object is too wide to copy (see `COPYABLE_KEYS`).
+  pub fn copyable(&self) -> bool {
+    self.widest_object <= COPYABLE_KEYS
+  }
+
   pub fn worth_a_template(&self, json_len: usize) -> bool {
     self.widest_object <= COPYABLE_KEYS
       && 3 * json_len + 250 > 100 * self.containers + 20 * self.members

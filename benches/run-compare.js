@@ -1,0 +1,154 @@
+'use strict';
+// The run group's loop (prepareToolCall, evaluateToolCall, executeToolCall) of this tree
+// against another build of the package, in one process, interleaved round by round with
+// the floor: a before/after comparison that machine load cannot tilt.
+//
+//   node benches/run-compare.js [--baseline DIR] [--class small,medium,deep] [--rounds N]
+//                               [--grants] [--receipts] [--sample-ms MS]
+//
+// --baseline DIR: a checkout of another commit with its addon built (`git worktree add
+// DIR COMMIT && (cd DIR && npm run build)`, or `git archive COMMIT lib index.js
+// package.json | tar -x -C DIR` plus a copy of that commit's built .node and a
+// node_modules link). Without it, only this tree and the floor are timed.
+// --grants makes an approval grants object in the process first (policies then run inside
+// their evaluation's async context); --receipts adds each package's loop with execution
+// receipts on its memory store. Reported per entry: the median wall and CPU (user +
+// system) µs per call over the rounds, the p10-p90 of wall time, and each median over the
+// floor's. Nothing is asserted.
+
+const os = require('node:os');
+const path = require('node:path');
+const { buildItems, sha256Envelope, SINK } = require('./contenders');
+
+function parse(argv) {
+  const opts = { baseline: null, classes: ['small', 'medium', 'deep'], rounds: 21, grants: false, receipts: false, sampleMs: 10 };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--baseline') opts.baseline = path.resolve(argv[++i]);
+    else if (arg === '--class') opts.classes = argv[++i].split(',').filter(Boolean);
+    else if (arg === '--rounds') opts.rounds = Number(argv[++i]);
+    else if (arg === '--sample-ms') opts.sampleMs = Number(argv[++i]);
+    else if (arg === '--grants') opts.grants = true;
+    else if (arg === '--receipts') opts.receipts = true;
+    else throw new Error(`unknown argument ${arg}`);
+  }
+  return opts;
+}
+
+const policy = async (input) => {
+  SINK.policySeen = input.parsedArguments;
+  return { decision: 'allow', reason: 'bench' };
+};
+const handler = (view) => {
+  SINK.handled = view;
+  return view;
+};
+
+function loopOf(pkg) {
+  return async (r) => {
+    const prepared = pkg.prepareToolCall(r);
+    const decision = await pkg.evaluateToolCall({ prepared, policy });
+    return pkg.executeToolCall(decision, handler);
+  };
+}
+
+function receiptsLoopOf(pkg) {
+  let receipts;
+  let calls = 0;
+  return async (r) => {
+    if (calls % 10_000 === 0) receipts = pkg.createExecutionReceipts();
+    calls += 1;
+    const prepared = pkg.prepareToolCall({ agentName: r.agentName, toolName: r.toolName, rawArguments: r.rawArguments, runId: 'bench', toolCallId: `call-${calls}` });
+    const decision = await pkg.evaluateToolCall({ prepared, policy });
+    return pkg.executeToolCall(decision, handler, { receipts });
+  };
+}
+
+/** The run group's floor: the same work in JavaScript without strictness. */
+async function floor(r) {
+  SINK.requested = JSON.parse(r.rawArguments);
+  const argsCanonicalJson = JSON.stringify(JSON.parse(r.rawArguments));
+  const snapshot = { argsCanonicalJson, proposalHash: sha256Envelope(r.agentName, r.toolName, argsCanonicalJson) };
+  const policyView = JSON.parse(snapshot.argsCanonicalJson);
+  const result = await policy({ agentName: r.agentName, toolName: r.toolName, parsedArguments: policyView, proposalHash: snapshot.proposalHash });
+  if (result.decision !== 'allow' || JSON.stringify(policyView) !== snapshot.argsCanonicalJson) throw new Error('bench: not allowed');
+  return handler(JSON.parse(snapshot.argsCanonicalJson));
+}
+
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+async function batch(fn, requests, n) {
+  const c0 = cpuNow();
+  const t0 = process.hrtime.bigint();
+  for (let b = 0; b < n; b++) for (let i = 0; i < requests.length; i++) SINK.last = await fn(requests[i]);
+  return [Number(process.hrtime.bigint() - t0) / n / 1e3, (cpuNow() - c0) / n];
+}
+
+function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  return sorted[lo] + (sorted[Math.ceil(pos)] - sorted[lo]) * (pos - lo);
+}
+
+async function main() {
+  const opts = parse(process.argv.slice(2));
+  const here = require('..');
+  const base = opts.baseline === null ? null : require(opts.baseline);
+  if (opts.grants) {
+    here.createApprovalGrants();
+    if (base !== null) base.createApprovalGrants();
+  }
+  const load0 = os.loadavg();
+  console.log(`run loop comparison on Node ${process.version}, ${opts.rounds} interleaved rounds, ${opts.grants ? 'a grants object in the process' : 'no grants object'}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}`);
+  if (base !== null) console.log(`baseline: ${opts.baseline}`);
+  for (const className of opts.classes) {
+    const requests = buildItems(className).map((item) => ({ agentName: item.agentName, toolName: item.toolName, rawArguments: JSON.stringify(item.value) }));
+    const entries = [];
+    if (base !== null) entries.push(['baseline', loopOf(base)]);
+    entries.push(['this tree', loopOf(here)]);
+    if (opts.receipts) {
+      if (base !== null) entries.push(['baseline + receipts', receiptsLoopOf(base)]);
+      entries.push(['this tree + receipts', receiptsLoopOf(here)]);
+    }
+    entries.push(['floor', floor]);
+    const sizes = new Map();
+    for (const [name, fn] of entries) {
+      await batch(fn, requests, 200);
+      const [perCall] = await batch(fn, requests, 50);
+      sizes.set(name, Math.max(1, Math.round((opts.sampleMs * 1000) / perCall)));
+    }
+    const wall = new Map(entries.map(([name]) => [name, []]));
+    const cpu = new Map(entries.map(([name]) => [name, []]));
+    const k = entries.length;
+    for (let r = 0; r < opts.rounds; r++) {
+      const reversed = Math.floor(r / k) % 2 === 1;
+      for (let j = 0; j < k; j++) {
+        const [name, fn] = entries[reversed ? (r - j + k * k) % k : (r + j) % k];
+        const [w, c] = await batch(fn, requests, sizes.get(name));
+        wall.get(name).push(w);
+        cpu.get(name).push(c);
+      }
+    }
+    const floorWall = quantile(wall.get('floor'), 0.5);
+    const floorCpu = quantile(cpu.get('floor'), 0.5);
+    console.log(`\n${className} (load average now ${os.loadavg()[0].toFixed(2)})`);
+    console.log('  entry                   wall µs (p10-p90)          / floor   CPU µs   / floor');
+    for (const [name] of entries) {
+      const w = wall.get(name);
+      const c = cpu.get(name);
+      const mw = quantile(w, 0.5);
+      const mc = quantile(c, 0.5);
+      console.log(`  ${name.padEnd(22)}  ${mw.toFixed(2).padStart(8)} (${quantile(w, 0.1).toFixed(2)}-${quantile(w, 0.9).toFixed(2)})`.padEnd(52) +
+        `  ${(mw / floorWall).toFixed(2)}x  ${mc.toFixed(2).padStart(8)}  ${(mc / floorCpu).toFixed(2)}x`);
+    }
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
