@@ -54,6 +54,7 @@ function usage() {
     '  --rss-ops K        full steps per peak-RSS child (default 20; a one-step child runs too)',
     '  --no-rss           skip the peak-RSS children',
     '  --groups LIST      only these timing groups: full, canonicalize, prepare, run, decode (default all)',
+    '                     load: the MCP load test alone (needs PostgreSQL; never a default group): benches/load.js --help',
   ].join('\n');
 }
 
@@ -766,6 +767,9 @@ function dispatch(argv) {
 
 /** The command line's entry: `node benches/bench.js ...` (Deno: benches/bench-entry.cjs). */
 function run(argv) {
+  // The load group needs PostgreSQL and runs alone, with options of its own (benches/load.js).
+  const load = require('./load');
+  if (load.wanted(argv)) return load.run(argv);
   try {
     const running = dispatch(argv);
     if (running && typeof running.catch === 'function') running.catch(fail);
