@@ -9,6 +9,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type {
   ApprovalGrants,
+  ExecutionReceipts,
   ProposalFields,
   SealedProposal,
   SnapshotValue,
@@ -29,32 +30,73 @@ export type McpArgumentsSource = 'message_text' | 'object';
 export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /**
- * What the policy sees: the package's policy input (with `T` for parsedArguments; the
- * tools of an McpServer are not typed here, so it is `any` unless you name it), the
- * JSON-RPC request id, the arguments' source, the session id, and the fields your
- * `policyContext` returned.
+ * What the policy sees: the package's policy input, the JSON-RPC request id, the
+ * arguments' source, the session id, the idempotency key the request named, and the
+ * fields your `policyContext` returned. `parsedArguments` is `T`, `unknown` unless the
+ * gate is given the tools' argument types (`gateMcpServer<{ pay: { to: string } }>`):
+ * the tools of an McpServer are not typed here, and a policy must narrow what it reads.
  */
-export type McpPolicyInput<T = any> = ToolPolicyInput<T> & {
+export type McpPolicyInput<T = unknown> = ToolPolicyInput<T> & {
   readonly toolCallId: string;
   readonly argumentsSource: McpArgumentsSource;
   readonly sessionId?: string;
+  /** The request's `_meta["tool-argument-snapshot/idempotency-key"]`, when it named one. */
+  readonly idempotencyKey?: string;
 };
 
-export type McpPolicy<T = any> = (input: McpPolicyInput<T>) => ToolPolicyResult | Promise<ToolPolicyResult>;
+export type McpPolicy<T = unknown> = (input: McpPolicyInput<T>) => ToolPolicyResult | Promise<ToolPolicyResult>;
 
-export interface GateMcpServerOptions {
+/**
+ * The argument types of the gated tools by tool name, the type parameter of
+ * `gateMcpServer`, for example `{ pay: { to: string; amount: number } }`. It types what
+ * the policies read; the tools' own input schemas decide what runs.
+ */
+export type McpToolArguments = object;
+
+/** The policy input of a call of one of `Tools`: `toolName` says which, and narrows `parsedArguments`. */
+export type McpToolPolicyInput<Tools extends McpToolArguments> = {
+  [K in keyof Tools & string]: McpPolicyInput<Tools[K]> & { readonly toolName: K };
+}[keyof Tools & string];
+
+/**
+ * The `policy` option: one function for every tool, or one per tool name. Without
+ * `Tools`, every policy reads `parsedArguments` as `unknown`; with `Tools`, the map names
+ * only its tools, each policy gets its tool's arguments, and one function for all gets
+ * an input whose `toolName` narrows them.
+ */
+export type McpPolicyOption<Tools extends McpToolArguments = {}> = [keyof Tools & string] extends [never]
+  ? McpPolicy<unknown> | { readonly [toolName: string]: McpPolicy<unknown> }
+  :
+      | ((input: McpToolPolicyInput<Tools>) => ToolPolicyResult | Promise<ToolPolicyResult>)
+      | { readonly [K in keyof Tools & string]?: McpPolicy<Tools[K]> };
+
+export interface GateMcpServerOptions<Tools extends McpToolArguments = {}> {
   agentName: string;
   /**
    * One function for every tool, or one per tool name. A tool without an entry is denied
    * (`policy_not_configured`) without grants, and needs an approval with grants. Asked
    * after the grants.
    */
-  policy?: McpPolicy | { readonly [toolName: string]: McpPolicy };
+  policy?: McpPolicyOption<Tools>;
   /**
    * Grants first: a live grant for exactly this call allows it once. With keys, an
    * approval result carries a sealed proposal.
    */
   grants?: ApprovalGrants;
+  /**
+   * Execution receipts for calls whose request names an idempotency key in its `_meta`
+   * (`tool-argument-snapshot/idempotency-key`): a retry of such a call runs nothing. By
+   * default one process-wide memory receipts object shared by the gates of the process;
+   * `false` for none; or `createExecutionReceipts({ store })` on a store shared by
+   * processes. A call without a key is executed without receipts.
+   */
+  receipts?: ExecutionReceipts | false;
+  /**
+   * The scope of idempotency keys: the receipt key's `runId` for a call (a non-empty,
+   * well-formed string, for example the authenticated client's id), or null/undefined for
+   * none (the key alone, the default). Keys of different scopes never meet.
+   */
+  idempotencyScope?: (extra: McpRequestExtra) => string | null | undefined;
   /**
    * On require_approval, ask the connected client (MCP elicitation, form mode) to approve
    * the exact canonical arguments; an accepted answer becomes a single-use grant. Off by
@@ -85,6 +127,11 @@ export interface McpStageFailure {
 /** `structuredContent` of a denied call (no payload). */
 export interface McpDenial {
   decision: 'deny';
+  /**
+   * The policy's reason, a runtime reason, `grant_unavailable`, `approval_declined`, or a
+   * receipts refusal (`call_already_executed`, `call_id_conflict`, `execution_in_progress`,
+   * `outcome_unknown`, `receipt_store_unavailable`).
+   */
   reason: string;
   decidedBy: 'policy' | 'runtime' | 'elicitation';
 }
@@ -138,8 +185,17 @@ export interface GateableMcpServer {
  * once, in the package), and the gate's transports keep each message's text. Call it
  * before connecting the server; tools registered later are gated too.
  * @throws {TypeError} for a server already connected, a missing agentName, a Proxy, or
- * `elicitation` without `grants`.
+ * `elicitation` without `grants`, receipts not made by createExecutionReceipts.
+ *
+ * `Tools` (optional) gives the argument types of the tools by name, which the policies
+ * then read typed; without it `parsedArguments` is `unknown`.
  */
-export declare function gateMcpServer(mcpServer: GateableMcpServer, options: GateMcpServerOptions): McpServerGate;
+export declare function gateMcpServer<Tools extends McpToolArguments = {}>(
+  mcpServer: GateableMcpServer,
+  options: GateMcpServerOptions<Tools>,
+): McpServerGate;
+
+/** The `_meta` member of a tools/call request that names its idempotency key. */
+export type McpIdempotencyKeyName = 'tool-argument-snapshot/idempotency-key';
 
 export type { SnapshotValue };

@@ -5,9 +5,9 @@
 
 const { invalidArgument, own, readOptions, isWellFormedString, ownDataCopy, setData } = require('../shared');
 const { ObjectFreeze, ReflectApply, SafeMap, MapPrototypeGet, MapPrototypeSet, isProxy } = require('../gate/primordials');
-const {
-  prepareToolCallAsync, evaluateToolCall, executeToolCall, isToolArgumentsValidationError, isToolCallNotAllowedError,
-} = require('tool-argument-snapshot');
+const { prepareToolCallAsync, evaluateToolCall, isToolArgumentsValidationError } = require('tool-argument-snapshot');
+const { executeDecision } = require('../gate/execute');
+const { readReceipts, pruneShared } = require('../gate/receipts');
 const { CallToolRequestSchema, McpError, ErrorCode } = require('./sdk').types;
 const { isRecord } = require('./messages');
 const { GatedRequestInfo } = require('./transport');
@@ -15,8 +15,9 @@ const { stdioTransport, createLinkedPair } = require('./stdio');
 const { httpHandler } = require('./http');
 const { stageResult, denyResult, toolErrorResult, objectArguments, approvalResult } = require('./results');
 const { elicitedDecision } = require('./elicitation');
+const { idempotencyKeyOf, scopeOf, refusalCode, receiptRefusal } = require('./receipts');
 
-const GATE_USAGE = 'gateMcpServer expects (mcpServer, { agentName, policy?, grants?, elicitation?, policyContext?, http? })';
+const GATE_USAGE = 'gateMcpServer expects (mcpServer, { agentName, policy?, grants?, receipts?, idempotencyScope?, elicitation?, policyContext?, http? })';
 
 /**
  * Gates an McpServer: replaces its tools/call handling and gives transports that keep
@@ -51,6 +52,13 @@ function gateMcpServer(mcpServer, options) {
   const contextOf = own(opts, 'policyContext');
   if (contextOf !== undefined && typeof contextOf !== 'function') throw invalidArgument('options.policyContext must be a function of the request extra');
   const httpOptions = readOptions(own(opts, 'http'), 'options.http');
+  // Receipts (the shared process memory ones unless given, none with false): used only
+  // for calls whose request names an idempotency key.
+  const receipts = readReceipts(opts);
+  const idempotencyScope = own(opts, 'idempotencyScope');
+  if (idempotencyScope !== undefined && (typeof idempotencyScope !== 'function' || isProxy(idempotencyScope))) {
+    throw invalidArgument('options.idempotencyScope must be a function of the request extra');
+  }
 
   // The policy of each tool: the map's entry or the function, behind the grants.
   const policies = new SafeMap();
@@ -67,7 +75,10 @@ function gateMcpServer(mcpServer, options) {
     MapPrototypeSet(policies, toolName, policy);
     return policy;
   }
-  const executeOptions = grants === undefined ? undefined : { grants };
+  // executeToolCall's options: without and with receipts (made once, never per call).
+  const plainOptions = grants === undefined ? undefined : ObjectFreeze({ __proto__: null, grants });
+  let keyedOptions;
+  if (receipts !== undefined) keyedOptions = ObjectFreeze(grants === undefined ? { __proto__: null, receipts } : { __proto__: null, grants, receipts });
 
   async function callTool(request, extra) {
     const params = request.params;
@@ -81,6 +92,13 @@ function gateMcpServer(mcpServer, options) {
       throw new McpError(ErrorCode.InvalidParams, `Tool ${toolName}: task tools are not gated by tool-argument-snapshot/mcp`);
     }
     const toolCallId = `${extra.requestId}`;
+    // A retry comes with a new request id: only the client's idempotency key names the call.
+    const idempotencyKey = idempotencyKeyOf(toolName, params);
+    const keyed = idempotencyKey !== undefined && receipts !== undefined;
+    const runId = keyed ? scopeOf(idempotencyScope, extra) : undefined;
+    // The call's id in the package (its events, its receipt): the idempotency key when
+    // there are receipts to key, else the request id.
+    const callId = keyed ? idempotencyKey : toolCallId;
     const text = GatedRequestInfo.textOf(extra.requestInfo);
     const argumentsSource = text === undefined ? 'object' : 'message_text';
     const inputSchema = own(tool, 'inputSchema');
@@ -88,7 +106,9 @@ function gateMcpServer(mcpServer, options) {
     let prepared;
     try {
       const rawArguments = text === undefined ? objectArguments(agentName, toolName, own(params, 'arguments')) : text;
-      prepared = await prepareToolCallAsync({ agentName, toolName, rawArguments, schema: inputSchema, toolCallId });
+      prepared = await prepareToolCallAsync(runId === undefined
+        ? { agentName, toolName, rawArguments, schema: inputSchema, toolCallId: callId }
+        : { agentName, toolName, rawArguments, schema: inputSchema, toolCallId: callId, runId });
     } catch (error) {
       if (!isToolArgumentsValidationError(error)) throw error;
       return stageResult(toolName, error);
@@ -98,27 +118,40 @@ function gateMcpServer(mcpServer, options) {
     const policyContext = contextOf === undefined ? {} : ownDataCopy(contextOf(extra));
     setData(policyContext, 'toolCallId', toolCallId);
     setData(policyContext, 'argumentsSource', argumentsSource);
+    if (idempotencyKey !== undefined) setData(policyContext, 'idempotencyKey', idempotencyKey);
     const sessionId = extra.sessionId;
     if (typeof sessionId === 'string') setData(policyContext, 'sessionId', sessionId);
     const grantScope = own(policyContext, 'grantScope');
     const scope = typeof grantScope === 'string' ? grantScope : null;
     const policy = policyFor(toolName);
-    let decision = await evaluateToolCall({ prepared, policy: policy === null ? undefined : policy, policyContext, toolCallId });
+    let decision = await evaluateToolCall({ prepared, policy: policy === null ? undefined : policy, policyContext, toolCallId: callId });
 
     if (decision.decision === 'require_approval' && elicitation === true) {
-      const asked = await elicitedDecision(server, grants, { decision, prepared, policy, policyContext, toolCallId, extra });
+      const asked = await elicitedDecision(server, grants, { decision, prepared, policy, policyContext, toolCallId: callId, extra });
       if (asked.declined) return denyResult('approval_declined', 'elicitation');
       decision = asked.decision;
     }
-    if (decision.decision === 'require_approval') return approvalResult(grants, decision, toolCallId, scope);
+    if (decision.decision === 'require_approval') {
+      // A retry of a keyed call whose first attempt ran on a grant (spent by that run)
+      // is told so, not asked to be approved again.
+      if (keyed) {
+        const refused = await receiptRefusal(receipts, { agentName, runId: runId === undefined ? null : runId, toolCallId: callId }, decision.proposalHash);
+        if (refused !== undefined) return denyResult(refused, 'runtime');
+      }
+      return approvalResult(grants, decision, toolCallId, scope);
+    }
     if (decision.decision !== 'allow') return denyResult(decision.reason, decision.decidedBy);
 
     const handler = own(tool, 'handler');
+    if (keyed) pruneShared(receipts);
     let result;
     try {
-      result = await executeToolCall(decision, (args) => (inputSchema === undefined ? handler(extra) : handler(args, extra)), executeOptions);
+      result = await executeDecision(decision, (args) => (inputSchema === undefined ? handler(extra) : handler(args, extra)), keyed ? keyedOptions : plainOptions);
     } catch (error) {
-      if (isToolCallNotAllowedError(error) && error.code === 'grant_unavailable') return denyResult('grant_unavailable', 'runtime');
+      // The grant could not be spent, or the receipt refused (a retry of a call that ran,
+      // the key with other arguments, still running, an unknown outcome, a store down).
+      const code = refusalCode(error);
+      if (code !== undefined) return denyResult(code, 'runtime');
       // The SDK passes this one through (also an McpError of its ES module build).
       if (error !== null && typeof error === 'object' && error.code === ErrorCode.UrlElicitationRequired) throw error;
       return toolErrorResult(error);

@@ -1,6 +1,6 @@
 // Compiled with `tsc --strict --noEmit` by __test__/mcp.test.js: the gate's options, its
 // transports as the SDK's Transport, and policies that read parsedArguments (typed by a
-// type argument, or `any`) without a cast. Every @ts-expect-error line must fail.
+// type argument or an annotated input; `unknown` otherwise) without a cast. Every @ts-expect-error line must fail.
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -26,7 +26,7 @@ const gate = gateMcpServer(server, {
       const id: string = input.toolCallId;
       return { decision: amount > 100 ? 'require_approval' : 'allow', reason: `${id} ${input.argumentsSource}` };
     },
-    balance: (input) => ({ decision: input.parsedArguments.account === 'main' ? 'allow' : 'deny', reason: 'any' }),
+    balance: (input: McpPolicyInput<{ account: string }>) => ({ decision: input.parsedArguments.account === 'main' ? 'allow' : 'deny', reason: 'typed' }),
   },
   policyContext: (extra) => ({ grantScope: `session:${extra.sessionId ?? 'none'}` }),
   http: { enableJsonResponse: true },
