@@ -44,15 +44,16 @@ function usage() {
     '  --lease-ms MS      the receipts\' lease (default 10000)',
     '  --pg-url URL       an existing PostgreSQL (default: a throwaway cluster of the test\'s own)',
     '  --pg-data DIR      its data directory, to restart it with pg_ctl (without it: no restart)',
-    '  --runtime NAME     run under node26, node24, node22 or node20 (benches/runtimes.js)',
+    '  --runtime NAME     run under node26 (the default when found), node24, node22, node20 or node (this one)',
     '  --json FILE        also write the results as JSON',
+    '  --no-receipts      the gate without receipts (receipts: false): the retry checks must then fail',
   ].join('\n');
 }
 
 function parseArgs(argv) {
   const opts = {
     calls: null, timeLimitS: null, sessions: 64, quick: false, sdk: true, restart: true, restartAt: 0.4,
-    outageS: null, leaseMs: 10_000, pgUrl: null, pgData: null, runtime: null, json: null,
+    outageS: null, leaseMs: 10_000, receipts: true, pgUrl: null, pgData: null, runtime: null, json: null,
   };
   const positive = (text, name) => {
     const n = Number(text);
@@ -81,6 +82,7 @@ function parseArgs(argv) {
       case '--quick': opts.quick = true; break;
       case '--no-sdk': opts.sdk = false; break;
       case '--no-restart': opts.restart = false; break;
+      case '--no-receipts': opts.receipts = false; break;
       case '--restart-at': opts.restartAt = positive(next(), name); break;
       case '--outage': opts.outageS = positive(next(), name); break;
       case '--lease-ms': opts.leaseMs = Math.round(positive(next(), name)); break;
@@ -154,7 +156,7 @@ async function runOnce(mode, opts, work, pg) {
   const out = path.join(work, `${tag}-client.json`);
   const table = `load_${randomBytes(4).toString('hex')}`;
   const secret = randomBytes(32).toString('hex');
-  const server = start('server.js', { mode, pgUrl: pg ? pg.url : null, table, logFile, secret, leaseMs: opts.leaseMs }, (m) => {
+  const server = start('server.js', { mode, pgUrl: pg ? pg.url : null, table, logFile, secret, leaseMs: opts.leaseMs, receipts: opts.receipts }, (m) => {
     if (m.type === 'error') console.error(`server: ${m.message}`);
   });
   const { port } = await server.wait('ready');
@@ -293,6 +295,7 @@ function check(run) {
   const byKind = {};
   const bad = { allowedNotOnce: [], deniedRan: [], unapprovedRan: [], ranWithoutAnswer: [], answeredWithoutRun: [] };
   let unknownOutcome = 0;
+  let unknownRan = 0;
   for (const call of results.calls) {
     const ref = refOf(call.i);
     const n = ranCount.get(ref) ?? 0;
@@ -312,7 +315,11 @@ function check(run) {
     // exactly when one of its answers (the run, or a replay of it) says so.
     if (anyRan && n !== 1) bad.answeredWithoutRun.push(ref);
     if (!anyRan && n !== 0) bad.ranWithoutAnswer.push(ref);
-    if (final === 'deny:outcome_unknown' || final === 'deny:execution_in_progress') unknownOutcome += 1;
+    if (final === 'deny:outcome_unknown' || final === 'deny:execution_in_progress') {
+      // A claim whose outcome PostgreSQL never recorded: never run again, whether it ran.
+      if (n === 1) unknownRan += 1;
+      else unknownOutcome += 1;
+    }
     else if (call.kind !== 'approval' && !anyRan && run.mode === 'gated') bad.allowedNotOnce.push(`${ref} (${final})`);
     else if (call.kind === 'approval' && call.reviewed === 'granted' && !anyRan) bad.allowedNotOnce.push(`${ref} (granted, ${final})`);
     else if (run.mode === 'sdk' && n !== 1) bad.allowedNotOnce.push(ref);
@@ -320,7 +327,7 @@ function check(run) {
   run.byKind = byKind;
   const list = (xs) => (xs.length ? ` (${xs.slice(0, 3).join(', ')}${xs.length > 3 ? ', ...' : ''})` : '');
   add('every allowed call ran exactly once', bad.allowedNotOnce.length === 0 && bad.answeredWithoutRun.length === 0 && bad.ranWithoutAnswer.length === 0,
-    `${bad.allowedNotOnce.length} allowed calls that never ran${list(bad.allowedNotOnce)}; ${bad.answeredWithoutRun.length} answered "ran" without exactly one run${list(bad.answeredWithoutRun)}; ${bad.ranWithoutAnswer.length} ran without such an answer${list(bad.ranWithoutAnswer)}; ${unknownOutcome} left with an unknown outcome (a claim whose result was never recorded: run at most once, never again)`);
+    `${bad.allowedNotOnce.length} allowed calls that never ran${list(bad.allowedNotOnce)}; ${bad.answeredWithoutRun.length} answered "ran" without exactly one run${list(bad.answeredWithoutRun)}; ${bad.ranWithoutAnswer.length} ran without such an answer${list(bad.ranWithoutAnswer)}; ${unknownRan + unknownOutcome} later told outcome_unknown (claimed while PostgreSQL went down, the outcome never recorded: never run again), ${unknownRan} of them ran once, ${unknownOutcome} never ran`);
   if (run.mode === 'gated') {
     add('no denied or unapproved call ran', bad.deniedRan.length === 0 && bad.unapprovedRan.length === 0,
       `${bad.deniedRan.length} denied calls ran${list(bad.deniedRan)}; ${bad.unapprovedRan.length} approval calls ran without a grant${list(bad.unapprovedRan)}; ${[...reviews.values()].filter((r) => r.ok).length} approvals granted by the reviewer process`);
@@ -331,9 +338,10 @@ function check(run) {
     // PostgreSQL kept every claim: each execution has its receipt (claimed before it ran).
     const withoutReceipt = [...ranCount.keys()].filter((ref) => !receipts.has(ref));
     const completedNotRun = [...receipts.entries()].filter(([ref, status]) => status === 'completed' && (ranCount.get(ref) ?? 0) !== 1);
+    const claimedNotRun = [...receipts.entries()].filter(([ref, status]) => status === 'in_progress' && (ranCount.get(ref) ?? 0) === 0).length;
     const receiptStatus = tally([...receipts.values()]);
     add('PostgreSQL lost no receipt', withoutReceipt.length === 0 && completedNotRun.length === 0,
-      `${receipts.size} receipts (${Object.entries(receiptStatus).map(([s, n]) => `${n} ${s}`).join(', ')}); ${withoutReceipt.length} executions without a receipt${list(withoutReceipt)}; ${completedNotRun.length} completed receipts without exactly one run`);
+      `${receipts.size} receipts (${Object.entries(receiptStatus).map(([s, n]) => `${n} ${s}`).join(', ')}); ${withoutReceipt.length} executions without a receipt${list(withoutReceipt)}; ${completedNotRun.length} completed receipts without exactly one run; ${claimedNotRun} claims that never ran (the claim's answer or the grant's spending lost to the outage: outcome_unknown, never run)`);
     if (outage.planned) {
       const t0 = results.t0;
       const inside = results.requests.filter((r) => t0 + r[0] >= outage.stopDone && t0 + r[1] <= outage.startBegin);
@@ -356,7 +364,14 @@ function figures(run) {
     const s = run.rss[Math.min(run.rss.length - 1, Math.round((i / 10) * (run.rss.length - 1)))];
     tenths.push(s.server);
   }
+  // Before the restart (or the whole run without one): the steady state, no outage retries.
+  const before = run.outage.stopBegin === null ? null : results.requests.filter((r) => results.t0 + r[0] < run.outage.stopBegin).map((r) => r[2] / 1000).sort((a, b) => a - b);
+  const steadyAnswered = before === null ? null : results.requests.filter((r) => results.t0 + r[1] < run.outage.stopBegin).length;
   return {
+    steadyThroughput: before === null ? null : steadyAnswered / ((run.outage.stopBegin - results.t0 - results.started) / 1000),
+    steadyP50Ms: before === null ? null : quantile(before, 0.5),
+    steadyP99Ms: before === null ? null : quantile(before, 0.99),
+    steadyRequests: before === null ? null : before.length,
     requests: results.requests.length,
     calls: results.calls.length,
     wallS: results.wallMs / 1000,
@@ -382,7 +397,7 @@ async function main(opts) {
     cores: os.cpus().length,
     loadAvgStart: os.loadavg().map((x) => Number(x.toFixed(2))),
     date: new Date().toISOString(),
-    sdk: require('@modelcontextprotocol/sdk/package.json').version,
+    sdk: JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@modelcontextprotocol/sdk/package.json'), 'utf8')).version,
   };
   console.log(`tool-argument-snapshot load test: ${opts.calls} requests (at most ${opts.timeLimitS} s) per run, ${opts.sessions} sessions, Streamable HTTP on loopback`);
   console.log(`runtime  Node ${meta.node}, MCP SDK ${meta.sdk}; machine ${meta.cpu}, ${meta.cores} cores, load avg ${meta.loadAvgStart.join(' ')}; ${meta.date}`);
@@ -419,6 +434,7 @@ async function main(opts) {
     const fig = figures(run);
     report.runs.push({ mode: run.mode, figures: fig, checks, byKind: run.byKind, outage: run.outage, outageAnswers: run.outageAnswers ?? null, reviewer: run.reviewerStats });
     console.log(`\n${run.mode === 'sdk' ? 'SDK alone' : 'gated'}: ${fig.requests} requests (${fig.calls} calls) in ${fig.wallS.toFixed(1)} s = ${fig.throughput.toFixed(0)} requests/s; latency p50 ${fig.p50Ms.toFixed(2)} ms, p99 ${fig.p99Ms.toFixed(2)} ms, max ${fig.maxMs.toFixed(0)} ms`);
+    if (fig.steadyP50Ms !== null) console.log(`  before the restart (${fig.steadyRequests} requests): ${fig.steadyThroughput.toFixed(0)} requests/s, latency p50 ${fig.steadyP50Ms.toFixed(2)} ms, p99 ${fig.steadyP99Ms.toFixed(2)} ms`);
     console.log(`  server RSS MiB at each tenth of the run: ${fig.rssTenthsMiB.map((x) => (x === null ? '-' : x.toFixed(0))).join(' ')} (peak ${fig.rssPeakMiB.toFixed(0)}); client process peak ${fig.clientRssPeakMiB.toFixed(0)}`);
     console.log(`  answers: ${Object.entries(fig.answers).map(([c, n]) => `${n} ${c}`).join(', ')}`);
     if (run.byKind && run.mode === 'gated') {
@@ -451,12 +467,14 @@ function markdown(report) {
     ['wall time, s', (f) => f.wallS.toFixed(1)],
     ['throughput, requests/s', (f) => f.throughput.toFixed(0)],
     ['latency p50 / p99, ms', (f) => `${f.p50Ms.toFixed(2)} / ${f.p99Ms.toFixed(1)}`],
+    ['throughput before the restart, requests/s', (f) => (f.steadyThroughput === null ? '-' : f.steadyThroughput.toFixed(0))],
+    ['latency p50 / p99 before the restart, ms', (f) => (f.steadyP50Ms === null ? '-' : `${f.steadyP50Ms.toFixed(2)} / ${f.steadyP99Ms.toFixed(1)}`)],
     ['server RSS start / peak / end, MiB', (f) => `${f.rssStartMiB.toFixed(0)} / ${f.rssPeakMiB.toFixed(0)} / ${f.rssEndMiB.toFixed(0)}`],
   ];
   const lines = [
     `Node ${report.meta.node}, ${report.options.sessions} sessions, ${report.meta.date.slice(0, 10)}, load average ${report.meta.loadAvgStart.join(' ')} (start) / ${report.meta.loadAvgEnd.join(' ')} (end)`,
     '',
-    '| | SDK alone | gated, grants + receipts on PostgreSQL |',
+    `| | SDK alone | gated, grants${report.options.receipts ? ' + receipts' : ' (receipts: false)'} on PostgreSQL |`,
     '|---|---|---|',
     ...rows.map(([label, f]) => `| ${label} | ${cell(sdk, f)} | ${cell(gated, f)} |`),
   ];
@@ -487,15 +505,18 @@ function run(argv) {
     process.exitCode = 2;
     return;
   }
-  if (opts.runtime !== null && !argv.includes('--here')) {
+  if (!argv.includes('--here')) {
+    // As the bench: Node 26 when found (or the --runtime asked for), else this Node.
     const runtimes = require('./runtimes');
-    const command = runtimes.resolve(opts.runtime);
+    const command = runtimes.resolve(opts.runtime ?? 'node26');
     if (command.missing || !command.node) {
-      console.error(`${opts.runtime}: ${command.missing ?? 'the load test runs on Node only'}`);
-      process.exitCode = 2;
-      return;
-    }
-    if (!command.here) {
+      if (opts.runtime !== null) {
+        console.error(`${opts.runtime}: ${command.missing ?? 'the load test runs on Node only'}`);
+        process.exitCode = 2;
+        return;
+      }
+      console.log(`(Node 26 ${command.missing}: running on this Node ${process.version})\n`);
+    } else if (!command.here) {
       console.log(`(running under ${command.label}: ${command.file})\n`);
       const child = spawnSync(command.file, [__filename, ...argv, '--here'], { cwd: ROOT, stdio: 'inherit', env: runtimes.childEnv() });
       process.exitCode = child.status === null ? 1 : child.status;

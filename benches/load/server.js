@@ -6,7 +6,7 @@
 // appends the call's reference to this process's execution log (one line per run,
 // written synchronously before it answers), which the checks count afterwards.
 //
-// argv[2]: JSON { mode: 'gated' | 'sdk', pgUrl, table, logFile, secret, leaseMs }
+// argv[2]: JSON { mode: 'gated' | 'sdk', pgUrl, table, logFile, secret, leaseMs, receipts }
 
 const fs = require('node:fs');
 const http = require('node:http');
@@ -47,7 +47,7 @@ async function gatedFactory() {
   const store = createPostgresGrantStore({ pool, table: config.table, timeoutMs: 5000 });
   await store.migrate();
   const grants = createApprovalGrants({ store, keys: [{ id: 'load', secret: config.secret }] });
-  const receipts = createExecutionReceipts({ store, keepResults: true, leaseMs: config.leaseMs });
+  const receipts = config.receipts ? createExecutionReceipts({ store, keepResults: true, leaseMs: config.leaseMs }) : false;
   return (onSession) => {
     const server = new McpServer({ name: 'load', version: '1.0.0' });
     registerPay(server);
