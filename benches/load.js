@@ -136,6 +136,24 @@ function rssOf(pid) {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (null elsewhere). */
+function cpuOf(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(require('node:child_process').execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
 function sampleRss(pids, everyMs) {
   const samples = [];
   const t0 = Date.now();
@@ -195,7 +213,10 @@ async function runOnce(mode, opts, work, pg) {
     });
   }
   const rss = sampleRss({ server: server.child.pid, client: client.child.pid }, 500);
+  const cpuStart = { server: cpuOf(server.child.pid), client: cpuOf(client.child.pid) };
   const done = await client.wait('done');
+  // CPU used by the server and by the clients during the run (the clients' connect included).
+  const cpu = { server: cpuOf(server.child.pid) - cpuStart.server, client: cpuOf(client.child.pid) };
   rss.stop();
   if (restarting) await restarting;
   let reviewerStats = null;
@@ -211,7 +232,7 @@ async function runOnce(mode, opts, work, pg) {
   const executions = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : [];
   let receipts = null;
   if (mode === 'gated') receipts = await readReceipts(pg.url, table);
-  return { mode, tag, done, results, executions, receipts, reviews, reviewerStats, outage, rss: rss.samples };
+  return { mode, tag, done, results, executions, receipts, reviews, reviewerStats, outage, rss: rss.samples, cpu };
 }
 
 async function restartPg(pg, opts, outage) {
@@ -372,6 +393,8 @@ function figures(run) {
     steadyP50Ms: before === null ? null : quantile(before, 0.5),
     steadyP99Ms: before === null ? null : quantile(before, 0.99),
     steadyRequests: before === null ? null : before.length,
+    serverCpuUs: run.cpu.server === null ? null : (run.cpu.server * 1e6) / results.requests.length,
+    clientCpuUs: run.cpu.client === null ? null : (run.cpu.client * 1e6) / results.requests.length,
     requests: results.requests.length,
     calls: results.calls.length,
     wallS: results.wallMs / 1000,
@@ -435,6 +458,7 @@ async function main(opts) {
     report.runs.push({ mode: run.mode, figures: fig, checks, byKind: run.byKind, outage: run.outage, outageAnswers: run.outageAnswers ?? null, reviewer: run.reviewerStats });
     console.log(`\n${run.mode === 'sdk' ? 'SDK alone' : 'gated'}: ${fig.requests} requests (${fig.calls} calls) in ${fig.wallS.toFixed(1)} s = ${fig.throughput.toFixed(0)} requests/s; latency p50 ${fig.p50Ms.toFixed(2)} ms, p99 ${fig.p99Ms.toFixed(2)} ms, max ${fig.maxMs.toFixed(0)} ms`);
     if (fig.steadyP50Ms !== null) console.log(`  before the restart (${fig.steadyRequests} requests): ${fig.steadyThroughput.toFixed(0)} requests/s, latency p50 ${fig.steadyP50Ms.toFixed(2)} ms, p99 ${fig.steadyP99Ms.toFixed(2)} ms`);
+    if (fig.serverCpuUs !== null) console.log(`  CPU per request: server ${fig.serverCpuUs.toFixed(0)} µs, clients ${fig.clientCpuUs.toFixed(0)} µs`);
     console.log(`  server RSS MiB at each tenth of the run: ${fig.rssTenthsMiB.map((x) => (x === null ? '-' : x.toFixed(0))).join(' ')} (peak ${fig.rssPeakMiB.toFixed(0)}); client process peak ${fig.clientRssPeakMiB.toFixed(0)}`);
     console.log(`  answers: ${Object.entries(fig.answers).map(([c, n]) => `${n} ${c}`).join(', ')}`);
     if (run.byKind && run.mode === 'gated') {
@@ -469,7 +493,9 @@ function markdown(report) {
     ['latency p50 / p99, ms', (f) => `${f.p50Ms.toFixed(2)} / ${f.p99Ms.toFixed(1)}`],
     ['throughput before the restart, requests/s', (f) => (f.steadyThroughput === null ? '-' : f.steadyThroughput.toFixed(0))],
     ['latency p50 / p99 before the restart, ms', (f) => (f.steadyP50Ms === null ? '-' : `${f.steadyP50Ms.toFixed(2)} / ${f.steadyP99Ms.toFixed(1)}`)],
+    ['CPU per request, server / clients, µs', (f) => (f.serverCpuUs === null ? '-' : `${f.serverCpuUs.toFixed(0)} / ${f.clientCpuUs.toFixed(0)}`)],
     ['server RSS start / peak / end, MiB', (f) => `${f.rssStartMiB.toFixed(0)} / ${f.rssPeakMiB.toFixed(0)} / ${f.rssEndMiB.toFixed(0)}`],
+    ['server RSS at each tenth of the run, MiB', (f) => f.rssTenthsMiB.map((x) => (x === null ? '-' : x.toFixed(0))).join(' ')],
   ];
   const lines = [
     `Node ${report.meta.node}, ${report.options.sessions} sessions, ${report.meta.date.slice(0, 10)}, load average ${report.meta.loadAvgStart.join(' ')} (start) / ${report.meta.loadAvgEnd.join(' ')} (end)`,
