@@ -305,8 +305,10 @@ function check(run) {
   const noAnswer = codes.filter((c) => c.startsWith('error:')).length;
   const mismatched = codes.filter((c) => c.startsWith('mismatch:')).length;
   const toolErrors = codes.filter((c) => c === 'tool_error').length;
-  add('every request got exactly one answer, its own', noAnswer === 0 && mismatched === 0 && toolErrors === 0 && results.requests.length === results.sent,
-    `${results.requests.length} answers to ${results.sent} requests; ${mismatched} not the request's own; ${noAnswer} without an answer; ${toolErrors} tool errors`);
+  const ids = results.ids;
+  const idsOk = ids.sent === results.sent && ids.answered === ids.sent && ids.duplicate === 0 && ids.stray === 0;
+  add('every request got exactly one answer, its own', idsOk && noAnswer === 0 && mismatched === 0 && toolErrors === 0 && results.requests.length === results.sent,
+    `${results.requests.length} answers to ${results.sent} requests; ${mismatched} not the request's own; ${noAnswer} without an answer; ${toolErrors} tool errors; JSON-RPC ids: ${ids.answered} of ${ids.sent} answered once, ${ids.duplicate} answered twice, ${ids.stray} responses to ids never sent`);
 
   const twice = [...ranCount.entries()].filter(([, n]) => n > 1);
   const strangers = [...ranCount.keys()].filter((ref) => !sentRefs.has(ref));

@@ -171,6 +171,34 @@ async function sessionLoop(session) {
   }
 }
 
+// JSON-RPC ids, below the SDK's Client: every request id this client sent in a session
+// must get exactly one response with that id (the Client would drop a stray one unseen).
+const ids = { sent: 0, answered: 0, duplicate: 0, stray: 0 };
+function watchIds(transport) {
+  const pending = new Map();
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (message && typeof message.method === 'string' && message.id !== undefined) {
+      pending.set(message.id, false);
+      ids.sent += 1;
+    }
+    return send(message, options);
+  };
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (message && message.id !== undefined && message.method === undefined) {
+      const state = pending.get(message.id);
+      if (state === undefined) ids.stray += 1;
+      else if (state === true) ids.duplicate += 1;
+      else {
+        pending.set(message.id, true);
+        ids.answered += 1;
+      }
+    }
+    return deliver(message, extra);
+  };
+}
+
 async function main() {
   const url = new URL(`http://127.0.0.1:${config.port}/mcp`);
   const sessions = [];
@@ -178,9 +206,11 @@ async function main() {
     const client = new Client({ name: `load-${s}`, version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(url);
     await client.connect(transport);
+    watchIds(transport);
     sessions.push({ client, transport });
   }
   const started = Date.now();
+  const idsAtStart = { ...ids };
   const progress = setInterval(() => process.send({ type: 'progress', sent, t: Date.now() }), 250);
   await Promise.all(sessions.map(sessionLoop));
   const wallMs = Date.now() - started;
@@ -189,7 +219,9 @@ async function main() {
     await session.transport.terminateSession().catch(() => {});
     await session.client.close();
   }
-  fs.writeFileSync(config.out, JSON.stringify({ t0, started: started - t0, wallMs, sent, requests, calls }));
+  // The counts of the run only (the connects' initialize and the closes aside).
+  const idsDuringRun = { sent: ids.sent - idsAtStart.sent, answered: ids.answered - idsAtStart.answered, duplicate: ids.duplicate, stray: ids.stray };
+  fs.writeFileSync(config.out, JSON.stringify({ t0, started: started - t0, wallMs, sent, requests, calls, ids: idsDuringRun }));
   process.send({ type: 'done', sent, wallMs }, () => process.exit(0));
 }
 
