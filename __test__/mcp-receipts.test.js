@@ -177,6 +177,28 @@ describe('the idempotency key', () => {
     }
   });
 
+  test('a retry over a new session (a server and gate per session, as for Streamable HTTP) runs nothing: the key is not scoped by session', async () => {
+    const agentName = `sessions-${randomUUID()}`;
+    const runs = [];
+    const perSession = async () => {
+      const { server, runs: own } = slowServer(0);
+      const client = await linkedClient(server, { agentName, policy: allow });
+      return { client, own };
+    };
+    const first = await perSession();
+    const second = await perSession();
+    try {
+      const key = randomUUID();
+      assert.equal((await first.client.callTool(keyed(key))).isError, undefined);
+      await first.client.close();
+      assertRefused(await second.client.callTool(keyed(key)), 'call_already_executed');
+      runs.push(...first.own, ...second.own);
+      assert.equal(runs.length, 1);
+    } finally {
+      await second.client.close();
+    }
+  });
+
   test('receipts: false: the key is checked but nothing is kept; a retry runs again', async () => {
     const { server, runs } = slowServer(0);
     const client = await linkedClient(server, { agentName: 'payments', policy: allow, receipts: false });
@@ -285,6 +307,20 @@ describe('the idempotency key', () => {
       assert.equal(runs.length, 0);
     } finally {
       await client.close();
+    }
+    // A keyed call that needs an approval: its receipt cannot be read either, and it says so.
+    const asking = slowServer(0);
+    const approvals = await linkedClient(asking.server, {
+      agentName: 'payments', receipts, grants: createApprovalGrants(),
+      policy: () => ({ decision: 'require_approval', reason: 'every_payment' }),
+    });
+    try {
+      assertRefused(await approvals.callTool(keyed(randomUUID())), 'receipt_store_unavailable');
+      // Without a key, receipts are not read: the approval request as usual.
+      assert.equal((await approvals.callTool({ name: 'pay', arguments: payArgs() })).structuredContent.decision, 'require_approval');
+      assert.equal(asking.runs.length, 0);
+    } finally {
+      await approvals.close();
     }
   });
 });

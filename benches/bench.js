@@ -54,6 +54,7 @@ function usage() {
     '  --rss-ops K        full steps per peak-RSS child (default 20; a one-step child runs too)',
     '  --no-rss           skip the peak-RSS children',
     '  --groups LIST      only these timing groups: full, canonicalize, prepare, run, decode (default all)',
+    '                     mcp: the MCP gate beside the SDK alone, per transport (only when named): benches/mcp.js',
     '                     load: the MCP load test alone (needs PostgreSQL; never a default group): benches/load.js --help',
   ].join('\n');
 }
@@ -61,6 +62,8 @@ function usage() {
 class UsageError extends Error {}
 
 const GROUPS = ['full', 'canonicalize', 'prepare', 'run', 'decode'];
+/** Groups that run only when named (benches/mcp.js). */
+const NAMED_ONLY_GROUPS = ['mcp'];
 
 function parseArgs(argv) {
   const opts = { quick: false, rounds: null, classes: [], json: null, warmupMs: null, sampleMs: null, rssOps: null, rss: true, groups: [], runtimes: [], here: false };
@@ -100,7 +103,7 @@ function parseArgs(argv) {
     if (!Object.hasOwn(CLASSES, c)) throw new UsageError(`unknown class ${c}; known: ${Object.keys(CLASSES).join(', ')}`);
   }
   for (const g of opts.groups) {
-    if (!GROUPS.includes(g)) throw new UsageError(`unknown group ${g}; known: ${GROUPS.join(', ')}`);
+    if (!GROUPS.includes(g) && !NAMED_ONLY_GROUPS.includes(g)) throw new UsageError(`unknown group ${g}; known: ${[...GROUPS, ...NAMED_ONLY_GROUPS].join(', ')}`);
   }
   if (opts.groups.length === 0) opts.groups = [...GROUPS];
   if (opts.classes.length === 0) opts.classes = Object.keys(CLASSES);
@@ -433,6 +436,13 @@ async function main(opts) {
   console.log('         "vs package" = row median / median of the group\'s first row, the package (> 1: the package is faster).');
   console.log('         Nothing about time is asserted.');
 
+  // The mcp group (benches/mcp.js), first; alone when it is the only group named.
+  const mcp = opts.groups.includes('mcp') ? await require('./mcp').runMcpGroup(opts) : undefined;
+  if (mcp !== undefined && opts.groups.every((g) => NAMED_ONLY_GROUPS.includes(g))) {
+    if (opts.json) fs.writeFileSync(path.resolve(opts.json), `${JSON.stringify({ meta, options: { ...opts }, mcp }, null, 2)}\n`);
+    return;
+  }
+
   // The corpus: the same item objects are used by every contender.
   const corpus = {};
   for (const className of opts.classes) corpus[className] = buildItems(className);
@@ -455,7 +465,7 @@ async function main(opts) {
     return;
   }
 
-  const results = { meta, options: { ...opts }, agreement: { tally: agreement.tally, warnings: agreement.warnings }, classes: {}, rss: null };
+  const results = { meta, options: { ...opts }, agreement: { tally: agreement.tally, warnings: agreement.warnings }, classes: {}, rss: null, mcp };
 
   for (const className of opts.classes) {
     const items = corpus[className];

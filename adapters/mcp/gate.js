@@ -19,6 +19,14 @@ const { idempotencyKeyOf, scopeOf, refusalCode, receiptRefusal } = require('./re
 
 const GATE_USAGE = 'gateMcpServer expects (mcpServer, { agentName, policy?, grants?, receipts?, idempotencyScope?, elicitation?, policyContext?, http? })';
 
+/** The policy context of a gate without `policyContext`: one literal per shape. */
+function gateContext(toolCallId, argumentsSource, idempotencyKey, sessionId) {
+  if (idempotencyKey === undefined) {
+    return sessionId === undefined ? { toolCallId, argumentsSource } : { toolCallId, argumentsSource, sessionId };
+  }
+  return sessionId === undefined ? { toolCallId, argumentsSource, idempotencyKey } : { toolCallId, argumentsSource, idempotencyKey, sessionId };
+}
+
 /**
  * Gates an McpServer: replaces its tools/call handling and gives transports that keep
  * the message text. Call it before connecting the server.
@@ -114,15 +122,22 @@ function gateMcpServer(mcpServer, options) {
       return stageResult(toolName, error);
     }
 
-    // The application's fields (own data only), then the gate's, which win.
-    const policyContext = contextOf === undefined ? {} : ownDataCopy(contextOf(extra));
-    setData(policyContext, 'toolCallId', toolCallId);
-    setData(policyContext, 'argumentsSource', argumentsSource);
-    if (idempotencyKey !== undefined) setData(policyContext, 'idempotencyKey', idempotencyKey);
-    const sessionId = extra.sessionId;
-    if (typeof sessionId === 'string') setData(policyContext, 'sessionId', sessionId);
-    const grantScope = own(policyContext, 'grantScope');
-    const scope = typeof grantScope === 'string' ? grantScope : null;
+    const sessionId = typeof extra.sessionId === 'string' ? extra.sessionId : undefined;
+    let policyContext;
+    let scope = null;
+    if (contextOf === undefined) {
+      // The gate's fields alone: an object literal (its fields are defined, no setter runs).
+      policyContext = gateContext(toolCallId, argumentsSource, idempotencyKey, sessionId);
+    } else {
+      // The application's fields (own data only), then the gate's, which win.
+      policyContext = ownDataCopy(contextOf(extra));
+      setData(policyContext, 'toolCallId', toolCallId);
+      setData(policyContext, 'argumentsSource', argumentsSource);
+      if (idempotencyKey !== undefined) setData(policyContext, 'idempotencyKey', idempotencyKey);
+      if (sessionId !== undefined) setData(policyContext, 'sessionId', sessionId);
+      const grantScope = own(policyContext, 'grantScope');
+      if (typeof grantScope === 'string') scope = grantScope;
+    }
     const policy = policyFor(toolName);
     let decision = await evaluateToolCall({ prepared, policy: policy === null ? undefined : policy, policyContext, toolCallId: callId });
 

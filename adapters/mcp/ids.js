@@ -51,6 +51,15 @@ class InFlightIds {
     return { __proto__: null, claimed, duplicate: undefined };
   }
 
+  /** Claims the request id of one message: the id when it is already in flight (nothing claimed), else undefined. */
+  claimOne(message) {
+    const id = requestIdOf(message);
+    if (id === undefined) return undefined;
+    if (MapPrototypeHas(this.#ids, id)) return id;
+    MapPrototypeSet(this.#ids, id, false);
+    return undefined;
+  }
+
   delivered(id) {
     if (MapPrototypeHas(this.#ids, id)) MapPrototypeSet(this.#ids, id, true);
   }

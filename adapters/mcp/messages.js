@@ -6,7 +6,7 @@
 const { own, isWellFormedString } = require('../shared');
 const { decodeRequest, isToolArgumentsValidationError } = require('tool-argument-snapshot');
 const {
-  ArrayIsArray, ArrayPrototypePush, JSONParse, NumberIsFinite, ObjectDefineProperty, SafeWeakMap,
+  ArrayIsArray, ArrayPrototypePush, JSONParse, NumberIsFinite, ObjectDefineProperty, ObjectFreeze, ObjectHasOwn, SafeWeakMap,
   StringPrototypeCharCodeAt, StringPrototypeSlice, TextDecoderPrototypeDecode, WeakMapPrototypeGet, WeakMapPrototypeSet,
 } = require('../gate/primordials');
 
@@ -154,11 +154,139 @@ function checkMessage(text, start, end, parsed) {
 }
 
 /**
+ * The start of the value of member `name` of the object token starting at i (a `{`) of
+ * strict JSON (whose keys are unique), or -1. Keys are compared decoded: a key spelt with
+ * escapes is decoded before it is compared.
+ */
+function memberStart(text, i, name) {
+  i = skipWhitespace(text, i + 1);
+  if (StringPrototypeCharCodeAt(text, i) === 0x7d) return -1;
+  for (;;) {
+    const keyEnd = skipString(text, i);
+    const found = keyIs(text, i, keyEnd, name);
+    const start = skipWhitespace(text, skipWhitespace(text, keyEnd) + 1);
+    if (found) return start;
+    i = skipWhitespace(text, skipValue(text, start));
+    if (StringPrototypeCharCodeAt(text, i) === 0x7d) return -1;
+    i = skipWhitespace(text, i + 1);
+  }
+}
+
+/** Whether the string token text[start, end) (quotes included) decodes to `name`. */
+function keyIs(text, start, end, name) {
+  for (let i = start + 1; i < end - 1; i++) {
+    if (StringPrototypeCharCodeAt(text, i) === 0x5c) return JSONParse(StringPrototypeSlice(text, start, end)) === name;
+  }
+  if (end - start - 2 !== name.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    if (StringPrototypeCharCodeAt(text, start + 1 + i) !== StringPrototypeCharCodeAt(name, i)) return false;
+  }
+  return true;
+}
+
+/** An own property of a value JSON.parse made (own data, or undefined: never an inherited one). */
+function ownJson(value, key) {
+  return ObjectHasOwn(value, key) ? value[key] : undefined;
+}
+
+/**
+ * What stands in place of `arguments` in a message whose text travels with it (stdio, the
+ * linked pair): one frozen empty record (the SDK's request schema accepts it and copies
+ * it), defined through one frozen descriptor, so setting it aside allocates nothing.
+ */
+const ARGUMENTS_SET_ASIDE = ObjectFreeze({
+  __proto__: null, value: ObjectFreeze({}), writable: true, enumerable: true, configurable: true,
+});
+
+/**
+ * The arguments text of a message of strict JSON whose object token starts at `start`, or
+ * undefined when it is not a tools/call with params (then nothing is set aside); '' when
+ * its params have no arguments. Its `params.arguments` is replaced by a key object that
+ * finds the text again (`keyed`: the message is handed on without its text, as Streamable
+ * HTTP does), else by the shared empty record.
+ */
+function setArgumentsAside(text, start, message, keyed) {
+  if (!isRecord(message) || ownJson(message, 'method') !== 'tools/call') return undefined;
+  const params = ownJson(message, 'params');
+  if (!isRecord(params)) return undefined;
+  const paramsStart = memberStart(text, start, 'params');
+  // Strict text whose decoding has params always has the member; never guess otherwise
+  // (the message then reaches the gate without its text, and is answered as such).
+  if (paramsStart === -1 || StringPrototypeCharCodeAt(text, paramsStart) !== 0x7b) return undefined;
+  const argumentsStart = memberStart(text, paramsStart, 'arguments');
+  if (argumentsStart === -1) {
+    ObjectDefineProperty(params, 'arguments', keyed
+      ? { __proto__: null, value: argumentsKey(''), writable: true, enumerable: true, configurable: true }
+      : ARGUMENTS_SET_ASIDE);
+    return '';
+  }
+  const rawArguments = StringPrototypeSlice(text, argumentsStart, skipValue(text, argumentsStart));
+  // JSON.parse made `arguments` an own writable data property: assigning it runs no setter.
+  params.arguments = keyed ? argumentsKey(rawArguments) : ARGUMENTS_SET_ASIDE.value;
+  return rawArguments;
+}
+
+/**
+ * The whole text decoded once, strictly (the package's decodeRequest: its native check,
+ * then one JSON.parse), or NOT_STRICT when it is not strict JSON (or blank, which
+ * decodeRequest reads as `{}`): the caller then finds out why, the slow way.
+ */
+const NOT_STRICT = ObjectFreeze({ __proto__: null });
+
+function decodeStrict(text, start) {
+  if (start === text.length) return NOT_STRICT;
+  try {
+    return decodeRequest(text);
+  } catch (error) {
+    if (!isToolArgumentsValidationError(error)) throw error;
+    return NOT_STRICT;
+  }
+}
+
+/**
+ * One message text (stdio, the linked pair): `{ message, rawArguments }` to pass on (a
+ * tools/call's arguments text set aside, else rawArguments undefined), or `{ response }`.
+ * Strict text (every message of a conforming client) is decoded once; other text is read
+ * again, the slow way, to answer it (a parse error, or an invalid request naming the
+ * code) or to pass on a tools/call whose failure is inside `arguments` (the tool's).
+ */
+function readOneMessage(text) {
+  const start = skipWhitespace(text, 0);
+  const message = decodeStrict(text, start);
+  if (message === NOT_STRICT) {
+    const read = readMessageTextSlowly(text, false);
+    if (read.response !== undefined) return read;
+    const slow = read.messages[0];
+    const params = isRecord(slow) && ownJson(slow, 'method') === 'tools/call' ? ownJson(slow, 'params') : undefined;
+    return { __proto__: null, message: slow, response: undefined, rawArguments: isRecord(params) ? argumentsTextFor(ownJson(params, 'arguments')) : undefined };
+  }
+  return { __proto__: null, message, response: undefined, rawArguments: setArgumentsAside(text, start, message, false) };
+}
+
+/**
  * A message text (or, with `batch`, an array of messages): `{ messages }` to pass on, or
  * `{ response }`: a parse error for text that is not JSON, an invalid request for text
- * that is JSON but not strict JSON (a batch fails whole).
+ * that is JSON but not strict JSON (a batch fails whole). Strict text is decoded once.
  */
 function readMessageText(text, batch) {
+  const start = skipWhitespace(text, 0);
+  const parsed = decodeStrict(text, start);
+  if (parsed === NOT_STRICT) return readMessageTextSlowly(text, batch);
+  if (batch && ArrayIsArray(parsed)) {
+    let i = skipWhitespace(text, start + 1);
+    for (let index = 0; index < parsed.length; index++) {
+      const end = skipValue(text, i);
+      setArgumentsAside(text, i, parsed[index], true);
+      i = skipWhitespace(text, skipWhitespace(text, end) + 1);
+    }
+    return { __proto__: null, messages: parsed, response: undefined, batch: true };
+  }
+  setArgumentsAside(text, start, parsed, true);
+  return { __proto__: null, messages: [parsed], response: undefined, batch: false };
+}
+
+/** readMessageText for text that is not strict JSON as a whole: what fails, and where. */
+function readMessageTextSlowly(text, batch) {
   let parsed;
   try {
     parsed = JSONParse(text);
@@ -194,5 +322,5 @@ function decodeUtf8(bytes) {
 
 module.exports = {
   PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR,
-  isRecord, errorResponse, argumentsTextFor, readMessageText, decodeUtf8,
+  isRecord, errorResponse, argumentsTextFor, readMessageText, readOneMessage, decodeUtf8,
 };

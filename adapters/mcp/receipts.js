@@ -6,7 +6,7 @@
 // the application scopes keys), toolCallId: the idempotency key }.
 
 const { own, isWellFormedString } = require('../shared');
-const { ObjectFreeze } = require('../gate/primordials');
+const { ObjectFreeze, ReflectApply } = require('../gate/primordials');
 const { isToolCallNotAllowedError } = require('tool-argument-snapshot');
 const { McpError, ErrorCode } = require('./sdk').types;
 
@@ -68,14 +68,15 @@ function refusalCode(error) {
 /**
  * For a keyed call the policy did not allow this time (an approval it needs again because
  * its first attempt spent the grant): the refusal its receipt makes of it, or undefined
- * when there is no receipt. A store that cannot be read says nothing (nothing runs either way).
+ * when there is no receipt; `receipt_store_unavailable` when the store cannot be read (as
+ * the other gates answer a replay).
  */
 async function receiptRefusal(receipts, key, proposalHash) {
   let receipt;
   try {
-    receipt = await receipts.get(key);
+    receipt = await ReflectApply(own(receipts, 'get'), receipts, [key]);
   } catch {
-    return undefined;
+    return 'receipt_store_unavailable';
   }
   if (receipt === null || receipt === undefined) return undefined;
   if (own(receipt, 'proposalHash') !== proposalHash) return 'call_id_conflict';

@@ -5,7 +5,7 @@
 const { invalidArgument, own, readOptions } = require('../shared');
 const {
   ArrayPrototypePush, BufferConcat, BufferFrom, BufferPrototypeIndexOf, BufferPrototypeSubarray,
-  JSONParse, JSONStringify, PromisePrototypeThen, SafeError, SafePromise,
+  JSONStringify, PromisePrototypeThen, SafeError, SafePromise,
 } = require('../gate/primordials');
 const { PARSE_ERROR, errorResponse, decodeUtf8 } = require('./messages');
 const { GatedTransport } = require('./transport');
@@ -72,7 +72,7 @@ function stdioTransport(options) {
  * A linked client/server pair in memory, for tests. The client side sends each message
  * as JSON text (`sendText(text)` sends exact text, as a client with its own serializer
  * would); the server side reads that text as the stdio transport does. What the server
- * sends reaches the client as a fresh copy.
+ * sends reaches the client as it is, as over the SDK's InMemoryTransport.
  */
 function createLinkedPair() {
   const queued = [];
@@ -91,8 +91,8 @@ function createLinkedPair() {
     },
     async (message) => {
       if (closed) throw new SafeError('Not connected');
-      const copy = JSONParse(JSONStringify(message));
-      if (typeof client.onmessage === 'function') client.onmessage(copy);
+      // As the SDK's InMemoryTransport: the object itself (the client's SDK parses it into its own).
+      if (typeof client.onmessage === 'function') client.onmessage(message);
     },
     closeBoth,
     undefined,

@@ -5,19 +5,26 @@
 
 const { own } = require('../shared');
 const { JSONRPCMessageSchema } = require('./sdk').types;
-const { PromisePrototypeThen } = require('../gate/primordials');
-const { INTERNAL_ERROR, isRecord, errorResponse, argumentsTextFor, readMessageText } = require('./messages');
+const { ObjectFreeze, PromisePrototypeThen } = require('../gate/primordials');
+const { INTERNAL_ERROR, isRecord, errorResponse, argumentsTextFor, readOneMessage } = require('./messages');
 const { InFlightIds, requestIdOf, answeredIdOf, duplicateIdResponse } = require('./ids');
+
+/** The headers of a message read from stdio or the linked pair: none. */
+const NO_HEADERS = ObjectFreeze({});
 
 class GatedRequestInfo {
   headers;
   url;
   #rawArguments;
   constructor(base, rawArguments) {
-    const headers = own(base, 'headers');
-    this.headers = headers === undefined ? {} : headers;
-    const url = own(base, 'url');
-    if (url !== undefined) this.url = url;
+    if (base === undefined) {
+      this.headers = NO_HEADERS;
+    } else {
+      const headers = own(base, 'headers');
+      this.headers = headers === undefined ? NO_HEADERS : headers;
+      const url = own(base, 'url');
+      if (url !== undefined) this.url = url;
+    }
     this.#rawArguments = rawArguments;
   }
 
@@ -83,14 +90,22 @@ class GatedTransport {
 
   /** Passes a message the transport read (and, for HTTP, the SDK parsed) to the server. */
   deliver(message, extra) {
+    const found = argumentsTextOf(message);
+    this.#deliver(message, extra, found.isToolCall, found.rawArguments);
+  }
+
+  /**
+   * Passes a message on: `isToolCall` says it is a tools/call with params, and
+   * `rawArguments` is its arguments text (undefined: lost).
+   */
+  #deliver(message, extra, isToolCall, rawArguments) {
     const onmessage = this.onmessage;
     const requestId = requestIdOf(message);
     if (typeof onmessage !== 'function') {
       if (requestId !== undefined) this.#ids.release(requestId);
       return;
     }
-    const found = argumentsTextOf(message);
-    if (found.isToolCall && found.rawArguments === undefined) {
+    if (isToolCall && rawArguments === undefined) {
       // A tools/call through a gated transport without its text: never guess.
       const id = isRecord(message) ? own(message, 'id') : undefined;
       if (requestId !== undefined) this.#ids.release(requestId);
@@ -101,21 +116,22 @@ class GatedTransport {
     }
     if (requestId !== undefined) this.#ids.delivered(requestId);
     let next = extra;
-    if (found.rawArguments !== undefined) {
-      const base = extra === undefined || extra === null ? undefined : extra;
-      next = {
-        authInfo: own(base, 'authInfo'),
-        requestInfo: new GatedRequestInfo(own(base, 'requestInfo'), found.rawArguments),
-        closeSSEStream: own(base, 'closeSSEStream'),
-        closeStandaloneSSEStream: own(base, 'closeStandaloneSSEStream'),
-      };
+    if (rawArguments !== undefined) {
+      next = extra === undefined || extra === null
+        ? { requestInfo: new GatedRequestInfo(undefined, rawArguments) }
+        : {
+          authInfo: own(extra, 'authInfo'),
+          requestInfo: new GatedRequestInfo(own(extra, 'requestInfo'), rawArguments),
+          closeSSEStream: own(extra, 'closeSSEStream'),
+          closeStandaloneSSEStream: own(extra, 'closeStandaloneSSEStream'),
+        };
     }
     onmessage(message, next);
   }
 
   /** Reads one message text (stdio line, in-memory text): answers or delivers. */
   receiveText(text) {
-    const read = readMessageText(text, false);
+    const read = readOneMessage(text);
     if (read.response !== undefined) {
       PromisePrototypeThen(this.#send(read.response), undefined, (error) => this.reportError(error));
       return;
@@ -123,17 +139,21 @@ class GatedTransport {
     let message;
     try {
       // The SDK's own check of a JSON-RPC message, as its stdio transport makes it.
-      message = JSONRPCMessageSchema.parse(read.messages[0]);
+      message = JSONRPCMessageSchema.parse(read.message);
     } catch (error) {
       this.reportError(error);
       return;
     }
-    const ids = this.#ids.claim([message]);
-    if (ids.duplicate !== undefined) {
-      PromisePrototypeThen(this.#send(duplicateIdResponse(ids.duplicate)), undefined, (error) => this.reportError(error));
+    const duplicate = this.#ids.claimOne(message);
+    if (duplicate !== undefined) {
+      PromisePrototypeThen(this.#send(duplicateIdResponse(duplicate)), undefined, (error) => this.reportError(error));
       return;
     }
-    this.deliver(message, undefined);
+    // The arguments text came with the message read here: no lookup. (A tools/call the
+    // SDK's check let through with params that are not a record never reaches the gate's
+    // handler: the SDK refuses it.)
+    const rawArguments = read.rawArguments;
+    this.#deliver(message, undefined, rawArguments !== undefined || argumentsTextOf(message).isToolCall, rawArguments);
   }
 
   reportError(error) {
