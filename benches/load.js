@@ -435,9 +435,17 @@ async function main(opts) {
     pg = null;
     fs.rmSync(work, { recursive: true, force: true });
   };
-  process.once('SIGINT', () => {
+  // Interrupted (or its output closed): the children follow on their IPC channel's close;
+  // the PostgreSQL cluster and the work directory are removed here.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(signal, () => {
+      cleanup();
+      process.exit(130);
+    });
+  }
+  process.stdout.on('error', () => {
     cleanup();
-    process.exit(130);
+    process.exit(1);
   });
   try {
     if (opts.sdk) {

@@ -120,6 +120,8 @@ function askReviewer(ref, proposal) {
   });
 }
 
+// The test's process went away (killed, or its output closed): so does this one.
+process.on('disconnect', () => process.exit(1));
 process.on('message', (message) => {
   if (message.type === 'reviewed') {
     const resolve = approvals.get(message.ref);

@@ -55,6 +55,8 @@ async function review(ref, sealed) {
   return { ok: false, code: 'store_unavailable' };
 }
 
+// The test's process went away (killed, or its output closed): so does this one.
+process.on('disconnect', () => process.exit(1));
 process.on('message', (message) => {
   if (message.type === 'approve') {
     review(message.ref, message.proposal).then(

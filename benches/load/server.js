@@ -97,7 +97,9 @@ async function main() {
   });
   httpServer.keepAliveTimeout = 60_000;
   await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  process.on('message', (message) => {
+  // The test's process went away (killed, or its output closed): so does this one.
+process.on('disconnect', () => process.exit(1));
+process.on('message', (message) => {
     if (message.type === 'stop') {
       httpServer.close();
       httpServer.closeAllConnections?.();
