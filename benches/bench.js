@@ -55,6 +55,7 @@ function usage() {
     '  --no-rss           skip the peak-RSS children',
     '  --groups LIST      only these timing groups: full, canonicalize, prepare, run, decode, cedar (default all)',
     '                     mcp: the MCP gate beside the SDK alone, per transport (only when named): benches/mcp.js',
+    '                     load: the MCP load test alone (needs PostgreSQL; never a default group): benches/load.js --help',
     '  --grants           make an approval grants object before timing, as an application with approvals has',
     '                     (from then on every policy runs inside its evaluation\'s async context)',
   ].join('\n');
@@ -783,6 +784,9 @@ function dispatch(argv) {
 
 /** The command line's entry: `node benches/bench.js ...` (Deno: benches/bench-entry.cjs). */
 function run(argv) {
+  // The load group needs PostgreSQL and runs alone, with options of its own (benches/load.js).
+  const load = require('./load');
+  if (load.wanted(argv)) return load.run(argv);
   try {
     const running = dispatch(argv);
     if (running && typeof running.catch === 'function') running.catch(fail);
