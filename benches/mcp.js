@@ -262,9 +262,82 @@ async function runMcpGroup(opts) {
   return results;
 }
 
-module.exports = { runMcpGroup, TRANSPORTS };
+/**
+ * The split of a gated call (`node benches/mcp.js --split`): in one process, interleaved
+ * rounds of the SDK alone and gated on the linked pair (CPU per call), beside each step the
+ * gated call takes, timed on its own on the same message and tool (CPU per call of a loop
+ * of it): the client's JSON text, the gate's strict reading of it, the SDK's JSON-RPC check
+ * (which its InMemoryTransport skips), the package's prepare, evaluate (with the gate's
+ * policy context) and execute, and execute with the default memory receipts and a fresh
+ * key. What the steps leave of the difference is the glue on both sides and the garbage
+ * collector's share of a process that allocates more.
+ */
+async function runMcpSplit(opts) {
+  const m = sdk();
+  const tas = require('..');
+  const { JSONRPCMessageSchema } = require('@modelcontextprotocol/sdk/types.js');
+  const { readOneMessage } = require('../adapters/mcp/messages.js');
+  const n = 4000;
+  const entries = [];
+  for (const contender of ['SDK alone', 'gated']) {
+    const entry = await connect(m, 'linked pair', contender);
+    await check(`linked pair: ${contender}`, entry);
+    entries.push({ contender, entry, cpu: [] });
+  }
+  const message = { method: 'tools/call', params: { name: 'pay', arguments: ARGS }, jsonrpc: '2.0', id: 7 };
+  const text = JSON.stringify(message);
+  const rawArguments = JSON.stringify(ARGS);
+  const schema = m.z.object({ to: m.z.string(), amount: m.z.number(), memo: m.z.string() });
+  const policy = () => ({ decision: 'allow', reason: 'bench' });
+  const receipts = tas.createExecutionReceipts({ retentionMs: 60 * 60 * 1000 });
+  const handler = (args) => ({ content: [{ type: 'text', text: `paid ${args.amount} to ${args.to}` }] });
+  const prepare = (i) => tas.prepareToolCallAsync({ agentName: 'bench', toolName: 'pay', rawArguments, schema, toolCallId: `${i}` });
+  const evaluate = (prepared, i) => tas.evaluateToolCall({ prepared, policy, policyContext: { toolCallId: `${i}`, argumentsSource: 'message_text' }, toolCallId: `${i}` });
+  let key = 0;
+  const prefix = randomUUID();
+  const steps = [
+    ['client: JSON text of the message', async () => JSON.stringify(message)],
+    ['gate: strict reading of the text, arguments set aside', async () => readOneMessage(text)],
+    ["SDK's JSON-RPC message check", async () => JSONRPCMessageSchema.parse(readOneMessage(text).message)],
+    ['prepare (strict arguments, zod, RFC 8785, SHA-256)', async (i) => prepare(i)],
+    ['evaluate (gate policy context)', async (i) => evaluate(await prepare(i), i)],
+    ['execute', async (i) => tas.executeToolCall(await evaluate(await prepare(i), i), handler)],
+    ['execute with memory receipts, a fresh key', async (i) => tas.executeToolCall(await tas.evaluateToolCall({ prepared: await tas.prepareToolCallAsync({ agentName: 'bench', toolName: 'pay', rawArguments, schema, toolCallId: `${prefix}-${key++}` }), policy }), handler, { receipts })],
+  ];
+  const stepTimes = steps.map(() => []);
+  const time = async (fn) => {
+    const cpu0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) await fn(i);
+    const cpu = process.cpuUsage(cpu0);
+    return (cpu.user + cpu.system) / n;
+  };
+  for (let w = 0; w < 2; w++) {
+    for (const e of entries) await batch(e.entry, n);
+    for (const [, fn] of steps) await time(fn);
+  }
+  for (let r = 0; r < opts.rounds; r++) {
+    for (const e of (r % 2 === 0 ? entries : [...entries].reverse())) e.cpu.push((await batch(e.entry, n)).cpu);
+    for (let s = 0; s < steps.length; s++) stepTimes[s].push(await time(steps[s][1]));
+  }
+  for (const e of entries) await e.entry.close();
+  const alone = stats(entries[0].cpu).median;
+  const gated = stats(entries[1].cpu).median;
+  // Each cumulative step (prepare; prepare + evaluate; ...) minus the one before it.
+  const med = stepTimes.map((t) => stats(t).median);
+  const own = [med[0], med[1], med[2] - med[1], med[3], med[4] - med[3], med[5] - med[4], med[6] - med[4]];
+  console.log(`\nsplit of a gated call, linked pair, CPU µs per call, ${opts.rounds} rounds, load avg ${loadAvg()}`);
+  console.log(table(['', 'µs'], [
+    ['SDK alone', fmt(alone)],
+    ['gated', fmt(gated)],
+    ['difference', fmt(gated - alone)],
+    ...steps.map(([label], s) => [`  ${label}`, fmt(own[s])]),
+  ]));
+  return { alone, gated, steps: steps.map(([label], s) => ({ label, us: own[s] })) };
+}
 
-// Alone: node benches/mcp.js [--quick] [--rounds N] [--transport NAME]
+module.exports = { runMcpGroup, runMcpSplit, TRANSPORTS };
+
+// Alone: node benches/mcp.js [--quick] [--rounds N] [--transport NAME] [--split]
 if (require.main === module) {
   const argv = process.argv.slice(2);
   const opts = { rounds: 7, quick: false, warmupMs: 500, mcpTransports: [] };
@@ -272,13 +345,14 @@ if (require.main === module) {
     if (argv[i] === '--quick') Object.assign(opts, { quick: true, rounds: 3, warmupMs: 20 });
     else if (argv[i] === '--rounds') opts.rounds = Number(argv[++i]);
     else if (argv[i] === '--transport') opts.mcpTransports.push(argv[++i]);
+    else if (argv[i] === '--split') opts.split = true;
     else {
-      console.error(`usage: node benches/mcp.js [--quick] [--rounds N] [--transport "linked pair"|stdio|HTTP]`);
+      console.error(`usage: node benches/mcp.js [--quick] [--rounds N] [--transport "linked pair"|stdio|HTTP] [--split]`);
       process.exit(2);
     }
   }
   console.log(`Node ${process.version}, V8 ${process.versions.v8}`);
-  runMcpGroup(opts).catch((error) => {
+  (opts.split ? runMcpSplit(opts) : runMcpGroup(opts)).catch((error) => {
     console.error(error && error.stack ? error.stack : error);
     process.exitCode = 1;
   });

@@ -51,13 +51,11 @@ class InFlightIds {
     return { __proto__: null, claimed, duplicate: undefined };
   }
 
-  /** Claims the request id of one message: the id when it is already in flight (nothing claimed), else undefined. */
-  claimOne(message) {
-    const id = requestIdOf(message);
-    if (id === undefined) return undefined;
-    if (MapPrototypeHas(this.#ids, id)) return id;
+  /** Claims `id` (a request id, as requestIdOf reads it): false when it is already in flight (nothing claimed). */
+  claimId(id) {
+    if (MapPrototypeHas(this.#ids, id)) return false;
     MapPrototypeSet(this.#ids, id, false);
-    return undefined;
+    return true;
   }
 
   delivered(id) {

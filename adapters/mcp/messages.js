@@ -250,17 +250,35 @@ function decodeStrict(text, start) {
  * again, the slow way, to answer it (a parse error, or an invalid request naming the
  * code) or to pass on a tools/call whose failure is inside `arguments` (the tool's).
  */
+/**
+ * What readOneMessage read: a class, so every read has one fast shape (an object literal
+ * with a null prototype is made in dictionary mode, a slow object per message). Its
+ * prototype is frozen and holds nothing a read looks up.
+ */
+class OneMessage {
+  message;
+  response;
+  rawArguments;
+  constructor(message, response, rawArguments) {
+    this.message = message;
+    this.response = response;
+    this.rawArguments = rawArguments;
+  }
+}
+ObjectFreeze(OneMessage.prototype);
+ObjectFreeze(OneMessage);
+
 function readOneMessage(text) {
   const start = skipWhitespace(text, 0);
   const message = decodeStrict(text, start);
   if (message === NOT_STRICT) {
     const read = readMessageTextSlowly(text, false);
-    if (read.response !== undefined) return read;
+    if (read.response !== undefined) return new OneMessage(undefined, read.response, undefined);
     const slow = read.messages[0];
     const params = isRecord(slow) && ownJson(slow, 'method') === 'tools/call' ? ownJson(slow, 'params') : undefined;
-    return { __proto__: null, message: slow, response: undefined, rawArguments: isRecord(params) ? argumentsTextFor(ownJson(params, 'arguments')) : undefined };
+    return new OneMessage(slow, undefined, isRecord(params) ? argumentsTextFor(ownJson(params, 'arguments')) : undefined);
   }
-  return { __proto__: null, message, response: undefined, rawArguments: setArgumentsAside(text, start, message, false) };
+  return new OneMessage(message, undefined, setArgumentsAside(text, start, message, false));
 }
 
 /**

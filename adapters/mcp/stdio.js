@@ -29,13 +29,14 @@ function stdioTransport(options) {
       transport.reportError(new SafeError(`tool-argument-snapshot/mcp: a stdio line exceeded ${MAX_LINE_BYTES} bytes`));
       return;
     }
-    for (;;) {
+    while (buffer !== undefined) {
       const newline = BufferPrototypeIndexOf(buffer, 0x0a);
       if (newline === -1) return;
       let lineEnd = newline;
       if (lineEnd > 0 && buffer[lineEnd - 1] === 0x0d) lineEnd--;
       const line = BufferPrototypeSubarray(buffer, 0, lineEnd);
-      buffer = BufferPrototypeSubarray(buffer, newline + 1);
+      // Nothing left: no buffer (the next chunk is then taken as it is, not copied).
+      buffer = newline + 1 === buffer.length ? undefined : BufferPrototypeSubarray(buffer, newline + 1);
       const text = decodeUtf8(line);
       if (text === undefined) {
         PromisePrototypeThen(transport.send(errorResponse(null, PARSE_ERROR, 'Parse error')), undefined, () => {});

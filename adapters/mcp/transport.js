@@ -91,16 +91,15 @@ class GatedTransport {
   /** Passes a message the transport read (and, for HTTP, the SDK parsed) to the server. */
   deliver(message, extra) {
     const found = argumentsTextOf(message);
-    this.#deliver(message, extra, found.isToolCall, found.rawArguments);
+    this.#deliver(message, extra, found.isToolCall, found.rawArguments, requestIdOf(message));
   }
 
   /**
    * Passes a message on: `isToolCall` says it is a tools/call with params, and
-   * `rawArguments` is its arguments text (undefined: lost).
+   * `rawArguments` is its arguments text (undefined: lost); `requestId` is requestIdOf(message).
    */
-  #deliver(message, extra, isToolCall, rawArguments) {
+  #deliver(message, extra, isToolCall, rawArguments, requestId) {
     const onmessage = this.onmessage;
-    const requestId = requestIdOf(message);
     if (typeof onmessage !== 'function') {
       if (requestId !== undefined) this.#ids.release(requestId);
       return;
@@ -144,16 +143,17 @@ class GatedTransport {
       this.reportError(error);
       return;
     }
-    const duplicate = this.#ids.claimOne(message);
-    if (duplicate !== undefined) {
-      PromisePrototypeThen(this.#send(duplicateIdResponse(duplicate)), undefined, (error) => this.reportError(error));
+    // The id read once: claimed here, marked delivered by #deliver.
+    const requestId = requestIdOf(message);
+    if (requestId !== undefined && !this.#ids.claimId(requestId)) {
+      PromisePrototypeThen(this.#send(duplicateIdResponse(requestId)), undefined, (error) => this.reportError(error));
       return;
     }
     // The arguments text came with the message read here: no lookup. (A tools/call the
     // SDK's check let through with params that are not a record never reaches the gate's
     // handler: the SDK refuses it.)
     const rawArguments = read.rawArguments;
-    this.#deliver(message, undefined, rawArguments !== undefined || argumentsTextOf(message).isToolCall, rawArguments);
+    this.#deliver(message, undefined, rawArguments !== undefined || argumentsTextOf(message).isToolCall, rawArguments, requestId);
   }
 
   reportError(error) {
