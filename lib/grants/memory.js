@@ -6,7 +6,8 @@
 // Grants made here live as long as the process.
 
 const P = require('../primordials');
-const { readReceiptClaim, readReceiptKey, readReceiptNow, readReceiptOutcome, readReceiptRelease, readListLimit, readNow, readString } = require('./stores/common');
+const { readListLimit, readNow, readString } = require('./stores/common');
+const { readReceiptClaim, readReceiptKey, readReceiptNow, readReceiptOutcome, readReceiptRelease } = require('./stores/receipt-records');
 
 const { ObjectFreeze } = P;
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);

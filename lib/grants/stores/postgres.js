@@ -9,6 +9,7 @@
 const { invalidArgument } = require('../../errors');
 const P = require('../../primordials');
 const C = require('./common');
+const R = require('./receipt-records');
 
 const { ArrayIsArray, ObjectFreeze, StringPrototypeCharCodeAt, isProxy } = P;
 const MathImul = Math.imul;
@@ -175,7 +176,7 @@ function receiptRow(rows) {
   const row = { __proto__: null };
   for (let i = 0; i < RECEIPT_FIELDS.length; i++) row[RECEIPT_FIELDS[i]] = first(rows, RECEIPT_FIELDS[i]);
   if (typeof row.agentName !== 'string' || typeof row.toolCallId !== 'string' || typeof row.claimId !== 'string') throw BAD_RESULT;
-  const record = C.receiptFromRow(row);
+  const record = R.receiptFromRow(row);
   record.claimId = C.decodeText(record.claimId);
   return record;
 }
@@ -332,10 +333,10 @@ function createPostgresGrantStore(options) {
     }),
     // Receipts (docs/stores.md): the `<table>_receipts` table, one statement each.
     claimReceipt: C.method((claim, now) => {
-      const c = C.readReceiptClaim(claim);
-      const t = C.readReceiptNow(now);
+      const c = R.readReceiptClaim(claim);
+      const t = R.readReceiptNow(now);
       const claimId = C.encodeText(c.claimId);
-      const values = [C.receiptId(c), C.encodeText(c.agentName), c.runId === null ? null : C.encodeText(c.runId), C.encodeText(c.toolCallId), c.proposalHash, claimId, c.claimedAt, c.leaseExpiresAt, c.expiresAt, t];
+      const values = [R.receiptId(c), C.encodeText(c.agentName), c.runId === null ? null : C.encodeText(c.runId), C.encodeText(c.toolCallId), c.proposalHash, claimId, c.claimedAt, c.leaseExpiresAt, c.expiresAt, t];
       return run('claimReceipt', () =>
         C.then(send(sql.claimReceipt, values), (rows) => {
           const record = receiptRow(rows);
@@ -345,27 +346,27 @@ function createPostgresGrantStore(options) {
       );
     }),
     completeReceipt: C.method((outcome, now) => {
-      const o = C.readReceiptOutcome(outcome);
-      C.readReceiptNow(now);
-      const values = [C.receiptId(o), C.encodeText(o.claimId), o.status, o.completedAt, o.resultJson === null ? null : C.encodeText(o.resultJson), o.expiresAt];
+      const o = R.readReceiptOutcome(outcome);
+      R.readReceiptNow(now);
+      const values = [R.receiptId(o), C.encodeText(o.claimId), o.status, o.completedAt, o.resultJson === null ? null : C.encodeText(o.resultJson), o.expiresAt];
       return run('completeReceipt', () => C.then(send(sql.completeReceipt, values), (rows) => rows.length === 1));
     }),
     releaseReceipt: C.method((release, now) => {
-      const k = C.readReceiptRelease(release);
-      C.readReceiptNow(now);
-      const values = [C.receiptId(k), C.encodeText(k.claimId)];
+      const k = R.readReceiptRelease(release);
+      R.readReceiptNow(now);
+      const values = [R.receiptId(k), C.encodeText(k.claimId)];
       return run('releaseReceipt', () => C.then(send(sql.releaseReceipt, values), (rows) => rows.length === 1));
     }),
     getReceipt: C.method((key, now) => {
-      const values = [C.receiptId(C.readReceiptKey(key)), C.readReceiptNow(now)];
+      const values = [R.receiptId(R.readReceiptKey(key)), R.readReceiptNow(now)];
       return run('getReceipt', () => C.then(send(sql.getReceipt, values), receiptRow));
     }),
     deleteReceipt: C.method((key) => {
-      const values = [C.receiptId(C.readReceiptKey(key))];
+      const values = [R.receiptId(R.readReceiptKey(key))];
       return run('deleteReceipt', () => C.then(send(sql.deleteReceipt, values), (rows) => rows.length === 1));
     }),
     pruneReceipts: C.method((now) => {
-      const values = [C.readReceiptNow(now)];
+      const values = [R.readReceiptNow(now)];
       return run('pruneReceipts', () => C.then(send(sql.pruneReceipts, values), (rows) => +first(rows, 'removed')));
     }),
     /** Later calls reject (store_closed); the pool stays open: it is the application's. */

@@ -20,6 +20,7 @@
 const { escapeName, invalidArgument } = require('../../errors');
 const P = require('../../primordials');
 const C = require('./common');
+const R = require('./receipt-records');
 const { ours } = require('../../promises');
 const emitWarning = process.emitWarning;
 
@@ -209,7 +210,7 @@ function createRedisGrantStore(options) {
   }
 
   function receiptKeys(key) {
-    return [`${prefix}r:${C.receiptId(key)}`, receiptIndex];
+    return [`${prefix}r:${R.receiptId(key)}`, receiptIndex];
   }
 
   /** A receipt hash's HGETALL reply (a flat list) as a ReceiptRecord, or null when empty. */
@@ -224,7 +225,7 @@ function createRedisGrantStore(options) {
     }
     const run = f.r;
     if (typeof f.a !== 'string' || typeof f.c !== 'string' || typeof f.i !== 'string' || typeof run !== 'string' || run.length === 0) throw BAD_REPLY;
-    const record = C.receiptFromRow({
+    const record = R.receiptFromRow({
       agentName: f.a,
       runId: run === '-' ? null : StringPrototypeSlice(run, 1),
       toolCallId: f.c,
@@ -328,8 +329,8 @@ function createRedisGrantStore(options) {
     }),
     // Receipts (docs/stores.md): a hash per receipt key, one script each.
     claimReceipt: C.method((claim, now) => {
-      const c = C.readReceiptClaim(claim);
-      const t = C.readReceiptNow(now);
+      const c = R.readReceiptClaim(claim);
+      const t = R.readReceiptNow(now);
       const args = [
         C.encodeText(c.agentName),
         c.runId === null ? '-' : `+${C.encodeText(c.runId)}`,
@@ -350,30 +351,30 @@ function createRedisGrantStore(options) {
       }));
     }),
     completeReceipt: C.method((outcome, now) => {
-      const o = C.readReceiptOutcome(outcome);
-      C.readReceiptNow(now);
+      const o = R.readReceiptOutcome(outcome);
+      R.readReceiptNow(now);
       const args = [C.encodeText(o.claimId), o.status, NumberToString(o.completedAt), o.resultJson === null ? '0' : '1', o.resultJson === null ? '' : C.encodeText(o.resultJson), NumberToString(o.expiresAt)];
       return run('completeReceipt', () => C.then(script('completeReceipt', receiptKeys(o), args), flag));
     }),
     releaseReceipt: C.method((release, now) => {
-      const r = C.readReceiptRelease(release);
-      C.readReceiptNow(now);
+      const r = R.readReceiptRelease(release);
+      R.readReceiptNow(now);
       return run('releaseReceipt', () => C.then(script('releaseReceipt', receiptKeys(r), [C.encodeText(r.claimId)]), flag));
     }),
     getReceipt: C.method((key, now) => {
-      const keys = receiptKeys(C.readReceiptKey(key));
-      const t = C.readReceiptNow(now);
+      const keys = receiptKeys(R.readReceiptKey(key));
+      const t = R.readReceiptNow(now);
       return run('getReceipt', () => C.then(script('getReceipt', [keys[0]], []), (reply) => {
         const record = receiptOf(reply);
         return record === null || !(t < record.expiresAt) ? null : record;
       }));
     }),
     deleteReceipt: C.method((key) => {
-      const keys = receiptKeys(C.readReceiptKey(key));
+      const keys = receiptKeys(R.readReceiptKey(key));
       return run('deleteReceipt', () => C.then(script('deleteReceipt', keys, []), flag));
     }),
     pruneReceipts: C.method((now) => {
-      const t = C.readReceiptNow(now);
+      const t = R.readReceiptNow(now);
       return run('pruneReceipts', () => pruneReceipts(t));
     }),
     /** Later calls reject (store_closed); the client stays connected: it is the application's. */

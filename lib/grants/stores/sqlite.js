@@ -10,6 +10,7 @@ const { invalidArgument } = require('../../errors');
 const { binding } = require('../../native');
 const P = require('../../primordials');
 const C = require('./common');
+const R = require('./receipt-records');
 
 const { ObjectFreeze, StringPrototypeIsWellFormed, StringPrototypeSlice } = P;
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
@@ -68,7 +69,7 @@ function encodeKey(key) {
 
 function receiptOrNull(row) {
   if (row === null || row === undefined) return null;
-  const record = C.receiptFromRow(row);
+  const record = R.receiptFromRow(row);
   record.claimId = C.decodeText(record.claimId);
   return record;
 }
@@ -163,8 +164,8 @@ function createSqliteGrantStore(options) {
     }),
     // Receipts (docs/stores.md): the `<table>_receipts` table, one transaction each.
     claimReceipt: C.method((claim, now) => {
-      const c = C.readReceiptClaim(claim);
-      const t = C.readReceiptNow(now);
+      const c = R.readReceiptClaim(claim);
+      const t = R.readReceiptNow(now);
       const k = encodeKey(c);
       return C.then(
         run('claimReceipt', () => sqliteStoreClaimReceipt(handle, k.agentName, k.runId, k.toolCallId, c.proposalHash, C.encodeText(c.claimId), c.claimedAt, c.leaseExpiresAt, c.expiresAt, t)),
@@ -172,29 +173,29 @@ function createSqliteGrantStore(options) {
       );
     }),
     completeReceipt: C.method((outcome, now) => {
-      const o = C.readReceiptOutcome(outcome);
-      C.readReceiptNow(now);
+      const o = R.readReceiptOutcome(outcome);
+      R.readReceiptNow(now);
       const k = encodeKey(o);
       const result = o.resultJson === null ? null : C.encodeText(o.resultJson);
       return run('completeReceipt', () => sqliteStoreCompleteReceipt(handle, k.agentName, k.runId, k.toolCallId, C.encodeText(o.claimId), o.status, o.completedAt, result, o.expiresAt));
     }),
     releaseReceipt: C.method((release, now) => {
-      const r = C.readReceiptRelease(release);
-      C.readReceiptNow(now);
+      const r = R.readReceiptRelease(release);
+      R.readReceiptNow(now);
       const k = encodeKey(r);
       return run('releaseReceipt', () => sqliteStoreReleaseReceipt(handle, k.agentName, k.runId, k.toolCallId, C.encodeText(r.claimId)));
     }),
     getReceipt: C.method((key, now) => {
-      const k = encodeKey(C.readReceiptKey(key));
-      const t = C.readReceiptNow(now);
+      const k = encodeKey(R.readReceiptKey(key));
+      const t = R.readReceiptNow(now);
       return C.then(run('getReceipt', () => sqliteStoreGetReceipt(handle, k.agentName, k.runId, k.toolCallId, t)), receiptOrNull);
     }),
     deleteReceipt: C.method((key) => {
-      const k = encodeKey(C.readReceiptKey(key));
+      const k = encodeKey(R.readReceiptKey(key));
       return run('deleteReceipt', () => sqliteStoreDeleteReceipt(handle, k.agentName, k.runId, k.toolCallId));
     }),
     pruneReceipts: C.method((now) => {
-      const t = C.readReceiptNow(now);
+      const t = R.readReceiptNow(now);
       return run('pruneReceipts', () => sqliteStorePruneReceipts(handle, t));
     }),
     close: C.method(() => run('close', () => sqliteStoreClose(handle))),
