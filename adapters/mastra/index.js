@@ -9,10 +9,10 @@ const {
   prepareToolCallAsync, canonicalize, isToolArgumentsValidationError, isSnapshotDomainError, isApprovalGrantError,
 } = require('tool-argument-snapshot');
 const {
-  ArrayIsArray, ArrayPrototypePush, isProxy, MapPrototypeGet, MapPrototypeSet, ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyNames,
-  ReflectApply, SafeMap,
+  ArrayIsArray, ArrayPrototypePush, isProxy, MapPrototypeGet, ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyNames,
+  ReflectApply,
 } = require('../gate/primordials');
-const { invalidArgument, own, ownArray, setData, readOptions, isWellFormedString, isId } = require('../gate/read');
+const { invalidArgument, own, setData, readOptions, isWellFormedString, isId } = require('../gate/read');
 const { readGrants, readOnDecision, readProposalTtl, readJsonSchemaOptions, entriesWithPolicies } = require('../gate/options');
 const { callIdUses, recordingResult } = require('../gate/texts');
 const { decideCall } = require('../gate/decide');
@@ -26,6 +26,7 @@ const { createTool, readTools, wireSchemaOf } = require('./tools');
 const { withoutUndefined } = require('./nulls');
 const { RecordedTexts, DUPLICATE, UNPAIRED } = require('./texts');
 const { callError, notPendingError, approvalRef, defaultNotExecutedOutput, defaultInvalidInputOutput } = require('./requests');
+const { pendingRefs } = require('./pending');
 
 /** Model properties Mastra may read besides the language model specification's. */
 const PASSED_THROUGH = ['supportsStructuredOutputs', 'defaultObjectGenerationMode', 'supportsImageUrls'];
@@ -39,42 +40,6 @@ const HOW_TO_APPROVE = 'grant the reviewer\'s approval with `await gate.approve(
 const REPLACED_OPTIONS = ['inputSchema', 'outputSchema', 'execute', 'requireApproval'];
 
 const GATE_USAGE = 'createToolGate expects { agentName, tools, policy?, grants?, receipts?, grantScope?, proposalTtlMs?, onDecision?, notExecutedOutput?, invalidInputOutput?, includePath?, jsonSchemaOptions? }';
-
-/**
- * The calls `pending` looks at, once each: the tool calls of suspended runs (`{ runs }` of
- * listSuspendedRuns, or runs), and approval requests as approve takes them.
- */
-function pendingRefs(source) {
-  const usage = 'pending expects what agent.listSuspendedRuns() resolves, a run of it, approval requests, or an array of these';
-  if (source === null || typeof source !== 'object' || isProxy(source)) throw invalidArgument(usage);
-  const runs = own(source, 'runs');
-  const items = ArrayIsArray(runs) && !isProxy(runs) ? runs : ArrayIsArray(source) ? source : [source];
-  const refs = [];
-  const seen = new SafeMap();
-  const add = (ref) => {
-    const id = `${ref.runId.length}:${ref.runId}${ref.toolCallId}`;
-    if (MapPrototypeGet(seen, id) !== undefined) return;
-    MapPrototypeSet(seen, id, true);
-    ArrayPrototypePush(refs, ref);
-  };
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    if (item === null || typeof item !== 'object' || isProxy(item)) throw invalidArgument(usage);
-    if (own(item, 'toolCalls') === undefined) {
-      add(approvalRef(item, 'pending'));
-      continue;
-    }
-    // A suspended run: its tool calls that wait for an approval.
-    const runId = own(item, 'runId');
-    if (!isId(runId)) throw invalidArgument(usage);
-    const calls = ownArray(item, 'toolCalls');
-    for (let j = 0; j < calls.length; j++) {
-      const toolCallId = own(calls[j], 'toolCallId');
-      if (isId(toolCallId) && own(calls[j], 'requiresApproval') !== false) add({ runId, toolCallId, grantScope: undefined });
-    }
-  }
-  return refs;
-}
 
 function createToolGate(options) {
   const opts = readOptions(options, GATE_USAGE);
