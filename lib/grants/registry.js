@@ -36,6 +36,7 @@
 const P = require('../primordials');
 const { ours, isPromise } = require('../promises');
 const { AsyncLocalStorage } = require('node:async_hooks');
+const { attemptIdOf } = require('../events');
 
 const { ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, isProxy } = P;
 const { WeakMapPrototypeGet, WeakMapPrototypeSet, SafeWeakMap } = P;
@@ -108,6 +109,15 @@ function grantsInUse() {
   GRANTS.use();
 }
 
+/**
+ * Whether any grants object exists in the process (of any copy). Until one does, no
+ * evaluation is opened: no grants policy could answer for it (evaluationToAnswer wants
+ * the policy to run inside its evaluation, and none ran in one).
+ */
+function grantsUsed() {
+  return GRANTS.used();
+}
+
 /** Takes one use of each grant, in order; false as soon as one is not taken. */
 async function spendAll(uses) {
   for (let i = 0; i < uses.length; i++) {
@@ -136,24 +146,24 @@ class Evaluation {
   proposalHash;
   scope;
   toolCallId;
-  #attemptIdOf;
+  #attempt;
   #open = true;
   #failed = false;
-  #uses = [];
+  #uses = null; // made by the first addUse: most evaluations rely on no grant
   #spent = undefined;
 
-  constructor(snapshot, scope, attemptIdOf, toolCallId) {
+  constructor(snapshot, scope, attempt, toolCallId) {
     this.agentName = snapshot.agentName;
     this.toolName = snapshot.toolName;
     this.proposalHash = snapshot.proposalHash;
     this.scope = scope;
     this.toolCallId = toolCallId;
-    this.#attemptIdOf = attemptIdOf;
+    this.#attempt = attempt;
     ObjectFreeze(this);
   }
 
   attemptId() {
-    return this.#attemptIdOf();
+    return attemptIdOf(this.#attempt);
   }
 
   isOpen() {
@@ -174,19 +184,20 @@ class Evaluation {
 
   addUse(owner, take) {
     if (!this.#open || typeof take !== 'function') return;
-    const uses = this.#uses;
+    let uses = this.#uses;
+    if (uses === null) uses = this.#uses = [];
     for (let i = 0; i < uses.length; i++) if (uses[i].owner === owner) return;
     ArrayPrototypePush(uses, ObjectFreeze({ __proto__: null, owner, take }));
   }
 
   hasUses() {
-    return this.#uses.length !== 0;
+    return this.#uses !== null;
   }
 
   spend() {
     if (this.#spent === undefined) {
       this.#open = false;
-      this.#spent = ours(spendAll(this.#uses));
+      this.#spent = ours(spendAll(this.#uses ?? []));
     }
     return this.#spent;
   }
@@ -196,11 +207,11 @@ ObjectFreeze(Evaluation.prototype);
 ObjectFreeze(Evaluation);
 
 /**
- * Opens the evaluation of a policy input. `attemptIdOf` gives the attempt id of the
- * prepared call (made lazily, for events).
+ * Opens the evaluation of a policy input. `attempt` is the prepared call's attempt, whose
+ * id (attemptIdOf, made when first asked) its events carry.
  */
-function openEvaluation(input, snapshot, scope, attemptIdOf, toolCallId) {
-  const evaluation = new Evaluation(snapshot, scope, attemptIdOf, toolCallId);
+function openEvaluation(input, snapshot, scope, attempt, toolCallId) {
+  const evaluation = new Evaluation(snapshot, scope, attempt, toolCallId);
   WeakMapPrototypeSet(INPUTS, input, evaluation);
   return evaluation;
 }
@@ -252,5 +263,5 @@ function evaluationOfDecision(decision) {
 }
 
 module.exports = {
-  grantsInUse, openEvaluation, evaluationToAnswer, runInEvaluation, markAnswer, isAnswerOfAnother, bindDecision, evaluationOfDecision,
+  grantsInUse, grantsUsed, openEvaluation, evaluationToAnswer, runInEvaluation, markAnswer, isAnswerOfAnother, bindDecision, evaluationOfDecision,
 };
