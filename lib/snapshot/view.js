@@ -27,7 +27,7 @@ const P = require('../primordials');
 const {
   JSONParse, ObjectKeys, ObjectHasOwn, ObjectPrototypeLookupGetter, ArrayIsArray,
   ArrayPrototype, ArrayPrototypeSlice, ArrayPrototypeToSpliced, SafeArray, speciesGetter,
-  ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectPrototype, ReflectOwnKeys,
+  ObjectGetPrototypeOf, ObjectPrototype, ReflectOwnKeys,
 } = P;
 const ObjectIs = Object.is;
 const { isOrdinaryWhenEmpty } = require('./classify');
@@ -155,10 +155,13 @@ P.ObjectFreeze(PolicyView.prototype);
 P.ObjectFreeze(PolicyView);
 
 let madeTail = null;
+/** The first container copyRecording made since madeTail was last reset. */
+let madeHead = null;
 
 function noteMade(copy, node, keys) {
   const made = new Made(copy, node, keys);
   if (madeTail !== null) madeTail.next = made;
+  else madeHead = made;
   madeTail = made;
   return made;
 }
@@ -192,13 +195,14 @@ function policyView(template, json) {
   madeTail = null;
   try {
     const fastArrays = speciesUntouched();
-    const first = noteMade(undefined, undefined, undefined);
     const copied = copyRecording(value, fastArrays);
-    return new PolicyView(copied, first.next);
+    // The root container is the first one made.
+    return new PolicyView(copied, madeHead);
   } catch {
     return new PolicyView(JSONParse(json), null);
   } finally {
     madeTail = null;
+    madeHead = null;
   }
 }
 
@@ -242,8 +246,9 @@ function sameContainer(value) {
   }
   const proto = ObjectGetPrototypeOf(value);
   if (proto !== ObjectPrototype && proto !== null) return false;
-  if (ObjectGetOwnPropertySymbols(value).length !== 0) return false;
-  const names = ObjectGetOwnPropertyNames(value);
+  // Every own key, symbols last: exactly the template's keys in order (checked below)
+  // means the same names in the same order and no symbol key, in one key list.
+  const names = ReflectOwnKeys(value);
   const count = keys.length;
   if (names.length !== count || ObjectKeys(value).length !== count) return false;
   // The walk asks an empty object to prove it ordinary: asked the same way here.
