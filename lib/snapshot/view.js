@@ -27,7 +27,7 @@ const P = require('../primordials');
 const {
   JSONParse, ObjectKeys, ObjectHasOwn, ObjectPrototypeLookupGetter, ArrayIsArray,
   ArrayPrototype, ArrayPrototypeSlice, ArrayPrototypeToSpliced, SafeArray, speciesGetter,
-  ObjectGetPrototypeOf, ObjectPrototype, ReflectOwnKeys,
+  ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectPrototype, ReflectOwnKeys,
 } = P;
 const ObjectIs = Object.is;
 const { isOrdinaryWhenEmpty } = require('./classify');
@@ -246,9 +246,8 @@ function sameContainer(value) {
   }
   const proto = ObjectGetPrototypeOf(value);
   if (proto !== ObjectPrototype && proto !== null) return false;
-  // Every own key, symbols last: exactly the template's keys in order (checked below)
-  // means the same names in the same order and no symbol key, in one key list.
-  const names = ReflectOwnKeys(value);
+  if (ObjectGetOwnPropertySymbols(value).length !== 0) return false;
+  const names = ObjectGetOwnPropertyNames(value);
   const count = keys.length;
   if (names.length !== count || ObjectKeys(value).length !== count) return false;
   // The walk asks an empty object to prove it ordinary: asked the same way here.
