@@ -4,7 +4,7 @@
 // the floor: a before/after comparison that machine load cannot tilt.
 //
 //   node benches/run-compare.js [--baseline DIR] [--class small,medium,deep] [--rounds N]
-//                               [--grants] [--receipts] [--sample-ms MS] [--isolated]
+//                               [--grants] [--receipts] [--sample-ms MS] [--isolated [--warm-ms MS]]
 //
 // --baseline DIR: a checkout of another commit with its addon built (`git worktree add
 // DIR COMMIT && (cd DIR && npm run build)`, or `git archive COMMIT lib index.js
@@ -21,15 +21,15 @@
 // process share its heap and its asynchronous context: what one leaves for the garbage
 // collector (a copy on an older registry protocol registers every policy input in a
 // WeakMap) is paid by whichever loop runs when it collects, and two copies of one tree
-// differ there by up to 20 %. Each child warms its loop for 300 ms, then times three
-// samples and reports their median.
+// differ there by up to 20 %. Each child warms its loop (--warm-ms, 300 ms by default), then
+// times three samples and reports their median.
 
 const os = require('node:os');
 const path = require('node:path');
 const { buildItems, sha256Envelope, SINK } = require('./contenders');
 
 function parse(argv) {
-  const opts = { baseline: null, classes: ['small', 'medium', 'deep'], rounds: 21, grants: false, receipts: false, sampleMs: 10, isolated: false, child: null };
+  const opts = { baseline: null, classes: ['small', 'medium', 'deep'], rounds: 21, grants: false, receipts: false, sampleMs: 10, isolated: false, child: null, warmMs: 300 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--baseline') opts.baseline = path.resolve(argv[++i]);
@@ -39,6 +39,7 @@ function parse(argv) {
     else if (arg === '--grants') opts.grants = true;
     else if (arg === '--receipts') opts.receipts = true;
     else if (arg === '--isolated') opts.isolated = true;
+    else if (arg === '--warm-ms') opts.warmMs = Number(argv[++i]);
     else if (arg === '--child') opts.child = argv[++i];
     else throw new Error(`unknown argument ${arg}`);
   }
@@ -116,7 +117,7 @@ async function child(opts) {
     fn = name.endsWith('+ receipts') ? receiptsLoopOf(pkg) : loopOf(pkg);
   }
   const [perCall] = await batch(fn, requests, 50);
-  const warm = Math.max(1, Math.round(300_000 / perCall));
+  const warm = Math.max(1, Math.round((opts.warmMs * 1000) / perCall));
   await batch(fn, requests, warm);
   const [again] = await batch(fn, requests, 50);
   const n = Math.max(1, Math.round((opts.sampleMs * 1000) / again));
@@ -130,7 +131,7 @@ async function child(opts) {
 /** One sample of an entry, timed in a process of its own (--isolated). */
 function isolatedSample(opts, name, className) {
   const { execFileSync } = require('node:child_process');
-  const args = [__filename, '--child', name, '--class', className, '--sample-ms', String(opts.sampleMs)];
+  const args = [__filename, '--child', name, '--class', className, '--sample-ms', String(opts.sampleMs), '--warm-ms', String(opts.warmMs)];
   if (opts.baseline !== null) args.push('--baseline', opts.baseline);
   if (opts.grants) args.push('--grants');
   const out = execFileSync(process.execPath, args, { encoding: 'utf8' });
