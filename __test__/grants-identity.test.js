@@ -84,7 +84,7 @@ describe('two copies of the package in one process (finding 1)', () => {
   });
 
   test('both copies share one registry on the global object (non-enumerable, non-writable)', () => {
-    const key = Symbol.for('tool-argument-snapshot.evaluations.v2');
+    const key = Symbol.for('tool-argument-snapshot.evaluations.v3');
     const descriptor = Object.getOwnPropertyDescriptor(globalThis, key);
     assert.ok(descriptor, 'the registry exists');
     assert.equal(descriptor.enumerable, false);

@@ -72,11 +72,11 @@ test('review: a policy that consults the grants with another (concurrent) evalua
 });
 
 test('review: code that reaches the process-wide registry cannot make a grant-backed allow spend nothing', async () => {
-  // Evaluations are frozen objects of functions over private state (registry v2): what
-  // the v1 records let code write (spent, uses, open, failed) is gone.
-  const registry = globalThis[Symbol.for('tool-argument-snapshot.evaluations.v2')];
+  // Evaluations are frozen objects of functions over private state (registry v2 and
+  // later): what the v1 records let code write (spent, uses, open, failed) is gone. Since
+  // v3 the evaluation is reached through the context the policy runs in.
+  const registry = globalThis[Symbol.for('tool-argument-snapshot.evaluations.v3')];
   assert.ok(registry, 'the registry exists');
-  const WeakMapGet = Function.prototype.call.bind(WeakMap.prototype.get);
   const grants = createApprovalGrants();
   await grantFor(grants, '{"amount":77}');
   const grantPolicy = grants.policy();
@@ -84,7 +84,7 @@ test('review: code that reaches the process-wide registry cannot make a grant-ba
   let refused = 0;
   const policy = async (input) => {
     const answer = await grantPolicy(input);
-    const evaluation = WeakMapGet(registry.inputs, input);
+    const evaluation = registry.context.getStore();
     if (evaluation !== undefined) {
       for (const [key, value] of [['spent', Promise.resolve(true)], ['spend', async () => true], ['hasUses', () => false], ['uses', []]]) {
         tries++;

@@ -4,7 +4,7 @@
 // the floor: a before/after comparison that machine load cannot tilt.
 //
 //   node benches/run-compare.js [--baseline DIR] [--class small,medium,deep] [--rounds N]
-//                               [--grants] [--receipts] [--sample-ms MS]
+//                               [--grants] [--receipts] [--sample-ms MS] [--isolated [--warm-ms MS]]
 //
 // --baseline DIR: a checkout of another commit with its addon built (`git worktree add
 // DIR COMMIT && (cd DIR && npm run build)`, or `git archive COMMIT lib index.js
@@ -15,13 +15,21 @@
 // receipts on its memory store. Reported per entry: the median wall and CPU (user +
 // system) µs per call over the rounds, the p10-p90 of wall time, and each median over the
 // floor's. Nothing is asserted.
+//
+// --isolated times each entry of each round in a process of its own (this file, run with
+// --child), one package per process, still interleaved round by round. Two copies in one
+// process share its heap and its asynchronous context: what one leaves for the garbage
+// collector (a copy on an older registry protocol registers every policy input in a
+// WeakMap) is paid by whichever loop runs when it collects, and two copies of one tree
+// differ there by up to 20 %. Each child warms its loop (--warm-ms, 300 ms by default), then
+// times three samples and reports their median.
 
 const os = require('node:os');
 const path = require('node:path');
 const { buildItems, sha256Envelope, SINK } = require('./contenders');
 
 function parse(argv) {
-  const opts = { baseline: null, classes: ['small', 'medium', 'deep'], rounds: 21, grants: false, receipts: false, sampleMs: 10 };
+  const opts = { baseline: null, classes: ['small', 'medium', 'deep'], rounds: 21, grants: false, receipts: false, sampleMs: 10, isolated: false, child: null, warmMs: 300 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--baseline') opts.baseline = path.resolve(argv[++i]);
@@ -30,6 +38,9 @@ function parse(argv) {
     else if (arg === '--sample-ms') opts.sampleMs = Number(argv[++i]);
     else if (arg === '--grants') opts.grants = true;
     else if (arg === '--receipts') opts.receipts = true;
+    else if (arg === '--isolated') opts.isolated = true;
+    else if (arg === '--warm-ms') opts.warmMs = Number(argv[++i]);
+    else if (arg === '--child') opts.child = argv[++i];
     else throw new Error(`unknown argument ${arg}`);
   }
   return opts;
@@ -94,8 +105,43 @@ function quantile(values, q) {
   return sorted[lo] + (sorted[Math.ceil(pos)] - sorted[lo]) * (pos - lo);
 }
 
+/** A child of --isolated: one entry ('this tree', 'baseline', with ' + receipts', or 'floor') of one class. */
+async function child(opts) {
+  const name = opts.child;
+  const className = opts.classes[0];
+  const requests = buildItems(className).map((item) => ({ agentName: item.agentName, toolName: item.toolName, rawArguments: JSON.stringify(item.value) }));
+  let fn = floor;
+  if (name !== 'floor') {
+    const pkg = require(name.startsWith('baseline') ? opts.baseline : '..');
+    if (opts.grants) pkg.createApprovalGrants();
+    fn = name.endsWith('+ receipts') ? receiptsLoopOf(pkg) : loopOf(pkg);
+  }
+  const [perCall] = await batch(fn, requests, 50);
+  const warm = Math.max(1, Math.round((opts.warmMs * 1000) / perCall));
+  await batch(fn, requests, warm);
+  const [again] = await batch(fn, requests, 50);
+  const n = Math.max(1, Math.round((opts.sampleMs * 1000) / again));
+  const samples = [];
+  for (let i = 0; i < 3; i++) samples.push(await batch(fn, requests, n));
+  const wall = quantile(samples.map((x) => x[0]), 0.5);
+  const cpu = quantile(samples.map((x) => x[1]), 0.5);
+  process.stdout.write(`${JSON.stringify([wall, cpu])}\n`);
+}
+
+/** One sample of an entry, timed in a process of its own (--isolated). */
+function isolatedSample(opts, name, className) {
+  const { execFileSync } = require('node:child_process');
+  const args = [__filename, '--child', name, '--class', className, '--sample-ms', String(opts.sampleMs), '--warm-ms', String(opts.warmMs)];
+  if (opts.baseline !== null) args.push('--baseline', opts.baseline);
+  if (opts.grants) args.push('--grants');
+  const out = execFileSync(process.execPath, args, { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
 async function main() {
   const opts = parse(process.argv.slice(2));
+  if (opts.child !== null) return child(opts);
+  if (opts.isolated) return isolated(opts);
   const here = require('..');
   const base = opts.baseline === null ? null : require(opts.baseline);
   if (opts.grants) {
@@ -145,6 +191,52 @@ async function main() {
       console.log(`  ${name.padEnd(22)}  ${mw.toFixed(2).padStart(8)} (${quantile(w, 0.1).toFixed(2)}-${quantile(w, 0.9).toFixed(2)})`.padEnd(52) +
         `  ${(mw / floorWall).toFixed(2)}x  ${mc.toFixed(2).padStart(8)}  ${(mc / floorCpu).toFixed(2)}x`);
     }
+  }
+}
+
+/** --isolated: every entry of every round in a process of its own, interleaved as in main. */
+function isolated(opts) {
+  const load0 = os.loadavg();
+  console.log(`run loop comparison on Node ${process.version}, ${opts.rounds} interleaved rounds, one process per entry and round, ${opts.grants ? 'a grants object in the process' : 'no grants object'}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}`);
+  if (opts.baseline !== null) console.log(`baseline: ${opts.baseline}`);
+  for (const className of opts.classes) {
+    const names = [];
+    if (opts.baseline !== null) names.push('baseline');
+    names.push('this tree');
+    if (opts.receipts) {
+      if (opts.baseline !== null) names.push('baseline + receipts');
+      names.push('this tree + receipts');
+    }
+    names.push('floor');
+    report(opts, className, names, (name) => isolatedSample(opts, name, className));
+  }
+}
+
+/** Times `names` round by round through sample(name) -> [wall, cpu], and prints the table. */
+function report(opts, className, names, sample) {
+  const wall = new Map(names.map((name) => [name, []]));
+  const cpu = new Map(names.map((name) => [name, []]));
+  const k = names.length;
+  for (let r = 0; r < opts.rounds; r++) {
+    const reversed = Math.floor(r / k) % 2 === 1;
+    for (let j = 0; j < k; j++) {
+      const name = names[reversed ? (r - j + k * k) % k : (r + j) % k];
+      const [w, c] = sample(name);
+      wall.get(name).push(w);
+      cpu.get(name).push(c);
+    }
+  }
+  const floorWall = quantile(wall.get('floor'), 0.5);
+  const floorCpu = quantile(cpu.get('floor'), 0.5);
+  console.log(`\n${className} (load average now ${os.loadavg()[0].toFixed(2)})`);
+  console.log('  entry                   wall µs (p10-p90)          / floor   CPU µs   / floor');
+  for (const name of names) {
+    const w = wall.get(name);
+    const c = cpu.get(name);
+    const mw = quantile(w, 0.5);
+    const mc = quantile(c, 0.5);
+    console.log(`  ${name.padEnd(22)}  ${mw.toFixed(2).padStart(8)} (${quantile(w, 0.1).toFixed(2)}-${quantile(w, 0.9).toFixed(2)})`.padEnd(52) +
+      `  ${(mw / floorWall).toFixed(2)}x  ${mc.toFixed(2).padStart(8)}  ${(mc / floorCpu).toFixed(2)}x`);
   }
 }
 

@@ -3,10 +3,12 @@
 //
 // evaluateToolCall and authorizeToolCall open an evaluation for each policy input they
 // make, and run the policy inside it (an AsyncLocalStorage shared by every copy). A grants
-// policy helper finds the evaluation by the identity of the input it is called with, and
-// answers from the grants only when that evaluation is the one it runs in: called with
-// another evaluation's input (a policy that kept a reference across awaits), or outside
-// any evaluation, it answers as its fallback. When it finds a live grant, it adds what
+// policy helper takes the evaluation it runs in, and answers from the grants only when
+// that evaluation is the one of the input it is called with (by the input's identity):
+// called with another evaluation's input (a policy that kept a reference across awaits),
+// or outside any evaluation, it answers as its fallback. (Protocol v2 found the evaluation
+// from the input through a WeakMap and then required it to be the one it runs in: the
+// same condition, at the price of a WeakMap entry per policy call.) When it finds a live grant, it adds what
 // spends one use to the evaluation and marks its allow answer with the evaluation: an
 // answer handed to another evaluation (a policy that memoized it) makes that evaluation a
 // runtime deny. The decision made from the evaluation keeps it, and executeToolCall
@@ -22,10 +24,11 @@
 // spent. A copy that finds something else under the symbol keeps a private registry
 // (then only grants of its own copy are spent by its own evaluations).
 //
-// Evaluation (protocol v2), frozen:
+// Evaluation (protocol v3), frozen:
 //   agentName, toolName, proposalHash   what is evaluated (from the snapshot)
 //   scope                               policyContext.grantScope, or null
 //   toolCallId                          the call id of this evaluation (events), or undefined
+//   isFor(input)                        whether input is the policy input it was opened for
 //   attemptId()                         the attempt id of its prepared call (events)
 //   isOpen(), close()                   open until the policy has answered
 //   fail(), failed()                    a grants store failed while the policy looked
@@ -36,6 +39,7 @@
 const P = require('../primordials');
 const { ours, isPromise } = require('../promises');
 const { AsyncLocalStorage } = require('node:async_hooks');
+const { attemptIdOf } = require('../events');
 
 const { ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, isProxy } = P;
 const { WeakMapPrototypeGet, WeakMapPrototypeSet, SafeWeakMap } = P;
@@ -47,7 +51,7 @@ const ArrayPrototypePush = uncurryThis(Array.prototype.push);
 const AsyncLocalStorageRun = uncurryThis(AsyncLocalStorage.prototype.run);
 const AsyncLocalStorageGetStore = uncurryThis(AsyncLocalStorage.prototype.getStore);
 
-const KEY = Symbol.for('tool-argument-snapshot.evaluations.v2');
+const KEY = Symbol.for('tool-argument-snapshot.evaluations.v3');
 
 function ownValue(object, key) {
   const descriptor = ObjectGetOwnPropertyDescriptor(object, key);
@@ -56,7 +60,7 @@ function ownValue(object, key) {
 
 function isRegistry(value) {
   if (value === null || typeof value !== 'object' || isProxy(value) || !ObjectIsFrozen(value)) return false;
-  for (const name of ['inputs', 'decisions', 'answers']) {
+  for (const name of ['decisions', 'answers']) {
     const map = ownValue(value, name);
     if (!isWeakMap(map) || isProxy(map)) return false;
   }
@@ -70,7 +74,6 @@ function newRegistry() {
   let used = false;
   return ObjectFreeze({
     __proto__: null,
-    inputs: new SafeWeakMap(),
     decisions: new SafeWeakMap(),
     answers: new SafeWeakMap(),
     context: new AsyncLocalStorage(),
@@ -97,7 +100,6 @@ function sharedRegistry() {
 }
 
 const REGISTRY = sharedRegistry() ?? newRegistry();
-const INPUTS = REGISTRY.inputs;
 const DECISIONS = REGISTRY.decisions;
 const ANSWERS = REGISTRY.answers;
 const CONTEXT = REGISTRY.context;
@@ -106,6 +108,15 @@ const GRANTS = REGISTRY.grants;
 /** Records that a grants object exists: from now on policies run inside their evaluation. */
 function grantsInUse() {
   GRANTS.use();
+}
+
+/**
+ * Whether any grants object exists in the process (of any copy). Until one does, no
+ * evaluation is opened: no grants policy could answer for it (evaluationToAnswer wants
+ * the policy to run inside its evaluation, and none ran in one).
+ */
+function grantsUsed() {
+  return GRANTS.used();
 }
 
 /** Takes one use of each grant, in order; false as soon as one is not taken. */
@@ -136,24 +147,30 @@ class Evaluation {
   proposalHash;
   scope;
   toolCallId;
-  #attemptIdOf;
+  #input;
+  #attempt;
   #open = true;
   #failed = false;
-  #uses = [];
+  #uses = null; // made by the first addUse: most evaluations rely on no grant
   #spent = undefined;
 
-  constructor(snapshot, scope, attemptIdOf, toolCallId) {
+  constructor(input, snapshot, scope, attempt, toolCallId) {
     this.agentName = snapshot.agentName;
     this.toolName = snapshot.toolName;
     this.proposalHash = snapshot.proposalHash;
     this.scope = scope;
     this.toolCallId = toolCallId;
-    this.#attemptIdOf = attemptIdOf;
+    this.#input = input;
+    this.#attempt = attempt;
     ObjectFreeze(this);
   }
 
+  isFor(input) {
+    return this.#input === input;
+  }
+
   attemptId() {
-    return this.#attemptIdOf();
+    return attemptIdOf(this.#attempt);
   }
 
   isOpen() {
@@ -174,19 +191,20 @@ class Evaluation {
 
   addUse(owner, take) {
     if (!this.#open || typeof take !== 'function') return;
-    const uses = this.#uses;
+    let uses = this.#uses;
+    if (uses === null) uses = this.#uses = [];
     for (let i = 0; i < uses.length; i++) if (uses[i].owner === owner) return;
     ArrayPrototypePush(uses, ObjectFreeze({ __proto__: null, owner, take }));
   }
 
   hasUses() {
-    return this.#uses.length !== 0;
+    return this.#uses !== null;
   }
 
   spend() {
     if (this.#spent === undefined) {
       this.#open = false;
-      this.#spent = ours(spendAll(this.#uses));
+      this.#spent = ours(spendAll(this.#uses ?? []));
     }
     return this.#spent;
   }
@@ -196,24 +214,24 @@ ObjectFreeze(Evaluation.prototype);
 ObjectFreeze(Evaluation);
 
 /**
- * Opens the evaluation of a policy input. `attemptIdOf` gives the attempt id of the
- * prepared call (made lazily, for events).
+ * Opens the evaluation of a policy input. `attempt` is the prepared call's attempt, whose
+ * id (attemptIdOf, made when first asked) its events carry.
  */
-function openEvaluation(input, snapshot, scope, attemptIdOf, toolCallId) {
-  const evaluation = new Evaluation(snapshot, scope, attemptIdOf, toolCallId);
-  WeakMapPrototypeSet(INPUTS, input, evaluation);
-  return evaluation;
+function openEvaluation(input, snapshot, scope, attempt, toolCallId) {
+  return new Evaluation(input, snapshot, scope, attempt, toolCallId);
 }
 
 /**
- * The evaluation a grants policy may answer for: the open evaluation of `input`, and only
- * while the call runs inside that same evaluation; otherwise undefined.
+ * The evaluation a grants policy may answer for: the evaluation the call runs inside, only
+ * when it is the one opened for `input` and still open; otherwise undefined.
  */
 function evaluationToAnswer(input) {
   if (input === null || (typeof input !== 'object' && typeof input !== 'function')) return undefined;
-  const evaluation = WeakMapPrototypeGet(INPUTS, input);
-  if (evaluation === undefined || !evaluation.isOpen()) return undefined;
-  return AsyncLocalStorageGetStore(CONTEXT) === evaluation ? evaluation : undefined;
+  const evaluation = AsyncLocalStorageGetStore(CONTEXT);
+  // What the context holds was put there by a copy's runInEvaluation (code in the process
+  // is trusted, as for the registry itself); a Proxy is not asked anything.
+  if (evaluation === null || typeof evaluation !== 'object' || isProxy(evaluation)) return undefined;
+  return evaluation.isFor(input) && evaluation.isOpen() ? evaluation : undefined;
 }
 
 /**
@@ -252,5 +270,5 @@ function evaluationOfDecision(decision) {
 }
 
 module.exports = {
-  grantsInUse, openEvaluation, evaluationToAnswer, runInEvaluation, markAnswer, isAnswerOfAnother, bindDecision, evaluationOfDecision,
+  grantsInUse, grantsUsed, openEvaluation, evaluationToAnswer, runInEvaluation, markAnswer, isAnswerOfAnother, bindDecision, evaluationOfDecision,
 };

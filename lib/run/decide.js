@@ -8,9 +8,9 @@ const { invalidArgument } = require('../errors');
 const { own, requireInput, defineField } = require('../input');
 const { decodeView, policyViewOf, policyViewUnchanged } = require('../snapshot');
 const { preparedSnapshotOf, preparedRequestOf, preparedAttemptOf, parseRequest, readToolCallId } = require('./prepare');
-const { ours, box, settleNative, isPromise, thenIsHookFree } = require('../promises');
+const { ours, settleNative, isPromise, thenIsHookFree } = require('../promises');
 const { EVALUATE, observed, traceAsync, attemptIdOf, setField } = require('../events');
-const { openEvaluation, runInEvaluation, isAnswerOfAnother, bindDecision } = require('../grants/registry');
+const { grantsUsed, openEvaluation, runInEvaluation, isAnswerOfAnother, bindDecision } = require('../grants/registry');
 const P = require('../primordials');
 const { cedarEventFields } = require('../cedar');
 
@@ -54,16 +54,6 @@ class DecisionState extends Stamp {
  * own data property, defined before the constructor body runs, so no read of one reaches
  * a prototype and no write of one reaches a setter.
  */
-class PolicyAnswer {
-  decision;
-  reason;
-  constructor(decision, reason) {
-    this.decision = decision;
-    this.reason = reason;
-  }
-}
-ObjectFreeze(PolicyAnswer.prototype);
-ObjectFreeze(PolicyAnswer);
 
 /** What executeToolCall keeps of a decision (DecisionState). */
 class ExecutionState {
@@ -108,16 +98,6 @@ class EvaluationRead {
 }
 ObjectFreeze(EvaluationRead.prototype);
 ObjectFreeze(EvaluationRead);
-
-/** The decision and reason of a policy result, or null when it is not a valid result. */
-function readPolicyResult(result) {
-  if (result === null || typeof result !== 'object' || isProxy(result)) return null;
-  const decision = own(result, 'decision');
-  if (decision !== 'allow' && decision !== 'deny' && decision !== 'require_approval') return null;
-  const reason = own(result, 'reason');
-  if (typeof reason !== 'string' || reason === '') return null;
-  return new PolicyAnswer(decision, reason);
-}
 
 /**
  * The policy input: the context's own enumerable data fields, then the argument fields
@@ -257,27 +237,39 @@ function readEvaluation(input, usage) {
 }
 
 /**
- * The decision once the policy has answered (`settled`): the runtime's checks, in order.
- * `policyView` is the policy's view as policyViewOf made it.
+ * The decision once the policy has answered: `ok` and `value` are what it returned (or
+ * what it threw or rejected with, `ok` false). `policyView` is the policy's view as
+ * policyViewOf made it. `read.evaluation` is undefined when no grants object existed when
+ * the policy was called (then no grants policy could answer for it).
  */
-function conclude(read, settled, policyView) {
+function conclude(read, ok, value, policyView) {
   const { prepared, snapshot, evaluation } = read;
-  // From here on, no grants policy can add to what this evaluation relies on.
-  evaluation.close();
-  // A grants store that failed while the policy looked decides, whatever the policy said.
-  if (evaluation.failed()) return runtimeDeny(read, 'grant_store_unavailable', undefined, false, NONE);
-  if (!settled.ok) return runtimeDeny(read, 'policy_error', undefined, false, settled.value);
-  const policyResult = settled.value;
+  if (evaluation !== undefined) {
+    // From here on, no grants policy can add to what this evaluation relies on.
+    evaluation.close();
+    // A grants store that failed while the policy looked decides, whatever the policy said.
+    if (evaluation.failed()) return runtimeDeny(read, 'grant_store_unavailable', undefined, false, NONE);
+  }
+  if (!ok) return runtimeDeny(read, 'policy_error', undefined, false, value);
+  const policyResult = value;
   // Whether the policy's view still canonicalizes to the authorized JSON.
   if (!policyViewUnchanged(policyView, snapshot.argsCanonicalJson)) {
     return runtimeDeny(read, 'policy_mutated_arguments', policyResult, true, NONE);
   }
-  const valid = readPolicyResult(policyResult);
-  if (valid === null) return runtimeDeny(read, 'invalid_policy_result', policyResult, true, NONE);
+  // The decision and reason of the result (own data fields), checked.
+  if (policyResult === null || typeof policyResult !== 'object' || isProxy(policyResult)) {
+    return runtimeDeny(read, 'invalid_policy_result', policyResult, true, NONE);
+  }
+  const decision = own(policyResult, 'decision');
+  if (decision !== 'allow' && decision !== 'deny' && decision !== 'require_approval') {
+    return runtimeDeny(read, 'invalid_policy_result', policyResult, true, NONE);
+  }
+  const reason = own(policyResult, 'reason');
+  if (typeof reason !== 'string' || reason === '') return runtimeDeny(read, 'invalid_policy_result', policyResult, true, NONE);
   // A grants answer another evaluation was given (a policy that memoized it): this one
-  // relied on a grant it never consulted, and would spend nothing.
+  // relied on a grant it never consulted, and would spend nothing. (Without an
+  // evaluation, every marked answer is another evaluation's.)
   if (isAnswerOfAnother(policyResult, evaluation)) return runtimeDeny(read, 'invalid_policy_result', policyResult, true, NONE);
-  const { decision, reason } = valid;
   if (decision !== 'require_approval') return makeDecision(read, decision, reason, 'policy', policyResult, true, NONE, undefined, evaluation);
   // require_approval: the fingerprint policy evaluated, reused, with its own view.
   const proposal = {
@@ -296,61 +288,48 @@ function conclude(read, settled, policyView) {
   return makeDecision(read, decision, reason, 'policy', policyResult, true, NONE, proposal, undefined);
 }
 
-/**
- * A native promise a policy returned that `await` adopts without running any of its code:
- * the lookup of its `constructor` ends at data the engine put there (thenIsHookFree), and
- * await then attaches its reactions directly (no species lookup). Awaiting it instead of
- * a promise of a box made for it spares a promise, three closures and the definition of
- * that promise's own `constructor`.
- */
-class PendingAnswer {
-  #promise;
-  constructor(promise) {
-    this.#promise = promise;
+/** What a policy threw, as callPolicy returns it (a class of its own: told by its private field). */
+class Thrown {
+  #error;
+  constructor(error) {
+    this.#error = error;
   }
 
-  static promiseOf(value) {
-    return value !== null && typeof value === 'object' && #promise in value ? value.#promise : undefined;
+  /** The error of a Thrown, or NOT_THROWN for any other value (a Proxy included: no trap runs). */
+  static errorOf(value) {
+    return value !== null && typeof value === 'object' && #error in value ? value.#error : NOT_THROWN;
   }
 }
-ObjectFreeze(PendingAnswer.prototype);
-ObjectFreeze(PendingAnswer);
+ObjectFreeze(Thrown.prototype);
+ObjectFreeze(Thrown);
+const NOT_THROWN = Symbol('not thrown');
 
 /** The policy runInEvaluation is about to call (taken by callPendingPolicy before it runs). */
 let pendingPolicy;
 
-/**
- * Calls the policy (settle's contract): a box of what it returned or threw; for a native
- * promise, a PendingAnswer when await adopts it without running its code, else a promise
- * of a box (settleNative).
- */
+/** Calls the policy: what it returned, or a Thrown of what it threw. */
 function callPendingPolicy(policyInput) {
   const policy = pendingPolicy;
   pendingPolicy = undefined;
-  let result;
   try {
-    result = policy(policyInput);
+    return policy(policyInput);
   } catch (error) {
-    return box(false, error);
+    return new Thrown(error);
   }
-  if (!isPromise(result)) return box(true, result);
-  return thenIsHookFree(result) ? new PendingAnswer(result) : settleNative(result);
 }
 
 /**
- * Calls the policy on its own view: a box of what it answered, a promise of that box, or
- * a PendingAnswer. The caller awaits it in every case, so at least one
- * microtask turn passes between the policy's answer and the mutation check: a mutation
- * the policy queued is then seen.
+ * Calls the policy on its own view, inside its evaluation once a grants object exists:
+ * what it returned, or a Thrown. Grants policy helpers find the evaluation by the input's
+ * identity; before any grants object exists, none can answer, and no evaluation is opened.
  */
 function askPolicy(read, policyView) {
   const input = policyInputOf(read.prepared, read.snapshot, read.policyContext, policyView.view);
-  // Grants policy helpers find this evaluation by the input's identity.
-  const attempt = read.attempt;
-  read.evaluation = openEvaluation(input, read.snapshot, read.grantScope, () => attemptIdOf(attempt), read.toolCallId);
+  pendingPolicy = read.policy;
+  if (!grantsUsed()) return callPendingPolicy(input);
+  read.evaluation = openEvaluation(input, read.snapshot, read.grantScope, read.attempt, read.toolCallId);
   // The policy runs inside its evaluation: a grants policy answers only for the evaluation
   // it runs in, whatever input it is handed.
-  pendingPolicy = read.policy;
   return runInEvaluation(read.evaluation, callPendingPolicy, input);
 }
 
@@ -358,6 +337,12 @@ function askPolicy(read, policyView) {
  * Runs policy on a fresh view of the prepared call and returns the frozen decision. It
  * never rejects for anything the policy does (a throw, a rejection, a mutated view, a
  * malformed result): those are runtime denies. No policy is a runtime deny too.
+ *
+ * What the policy answers is awaited here in every case, so at least one microtask turn
+ * passes between its answer and the mutation check (a mutation it queued is then seen):
+ * a native promise whose `then` runs none of its code (thenIsHookFree) directly, any other
+ * native promise through settleNative, anything else (a throw included) by awaiting
+ * undefined, which looks nothing up.
  */
 async function evaluateToolCall(input) {
   const read = readEvaluation(input, EVALUATE_USAGE);
@@ -365,41 +350,59 @@ async function evaluateToolCall(input) {
     // decide(read), in this async function: no second promise to adopt.
     if (read.policy === undefined) return runtimeDeny(read, 'policy_not_configured', undefined, false, NONE);
     const policyView = policyViewOf(read.snapshot);
-    const asked = askPolicy(read, policyView);
-    const pending = PendingAnswer.promiseOf(asked);
-    let settled;
-    if (pending === undefined) {
-      settled = await asked;
-    } else {
+    const result = askPolicy(read, policyView);
+    let ok = true;
+    let value = Thrown.errorOf(result);
+    if (value !== NOT_THROWN) {
+      ok = false;
+      await undefined;
+    } else if (!isPromise(result)) {
+      value = result;
+      await undefined;
+    } else if (thenIsHookFree(result)) {
       try {
-        settled = box(true, await pending);
+        value = await result;
       } catch (error) {
-        settled = box(false, error);
+        ok = false;
+        value = error;
       }
+    } else {
+      const settled = await settleNative(result);
+      ok = settled.ok;
+      value = settled.value;
     }
-    return conclude(read, settled, policyView);
+    return conclude(read, ok, value, policyView);
   }
   const context = evaluationContext(read);
   return await ours(traceAsync(EVALUATE, context, () => decide(read), 'evaluate', (decision) => decisionFields(context, decision)));
 }
 
-/** The decision of a read evaluation input. */
+/** The decision of a read evaluation input (evaluateToolCall's steps). */
 async function decide(read) {
   if (read.policy === undefined) return runtimeDeny(read, 'policy_not_configured', undefined, false, NONE);
   const policyView = policyViewOf(read.snapshot);
-  const asked = askPolicy(read, policyView);
-  const pending = PendingAnswer.promiseOf(asked);
-  let settled;
-  if (pending === undefined) {
-    settled = await asked;
-  } else {
+  const result = askPolicy(read, policyView);
+  let ok = true;
+  let value = Thrown.errorOf(result);
+  if (value !== NOT_THROWN) {
+    ok = false;
+    await undefined;
+  } else if (!isPromise(result)) {
+    value = result;
+    await undefined;
+  } else if (thenIsHookFree(result)) {
     try {
-      settled = box(true, await pending);
+      value = await result;
     } catch (error) {
-      settled = box(false, error);
+      ok = false;
+      value = error;
     }
+  } else {
+    const settled = await settleNative(result);
+    ok = settled.ok;
+    value = settled.value;
   }
-  return conclude(read, settled, policyView);
+  return conclude(read, ok, value, policyView);
 }
 
 /** The context of an evaluate or execute event (docs/events.md): no payload. */

@@ -155,10 +155,13 @@ P.ObjectFreeze(PolicyView.prototype);
 P.ObjectFreeze(PolicyView);
 
 let madeTail = null;
+/** The first container copyRecording made since madeTail was last reset. */
+let madeHead = null;
 
 function noteMade(copy, node, keys) {
   const made = new Made(copy, node, keys);
   if (madeTail !== null) madeTail.next = made;
+  else madeHead = made;
   madeTail = made;
   return made;
 }
@@ -192,13 +195,14 @@ function policyView(template, json) {
   madeTail = null;
   try {
     const fastArrays = speciesUntouched();
-    const first = noteMade(undefined, undefined, undefined);
     const copied = copyRecording(value, fastArrays);
-    return new PolicyView(copied, first.next);
+    // The root container is the first one made.
+    return new PolicyView(copied, madeHead);
   } catch {
     return new PolicyView(JSONParse(json), null);
   } finally {
     madeTail = null;
+    madeHead = null;
   }
 }
 
