@@ -10,6 +10,7 @@ const { binding } = require('../native');
 const { invalidArgument } = require('../errors');
 const { own, requireInput } = require('../input');
 const P = require('../primordials');
+const { ours } = require('../promises');
 
 const { ObjectFreeze, ObjectDefineProperty, ArrayIsArray, JSONParse, StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, isProxy } = P;
 const JSONStringify = JSON.stringify;
@@ -313,10 +314,10 @@ function createCedarPolicy(options) {
     // The grants look only now: a forbid has already denied above, whatever grant is live.
     let granted;
     if (grantPolicy !== undefined) {
-      const mine = await grantPolicy(() => asks)(input);
+      const mine = await ours(grantPolicy(() => asks)(input));
       if (mine !== asks) granted = mine;
     }
-    if (granted === undefined && lookup !== undefined) granted = await lookup(input);
+    if (granted === undefined && lookup !== undefined) granted = await ours(lookup(input));
     if (granted === undefined) return asks;
     if (granted !== null && typeof granted === 'object' && granted.decision === 'allow' && granted.reason === 'approval_granted') {
       return result('allow', 'approval_granted', ids, hash);

@@ -175,7 +175,7 @@ function createApprovalGrants(options) {
       nonceExpiresAt,
       keyId,
     });
-    const put = await call(storePut, store, [record, t]);
+    const put = await ours(call(storePut, store, [record, t]));
     if (!put.ok) throw put.value;
     if (nonce !== null) {
       if (put.value === false) throw new ApprovalGrantError('seal_used');
@@ -188,7 +188,7 @@ function createApprovalGrants(options) {
     requireInput(source, 'has expects { agentName, toolName, proposalHash, scope? }');
     const query = queryOf(source);
     if (query === null) return false;
-    const answer = await call(storeHas, store, [query, clock()]);
+    const answer = await ours(call(storeHas, store, [query, clock()]));
     if (!answer.ok) throw answer.value;
     return answer.value === true;
   }
@@ -198,20 +198,20 @@ function createApprovalGrants(options) {
     const query = queryOf(source);
     if (query === null) throw invalidArgument('revoke expects { agentName, toolName, proposalHash, scope? }');
     if (storeDelete === undefined) throw invalidArgument('store.delete must be an own function property');
-    const done = await call(storeDelete, store, [query]);
+    const done = await ours(call(storeDelete, store, [query]));
     if (!done.ok) throw done.value;
   }
 
   async function prune() {
     if (storePrune === undefined) throw invalidArgument('store.prune must be an own function property');
-    const done = await call(storePrune, store, [clock()]);
+    const done = await ours(call(storePrune, store, [clock()]));
     if (!done.ok) throw done.value;
     return typeof done.value === 'number' ? done.value : 0;
   }
 
   /** Takes one use of the grant `query` names: true only when the store took one. */
   async function takeNow(query) {
-    const taken = await call(storeTake, store, [query, clock()]);
+    const taken = await ours(call(storeTake, store, [query, clock()]));
     return taken.ok && taken.value === true;
   }
 
@@ -238,7 +238,7 @@ function createApprovalGrants(options) {
     const evaluation = evaluationToAnswer(input);
     if (evaluation === undefined) return undefined;
     const query = grantQuery(evaluation.agentName, evaluation.toolName, evaluation.proposalHash, evaluation.scope);
-    const answer = await call(storeHas, store, [query, clock()]);
+    const answer = await ours(call(storeHas, store, [query, clock()]));
     if (!answer.ok) {
       // The runtime turns the evaluation into deny / grant_store_unavailable, whatever
       // the policy answers after this.
@@ -266,7 +266,7 @@ function createApprovalGrants(options) {
       };
     }
     return async function grantPolicy(input) {
-      const granted = await lookup(input);
+      const granted = await ours(lookup(input));
       return granted === undefined ? next(input) : granted;
     };
   }

@@ -11,6 +11,7 @@ const { canonicalize } = require('../snapshot');
 const { verifySealed, sealedCopy, randomNonce } = require('./seal');
 const { readTtl, readScope, readNonce, call } = require('./read');
 const P = require('../primordials');
+const { ours } = require('../promises');
 
 const { JSONParse, StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, StringPrototypeSlice, ArrayIsArray, isProxy } = P;
 const NumberIsFinite = Number.isFinite;
@@ -90,7 +91,7 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
       };
     }
     // The package's own RFC 8785 form: JSON.stringify would look up toJSON on the prototype chain.
-    const done = await call(storePutProposal, store, [storeKey, canonicalize(kept), expiresAt]);
+    const done = await ours(call(storePutProposal, store, [storeKey, canonicalize(kept), expiresAt]));
     if (!done.ok) throw done.value;
     return kept;
   }
@@ -134,7 +135,7 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
     const storeKey = proposalKeyOf(key, 'keptProposal');
     requireProposals('keptProposal');
     const t = clock();
-    const found = await call(storeGetProposal, store, [storeKey, t]);
+    const found = await ours(call(storeGetProposal, store, [storeKey, t]));
     if (!found.ok) throw found.value;
     if (found.value === null || found.value === undefined) return undefined;
     return verifiedKept(found.value, t);
@@ -159,7 +160,7 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
     }
     if (storeListProposals === undefined) throw invalidArgument('listProposals needs a store with an own listProposals function');
     const t = clock();
-    const found = await call(storeListProposals, store, [cursor ?? null, limit ?? DEFAULT_LIST_LIMIT, t]);
+    const found = await ours(call(storeListProposals, store, [cursor ?? null, limit ?? DEFAULT_LIST_LIMIT, t]));
     if (!found.ok) throw found.value;
     const page = found.value;
     if (page === null || typeof page !== 'object' || isProxy(page)) throw invalidArgument('store.listProposals must answer { proposals, next }');
@@ -191,7 +192,7 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
   async function forgetProposal(key) {
     const storeKey = proposalKeyOf(key, 'forgetProposal');
     requireProposals('forgetProposal');
-    const done = await call(storeDeleteProposal, store, [storeKey]);
+    const done = await ours(call(storeDeleteProposal, store, [storeKey]));
     if (!done.ok) throw done.value;
   }
 

@@ -37,7 +37,7 @@
 //   spend()                             spends every use once: the same promise for every caller
 
 const P = require('../primordials');
-const { ours, isPromise } = require('../promises');
+const { ours, oursKept, isPromise } = require('../promises');
 const { AsyncLocalStorage } = require('node:async_hooks');
 const { attemptIdOf } = require('../events');
 
@@ -204,7 +204,7 @@ class Evaluation {
   spend() {
     if (this.#spent === undefined) {
       this.#open = false;
-      this.#spent = ours(spendAll(this.#uses ?? []));
+      this.#spent = oursKept(spendAll(this.#uses ?? []));
     }
     return this.#spent;
   }

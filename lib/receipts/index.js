@@ -11,6 +11,7 @@ const { own, optionalInput } = require('../input');
 const { createMemoryStore } = require('../grants/memory');
 const { canonicalize } = require('../snapshot');
 const P = require('../primordials');
+const { ours, isPromise } = require('../promises');
 
 const { ObjectFreeze, StringPrototypeIsWellFormed, isProxy, JSONParse, SafeWeakMap, WeakMapPrototypeGet, WeakMapPrototypeSet } = P;
 const NumberIsSafeInteger = Number.isSafeInteger;
@@ -126,6 +127,11 @@ function publicReceipt(record, now) {
  * promise is awaited, bounded by `timeoutMs`: the result rejects on a throw, a rejection
  * or the timeout.
  */
+/** What callStore returned, to be awaited at once: its promise (the package's own) adopted without a lookup. */
+function adopt(answer) {
+  return isPromise(answer) ? ours(answer) : answer;
+}
+
 function callStore(state, name, args) {
   const method = state.methods[name];
   let answer;
@@ -185,17 +191,17 @@ function createExecutionReceipts(options) {
     async get(key) {
       const k = readKey(key);
       const t = clock();
-      const record = readRecord(await callStore(state, 'getReceipt', [k, t]));
+      const record = readRecord(await adopt(callStore(state, 'getReceipt', [k, t])));
       return record === undefined ? null : publicReceipt(record, t);
     },
     /** Deletes the receipt of a key, whatever it says: an operator allows a new run. */
     async forget(key) {
       const k = readKey(key);
-      return (await callStore(state, 'deleteReceipt', [k])) === true;
+      return (await adopt(callStore(state, 'deleteReceipt', [k]))) === true;
     },
     /** Deletes every receipt past its retention; resolves how many. */
     async prune() {
-      const count = await callStore(state, 'pruneReceipts', [clock()]);
+      const count = await adopt(callStore(state, 'pruneReceipts', [clock()]));
       return typeof count === 'number' ? count : 0;
     },
   });
@@ -238,7 +244,7 @@ async function claim(state, key, proposalHash, toolName, decisionName) {
       agentName: key.agentName, runId: key.runId, toolCallId: key.toolCallId,
       proposalHash, claimId: hex32(), claimedAt: t, leaseExpiresAt: t + state.leaseMs, expiresAt: t + state.retentionMs,
     });
-    answer = await callStore(state, 'claimReceipt', [claimRecord, t]);
+    answer = await adopt(callStore(state, 'claimReceipt', [claimRecord, t]));
     if (answer === null || answer === undefined) return { claimed: true, claim: claimRecord };
   } catch {
     return { claimed: false, error: new ToolCallNotAllowedError('receipt_store_unavailable', toolName, decisionName) };
@@ -265,10 +271,10 @@ async function claim(state, key, proposalHash, toolName, decisionName) {
 /** Releases a claim (a refused grant, or retryFailed after a failure); a store failure is ignored. */
 async function release(state, claimRecord) {
   try {
-    await callStore(state, 'releaseReceipt', [
+    await adopt(callStore(state, 'releaseReceipt', [
       ObjectFreeze({ agentName: claimRecord.agentName, runId: claimRecord.runId, toolCallId: claimRecord.toolCallId, claimId: claimRecord.claimId }),
       state.clock(),
-    ]);
+    ]));
   } catch {
     // The claim stays: after its lease it reads as outcome_unknown, never a second run.
   }
@@ -291,11 +297,11 @@ async function record(state, claimRecord, ok, value) {
   if (!ok && state.retryFailed) return release(state, claimRecord);
   try {
     const t = state.clock();
-    await callStore(state, 'completeReceipt', [ObjectFreeze({
+    await adopt(callStore(state, 'completeReceipt', [ObjectFreeze({
       agentName: claimRecord.agentName, runId: claimRecord.runId, toolCallId: claimRecord.toolCallId,
       claimId: claimRecord.claimId, status: ok ? 'completed' : 'failed', completedAt: t,
       resultJson: ok && state.keepResults ? resultJsonOf(value) : null, expiresAt: t + state.retentionMs,
-    }), t]);
+    }), t]));
   } catch {
     // See above.
   }

@@ -46,10 +46,10 @@ async function authorizeToolCall(input) {
   let replayed = false;
   const run = rstate !== undefined ? async (context) => {
     spend(decision);
-    return runWithReceipts(rstate, decision, grants, execute, context, (error) => { refused = error; }, () => { replayed = true; });
+    return await ours(runWithReceipts(rstate, decision, grants, execute, context, (error) => { refused = error; }, () => { replayed = true; }));
   } : async () => {
     spend(decision);
-    if (!(await grantsAllow(grants, decision))) {
+    if (!(await ours(grantsAllow(grants, decision)))) {
       refused = grantRefused(decision);
       throw refused;
     }

@@ -8,7 +8,7 @@ const { own, requireInput } = require('../input');
 const { decodeView } = require('../snapshot');
 const { DecisionState } = require('./decide');
 const { EXECUTE, observed, traceAsync, attemptIdOf } = require('../events');
-const { settle, ours, isPromise } = require('../promises');
+const { settle, settleNative, thenIsHookFree, ours, isPromise } = require('../promises');
 const receiptsCore = require('../receipts');
 const { setField } = require('../events');
 
@@ -73,7 +73,7 @@ async function runWithReceipts(rstate, decision, grants, handler, context, onRef
     if (onRefused !== undefined) onRefused(key);
     throw key;
   }
-  const claimed = await receiptsCore.claim(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision);
+  const claimed = await ours(receiptsCore.claim(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision));
   if (!claimed.claimed) {
     if (claimed.replay === true) {
       receiptFields(context, 'replayed', undefined);
@@ -89,23 +89,34 @@ async function runWithReceipts(rstate, decision, grants, handler, context, onRef
   try {
     allowed = !needsGrants(grants, decision) || (await ours(grantsAllow(grants, decision)));
   } catch (error) {
-    await receiptsCore.release(rstate, claimed.claim);
+    await ours(receiptsCore.release(rstate, claimed.claim));
     throw error;
   }
   if (!allowed) {
-    await receiptsCore.release(rstate, claimed.claim);
+    await ours(receiptsCore.release(rstate, claimed.claim));
     const refused = grantRefused(decision);
     if (onRefused !== undefined) onRefused(refused);
     throw refused;
   }
   let result;
   try {
-    result = await handler(executionViewOf(decision));
+    result = handler(executionViewOf(decision));
+    // A native promise is settled running none of its code (as a policy's is), anything
+    // else awaited as it is.
+    if (!isPromise(result)) {
+      result = await result;
+    } else if (thenIsHookFree(result)) {
+      result = await result;
+    } else {
+      const settled = await settleNative(result);
+      if (!settled.ok) throw settled.value;
+      result = settled.value;
+    }
   } catch (error) {
-    await receiptsCore.record(rstate, claimed.claim, false, undefined);
+    await ours(receiptsCore.record(rstate, claimed.claim, false, undefined));
     throw error;
   }
-  await receiptsCore.record(rstate, claimed.claim, true, result);
+  await ours(receiptsCore.record(rstate, claimed.claim, true, result));
   return result;
 }
 
@@ -160,13 +171,13 @@ async function executeToolCall(decision, handler, options) {
     if (!observed(EXECUTE)) {
       const refused = spend(decision);
       if (refused !== undefined) throw refused;
-      return runWithReceipts(rstate, decision, grants, handler, undefined, undefined, undefined);
+      return await ours(runWithReceipts(rstate, decision, grants, handler, undefined, undefined, undefined));
     }
     const context = executeContext(decision);
     const run = async () => {
       const refused = spend(decision);
       if (refused !== undefined) throw refused;
-      return runWithReceipts(rstate, decision, grants, handler, context, undefined, undefined);
+      return await ours(runWithReceipts(rstate, decision, grants, handler, context, undefined, undefined));
     };
     return await ours(traceAsync(EXECUTE, context, run, 'execute', ignore, 'handler_error'));
   }

@@ -180,20 +180,34 @@ function prepareWithoutSchema(fields) {
   return new PreparedToolCall(CONSTRUCT, agentName, toolName, rawArguments, new ProviderText(rawArguments, undefined), snapshot, fields.attempt);
 }
 
+/**
+ * Prepare fields with a schema, their provider text checked and the schema's input
+ * decoded. A class for the reason PrepareFields is one (a null-prototype literal of ten
+ * fields is a dictionary-mode object).
+ */
+class PrepareRead {
+  fields;
+  request;
+  schemaInput;
+  constructor(fields, request, schemaInput) {
+    this.fields = fields;
+    this.request = request;
+    this.schemaInput = schemaInput;
+  }
+}
+
 /** The decoded request and the schema's input of prepare fields with a schema. */
 function readPrepare(fields) {
-  const { agentName, toolName, rawArguments, includePath, schema, kind, attempt } = fields;
+  const { toolName, rawArguments, includePath } = fields;
   const blank = checkRequest(toolName, rawArguments, includePath);
   // The schema gets its own decoded copy; requestedArguments, the diagnostic evidence, is
   // decoded again on every read, so nothing the schema returns can alias it.
-  const request = new ProviderText(rawArguments, blank);
-  const schemaInput = parseRequest(rawArguments, blank);
-  return { __proto__: null, agentName, toolName, rawArguments, includePath, schema, kind, request, schemaInput, attempt };
+  return new PrepareRead(fields, new ProviderText(rawArguments, blank), parseRequest(rawArguments, blank));
 }
 
 /** Snapshots the schema output (not referenced afterwards) into a registered prepared call. */
 function finishPrepare(read, schemaOutput) {
-  const { agentName, toolName, includePath } = read;
+  const { agentName, toolName, includePath, rawArguments, attempt } = read.fields;
   let snapshot;
   try {
     snapshot = snapshotOf(agentName, toolName, schemaOutput, includePath);
@@ -207,19 +221,19 @@ function finishPrepare(read, schemaOutput) {
     if (isThenable(schemaOutput)) throw asyncSchema('snapshot', toolName, includePath);
     throw error;
   }
-  return new PreparedToolCall(CONSTRUCT, agentName, toolName, read.rawArguments, read.request, snapshot, read.attempt);
+  return new PreparedToolCall(CONSTRUCT, agentName, toolName, rawArguments, read.request, snapshot, attempt);
 }
 
 function prepareFields(fields) {
   if (fields.kind === KIND_NONE) return prepareWithoutSchema(fields);
   const read = readPrepare(fields);
-  return finishPrepare(read, runSchema(read.kind, read.schema, read.schemaInput, read.toolName, read.includePath));
+  return finishPrepare(read, runSchema(fields.kind, fields.schema, read.schemaInput, fields.toolName, fields.includePath));
 }
 
 async function prepareFieldsAsync(fields) {
   if (fields.kind === KIND_NONE) return prepareWithoutSchema(fields);
   const read = readPrepare(fields);
-  const output = await ours(runSchemaAsync(read.kind, read.schema, read.schemaInput, read.toolName, read.includePath));
+  const output = await ours(runSchemaAsync(fields.kind, fields.schema, read.schemaInput, fields.toolName, fields.includePath));
   return finishPrepare(read, output.value);
 }
 
@@ -258,9 +272,15 @@ function prepareToolCall(input) {
  */
 async function prepareToolCallAsync(input) {
   const fields = readPrepareFields(input, true);
-  // Awaited through ours(): returning a promise from an async function would look up its `then`.
-  if (!observed(PREPARE)) return await ours(prepareFieldsAsync(fields));
+  if (!observed(PREPARE)) {
+    // prepareFieldsAsync's steps, in this async function: no second promise to adopt.
+    if (fields.kind === KIND_NONE) return prepareWithoutSchema(fields);
+    const read = readPrepare(fields);
+    const output = await ours(runSchemaAsync(fields.kind, fields.schema, read.schemaInput, fields.toolName, fields.includePath));
+    return finishPrepare(read, output.value);
+  }
   const context = prepareContext(fields);
+  // Awaited through ours(): returning a promise from an async function would look up its `then`.
   return await ours(traceAsync(PREPARE, context, () => prepareFieldsAsync(fields), 'prepare', (prepared) => {
     setField(context, 'proposalHash', prepared.proposalHash);
   }));

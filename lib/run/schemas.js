@@ -8,7 +8,7 @@
 const { types } = require('node:util');
 const { ToolArgumentsValidationError, invalidArgument } = require('../errors');
 const { own, defineField } = require('../input');
-const { handleRejection, ours, box, isThenable, settled, isPromise } = require('../promises');
+const { handleRejection, ours, box, isThenable, settleNative, thenIsHookFree, isPromise } = require('../promises');
 const P = require('../primordials');
 
 const { ObjectFreeze, ArrayIsArray, StringPrototypeCharCodeAt, StringPrototypeSlice, isProxy } = P;
@@ -255,9 +255,23 @@ async function runSchemaAsync(kind, schema, value, toolName, includePath) {
   } catch (error) {
     throw schemaFailure(toolName, includePath, schema, error, undefined);
   }
-  const outcome = await ours(settled(result));
-  if (!outcome.ok) throw schemaFailure(toolName, includePath, schema, outcome.value, undefined);
-  const output = outcome.value;
+  // What the schema returned, settled running none of its code: a native promise whose
+  // `then` would run only engine code (thenIsHookFree) awaited directly, any other native
+  // promise through settleNative, anything else taken as it is.
+  let output;
+  if (!isPromise(result)) {
+    output = result;
+  } else if (thenIsHookFree(result)) {
+    try {
+      output = await result;
+    } catch (error) {
+      throw schemaFailure(toolName, includePath, schema, error, undefined);
+    }
+  } else {
+    const outcome = await ours(settleNative(result));
+    if (!outcome.ok) throw schemaFailure(toolName, includePath, schema, outcome.value, undefined);
+    output = outcome.value;
+  }
   if (kind === KIND_SAFE_PARSE_ASYNC) return box(true, safeParseOutput(output, toolName, includePath, schema));
   if (kind === KIND_STANDARD) return box(true, standardOutput(output, toolName, includePath, schema));
   return box(true, output);
