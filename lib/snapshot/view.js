@@ -15,9 +15,9 @@
 // making one costs what it saves over the two views of a step.)
 //
 // Copying runs no foreign code: objects are copied with spread (CreateDataProperty: no
-// setter runs, not even for an own "__proto__" key), arrays with Array.prototype.slice
-// while Array's species lookup is untouched (otherwise with toSpliced, which never
-// consults it), and nested containers are then written over the copy's own data
+// setter runs, not even for an own "__proto__" key), arrays with toSpliced, which never
+// consults Array's species (or with slice while that lookup is untouched, see
+// copyArray), and nested containers are then written over the copy's own data
 // properties. Plans are object literals (own data properties, defined, never assigned).
 // Snapshots whose views copying would not speed up (decided from the shape of the value
 // when the snapshot is made, see Shape::views in src/jcs/tape.rs) parse every view instead.
@@ -63,7 +63,8 @@ function firstView(json) {
   const parsed = JSONParse(json);
   if (typeof parsed !== 'object' || parsed === null) return { template: new Template(parsed, null), view: parsed };
   try {
-    return { template: new Template(parsed, NO_PLAN), view: copyEach(parsed, speciesUntouched()) };
+    startCopy();
+    return { template: new Template(parsed, NO_PLAN), view: copyEach(parsed) };
   } catch {
     // Copying recurses once per level; on a thread with little stack left, a deep
     // template is not kept and views are parsed (JSON.parse does not recurse). The copy
@@ -83,13 +84,41 @@ function speciesUntouched() {
     ObjectPrototypeLookupGetter(SafeArray, P.SymbolSpecies) === speciesGetter;
 }
 
+// Arrays are copied with toSpliced, which never consults Array's species, until a view
+// has copied FEW_ARRAYS of them; from then on with slice (about half the cost of a short
+// array) when speciesUntouched says slice would use the original constructor. So a
+// value with a few arrays skips that check (about 80 ns a view) and one with many pays
+// it once. Reset by startCopy before every view (copying runs no foreign code, so no
+// other copy can start in between).
+const FEW_ARRAYS = 4;
+let arraysCopied = 0;
+let sliceSafe = false;
+
+function startCopy() {
+  arraysCopied = 0;
+  sliceSafe = false;
+}
+
+/** A shallow copy of a template array (see above). */
+function copyArray(node) {
+  if (arraysCopied <= FEW_ARRAYS) {
+    if (arraysCopied < FEW_ARRAYS) {
+      arraysCopied += 1;
+      return ArrayPrototypeToSpliced(node, 0, 0);
+    }
+    arraysCopied += 1;
+    sliceSafe = speciesUntouched();
+  }
+  return sliceSafe ? ArrayPrototypeSlice(node) : ArrayPrototypeToSpliced(node, 0, 0);
+}
+
 /** A copy of a parsed template: every member is looked at. */
-function copyEach(node, fastArrays) {
+function copyEach(node) {
   if (ArrayIsArray(node)) {
-    const out = fastArrays ? ArrayPrototypeSlice(node) : ArrayPrototypeToSpliced(node, 0, 0);
+    const out = copyArray(node);
     for (let i = 0; i < out.length; i++) {
       const child = out[i];
-      if (typeof child === 'object' && child !== null) out[i] = copyEach(child, fastArrays);
+      if (typeof child === 'object' && child !== null) out[i] = copyEach(child);
     }
     return out;
   }
@@ -97,17 +126,15 @@ function copyEach(node, fastArrays) {
   const keys = ObjectKeys(out);
   for (let i = 0; i < keys.length; i++) {
     const child = out[keys[i]];
-    if (typeof child === 'object' && child !== null) out[keys[i]] = copyEach(child, fastArrays);
+    if (typeof child === 'object' && child !== null) out[keys[i]] = copyEach(child);
   }
   return out;
 }
 
 /** A copy of a template that has a plan. */
-function copy(node, plan, fastArrays) {
-  let out;
-  if (ArrayIsArray(node)) out = fastArrays ? ArrayPrototypeSlice(node) : ArrayPrototypeToSpliced(node, 0, 0);
-  else out = { ...node };
-  for (let step = plan; step !== null; step = step.next) out[step.key] = copy(node[step.key], step.plan, fastArrays);
+function copy(node, plan) {
+  const out = ArrayIsArray(node) ? copyArray(node) : { ...node };
+  for (let step = plan; step !== null; step = step.next) out[step.key] = copy(node[step.key], step.plan);
   return out;
 }
 
@@ -167,13 +194,13 @@ function noteMade(copy, node, keys) {
 }
 
 /** copyEach, noting each container made (see above). */
-function copyRecording(node, fastArrays) {
+function copyRecording(node) {
   if (ArrayIsArray(node)) {
-    const out = fastArrays ? ArrayPrototypeSlice(node) : ArrayPrototypeToSpliced(node, 0, 0);
+    const out = copyArray(node);
     noteMade(out, node, null);
     for (let i = 0; i < out.length; i++) {
       const child = out[i];
-      if (typeof child === 'object' && child !== null) out[i] = copyRecording(child, fastArrays);
+      if (typeof child === 'object' && child !== null) out[i] = copyRecording(child);
     }
     return out;
   }
@@ -182,7 +209,7 @@ function copyRecording(node, fastArrays) {
   noteMade(out, node, keys);
   for (let i = 0; i < keys.length; i++) {
     const child = out[keys[i]];
-    if (typeof child === 'object' && child !== null) out[keys[i]] = copyRecording(child, fastArrays);
+    if (typeof child === 'object' && child !== null) out[keys[i]] = copyRecording(child);
   }
   return out;
 }
@@ -194,8 +221,8 @@ function policyView(template, json) {
   if (typeof value !== 'object' || value === null) return new PolicyView(value, null);
   madeTail = null;
   try {
-    const fastArrays = speciesUntouched();
-    const copied = copyRecording(value, fastArrays);
+    startCopy();
+    const copied = copyRecording(value);
     // The root container is the first one made.
     return new PolicyView(copied, madeHead);
   } catch {
@@ -334,8 +361,8 @@ function view(template, json) {
   const value = template.value;
   if (typeof value !== 'object' || value === null) return value;
   try {
-    const fastArrays = speciesUntouched();
-    return template.plan === NO_PLAN ? copyEach(value, fastArrays) : copy(value, template.plan, fastArrays);
+    startCopy();
+    return template.plan === NO_PLAN ? copyEach(value) : copy(value, template.plan);
   } catch {
     return JSONParse(json);
   }
