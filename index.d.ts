@@ -293,8 +293,11 @@ export type SchemaOutput<S> = [S] extends [undefined]
 export interface PrepareInput<S extends ToolSchema | undefined = undefined> {
   agentName: string;
   toolName: string;
-  /** The exact provider string. */
-  rawArguments: string;
+  /**
+   * The exact provider string, or a member decodeRequest set aside (its text is the
+   * provider string; its value, decoded with the message, is the schema's input).
+   */
+  rawArguments: string | ArgumentsText;
   schema?: S;
   /** Attach JSON Pointers (`path`, `issuePaths`) to errors. Off by default: they hold payload keys. */
   includePath?: boolean;
@@ -312,8 +315,32 @@ export interface PrepareInput<S extends ToolSchema | undefined = undefined> {
  */
 export declare function decodeRequest(
   rawArguments: string,
-  options?: { toolName?: string; includePath?: boolean },
+  options?: {
+    toolName?: string;
+    includePath?: boolean;
+    /**
+     * A member path (1 to 16 names), such as `['params', 'arguments']` of a JSON-RPC
+     * `tools/call`: where it reaches a member through objects (of the value, or of each
+     * element of an array value), the member's value is replaced by an ArgumentsText
+     * holding its exact text and the value decoded with the message, which
+     * prepareToolCall takes as `rawArguments` without decoding it a second time.
+     */
+    setAside?: readonly string[];
+  },
 ): unknown;
+
+/**
+ * A member decodeRequest set aside (`setAside`): its exact text in the decoded text,
+ * strict JSON. Frozen; made only by decodeRequest.
+ */
+export interface ArgumentsText {
+  readonly text: string;
+  /** The member's value: the one decoded with the message the first time, then a new decoding of `text`. */
+  decode(): unknown;
+}
+
+/** Whether a value is an ArgumentsText made by decodeRequest (runs none of the value's code). */
+export declare function isArgumentsText(value: unknown): value is ArgumentsText;
 
 /** One tool call, decoded, parsed by its schema once and snapshotted. Frozen. */
 export interface PreparedToolCall<T = SnapshotValue> {

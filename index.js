@@ -8,7 +8,7 @@ const {
 } = require('./lib/errors');
 const { MAX_DEPTH } = require('./lib/snapshot/walk');
 const {
-  decodeRequest, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
+  decodeRequest, isArgumentsText, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
 } = require('./lib/run');
 const { createApprovalGrants } = require('./lib/grants');
 const { createExecutionReceipts } = require('./lib/receipts');
@@ -30,6 +30,7 @@ module.exports = {
   proposalHash,
   verifySnapshot,
   decodeRequest,
+  isArgumentsText,
   prepareToolCall,
   prepareToolCallAsync,
   evaluateToolCall,

@@ -4,7 +4,7 @@
 // by a key object that stands in its place. Payload-free error answers.
 
 const { own, isWellFormedString } = require('../shared');
-const { decodeRequest, isToolArgumentsValidationError } = require('tool-argument-snapshot');
+const { decodeRequest, isArgumentsText, isToolArgumentsValidationError } = require('tool-argument-snapshot');
 const {
   ArrayIsArray, ArrayPrototypePush, JSONParse, NumberIsFinite, ObjectDefineProperty, ObjectFreeze, ObjectHasOwn, SafeWeakMap,
   StringPrototypeCharCodeAt, StringPrototypeSlice, TextDecoderPrototypeDecode, WeakMapPrototypeGet, WeakMapPrototypeSet,
@@ -153,37 +153,6 @@ function checkMessage(text, start, end, parsed) {
   return { __proto__: null, message: parsed, response: undefined };
 }
 
-/**
- * The start of the value of member `name` of the object token starting at i (a `{`) of
- * strict JSON (whose keys are unique), or -1. Keys are compared decoded: a key spelt with
- * escapes is decoded before it is compared.
- */
-function memberStart(text, i, name) {
-  i = skipWhitespace(text, i + 1);
-  if (StringPrototypeCharCodeAt(text, i) === 0x7d) return -1;
-  for (;;) {
-    const keyEnd = skipString(text, i);
-    const found = keyIs(text, i, keyEnd, name);
-    const start = skipWhitespace(text, skipWhitespace(text, keyEnd) + 1);
-    if (found) return start;
-    i = skipWhitespace(text, skipValue(text, start));
-    if (StringPrototypeCharCodeAt(text, i) === 0x7d) return -1;
-    i = skipWhitespace(text, i + 1);
-  }
-}
-
-/** Whether the string token text[start, end) (quotes included) decodes to `name`. */
-function keyIs(text, start, end, name) {
-  for (let i = start + 1; i < end - 1; i++) {
-    if (StringPrototypeCharCodeAt(text, i) === 0x5c) return JSONParse(StringPrototypeSlice(text, start, end)) === name;
-  }
-  if (end - start - 2 !== name.length) return false;
-  for (let i = 0; i < name.length; i++) {
-    if (StringPrototypeCharCodeAt(text, start + 1 + i) !== StringPrototypeCharCodeAt(name, i)) return false;
-  }
-  return true;
-}
-
 /** An own property of a value JSON.parse made (own data, or undefined: never an inherited one). */
 function ownJson(value, key) {
   return ObjectHasOwn(value, key) ? value[key] : undefined;
@@ -198,32 +167,47 @@ const ARGUMENTS_SET_ASIDE = ObjectFreeze({
   __proto__: null, value: ObjectFreeze({}), writable: true, enumerable: true, configurable: true,
 });
 
+/** Puts the value of a member decodeRequest set aside back in its place. */
+function putBack(params, aside) {
+  // decodeRequest made `arguments` an own data property: assigning it runs no setter.
+  if (isArgumentsText(aside)) params.arguments = aside.decode();
+}
+
+/** putBack for a message of an array that is not read as a batch. */
+function putBackIn(message) {
+  const params = isRecord(message) ? ownJson(message, 'params') : undefined;
+  if (isRecord(params)) putBack(params, ownJson(params, 'arguments'));
+}
+
 /**
- * The arguments text of a message of strict JSON whose object token starts at `start`, or
- * undefined when it is not a tools/call with params (then nothing is set aside); '' when
- * its params have no arguments. Its `params.arguments` is replaced by a key object that
- * finds the text again (`keyed`: the message is handed on without its text, as Streamable
- * HTTP does), else by the shared empty record.
+ * The arguments of a message decodeRequest decoded with `params.arguments` set aside: its
+ * ArgumentsText (what prepareToolCallAsync takes: the text, and the value decoded with the
+ * message), '' when a tools/call's params have no arguments, or undefined when it is not
+ * a tools/call with params (a member set aside there is put back: prompts/get has
+ * `arguments` too). A tools/call's `params.arguments` is replaced by a key object that
+ * finds its arguments again (`keyed`: the message is handed on without them, as
+ * Streamable HTTP does), else by the shared empty record.
  */
-function setArgumentsAside(text, start, message, keyed) {
-  if (!isRecord(message) || ownJson(message, 'method') !== 'tools/call') return undefined;
+function takeArguments(message, keyed) {
+  if (!isRecord(message)) return undefined;
   const params = ownJson(message, 'params');
   if (!isRecord(params)) return undefined;
-  const paramsStart = memberStart(text, start, 'params');
-  // Strict text whose decoding has params always has the member; never guess otherwise
-  // (the message then reaches the gate without its text, and is answered as such).
-  if (paramsStart === -1 || StringPrototypeCharCodeAt(text, paramsStart) !== 0x7b) return undefined;
-  const argumentsStart = memberStart(text, paramsStart, 'arguments');
-  if (argumentsStart === -1) {
+  const aside = ownJson(params, 'arguments');
+  if (ownJson(message, 'method') !== 'tools/call') {
+    putBack(params, aside);
+    return undefined;
+  }
+  if (!isArgumentsText(aside)) {
+    // Strict text whose decoding has params.arguments always has it set aside; without
+    // the member, the arguments are '' (blank: `{}`).
+    if (ObjectHasOwn(params, 'arguments')) return undefined;
     ObjectDefineProperty(params, 'arguments', keyed
       ? { __proto__: null, value: argumentsKey(''), writable: true, enumerable: true, configurable: true }
       : ARGUMENTS_SET_ASIDE);
     return '';
   }
-  const rawArguments = StringPrototypeSlice(text, argumentsStart, skipValue(text, argumentsStart));
-  // JSON.parse made `arguments` an own writable data property: assigning it runs no setter.
-  params.arguments = keyed ? argumentsKey(rawArguments) : ARGUMENTS_SET_ASIDE.value;
-  return rawArguments;
+  params.arguments = keyed ? argumentsKey(aside) : ARGUMENTS_SET_ASIDE.value;
+  return aside;
 }
 
 /**
@@ -233,10 +217,13 @@ function setArgumentsAside(text, start, message, keyed) {
  */
 const NOT_STRICT = ObjectFreeze({ __proto__: null });
 
+/** decodeRequest's options: the arguments of a tools/call (of each message of a batch) set aside. */
+const SET_ASIDE = ObjectFreeze({ __proto__: null, setAside: ObjectFreeze(['params', 'arguments']) });
+
 function decodeStrict(text, start) {
   if (start === text.length) return NOT_STRICT;
   try {
-    return decodeRequest(text);
+    return decodeRequest(text, SET_ASIDE);
   } catch (error) {
     if (!isToolArgumentsValidationError(error)) throw error;
     return NOT_STRICT;
@@ -278,7 +265,12 @@ function readOneMessage(text) {
     const params = isRecord(slow) && ownJson(slow, 'method') === 'tools/call' ? ownJson(slow, 'params') : undefined;
     return new OneMessage(slow, undefined, isRecord(params) ? argumentsTextFor(ownJson(params, 'arguments')) : undefined);
   }
-  return new OneMessage(message, undefined, setArgumentsAside(text, start, message, false));
+  if (ArrayIsArray(message)) {
+    // An array is no message (the SDK refuses it): what decodeRequest set aside is put back.
+    for (let index = 0; index < message.length; index++) putBackIn(message[index]);
+    return new OneMessage(message, undefined, undefined);
+  }
+  return new OneMessage(message, undefined, takeArguments(message, false));
 }
 
 /**
@@ -291,15 +283,15 @@ function readMessageText(text, batch) {
   const parsed = decodeStrict(text, start);
   if (parsed === NOT_STRICT) return readMessageTextSlowly(text, batch);
   if (batch && ArrayIsArray(parsed)) {
-    let i = skipWhitespace(text, start + 1);
-    for (let index = 0; index < parsed.length; index++) {
-      const end = skipValue(text, i);
-      setArgumentsAside(text, i, parsed[index], true);
-      i = skipWhitespace(text, skipWhitespace(text, end) + 1);
-    }
+    for (let index = 0; index < parsed.length; index++) takeArguments(parsed[index], true);
     return { __proto__: null, messages: parsed, response: undefined, batch: true };
   }
-  setArgumentsAside(text, start, parsed, true);
+  if (ArrayIsArray(parsed)) {
+    // Not read as a batch: whatever decodeRequest set aside in it is put back.
+    for (let index = 0; index < parsed.length; index++) putBackIn(parsed[index]);
+  } else {
+    takeArguments(parsed, true);
+  }
   return { __proto__: null, messages: [parsed], response: undefined, batch: false };
 }
 

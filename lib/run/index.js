@@ -5,14 +5,20 @@
 // (./decide.js; then it records the decision), executeToolCall (./execute.js); or with
 // authorizeToolCall (./authorize.js), which does the last two at once.
 
-const { decodeRequest } = require('./request');
+const { decodeRequest, ArgumentsText } = require('./request');
 const { prepareToolCall, prepareToolCallAsync } = require('./prepare');
 const { evaluateToolCall, RUNTIME_REASONS } = require('./decide');
 const { executeToolCall } = require('./execute');
 const { authorizeToolCall } = require('./authorize');
 
+/** Whether a value is an ArgumentsText decodeRequest set aside (no code of the value runs). */
+function isArgumentsText(value) {
+  return ArgumentsText.is(value);
+}
+
 module.exports = {
   decodeRequest,
+  isArgumentsText,
   prepareToolCall,
   prepareToolCallAsync,
   evaluateToolCall,

@@ -7,7 +7,7 @@
 const { invalidArgument } = require('../errors');
 const { own, requireInput, requireString } = require('../input');
 const { snapshotOf, createSnapshotFromText, decodeView } = require('../snapshot');
-const { checkRequest, parseRequest } = require('./request');
+const { checkRequest, parseRequest, ArgumentsText } = require('./request');
 const { schemaKind, runSchema, runSchemaAsync, asyncSchema, KIND_NONE } = require('./schemas');
 const { handleRejection, ours, isThenable, isPromise } = require('../promises');
 const { PREPARE, observed, publish, runStarted, traceAsync, attemptIdOf, failureFields, setField } = require('../events');
@@ -134,7 +134,8 @@ class PrepareFields {
   schema;
   kind;
   attempt;
-  constructor(agentName, toolName, rawArguments, includePath, schema, kind, attempt) {
+  setAside;
+  constructor(agentName, toolName, rawArguments, includePath, schema, kind, attempt, setAside) {
     this.agentName = agentName;
     this.toolName = toolName;
     this.rawArguments = rawArguments;
@@ -142,6 +143,8 @@ class PrepareFields {
     this.schema = schema;
     this.kind = kind;
     this.attempt = attempt;
+    // The ArgumentsText `rawArguments` was given as, else undefined.
+    this.setAside = setAside;
   }
 }
 
@@ -157,17 +160,25 @@ function readRunId(value) {
   return requireString(value, 'runId', true);
 }
 
+function requireRawArguments(value) {
+  if (typeof value !== 'string') throw invalidArgument('rawArguments must be a string or an ArgumentsText made by decodeRequest');
+  return value;
+}
+
 /** The checked fields of a prepare input. */
 function readPrepareFields(input, async) {
   requireInput(input, PREPARE_USAGE);
   const agentName = requireString(own(input, 'agentName'), 'agentName', true);
   const toolName = requireString(own(input, 'toolName'), 'toolName', true);
-  const rawArguments = requireString(own(input, 'rawArguments'), 'rawArguments', false);
+  const raw = own(input, 'rawArguments');
+  // Provider text, or a member decodeRequest set aside (its text, already strictly checked).
+  const setAside = ArgumentsText.is(raw) ? raw : undefined;
+  const rawArguments = setAside !== undefined ? setAside.text : requireRawArguments(raw);
   const includePath = own(input, 'includePath') === true;
   const schema = own(input, 'schema');
   const toolCallId = readToolCallId(own(input, 'toolCallId'));
   const runId = readRunId(own(input, 'runId'));
-  return new PrepareFields(agentName, toolName, rawArguments, includePath, schema, schemaKind(schema, async), new Attempt(toolCallId, runId));
+  return new PrepareFields(agentName, toolName, rawArguments, includePath, schema, schemaKind(schema, async), new Attempt(toolCallId, runId), setAside);
 }
 
 /**
@@ -198,7 +209,10 @@ class PrepareRead {
 
 /** The decoded request and the schema's input of prepare fields with a schema. */
 function readPrepare(fields) {
-  const { toolName, rawArguments, includePath } = fields;
+  const { toolName, rawArguments, includePath, setAside } = fields;
+  // A member set aside is strict already (part of text decodeRequest checked) and never
+  // blank (a value token): its decoded value is the schema's input, if no one took it.
+  if (setAside !== undefined) return new PrepareRead(fields, new ProviderText(rawArguments, false), ArgumentsText.take(setAside));
   const blank = checkRequest(toolName, rawArguments, includePath);
   // The schema gets its own decoded copy; requestedArguments, the diagnostic evidence, is
   // decoded again on every read, so nothing the schema returns can alias it.
