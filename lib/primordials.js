@@ -38,6 +38,7 @@ module.exports = Object.freeze({
   ObjectPrototype: Object.prototype,
   ObjectPrototypeToString: uncurryThis(Object.prototype.toString),
   ObjectPrototypeLookupGetter: uncurryThis(Object.prototype.__lookupGetter__),
+  ObjectPrototypeLookupSetter: uncurryThis(Object.prototype.__lookupSetter__),
   SymbolToStringTag: Symbol.toStringTag,
   ArrayIsArray: Array.isArray,
   ArrayPrototype: Array.prototype,

@@ -14,7 +14,10 @@ const { grantsUsed, openEvaluation, runInEvaluation, isAnswerOfAnother, bindDeci
 const P = require('../primordials');
 const { cedarEventFields } = require('../cedar');
 
-const { ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, StringPrototypeIsWellFormed, isProxy } = P;
+const {
+  ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertySymbols, ObjectHasOwn, ObjectKeys,
+  ObjectPrototypeLookupGetter, ObjectPrototypeLookupSetter, StringPrototypeIsWellFormed, isProxy,
+} = P;
 const ReflectOwnKeys = Reflect.ownKeys;
 
 /** The reasons of a deny the runtime decided (decidedBy: 'runtime'), in a frozen array. */
@@ -100,6 +103,26 @@ ObjectFreeze(EvaluationRead.prototype);
 ObjectFreeze(EvaluationRead);
 
 /**
+ * Whether every enumerable own field of a policy context (not a Proxy) is a data
+ * property, told without running any of its code: the enumerable string keys and the
+ * symbols are listed, and neither a getter nor a setter is found for any enumerable one
+ * (__lookupGetter__ and __lookupSetter__ stop at an own property). Then spreading the
+ * context reads its data fields and nothing else.
+ */
+function enumerableDataOnly(object) {
+  const keys = ObjectKeys(object);
+  for (let i = 0; i < keys.length; i++) {
+    if (ObjectPrototypeLookupGetter(object, keys[i]) !== undefined || ObjectPrototypeLookupSetter(object, keys[i]) !== undefined) return false;
+  }
+  const symbols = ObjectGetOwnPropertySymbols(object);
+  for (let i = 0; i < symbols.length; i++) {
+    const descriptor = ObjectGetOwnPropertyDescriptor(object, symbols[i]);
+    if (descriptor.enumerable && !ObjectHasOwn(descriptor, 'value')) return false;
+  }
+  return true;
+}
+
+/**
  * The policy input: the context's own enumerable data fields, then the argument fields
  * (an object literal: its fields are defined, never assigned, so no setter runs). Its
  * `requestedArguments` is its own decoded copy, made when first read (an accessor that
@@ -109,17 +132,23 @@ function policyInputOf(prepared, snapshot, policyContext, parsedArguments) {
   const request = preparedRequestOf(prepared);
   let context;
   if (policyContext !== undefined) {
-    context = { __proto__: null };
-    const keys = ReflectOwnKeys(policyContext);
-    for (let i = 0; i < keys.length; i++) {
-      const descriptor = ObjectGetOwnPropertyDescriptor(policyContext, keys[i]);
-      if (descriptor !== undefined && descriptor.enumerable && ObjectHasOwn(descriptor, 'value')) {
-        defineField(context, keys[i], descriptor.value);
+    if (enumerableDataOnly(policyContext)) {
+      // Every enumerable own field is a data property: spreading the context itself reads
+      // exactly those (in the same order) and runs nothing.
+      context = policyContext;
+    } else {
+      context = { __proto__: null };
+      const keys = ReflectOwnKeys(policyContext);
+      for (let i = 0; i < keys.length; i++) {
+        const descriptor = ObjectGetOwnPropertyDescriptor(policyContext, keys[i]);
+        if (descriptor !== undefined && descriptor.enumerable && ObjectHasOwn(descriptor, 'value')) {
+          defineField(context, keys[i], descriptor.value);
+        }
       }
     }
   }
   const input = {
-    // Spreading the package's own null-prototype copy defines each field (CreateDataProperty).
+    // Spreading defines each field (CreateDataProperty): no setter runs.
     ...context,
     agentName: snapshot.agentName,
     toolName: snapshot.toolName,
