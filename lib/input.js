@@ -7,17 +7,18 @@
 const { invalidArgument } = require('./errors');
 const P = require('./primordials');
 
-const { ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, StringPrototypeIsWellFormed, isProxy } = P;
+const { ObjectDefineProperty, ObjectHasOwn, ObjectPrototypeLookupGetter, StringPrototypeIsWellFormed, isProxy } = P;
 
 /**
  * The value of an own data property, or undefined: an inherited field, an accessor (never
  * called) and a missing field all read as absent. `object` must not be a Proxy.
  */
 function own(object, key) {
-  // An absent field (the common case for options) costs no descriptor object.
-  if (!ObjectHasOwn(object, key)) return undefined;
-  const descriptor = ObjectGetOwnPropertyDescriptor(object, key);
-  return descriptor !== undefined && ObjectHasOwn(descriptor, 'value') ? descriptor.value : undefined;
+  // An own field only: __lookupGetter__ then stops at it (it never walks the prototype
+  // chain), and no descriptor object is made. An own accessor without a getter reads as
+  // undefined, as it is: no code runs either way.
+  if (!ObjectHasOwn(object, key) || ObjectPrototypeLookupGetter(object, key) !== undefined) return undefined;
+  return object[key];
 }
 
 /** An input or options object of the API, or a TypeError: a Proxy is refused unread. */
@@ -39,9 +40,21 @@ function requireString(value, what, wellFormed) {
   return value;
 }
 
+/**
+ * The descriptor defineField passes: one null-prototype object for every call (a literal
+ * per call is a dictionary-mode allocation), its value set for the call and cleared after
+ * it (defining a property of the package's objects runs no code in between).
+ */
+const FIELD = { __proto__: null, value: undefined, writable: true, enumerable: true, configurable: true };
+
 /** Defines a writable, enumerable data field: setters on Object.prototype are never reached. */
 function defineField(target, key, value) {
-  ObjectDefineProperty(target, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
+  FIELD.value = value;
+  try {
+    ObjectDefineProperty(target, key, FIELD);
+  } finally {
+    FIELD.value = undefined;
+  }
 }
 
 module.exports = { own, requireInput, optionalInput, requireString, defineField };

@@ -39,6 +39,7 @@ module.exports = Object.freeze({
   ObjectGetOwnPropertyNames: Object.getOwnPropertyNames,
   ObjectGetPrototypeOf: Object.getPrototypeOf,
   ObjectHasOwn: Object.hasOwn,
+  ObjectPrototypeLookupGetter: uncurryThis(Object.prototype.__lookupGetter__),
   ObjectIsExtensible: Object.isExtensible,
   ObjectKeys: Object.keys,
   ObjectPrototype: Object.prototype,

@@ -5,7 +5,7 @@
 
 const {
   ArrayIsArray, isProxy, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames,
-  ObjectHasOwn, SafeTypeError, StringPrototypeIsWellFormed,
+  ObjectHasOwn, ObjectPrototypeLookupGetter, SafeTypeError, StringPrototypeIsWellFormed,
 } = require('./primordials');
 
 /** A TypeError for a bad argument of an adapter (never about the payload). */
@@ -18,8 +18,10 @@ function invalidArgument(message) {
 /** An own data property of `object`, or undefined (getters, inherited values and Proxies never count). */
 function own(object, key) {
   if (object === null || (typeof object !== 'object' && typeof object !== 'function') || isProxy(object)) return undefined;
-  const descriptor = ObjectGetOwnPropertyDescriptor(object, key);
-  return descriptor !== undefined && ObjectHasOwn(descriptor, 'value') ? descriptor.value : undefined;
+  // An own field only: __lookupGetter__ then stops at it (no walk of the prototype chain),
+  // and no descriptor object is made; an own accessor without a getter reads undefined.
+  if (!ObjectHasOwn(object, key) || ObjectPrototypeLookupGetter(object, key) !== undefined) return undefined;
+  return object[key];
 }
 
 /**
