@@ -122,16 +122,16 @@ function publicReceipt(record, now) {
   });
 }
 
-/**
- * Calls a store method. A plain answer (a synchronous store) comes back as it is; a
- * promise is awaited, bounded by `timeoutMs`: the result rejects on a throw, a rejection
- * or the timeout.
- */
 /** What callStore returned, to be awaited at once: its promise (the package's own) adopted without a lookup. */
 function adopt(answer) {
   return isPromise(answer) ? ours(answer) : answer;
 }
 
+/**
+ * Calls a store method. A plain answer (a synchronous store) comes back as it is; a
+ * promise is awaited, bounded by `timeoutMs`: the result rejects on a throw, a rejection
+ * or the timeout.
+ */
 function callStore(state, name, args) {
   const method = state.methods[name];
   let answer;

@@ -5,9 +5,11 @@
 // the errors a failed call rejects with (never holding a key, a value or a statement).
 
 const { invalidArgument } = require('../../errors');
+// An own data property of an object, or undefined (an accessor is never called).
+const { own } = require('../../input');
 const P = require('../../primordials');
 
-const { ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, StringPrototypeCharCodeAt, StringPrototypeIsWellFormed, StringPrototypeSlice, isProxy } = P;
+const { ObjectDefineProperty, ObjectFreeze, StringPrototypeCharCodeAt, StringPrototypeIsWellFormed, StringPrototypeSlice, isProxy } = P;
 
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
@@ -36,12 +38,6 @@ const MAX_TIMEOUT_MS = 2147483647;
  */
 const MAX_TABLE_NAME = 41;
 
-/** An own data property of `object`, or undefined (an accessor is never called). */
-function own(object, key) {
-  if (!ObjectHasOwn(object, key)) return undefined;
-  const descriptor = ObjectGetOwnPropertyDescriptor(object, key);
-  return ObjectHasOwn(descriptor, 'value') ? descriptor.value : undefined;
-}
 
 /** The options object of a factory: a plain object, a Proxy refused unread. */
 function readOptions(options, factory) {
