@@ -10,7 +10,7 @@ const { types } = require('node:util');
 const { invalidArgument } = require('./errors');
 const P = require('./primordials');
 
-const { ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ObjectGetPrototypeOf, ObjectPrototypeLookupGetter, isProxy } = P;
+const { ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ObjectGetPrototypeOf, ObjectPrototypeLookupGetter, ObjectPrototypeLookupSetter, isProxy } = P;
 const isPromise = types.isPromise;
 const SafePromise = Promise;
 const PromisePrototype = Promise.prototype;
@@ -21,8 +21,23 @@ const SymbolSpecies = Symbol.species;
 const ObjectIsExtensible = Object.isExtensible;
 const ReflectDeleteProperty = Reflect.deleteProperty;
 
+/**
+ * Whether %Promise.prototype%'s `constructor` is a data property holding %Promise% and
+ * %Promise%'s species getter is the engine's: then a native promise without an own
+ * `constructor`, whose prototype is %Promise.prototype%, is attached to and awaited
+ * running only engine code. Read without a descriptor object: each own-property test
+ * comes first, so the getter and setter lookups stop at that own property.
+ */
+function promiseDefaultsIntact() {
+  return ObjectHasOwn(PromisePrototype, 'constructor') && ObjectPrototypeLookupGetter(PromisePrototype, 'constructor') === undefined &&
+    ObjectPrototypeLookupSetter(PromisePrototype, 'constructor') === undefined && PromisePrototype.constructor === SafePromise &&
+    ObjectHasOwn(SafePromise, SymbolSpecies) && ObjectPrototypeLookupGetter(SafePromise, SymbolSpecies) === promiseSpeciesGetter;
+}
+
 /** Whether Promise.prototype.then on this native promise would run only engine code. */
 function thenIsHookFree(promise) {
+  // The common case: a promise of the engine's own making, its prototype untouched.
+  if (ObjectGetPrototypeOf(promise) === PromisePrototype && !ObjectHasOwn(promise, 'constructor')) return promiseDefaultsIntact();
   let object = promise;
   // SpeciesConstructor(promise): the first `constructor` on the chain, then its species.
   for (let depth = 0; depth < 1024; depth++) {
