@@ -128,6 +128,17 @@ test('only an ArgumentsText decodeRequest made is taken; setAside is read as own
   const options = {};
   Object.defineProperty(options, 'setAside', { get() { throw new Error('getter ran'); }, enumerable: true });
   assert.deepEqual(decodeRequest('{"a":1}', options), { a: 1 });
+  // The path is read on every call: an array changed between two calls is read as it is now
+  // (a frozen one cannot change).
+  const path = ['params', 'arguments'];
+  const text = '{"params":{"arguments":[1],"other":[2]}}';
+  assert.equal(decodeRequest(text, { setAside: path }).params.arguments.text, '[1]');
+  path[1] = 'other';
+  const changed = decodeRequest(text, { setAside: path });
+  assert.deepEqual(changed.params.arguments, [1]);
+  assert.equal(changed.params.other.text, '[2]');
+  const frozen = Object.freeze(['params', 'other']);
+  for (let i = 0; i < 2; i++) assert.equal(decodeRequest(text, { setAside: frozen }).params.other.text, '[2]');
   // Strictness is the whole text's: a duplicate key inside the member fails the decoding.
   assert.throws(() => decodeRequest('{"params":{"arguments":{"a":1,"a":2}}}', { setAside: PATH }), (e) => e.stage === 'json' && e.code === 'duplicate_key');
 });

@@ -9,6 +9,7 @@ const { own, requireInput, requireString, defineField } = require('../input');
 const P = require('../primordials');
 
 const { JSONParse, StringPrototypeCharCodeAt, StringPrototypeSlice, StringPrototypeIsWellFormed, ArrayIsArray, ObjectFreeze, ObjectHasOwn, isProxy } = P;
+const ObjectIsFrozen = Object.isFrozen;
 
 // Native flags and checkJson results: the constants src/binding.rs exports.
 const { FLAG_PATH, JSON_BLANK } = binding;
@@ -95,9 +96,14 @@ ObjectFreeze(ArgumentsText);
 /** The most keys a `setAside` path may have. */
 const MAX_SET_ASIDE = 16;
 
+/** The last frozen `setAside` array read, and its copy: a frozen array never changes. */
+let lastSetAside;
+let lastPath;
+
 /** `options.setAside`: undefined, or a frozen copy of a non-empty array of well-formed strings. */
 function readSetAside(value) {
   if (value === undefined) return undefined;
+  if (value === lastSetAside) return lastPath;
   if (value === null || typeof value !== 'object' || isProxy(value) || !ArrayIsArray(value)) {
     throw invalidArgument('options.setAside must be an array of member names');
   }
@@ -111,7 +117,13 @@ function readSetAside(value) {
     if (typeof key !== 'string' || !StringPrototypeIsWellFormed(key)) throw invalidArgument('options.setAside must be an array of well-formed strings');
     path[i] = key;
   }
-  return ObjectFreeze(path);
+  ObjectFreeze(path);
+  // Kept for the next call only when the array can never change (a gate passes one frozen array).
+  if (ObjectIsFrozen(value)) {
+    lastSetAside = value;
+    lastPath = path;
+  }
+  return path;
 }
 
 function isSpace(c) {
