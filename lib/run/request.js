@@ -5,7 +5,7 @@
 
 const { binding } = require('../native');
 const { ToolArgumentsValidationError, nativeFailure, FAILED, invalidArgument } = require('../errors');
-const { own, requireInput, requireString, defineField } = require('../input');
+const { own, requireInput, requireString } = require('../input');
 const P = require('../primordials');
 
 const { JSONParse, StringPrototypeCharCodeAt, StringPrototypeSlice, StringPrototypeIsWellFormed, ArrayIsArray, ObjectFreeze, ObjectHasOwn, isProxy } = P;
@@ -209,8 +209,9 @@ function setAsideAt(text, i, node, path) {
     i = memberValueAt(text, i, key);
     if (i === -1) return;
     if (d === last) {
-      // JSON.parse made the member an own data property: defining it runs no setter.
-      defineField(node, key, new ArgumentsText(CONSTRUCT, StringPrototypeSlice(text, i, valueEnd(text, i)), node[key]));
+      // JSON.parse made the member an own writable data property (`__proto__` too): an
+      // assignment finds it first and runs no setter.
+      node[key] = new ArgumentsText(CONSTRUCT, StringPrototypeSlice(text, i, valueEnd(text, i)), node[key]);
       return;
     }
     node = node[key];
