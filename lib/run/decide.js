@@ -133,9 +133,11 @@ function policyInputOf(prepared, snapshot, policyContext, parsedArguments) {
   let context;
   if (policyContext !== undefined) {
     if (enumerableDataOnly(policyContext)) {
-      // Every enumerable own field is a data property: spreading the context itself reads
-      // exactly those (in the same order) and runs nothing.
-      context = policyContext;
+      // Every enumerable own field is a data property: spreading the context reads exactly
+      // those (in the same order) and runs nothing. Spread into a null-prototype copy first:
+      // spread straight into the input, a context of another shape leaves the input in
+      // dictionary mode on V8 11 (Node 20).
+      context = { __proto__: null, ...policyContext };
     } else {
       context = { __proto__: null };
       const keys = ReflectOwnKeys(policyContext);
