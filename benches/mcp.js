@@ -286,12 +286,13 @@ async function runMcpSplit(opts) {
   }
   const message = { method: 'tools/call', params: { name: 'pay', arguments: ARGS }, jsonrpc: '2.0', id: 7 };
   const text = JSON.stringify(message);
-  const rawArguments = JSON.stringify(ARGS);
   const schema = m.z.object({ to: m.z.string(), amount: m.z.number(), memo: m.z.string() });
   const policy = () => ({ decision: 'allow', reason: 'bench' });
   const receipts = tas.createExecutionReceipts({ retentionMs: 60 * 60 * 1000 });
   const handler = (args) => ({ content: [{ type: 'text', text: `paid ${args.amount} to ${args.to}` }] });
-  const prepare = (i) => tas.prepareToolCallAsync({ agentName: 'bench', toolName: 'pay', rawArguments, schema, toolCallId: `${i}` });
+  // The arguments as the gate's reading leaves them (an ArgumentsText: text and value decoded
+  // with the message), taken by prepare; each step below runs on a reading of its own.
+  const prepare = (i) => tas.prepareToolCallAsync({ agentName: 'bench', toolName: 'pay', rawArguments: readOneMessage(text).rawArguments, schema, toolCallId: `${i}` });
   const evaluate = (prepared, i) => tas.evaluateToolCall({ prepared, policy, policyContext: { toolCallId: `${i}`, argumentsSource: 'message_text' }, toolCallId: `${i}` });
   let key = 0;
   const prefix = randomUUID();
@@ -299,10 +300,10 @@ async function runMcpSplit(opts) {
     ['client: JSON text of the message', async () => JSON.stringify(message)],
     ['gate: strict reading of the text, arguments set aside', async () => readOneMessage(text)],
     ["SDK's JSON-RPC message check", async () => JSONRPCMessageSchema.parse(readOneMessage(text).message)],
-    ['prepare (strict arguments, zod, RFC 8785, SHA-256)', async (i) => prepare(i)],
+    ['prepare (the arguments of the reading: zod, RFC 8785, SHA-256)', async (i) => prepare(i)],
     ['evaluate (gate policy context)', async (i) => evaluate(await prepare(i), i)],
     ['execute', async (i) => tas.executeToolCall(await evaluate(await prepare(i), i), handler)],
-    ['execute with memory receipts, a fresh key', async (i) => tas.executeToolCall(await tas.evaluateToolCall({ prepared: await tas.prepareToolCallAsync({ agentName: 'bench', toolName: 'pay', rawArguments, schema, toolCallId: `${prefix}-${key++}` }), policy }), handler, { receipts })],
+    ['execute with memory receipts, a fresh key', async (i) => tas.executeToolCall(await tas.evaluateToolCall({ prepared: await tas.prepareToolCallAsync({ agentName: 'bench', toolName: 'pay', rawArguments: readOneMessage(text).rawArguments, schema, toolCallId: `${prefix}-${key++}` }), policy }), handler, { receipts })],
   ];
   const stepTimes = steps.map(() => []);
   const time = async (fn) => {
@@ -324,7 +325,8 @@ async function runMcpSplit(opts) {
   const gated = stats(entries[1].cpu).median;
   // Each cumulative step (prepare; prepare + evaluate; ...) minus the one before it.
   const med = stepTimes.map((t) => stats(t).median);
-  const own = [med[0], med[1], med[2] - med[1], med[3], med[4] - med[3], med[5] - med[4], med[6] - med[4]];
+  // Steps two to seven each read the message first: the reading (step two) is taken off.
+  const own = [med[0], med[1], med[2] - med[1], med[3] - med[1], med[4] - med[3], med[5] - med[4], med[6] - med[4]];
   console.log(`\nsplit of a gated call, linked pair, CPU µs per call, ${opts.rounds} rounds, load avg ${loadAvg()}`);
   console.log(table(['', 'µs'], [
     ['SDK alone', fmt(alone)],
