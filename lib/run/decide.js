@@ -6,7 +6,7 @@
 
 const { invalidArgument } = require('../errors');
 const { own, requireInput, defineField } = require('../input');
-const { decodeView, policyViewOf, policyViewUnchanged } = require('../snapshot');
+const { decodeView, policyViewOf, policyViewUnchanged, releasePolicyView } = require('../snapshot');
 const { preparedSnapshotOf, preparedRequestOf, preparedAttemptOf, parseRequest, readToolCallId } = require('./prepare');
 const { ours, settleNative, isPromise, thenIsHookFree } = require('../promises');
 const { EVALUATE, observed, traceAsync, attemptIdOf, setField } = require('../events');
@@ -274,6 +274,15 @@ function readEvaluation(input, usage) {
  * the policy was called (then no grants policy could answer for it).
  */
 function conclude(read, ok, value, policyView) {
+  try {
+    return concludeChecked(read, ok, value, policyView);
+  } finally {
+    // The view's check is done (or will never run): its records no longer hold its template.
+    releasePolicyView(policyView);
+  }
+}
+
+function concludeChecked(read, ok, value, policyView) {
   const { prepared, snapshot, evaluation } = read;
   if (evaluation !== undefined) {
     // From here on, no grants policy can add to what this evaluation relies on.

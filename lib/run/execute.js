@@ -5,7 +5,7 @@
 
 const { ToolCallNotAllowedError, invalidArgument } = require('../errors');
 const { own, requireInput } = require('../input');
-const { decodeView } = require('../snapshot');
+const { executionView } = require('../snapshot');
 const { DecisionState } = require('./decide');
 const { EXECUTE, observed, traceAsync, attemptIdOf } = require('../events');
 const { settle, settleNative, thenIsHookFree, ours, isPromise } = require('../promises');
@@ -143,7 +143,7 @@ async function grantAvailable(grants, decision) {
 
 /** The execution view of a spent decision. */
 function executionViewOf(decision) {
-  return decodeView(DecisionState.of(decision).snapshot);
+  return executionView(DecisionState.of(decision).snapshot);
 }
 
 function checkDecision(decision) {

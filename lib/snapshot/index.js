@@ -7,7 +7,10 @@ const { binding } = require('../native');
 const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, invalidArgument, nativeFailure, FAILED } = require('../errors');
 const { own, requireInput } = require('../input');
 const { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, VIEWS_FROM_SKELETON } = require('./canonical');
-const { firstView, view, firstPolicyView, policyView, unchangedCopy, PolicyView, PARSE_EACH_TIME, PARSE_COPYABLE, NO_SKELETON_TEMPLATE } = require('./view');
+const {
+  firstView, view, firstPolicyView, policyView, unchangedCopy, releasePolicyView, takeTemplate, NOT_TAKEN, PolicyView, PARSE_EACH_TIME, PARSE_COPYABLE,
+  NO_SKELETON_TEMPLATE,
+} = require('./view');
 const P = require('../primordials');
 
 const { ObjectFreeze, JSONParse, StringPrototypeIsWellFormed, isProxy } = P;
@@ -181,7 +184,7 @@ function decodeView(source, options) {
  * policyViewUnchanged compares it to: a PolicyView ({ view, made }, see ./view.js).
  */
 function policyViewOf(snapshot) {
-  if (!SnapshotState.has(snapshot)) return new PolicyView(decodeView(snapshot), null);
+  if (!SnapshotState.has(snapshot)) return new PolicyView(decodeView(snapshot), null, null);
   const template = SnapshotState.template(snapshot);
   if (template === NO_TEMPLATE) {
     const first = firstPolicyView(snapshot.argsCanonicalJson);
@@ -189,6 +192,24 @@ function policyViewOf(snapshot) {
     return first.view;
   }
   return policyView(template, snapshot.argsCanonicalJson);
+}
+
+/**
+ * The execution view of a snapshot the pipeline holds (an allow being executed): a fresh
+ * view, as decodeView makes one. When the snapshot's template could be handed out (see
+ * takeTemplate: no policy view's check still points into it), the template itself is that
+ * view, never shown to anyone before, and the snapshot keeps no template (its next view is
+ * parsed anew): one copy fewer per executed call.
+ */
+function executionView(snapshot) {
+  if (SnapshotState.has(snapshot)) {
+    const value = takeTemplate(SnapshotState.template(snapshot));
+    if (value !== NOT_TAKEN) {
+      SnapshotState.setTemplate(snapshot, NO_TEMPLATE);
+      return value;
+    }
+  }
+  return decodeView(snapshot);
 }
 
 /**
@@ -251,4 +272,7 @@ function proposalHash(input) {
   return hash;
 }
 
-module.exports = { canonicalize, createSnapshot, createSnapshotFromText, snapshotOf, decodeView, policyViewOf, policyViewUnchanged, proposalHash, verifySnapshot };
+module.exports = {
+  canonicalize, createSnapshot, createSnapshotFromText, snapshotOf, decodeView, executionView, policyViewOf, policyViewUnchanged, releasePolicyView, proposalHash,
+  verifySnapshot,
+};

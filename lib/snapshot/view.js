@@ -47,9 +47,15 @@ const NO_PLAN = Symbol('no plan');
 class Template {
   value;
   plan;
+  /**
+   * Policy views copied from this template whose mutation check has not run yet: their
+   * records point into it (see policyView and takeTemplate).
+   */
+  checks;
   constructor(value, plan) {
     this.value = value;
     this.plan = plan;
+    this.checks = 0;
   }
 }
 P.ObjectFreeze(Template.prototype);
@@ -173,9 +179,12 @@ P.ObjectFreeze(Made);
 class PolicyView {
   view;
   made;
-  constructor(view, made) {
+  /** The Template the view was copied from, until its check is done (releasePolicyView); else null. */
+  template;
+  constructor(view, made, template) {
     this.view = view;
     this.made = made;
+    this.template = template;
   }
 }
 P.ObjectFreeze(PolicyView.prototype);
@@ -216,17 +225,20 @@ function copyRecording(node) {
 
 /** A policy view of a template (a PolicyView), made as view() makes any view. */
 function policyView(template, json) {
-  if (template === PARSE_EACH_TIME) return new PolicyView(JSONParse(json), null);
+  if (template === PARSE_EACH_TIME) return new PolicyView(JSONParse(json), null, null);
   const value = template === PARSE_COPYABLE ? JSONParse(json) : template.value;
-  if (typeof value !== 'object' || value === null) return new PolicyView(value, null);
+  if (typeof value !== 'object' || value === null) return new PolicyView(value, null, null);
   madeTail = null;
   try {
     startCopy();
     const copied = copyRecording(value);
-    // The root container is the first one made.
-    return new PolicyView(copied, madeHead);
+    // The root container is the first one made. A Template's records point into it: it is
+    // not handed out (takeTemplate) until the check is done.
+    if (template === PARSE_COPYABLE) return new PolicyView(copied, madeHead, null);
+    template.checks += 1;
+    return new PolicyView(copied, madeHead, template);
   } catch {
-    return new PolicyView(JSONParse(json), null);
+    return new PolicyView(JSONParse(json), null, null);
   } finally {
     madeTail = null;
     madeHead = null;
@@ -236,10 +248,37 @@ function policyView(template, json) {
 /** The first view of a snapshot without a template, as a PolicyView: firstView's template and view. */
 function firstPolicyView(json) {
   const parsed = JSONParse(json);
-  if (typeof parsed !== 'object' || parsed === null) return { template: new Template(parsed, null), view: new PolicyView(parsed, null) };
+  if (typeof parsed !== 'object' || parsed === null) return { template: new Template(parsed, null), view: new PolicyView(parsed, null, null) };
   const template = new Template(parsed, NO_PLAN);
   const made = policyView(template, json);
   return { template: made.made === null ? PARSE_EACH_TIME : template, view: made };
+}
+
+/** Marks the end of a policy view's check: its records no longer point into its template. */
+function releasePolicyView(policy) {
+  const template = policy.template;
+  if (template !== null) {
+    policy.template = null;
+    policy.made = null;
+    template.checks -= 1;
+  }
+}
+
+/** What takeTemplate returns when the template cannot be handed out. */
+const NOT_TAKEN = Symbol('not taken');
+
+/**
+ * The value of a template, handed out as an execution view instead of a copy of it, when
+ * nothing else can reach it: a Template of a container (views are copied from it, never
+ * handed out) whose policy views have all been checked (no record points into it). The
+ * caller then drops the template from its snapshot, so no later view is copied from the
+ * handed-out value; the next view parses anew. Else NOT_TAKEN.
+ */
+function takeTemplate(template) {
+  if (!(template instanceof Template) || template.checks !== 0) return NOT_TAKEN;
+  const value = template.value;
+  if (typeof value !== 'object' || value === null) return NOT_TAKEN;
+  return value;
 }
 
 /** The next container to compare in unchangedCopy. */
@@ -368,4 +407,4 @@ function view(template, json) {
   }
 }
 
-module.exports = { firstView, view, firstPolicyView, policyView, unchangedCopy, PolicyView, templateFromSkeleton, PARSE_EACH_TIME, PARSE_COPYABLE, NO_SKELETON_TEMPLATE };
+module.exports = { firstView, view, firstPolicyView, policyView, unchangedCopy, releasePolicyView, takeTemplate, NOT_TAKEN, PolicyView, templateFromSkeleton, PARSE_EACH_TIME, PARSE_COPYABLE, NO_SKELETON_TEMPLATE };
