@@ -138,3 +138,49 @@ test('large and number-heavy values (views copied from a template of their skele
     }
   }
 });
+
+// Values whose views are parsed (template character `3`: the policy's view is a copy of a
+// parse of its own, and that parse, checked and shown to no one, becomes the handler's view).
+const SMALL_RAW = '{"b":[1,{"c":"x"}],"a":1}';
+const SMALL_CANONICAL = '{"a":1,"b":[1,{"c":"x"}]}';
+
+test('a value whose views are parsed: its views are the parse the native pass says', () => {
+  assert.equal(binding.canonicalizeText(SMALL_RAW, AGENT, 't', 0).charAt(64), '3');
+  assert.equal(canonicalize(JSON.parse(SMALL_RAW)), SMALL_CANONICAL);
+});
+
+for (const [label, raw, canonical] of [['parsed views', SMALL_RAW, SMALL_CANONICAL], ['a template', RAW, CANONICAL]]) {
+  test(`${label}: a policy that keeps its view and changes it after answering changes no handler view`, async () => {
+    const prepared = prepareToolCall({ agentName: AGENT, toolName: 't', rawArguments: raw });
+    const kept = [];
+    const decisions = [];
+    for (let i = 0; i < 3; i++) {
+      decisions.push(await evaluateToolCall({ prepared, policy: (input) => {
+        kept.push(input.parsedArguments);
+        return allow();
+      } }));
+    }
+    for (const view of kept) {
+      view.changed = true;
+      if ('amount' in view) view.amount = 999;
+      if ('a' in view) view.a = 999;
+    }
+    const handled = [];
+    for (const decision of decisions) {
+      await executeToolCall(decision, (view) => {
+        assert.equal(canonicalize(view), canonical);
+        assert.ok(!kept.includes(view), 'the handler never gets a view a policy holds');
+        assert.ok(!handled.includes(view), 'each execution its own view');
+        handled.push(view);
+        view.more = 1;
+      });
+    }
+    assert.equal(canonicalize(decodeView(prepared.snapshot)), canonical);
+    // A decision refused (a view changed while the policy ran) runs nothing.
+    const refused = await evaluateToolCall({ prepared, policy: (input) => {
+      input.parsedArguments.late = true;
+      return allow();
+    } });
+    assert.equal(refused.reason, 'policy_mutated_arguments');
+  });
+}

@@ -6,7 +6,7 @@
 
 const { invalidArgument } = require('../errors');
 const { own, requireInput, defineField } = require('../input');
-const { decodeView, policyViewOf, policyViewUnchanged, releasePolicyView } = require('../snapshot');
+const { decodeView, policyViewOf, policyViewUnchanged, releasePolicyView, spareOf } = require('../snapshot');
 const { preparedSnapshotOf, preparedRequestOf, preparedAttemptOf, parseRequest, readToolCallId } = require('./prepare');
 const { ours, settleNative, isPromise, thenIsHookFree } = require('../promises');
 const { EVALUATE, observed, traceAsync, attemptIdOf, setField } = require('../events');
@@ -66,6 +66,8 @@ class ExecutionState {
   evaluation;
   attempt;
   toolCallId;
+  /** The execution view made already (a checked policy view's spare parse), taken once; else null. */
+  view;
   constructor(snapshot, decision, evaluation, attempt, toolCallId) {
     this.snapshot = snapshot;
     this.decision = decision;
@@ -73,6 +75,7 @@ class ExecutionState {
     this.evaluation = evaluation;
     this.attempt = attempt;
     this.toolCallId = toolCallId;
+    this.view = null;
   }
 }
 ObjectFreeze(ExecutionState.prototype);
@@ -310,6 +313,13 @@ function concludeChecked(read, ok, value, policyView) {
   // relied on a grant it never consulted, and would spend nothing. (Without an
   // evaluation, every marked answer is another evaluation's.)
   if (isAnswerOfAnother(policyResult, evaluation)) return runtimeDeny(read, 'invalid_policy_result', policyResult, true, NONE);
+  if (decision === 'allow') {
+    const made = makeDecision(read, decision, reason, 'policy', policyResult, true, NONE, undefined, evaluation);
+    // The parse the policy's view was copied from, checked and shown to no one: the
+    // handler's view, if this allow runs.
+    DecisionState.of(made).view = spareOf(policyView);
+    return made;
+  }
   if (decision !== 'require_approval') return makeDecision(read, decision, reason, 'policy', policyResult, true, NONE, undefined, evaluation);
   // require_approval: the fingerprint policy evaluated, reused, with its own view.
   const proposal = {

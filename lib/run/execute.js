@@ -141,9 +141,15 @@ async function grantAvailable(grants, decision) {
   return settled.ok && settled.value === true;
 }
 
-/** The execution view of a spent decision. */
+/** The execution view of a spent decision: the one its evaluation left (once), else a fresh one. */
 function executionViewOf(decision) {
-  return executionView(DecisionState.of(decision).snapshot);
+  const state = DecisionState.of(decision);
+  const made = state.view;
+  if (made !== null) {
+    state.view = null;
+    return made;
+  }
+  return executionView(state.snapshot);
 }
 
 function checkDecision(decision) {

@@ -8,7 +8,7 @@ const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, invalidA
 const { own, requireInput } = require('../input');
 const { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, VIEWS_FROM_SKELETON } = require('./canonical');
 const {
-  firstView, view, firstPolicyView, policyView, unchangedCopy, releasePolicyView, takeTemplate, NOT_TAKEN, PolicyView, PARSE_EACH_TIME, PARSE_COPYABLE,
+  firstView, view, firstPolicyView, policyView, unchangedCopy, releasePolicyView, spareOf, takeTemplate, NOT_TAKEN, PolicyView, PARSE_EACH_TIME, PARSE_COPYABLE,
   NO_SKELETON_TEMPLATE,
 } = require('./view');
 const P = require('../primordials');
@@ -184,7 +184,7 @@ function decodeView(source, options) {
  * policyViewUnchanged compares it to: a PolicyView ({ view, made }, see ./view.js).
  */
 function policyViewOf(snapshot) {
-  if (!SnapshotState.has(snapshot)) return new PolicyView(decodeView(snapshot), null, null);
+  if (!SnapshotState.has(snapshot)) return new PolicyView(decodeView(snapshot), null, null, null);
   const template = SnapshotState.template(snapshot);
   if (template === NO_TEMPLATE) {
     const first = firstPolicyView(snapshot.argsCanonicalJson);
@@ -273,6 +273,6 @@ function proposalHash(input) {
 }
 
 module.exports = {
-  canonicalize, createSnapshot, createSnapshotFromText, snapshotOf, decodeView, executionView, policyViewOf, policyViewUnchanged, releasePolicyView, proposalHash,
+  canonicalize, createSnapshot, createSnapshotFromText, snapshotOf, decodeView, executionView, policyViewOf, policyViewUnchanged, releasePolicyView, spareOf, proposalHash,
   verifySnapshot,
 };

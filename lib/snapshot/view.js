@@ -181,10 +181,17 @@ class PolicyView {
   made;
   /** The Template the view was copied from, until its check is done (releasePolicyView); else null. */
   template;
-  constructor(view, made, template) {
+  /**
+   * The parse the view was copied from when no template is kept (PARSE_COPYABLE): shown to
+   * no one, so once the check is done it can be the execution view of the decision (see
+   * spareOf); else null.
+   */
+  spare;
+  constructor(view, made, template, spare) {
     this.view = view;
     this.made = made;
     this.template = template;
+    this.spare = spare;
   }
 }
 P.ObjectFreeze(PolicyView.prototype);
@@ -225,20 +232,20 @@ function copyRecording(node) {
 
 /** A policy view of a template (a PolicyView), made as view() makes any view. */
 function policyView(template, json) {
-  if (template === PARSE_EACH_TIME) return new PolicyView(JSONParse(json), null, null);
+  if (template === PARSE_EACH_TIME) return new PolicyView(JSONParse(json), null, null, null);
   const value = template === PARSE_COPYABLE ? JSONParse(json) : template.value;
-  if (typeof value !== 'object' || value === null) return new PolicyView(value, null, null);
+  if (typeof value !== 'object' || value === null) return new PolicyView(value, null, null, null);
   madeTail = null;
   try {
     startCopy();
     const copied = copyRecording(value);
     // The root container is the first one made. A Template's records point into it: it is
     // not handed out (takeTemplate) until the check is done.
-    if (template === PARSE_COPYABLE) return new PolicyView(copied, madeHead, null);
+    if (template === PARSE_COPYABLE) return new PolicyView(copied, madeHead, null, value);
     template.checks += 1;
-    return new PolicyView(copied, madeHead, template);
+    return new PolicyView(copied, madeHead, template, null);
   } catch {
-    return new PolicyView(JSONParse(json), null, null);
+    return new PolicyView(JSONParse(json), null, null, null);
   } finally {
     madeTail = null;
     madeHead = null;
@@ -248,7 +255,7 @@ function policyView(template, json) {
 /** The first view of a snapshot without a template, as a PolicyView: firstView's template and view. */
 function firstPolicyView(json) {
   const parsed = JSONParse(json);
-  if (typeof parsed !== 'object' || parsed === null) return { template: new Template(parsed, null), view: new PolicyView(parsed, null, null) };
+  if (typeof parsed !== 'object' || parsed === null) return { template: new Template(parsed, null), view: new PolicyView(parsed, null, null, null) };
   const template = new Template(parsed, NO_PLAN);
   const made = policyView(template, json);
   return { template: made.made === null ? PARSE_EACH_TIME : template, view: made };
@@ -257,11 +264,24 @@ function firstPolicyView(json) {
 /** Marks the end of a policy view's check: its records no longer point into its template. */
 function releasePolicyView(policy) {
   const template = policy.template;
+  policy.spare = null;
   if (template !== null) {
     policy.template = null;
     policy.made = null;
     template.checks -= 1;
   }
+}
+
+/**
+ * The parse a policy view was copied from (PARSE_COPYABLE), taken once its check is done:
+ * nothing else holds it (the view's records are dropped with the view), and no one has seen
+ * it. Null when there is none.
+ */
+function spareOf(policy) {
+  const spare = policy.spare;
+  policy.spare = null;
+  policy.made = null;
+  return spare;
 }
 
 /** What takeTemplate returns when the template cannot be handed out. */
@@ -407,4 +427,4 @@ function view(template, json) {
   }
 }
 
-module.exports = { firstView, view, firstPolicyView, policyView, unchangedCopy, releasePolicyView, takeTemplate, NOT_TAKEN, PolicyView, templateFromSkeleton, PARSE_EACH_TIME, PARSE_COPYABLE, NO_SKELETON_TEMPLATE };
+module.exports = { firstView, view, firstPolicyView, policyView, unchangedCopy, releasePolicyView, spareOf, takeTemplate, NOT_TAKEN, PolicyView, templateFromSkeleton, PARSE_EACH_TIME, PARSE_COPYABLE, NO_SKELETON_TEMPLATE };
