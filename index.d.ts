@@ -719,6 +719,14 @@ export interface ApprovalGrants {
   verify(sealed: unknown): SealedProposal;
   /** Whether these grants seal (a key ring was given). */
   readonly sealing: boolean;
+  /** Whether the grants keep their records in a store the application gave (false: this process's memory). */
+  readonly durable: boolean;
+  /**
+   * The execution receipts kept in the grants' own store (one object per store), or null
+   * when the grants live in this process's memory or the store lacks the six receipt
+   * operations. Every gate given these grants uses them by default.
+   */
+  executionReceipts(): ExecutionReceipts | null;
   /** Whether a live grant matches (a read; spends nothing). */
   has(query: ApprovalGrantQuery): Promise<boolean>;
   /** Removes every grant of this action and scope (needs `store.delete`). */
@@ -1048,6 +1056,8 @@ export interface ExecutionReceipts {
   forget(key: ExecutionReceiptKey): Promise<boolean>;
   /** Deletes the receipts past their retention; resolves how many. */
   prune(): Promise<number>;
+  /** Whether the application gave the store (false: this process's memory). */
+  readonly durable: boolean;
 }
 
 /** Execution receipts: at most one run per { agentName, runId, toolCallId }, bound to the proposal hash. */

@@ -1,13 +1,17 @@
 'use strict';
 // The receipts every gate executes with (docs/receipts.md): the application's
-// createExecutionReceipts() object, none with `receipts: false`, or by default one
-// process-wide memory receipts object shared by every gate of the process, so a replay in
-// the same process never runs a call twice. Its retention is bounded and it is pruned as
-// calls go by, so a long-lived process does not keep every call it ever ran.
+// createExecutionReceipts() object, none with `receipts: false`, or by default the
+// receipts kept in the grants' own store (grants.executionReceipts(): SQLite, PostgreSQL,
+// Redis or any store with the six receipt operations), so a replay in another process never
+// runs a call twice either. Grants in this process's memory get one process-wide memory
+// receipts object shared by every gate of the process; its retention is bounded and it is
+// pruned as calls go by, so a long-lived process does not keep every call it ever ran.
+// Explicit memory receipts beside a durable grants store warn once (TAS_MEMORY_RECEIPTS).
 
 const { createExecutionReceipts } = require('tool-argument-snapshot');
-const { isProxy } = require('./primordials');
+const { isProxy, ProcessEmitWarning } = require('./primordials');
 const { invalidArgument, own, ownOption } = require('./read');
+const { nodeEnv } = require('./warnings');
 
 const DateNow = Date.now;
 
@@ -16,6 +20,34 @@ const SHARED_RETENTION_MS = 60 * 60 * 1000;
 const SHARED_PRUNE_EVERY_MS = 60 * 1000;
 
 const RECEIPTS_USAGE = 'options.receipts must be an object made by createExecutionReceipts, or false (an own data property)';
+
+/** The code of the warning for memory receipts given beside grants in a durable store. */
+const MEMORY_RECEIPTS_WARNING = 'TAS_MEMORY_RECEIPTS';
+let memoryWarned = false;
+
+/**
+ * Warns once per process (not with NODE_ENV=production) that a gate runs with memory
+ * receipts while its grants are durable: a replay in another process would run again.
+ */
+function warnMemoryReceipts(adapter) {
+  if (memoryWarned) return;
+  memoryWarned = true;
+  if (nodeEnv() === 'production') return;
+  ProcessEmitWarning(
+    `tool-argument-snapshot/${adapter}: the gate was given receipts in process memory while its grants keep their records in a durable store; ` +
+      'a call replayed in another process runs again. Leave options.receipts out to keep receipts in the grants\' store.',
+    { type: 'Warning', code: MEMORY_RECEIPTS_WARNING },
+  );
+}
+
+/** The receipts kept in the grants' own store, or undefined (memory grants, or no receipt operations). */
+function receiptsOfGrants(grants) {
+  if (grants === undefined || grants === null || own(grants, 'durable') !== true) return undefined;
+  const executionReceipts = own(grants, 'executionReceipts');
+  if (typeof executionReceipts !== 'function') return undefined;
+  const receipts = executionReceipts();
+  return receipts === null ? undefined : receipts;
+}
 
 let shared;
 let sharedPrunedAt = 0;
@@ -27,16 +59,21 @@ function sharedReceipts() {
 }
 
 /**
- * `options.receipts`: undefined (the shared memory receipts), `false` (none: undefined is
- * returned), or an object made by createExecutionReceipts (executeToolCall checks it is
- * one; here it must at least be an object that is not a Proxy).
+ * `options.receipts`: undefined (the receipts in the grants' store when the grants are
+ * durable and their store holds receipts, else the shared memory receipts), `false` (none:
+ * undefined is returned), or an object made by createExecutionReceipts (executeToolCall
+ * checks it is one; here it must at least be an object that is not a Proxy). `grants` is
+ * the gate's grants object; `adapter` names the gate in the warning.
  */
-function readReceipts(opts) {
+function readReceipts(opts, grants, adapter) {
   const given = ownOption(opts, 'receipts', RECEIPTS_USAGE);
-  if (given === undefined) return sharedReceipts();
+  if (given === undefined) return receiptsOfGrants(grants) ?? sharedReceipts();
   if (given === false) return undefined;
   if (given === null || typeof given !== 'object' || isProxy(given) || typeof own(given, 'get') !== 'function' || typeof own(given, 'forget') !== 'function') {
     throw invalidArgument(RECEIPTS_USAGE);
+  }
+  if (own(given, 'durable') === false && grants !== undefined && grants !== null && own(grants, 'durable') === true) {
+    warnMemoryReceipts(adapter ?? 'gate');
   }
   return given;
 }
@@ -50,4 +87,4 @@ function pruneShared(receipts) {
   shared.prune().then(undefined, () => {});
 }
 
-module.exports = { readReceipts, sharedReceipts, pruneShared, SHARED_RETENTION_MS };
+module.exports = { readReceipts, receiptsOfGrants, sharedReceipts, pruneShared, SHARED_RETENTION_MS, MEMORY_RECEIPTS_WARNING };

@@ -18,6 +18,7 @@ const { readUses, readTtl, readRetention, readNonce, readFunction, readScope, gr
 const { createKeptProposals } = require('./kept');
 const { createMemoryStore } = require('./memory');
 const { cedarDeciderOf } = require('../cedar');
+const { receiptsOfStore } = require('../receipts');
 const { GRANT, SPEND, observed, traceAsync, setField } = require('../events');
 const P = require('../primordials');
 
@@ -42,6 +43,10 @@ function createApprovalGrants(options) {
   const nonceRetention = readRetention(field('nonceRetentionMs'), 'options.nonceRetentionMs') ?? NONCE_RETENTION_MS;
   const storeOption = field('store');
   const store = storeOption === undefined ? createMemoryStore() : requireInput(storeOption, 'options.store must be an object');
+  // The application's store (not this process's memory) keeps receipts too when it has the
+  // six receipt operations: every gate over these grants uses them by default (docs/receipts.md).
+  const durable = storeOption !== undefined;
+  const storeReceipts = durable ? receiptsOfStore(store) : undefined;
   // Bound once: a store whose methods are replaced later keeps the ones it had.
   const storePut = storeMethod(store, 'put');
   const storeHas = storeMethod(store, 'has');
@@ -286,7 +291,22 @@ function createApprovalGrants(options) {
 
   const kept = createKeptProposals({ store, storePutProposal, storeGetProposal, storeDeleteProposal, storeListProposals, ring, clock, verifiedProposal, sealOf });
 
-  return ObjectFreeze({ grant, seal, verify, has, revoke, prune, policy, spend, keepProposal: kept.keepProposal, keptProposal: kept.keptProposal, forgetProposal: kept.forgetProposal, listProposals: kept.listProposals, sealing: ring !== undefined });
+  /**
+   * The execution receipts kept in the grants' own store (one object per store, shared by
+   * every grants object over it), or null: the grants live in this process's memory, or
+   * the store lacks the six receipt operations.
+   */
+  function executionReceipts() {
+    return storeReceipts === undefined ? null : storeReceipts;
+  }
+
+  return ObjectFreeze({
+    grant, seal, verify, has, revoke, prune, policy, spend,
+    keepProposal: kept.keepProposal, keptProposal: kept.keptProposal, forgetProposal: kept.forgetProposal, listProposals: kept.listProposals,
+    executionReceipts,
+    sealing: ring !== undefined,
+    durable,
+  });
 }
 
 module.exports = { createApprovalGrants };

@@ -33,6 +33,9 @@ const DEFAULTS = ObjectFreeze({
 /** The private state of each receipts object this package made. */
 const STATES = new SafeWeakMap();
 
+/** The receipts object each durable store serves by default (grants.executionReceipts()). */
+const BY_STORE = new SafeWeakMap();
+
 function readDuration(options, name) {
   const value = own(options, name);
   if (value === undefined) return DEFAULTS[name];
@@ -47,9 +50,37 @@ function readFlag(options, name) {
   return value;
 }
 
-/** The six receipt methods of a store, read once as own data function properties. */
-function readStore(store) {
-  if (store === undefined || store === null) store = createMemoryStore();
+/** Whether a store has the six receipt operations as own data function properties (nothing runs). */
+function holdsReceipts(store) {
+  if (store === null || typeof store !== 'object' || isProxy(store)) return false;
+  for (let i = 0; i < METHODS.length; i += 1) {
+    if (typeof own(store, METHODS[i]) !== 'function') return false;
+  }
+  return true;
+}
+
+/**
+ * The default receipts object of a store that holds receipts: made once per store, so
+ * every gate and grants object over one store shares it. Undefined for any other store.
+ */
+function receiptsOfStore(store) {
+  if (!holdsReceipts(store)) return undefined;
+  let receipts = WeakMapPrototypeGet(BY_STORE, store);
+  if (receipts === undefined) {
+    receipts = createExecutionReceipts({ store });
+    WeakMapPrototypeSet(BY_STORE, store, receipts);
+  }
+  return receipts;
+}
+
+/**
+ * The store of a receipts object and its six receipt methods, read once as own data
+ * function properties. `durable`: the application gave the store (the default is this
+ * process's memory).
+ */
+function readStore(given) {
+  const durable = given !== undefined && given !== null;
+  const store = durable ? given : createMemoryStore();
   if (typeof store !== 'object' || isProxy(store)) throw invalidArgument('options.store must be a grant store object');
   const methods = { __proto__: null };
   for (let i = 0; i < METHODS.length; i += 1) {
@@ -58,7 +89,7 @@ function readStore(store) {
     if (typeof method !== 'function') throw invalidArgument(`options.store has no ${name} method (receipts need the store's receipt operations)`);
     methods[name] = method;
   }
-  return { store, methods };
+  return { store, methods, durable };
 }
 
 /** A receipt key, checked: { agentName, runId, toolCallId }, frozen and null-prototype-free. */
@@ -168,7 +199,7 @@ function callStore(state, name, args) {
 function createExecutionReceipts(options) {
   const input = optionalInput(options, 'options must be an object');
   const opts = input === null ? { __proto__: null } : input;
-  const { store, methods } = readStore(own(opts, 'store'));
+  const { store, methods, durable } = readStore(own(opts, 'store'));
   const leaseMs = readDuration(opts, 'leaseMs');
   const retentionMs = readDuration(opts, 'retentionMs');
   const timeoutMs = readDuration(opts, 'timeoutMs');
@@ -204,6 +235,8 @@ function createExecutionReceipts(options) {
       const count = await adopt(callStore(state, 'pruneReceipts', [clock()]));
       return typeof count === 'number' ? count : 0;
     },
+    /** Whether the application gave the store (false: this process's memory). */
+    durable,
   });
   WeakMapPrototypeSet(STATES, receipts, state);
   return receipts;
@@ -308,4 +341,4 @@ async function record(state, claimRecord, ok, value) {
   return undefined;
 }
 
-module.exports = { createExecutionReceipts, receiptsState, claim, release, record, METHODS };
+module.exports = { createExecutionReceipts, receiptsState, claim, release, record, METHODS, holdsReceipts, receiptsOfStore };
