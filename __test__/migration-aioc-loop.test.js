@@ -1,22 +1,27 @@
 'use strict';
-// docs/migration-from-aioc.md gives aioc's tool step as code: aioc's policy wrapped in aioc's
-// own result normalisation, evaluated by the package, recorded, and executed only when aioc's
-// result and the package's decision both allow. This test re-implements that loop as the page
-// writes it (aioc's helpers written from the page's description of aioc 0.2.8's rules, not
-// taken from aioc) and runs the page's own table of policy results through it: each must be
-// recorded as aioc's deny with the page's reason and the tool must never run, while the
-// package alone (the real package is the oracle) runs the tool for every one of them.
+// docs/migration-from-aioc.md gives aioc's tool step as a patch of aioc 0.2.8: the call is
+// prepared by the package, aioc's own evaluateToolPolicy (aioc's policy input and result
+// normalisation) is the policy the package evaluates, the record carries what the package
+// decided, and the package executes. This test re-implements that step as the patch writes
+// it (aioc's helpers written from the page's description of aioc 0.2.8's rules, not taken
+// from aioc), checks that the page's diff has the step's decisive lines, and runs the page's
+// own table of policy results through it: each must be recorded as aioc's deny with the
+// page's reason and the tool must never run, while the package alone (the real package is
+// the oracle) runs the tool for every one of them. With aioc itself, the patch is applied
+// and aioc's own suites run in migration-aioc-patch.test.js (TAS_AIOC_DIR).
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { z } = require('zod');
-const {
-  prepareToolCall, evaluateToolCall, executeToolCall: executeSnapshotCall, isToolArgumentsValidationError,
-} = require('..');
+const snapshots = require('..');
 
 const PAGE = fs.readFileSync(path.join(__dirname, '..', 'docs', 'migration-from-aioc.md'), 'utf8');
+/** The added and the removed lines of the page's diff blocks, without their +/- marks. */
+const DIFF = [...PAGE.matchAll(/^```diff\n([\s\S]*?)^```$/gm)].map((m) => m[1]).join('');
+const ADDED = DIFF.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).map((l) => l.slice(1));
+const REMOVED = DIFF.split('\n').filter((l) => l.startsWith('-') && !l.startsWith('---')).map((l) => l.slice(1));
 
 /** The rows of the page's table: a policy result (a JS literal), what the package alone does, aioc's reason. */
 function pageCases() {
@@ -27,19 +32,23 @@ function pageCases() {
 
 // ---- aioc's helpers, as the page describes aioc 0.2.8 -----------------------------------
 
-class AIOCError extends Error {}
-class ToolCallError extends AIOCError {}
-class ToolCallPolicyDeniedError extends ToolCallError {}
-class ToolCallApprovalRequiredError extends ToolCallError {}
-class ToolArgumentsRejectedError extends ToolCallError {
-  constructor(error) {
-    super(error.message);
-    this.name = 'ToolArgumentsRejectedError';
-    this.stage = error.stage;
-    this.code = error.code;
-    this.cause = error;
+class AIOCError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = new.target.name;
   }
 }
+class ToolCallError extends AIOCError {}
+// The patch's error, as the page's table of its fields describes it.
+class ToolArgumentsValidationError extends ToolCallError {
+  constructor(error) {
+    super(error.message);
+    this.cause = error;
+    for (const field of ['stage', 'code', 'toolName', 'path', 'issueCount', 'issueCodes', 'issuePaths']) this[field] = error[field];
+  }
+}
+class ToolCallPolicyDeniedError extends ToolCallError {}
+class ToolCallApprovalRequiredError extends ToolCallError {}
 
 function createDeniedPolicyResult(reason, metadata) {
   return { decision: 'deny', reason, resultMode: 'throw', metadata };
@@ -85,14 +94,39 @@ function handleBlockedPolicyResult({ toolName, policyResult, suspendedProposal }
   throw new ToolCallPolicyDeniedError(`Tool "${toolName}" denied: ${policyResult.reason}`);
 }
 
-// ---- the page's tool step ------------------------------------------------------------
+// aioc 0.2.8's builder with the patch's `fingerprint` parameter: 0.2.8's key order.
+function buildSuspendedToolProposal(params) {
+  const { argsCanonicalJson, proposalHash } = params.fingerprint;
+  return {
+    timestamp: new Date().toISOString(),
+    kind: 'tool',
+    runId: params.runId,
+    turn: params.turn,
+    callId: params.callId,
+    agentName: params.agentName,
+    proposalHash,
+    reason: params.policyResult.reason,
+    publicReason: params.policyResult.publicReason,
+    policyVersion: params.policyResult.policyVersion,
+    expiresAt: params.policyResult.expiresAt,
+    metadata: params.policyResult.metadata,
+    toolName: params.toolName,
+    rawArguments: params.rawArguments,
+    parsedArguments: params.parsedArguments,
+    argsCanonicalJson,
+  };
+}
 
-async function aiocToolPolicy(policies, input) {
+// ---- the patched tool step ---------------------------------------------------------------
+
+/** aioc's evaluateToolPolicy with the patch: 0.2.8's policy input, from the package's. */
+async function evaluateToolPolicy(agent, call, snapshot, runContext, turn, policies) {
   const policy = policies?.toolPolicy;
   if (!policy) return createDeniedPolicyResult('policy_not_configured');
+  const { parsedArguments, proposalHash, argsCanonicalJson } = snapshot;
   let rawResult;
   try {
-    rawResult = await policy(input);
+    rawResult = await policy({ agentName: agent.name, toolName: call.name, rawArguments: call.arguments, parsedArguments, proposalHash, argsCanonicalJson, runContext, turn });
   } catch (error) {
     return createDeniedPolicyResult('policy_error', toErrorMetadata(error));
   }
@@ -101,45 +135,44 @@ async function aiocToolPolicy(policies, input) {
   return materializePolicyResult(rawResult);
 }
 
-function suspendedFrom(runId, turn, callId, proposal, policyResult) {
-  return {
-    kind: 'tool', runId, turn, callId, agentName: proposal.agentName, toolName: proposal.toolName,
-    rawArguments: proposal.rawArguments, parsedArguments: proposal.parsedArguments,
-    argsCanonicalJson: proposal.argsCanonicalJson, proposalHash: proposal.proposalHash, reason: policyResult.reason,
-  };
-}
-
-/** aioc's tool step as the page writes it; `world` holds the record, the proposals and the tool's runs. */
+/** aioc's executeToolCall as the patch writes it; `world` holds the record, the proposals and the tool's runs. */
 async function executeToolCall(agent, runId, call, runContext, turn, policies, world) {
   const definition = agent.tools.find((tool) => tool.name === call.name);
   if (!definition) throw new ToolCallError(`Tool "${call.name}" is not registered.`);
   let prepared;
   try {
-    prepared = prepareToolCall({ agentName: agent.name, toolName: call.name, rawArguments: call.arguments, schema: definition.parameters, toolCallId: call.callId });
+    prepared = snapshots.prepareToolCall({ agentName: agent.name, toolName: call.name, rawArguments: call.arguments, schema: definition.parameters, toolCallId: call.callId });
   } catch (error) {
-    if (isToolArgumentsValidationError(error)) throw new ToolArgumentsRejectedError(error);
-    throw error;
+    throw snapshots.isToolArgumentsValidationError(error) ? new ToolArgumentsValidationError(error) : error;
   }
-  const decision = await evaluateToolCall({
+  const decision = await snapshots.evaluateToolCall({
     prepared,
-    policy: (input) => aiocToolPolicy(policies, input),
-    policyContext: { runContext, turn },
+    policy: (snapshot) => evaluateToolPolicy(agent, call, snapshot, runContext, turn, policies),
   });
-  const policyResult = decision.decidedBy === 'policy' ? decision.policyResult : createDeniedPolicyResult(decision.reason);
+  const policyResult = decision.decidedBy === 'policy'
+    ? { ...decision.policyResult, decision: decision.decision, reason: decision.reason }
+    : createDeniedPolicyResult(decision.reason);
+  // emitPolicyDecision: the record, then the logger (which aioc awaits).
   world.record.push({ callId: call.callId, decision: policyResult.decision, reason: policyResult.reason });
-  if (policyResult.decision !== 'allow' || decision.decision !== 'allow') {
-    const suspendedProposal = decision.decision === 'require_approval' ? suspendedFrom(runId, turn, call.callId, decision.proposal, policyResult) : undefined;
+  await world.logger();
+  if (policyResult.decision !== 'allow') {
+    const suspendedProposal = decision.decision === 'require_approval'
+      ? buildSuspendedToolProposal({
+        runId, agentName: agent.name, turn, callId: call.callId, toolName: call.name, rawArguments: call.arguments,
+        parsedArguments: decision.proposal.parsedArguments, fingerprint: decision.proposal, policyResult,
+      })
+      : undefined;
     if (suspendedProposal) world.proposals.push(suspendedProposal);
     return handleBlockedPolicyResult({ toolName: call.name, policyResult, suspendedProposal });
   }
-  const toolOutput = await executeSnapshotCall(decision, (args) => definition.execute(args, runContext));
+  const toolOutput = await snapshots.executeToolCall(decision, (args) => definition.execute(args, runContext));
   return { status: 'ok', code: null, data: toolOutput };
 }
 
 // ---- a world to run it in ---------------------------------------------------------------
 
-function setup(toolPolicy) {
-  const world = { record: [], proposals: [], runs: [] };
+function setup(toolPolicy, logger = async () => {}) {
+  const world = { record: [], proposals: [], runs: [], logger };
   const agent = {
     name: 'Billing agent',
     tools: [{
@@ -157,7 +190,7 @@ function setup(toolPolicy) {
   return { world, step };
 }
 
-test("the page lists the policy results aioc 0.2.8 denies and the package alone runs (at least the four of the issue)", () => {
+test('the page lists the policy results aioc 0.2.8 denies and the package alone runs (at least the four of the issue)', () => {
   const cases = pageCases();
   assert.ok(cases.length >= 4, `${cases.length} rows parsed from the page`);
   for (const c of cases) assert.equal(c.alone, 'allow', c.literal);
@@ -165,13 +198,13 @@ test("the page lists the policy results aioc 0.2.8 denies and the package alone 
 });
 
 for (const c of pageCases()) {
-  test(`${c.literal}: the package alone runs the tool; the page's loop records aioc's deny (${c.reason}) and never runs it`, async () => {
+  test(`${c.literal}: the package alone runs the tool; the patched step records aioc's deny (${c.reason}) and never runs it`, async () => {
     // The oracle for "the package alone": the real package with the result handed to it directly.
-    const prepared = prepareToolCall({ agentName: 'Billing agent', toolName: 'pay', rawArguments: '{"to":"bob","cents":500}' });
-    const alone = await evaluateToolCall({ prepared, policy: () => ({ ...c.result }) });
+    const prepared = snapshots.prepareToolCall({ agentName: 'Billing agent', toolName: 'pay', rawArguments: '{"to":"bob","cents":500}' });
+    const alone = await snapshots.evaluateToolCall({ prepared, policy: () => ({ ...c.result }) });
     assert.equal(alone.decision, 'allow');
     let ranAlone = 0;
-    await executeSnapshotCall(alone, () => ranAlone++);
+    await snapshots.executeToolCall(alone, () => ranAlone++);
     assert.equal(ranAlone, 1, 'without aioc\'s normalisation the tool runs');
 
     const { world, step } = setup(() => ({ ...c.result }));
@@ -181,7 +214,7 @@ for (const c of pageCases()) {
   });
 }
 
-test('the loop runs a valid allow once, with the schema output, and records it', async () => {
+test("a valid allow runs once with the schema output; the policy gets 0.2.8's input (its fields, in its order), parsedArguments in canonical key order", async () => {
   let seen;
   const { world, step } = setup((input) => {
     seen = input;
@@ -190,22 +223,27 @@ test('the loop runs a valid allow once, with the schema output, and records it',
   assert.deepEqual(await step(), { status: 'ok', code: null, data: { paid: 500 } });
   assert.deepEqual(world.runs, [{ to: 'bob', cents: 500, memo: '' }]);
   assert.deepEqual(world.record, [{ callId: 'call_1', decision: 'allow', reason: 'small payment' }]);
-  // What the policy sees: aioc's fields, plus requestedArguments (the model's, before the schema).
-  assert.deepEqual(seen.parsedArguments, { to: 'bob', cents: 500, memo: '' });
-  assert.deepEqual(seen.requestedArguments, { to: 'bob', cents: 500 });
+  // The page: "The policy input keeps 0.2.8's fields and key order"; no requestedArguments.
+  assert.deepEqual(Object.keys(seen), ['agentName', 'toolName', 'rawArguments', 'parsedArguments', 'proposalHash', 'argsCanonicalJson', 'runContext', 'turn']);
+  // The page: keys inside parsedArguments come in RFC 8785 order, for the policy and the handler.
+  assert.deepEqual(Object.keys(seen.parsedArguments), ['cents', 'memo', 'to']);
+  assert.deepEqual(Object.keys(world.runs[0]), ['cents', 'memo', 'to']);
+  assert.equal(seen.argsCanonicalJson, '{"cents":500,"memo":"","to":"bob"}');
   assert.equal(seen.rawArguments, '{"to":"bob","cents":500}');
   assert.equal(seen.turn, 1);
   assert.deepEqual(seen.runContext, { context: { userId: 'u1' } });
-  assert.equal(seen.proposalHash, prepareToolCall({ agentName: 'Billing agent', toolName: 'pay', rawArguments: '{"to":"bob","cents":500,"memo":""}' }).proposalHash);
+  assert.equal(seen.proposalHash, snapshots.prepareToolCall({ agentName: 'Billing agent', toolName: 'pay', rawArguments: seen.argsCanonicalJson }).proposalHash);
 });
 
-test("aioc's other results: approval suspends with the evaluated fingerprint; tool_result is an envelope; throwing, missing and mutating policies are recorded denies", async () => {
+test("aioc's other results: approval suspends with the evaluated fingerprint in 0.2.8's key order; tool_result is an envelope; throwing, missing, mutating and inherited results are recorded denies", async () => {
   const approval = setup(() => ({ decision: 'require_approval', reason: 'large' }));
   await assert.rejects(approval.step(), ToolCallApprovalRequiredError);
   assert.equal(approval.world.proposals.length, 1);
   const [proposal] = approval.world.proposals;
+  assert.deepEqual(Object.keys(proposal), ['timestamp', 'kind', 'runId', 'turn', 'callId', 'agentName', 'proposalHash', 'reason', 'publicReason',
+    'policyVersion', 'expiresAt', 'metadata', 'toolName', 'rawArguments', 'parsedArguments', 'argsCanonicalJson']);
   assert.equal(proposal.argsCanonicalJson, '{"cents":500,"memo":"","to":"bob"}');
-  assert.equal(proposal.proposalHash, prepareToolCall({ agentName: 'Billing agent', toolName: 'pay', rawArguments: proposal.argsCanonicalJson }).proposalHash);
+  assert.equal(proposal.proposalHash, snapshots.prepareToolCall({ agentName: 'Billing agent', toolName: 'pay', rawArguments: proposal.argsCanonicalJson }).proposalHash);
   assert.deepEqual(approval.world.runs, []);
 
   const envelope = setup(() => ({ decision: 'deny', reason: 'blocked', resultMode: 'tool_result' }));
@@ -229,13 +267,35 @@ test("aioc's other results: approval suspends with the evaluated fingerprint; to
   assert.deepEqual(mutating.world.record, [{ callId: 'call_1', decision: 'deny', reason: 'policy_mutated_arguments' }], 'the runtime deny is what aioc records');
   assert.deepEqual(mutating.world.runs, []);
 
-  const inherited = setup(() => Object.create({ decision: 'allow', reason: 'from a prototype' }));
-  await assert.rejects(inherited.step(), ToolCallPolicyDeniedError);
-  assert.deepEqual(inherited.world.record, [{ callId: 'call_1', decision: 'deny', reason: 'invalid_policy_result' }], 'the page: an inherited allow is now a runtime deny');
-  assert.deepEqual(inherited.world.runs, []);
+  for (const [label, make] of [
+    ['inherited', () => Object.create({ decision: 'allow', reason: 'from a prototype' })],
+    ['a getter', () => ({ get decision() { return 'allow'; }, reason: 'ok' })],
+    ['a Proxy', () => new Proxy({ decision: 'allow', reason: 'ok' }, {})],
+  ]) {
+    const odd = setup(make);
+    await assert.rejects(odd.step(), ToolCallPolicyDeniedError, label);
+    assert.deepEqual(odd.world.record, [{ callId: 'call_1', decision: 'deny', reason: 'invalid_policy_result' }], `the page: ${label} allow is now a runtime deny`);
+    assert.deepEqual(odd.world.runs, [], label);
+  }
 });
 
-test('arguments the package refuses are an AIOCError (ToolCallError) with the stage and code, before any policy', async () => {
+test('the record says what the package decided: a deny the policy turns into an allow after returning is recorded as a deny and never runs', async () => {
+  for (const [decision, resultMode] of [['deny', 'tool_result'], ['require_approval', 'tool_result']]) {
+    const { world, step } = setup(() => {
+      const result = { decision, reason: 'no', resultMode };
+      setImmediate(() => {
+        result.decision = 'allow';
+      });
+      return result;
+    }, () => new Promise((resolve) => setTimeout(resolve, 5)));
+    const output = await step();
+    assert.equal(output.status, decision === 'deny' ? 'denied' : 'approval_required');
+    assert.deepEqual(world.record, [{ callId: 'call_1', decision, reason: 'no' }]);
+    assert.deepEqual(world.runs, []);
+  }
+});
+
+test("refused arguments are aioc's ToolArgumentsValidationError (an AIOCError, a ToolCallError) with the package's stage, code, toolName and path, before any policy", async () => {
   let asked = 0;
   const { world, step } = setup(() => {
     asked++;
@@ -244,9 +304,16 @@ test('arguments the package refuses are an AIOCError (ToolCallError) with the st
   for (const [args, stage, code] of [['{"to":"bob","cents":500', 'json', 'invalid_json'], ['{"to":"bob","cents":"500"}', 'schema', 'schema_error'], ['{"to":"bob","to":"eve","cents":5}', 'json', 'duplicate_key']]) {
     await assert.rejects(step({ arguments: args }), (error) => {
       assert.ok(error instanceof ToolCallError && error instanceof AIOCError, 'an AIOCError');
+      assert.equal(error.name, 'ToolArgumentsValidationError');
       assert.equal(error.stage, stage);
       assert.equal(error.code, code);
-      assert.ok(isToolArgumentsValidationError(error.cause));
+      assert.equal(error.toolName, 'pay');
+      assert.ok('path' in error && error.path === undefined, 'path is a field, undefined without includePath');
+      if (stage === 'schema') {
+        assert.equal(error.issueCount, 1);
+        assert.deepEqual(error.issueCodes, ['invalid_type']);
+      }
+      assert.ok(snapshots.isToolArgumentsValidationError(error.cause));
       assert.ok(!error.message.includes('eve') && !error.message.includes('"500"'), error.message);
       return true;
     });
@@ -256,35 +323,52 @@ test('arguments the package refuses are an AIOCError (ToolCallError) with the st
   assert.deepEqual(world.runs, []);
 });
 
-test("the page's code is the loop above: its decisive lines and its imports (real exports, collisions aliased)", () => {
+test("the page's diff is the step above: its decisive added lines, and 0.2.8's lines it removes", () => {
   for (const line of [
-    'if (!policy) return createDeniedPolicyResult("policy_not_configured");',
-    'return createDeniedPolicyResult("policy_error", toErrorMetadata(error));',
-    'if (hasDeprecatedDenyMode(rawResult)) return createDeprecatedDenyModeResult(rawResult.denyMode);',
-    'if (!isPolicyResultShape(rawResult)) return createDeniedPolicyResult("invalid_policy_result");',
-    'return materializePolicyResult(rawResult);',
-    'policy: (input) => aiocToolPolicy(policies, input),',
-    'const policyResult: PolicyResult = decision.decidedBy === "policy" ? decision.policyResult : createDeniedPolicyResult(decision.reason);',
-    'if (policyResult.decision !== "allow" || decision.decision !== "allow") {',
-    'const toolOutput = await executeSnapshotCall(decision, (args) => definition.execute(args, runContext));',
-    'if (isToolArgumentsValidationError(error)) throw new ToolArgumentsRejectedError(error);',
+    '  const { parsedArguments, proposalHash, argsCanonicalJson } = snapshot;',
+    '    prepared = snapshots.prepareToolCall({',
+    '      schema: definition.parameters,',
+    '    throw snapshots.isToolArgumentsValidationError(error)',
+    '      ? new ToolArgumentsValidationError(error)',
+    '  const decision = await snapshots.evaluateToolCall({',
+    '      evaluateToolPolicy(agent, call, snapshot, runContext, turn, policies),',
+    '    decision.decidedBy === "policy"',
+    '          decision: decision.decision,',
+    '          reason: decision.reason,',
+    '      : createDeniedPolicyResult(decision.reason);',
+    '      decision.decision === "require_approval"',
+    '            parsedArguments: decision.proposal.parsedArguments,',
+    '            fingerprint: decision.proposal,',
+    '  const toolOutput = await snapshots.executeToolCall(decision, (args) =>',
+    '  const { argsCanonicalJson, proposalHash } = params.fingerprint;',
+    'export class ToolArgumentsValidationError extends ToolCallError {',
+    '  readonly stage: snapshots.ToolArgumentsValidationError["stage"];',
+    '  readonly code: snapshots.ToolArgumentsErrorCode;',
+    '  readonly toolName: string;',
+    '  readonly path?: string;',
   ]) {
-    assert.ok(PAGE.includes(`+${line}`) || PAGE.includes(`+  ${line}`) || PAGE.includes(`+    ${line}`), `the page has: ${line}`);
+    assert.ok(ADDED.includes(line), `the patch adds: ${line}`);
   }
-  const block = /\+import \{\n((?:\+ .*\n)+)\+\} from "tool-argument-snapshot";/.exec(PAGE);
-  assert.ok(block, 'the import of the package');
+  for (const line of [
+    '  const validated = definition.parameters.parse(parsedArguments);',
+    '  const { proposalHash, argsCanonicalJson } = createToolProposalFingerprint({',
+    '  const { argsCanonicalJson, proposalHash } = createToolProposalFingerprint({',
+    '                callItemArguments,',
+  ]) {
+    assert.ok(REMOVED.includes(line), `the patch removes: ${line}`);
+  }
+  // The execution condition is 0.2.8's, unchanged: a context line of the diff.
+  assert.ok(DIFF.split('\n').includes('   if (policyResult.decision !== "allow") {'));
+  // The error class comes right after ToolCallError, which it extends.
+  assert.match(DIFF, /^ export class ToolCallError extends AIOCError \{\}\n \n\+\/\*\*\n(?:\+ \*.*\n)+\+export class ToolArgumentsValidationError extends ToolCallError \{$/m);
+  // The package's types the error uses exist.
   const declarations = fs.readFileSync(path.join(__dirname, '..', 'index.d.ts'), 'utf8');
-  const pkg = require('..');
-  const imported = block[1].split('\n').filter(Boolean).map((l) => l.replace(/^\+\s*/, '').replace(/,$/, ''));
-  const aliases = {};
-  for (const entry of imported) {
-    const m = /^(type )?(\w+)(?: as (\w+))?$/.exec(entry);
-    assert.ok(m, entry);
-    if (m[1]) assert.match(declarations, new RegExp(`export (?:interface|type) ${m[2]}\\b`), `${m[2]} is a type of index.d.ts`);
-    else assert.equal(typeof pkg[m[2]], 'function', `${m[2]} is exported`);
-    if (m[3]) aliases[m[2]] = m[3];
+  assert.match(declarations, /export type ToolArgumentsErrorCode\b/);
+  assert.match(declarations, /export declare class ToolArgumentsValidationError extends Error \{\n(?:.*\n)*?\s+readonly stage: 'json' \| 'schema' \| 'snapshot';/);
+  // The names the package shares with aioc are listed, and reached through the namespace only.
+  for (const name of ['executeToolCall', 'ToolPolicyInput', 'SuspendedToolProposal', 'PolicyDecision', 'ToolArgumentsValidationError']) {
+    assert.ok(PAGE.includes(`\`${name}\``), `the page names ${name}`);
   }
-  // The collisions the page names are imported under another name (PolicyDecision is not needed).
-  for (const name of ['executeToolCall', 'ToolPolicyInput', 'SuspendedToolProposal']) assert.ok(aliases[name] && aliases[name] !== name, `${name} is aliased`);
-  for (const name of ['executeToolCall', 'ToolPolicyInput', 'SuspendedToolProposal', 'PolicyDecision']) assert.match(PAGE, new RegExp(`\\| \`${name}\` \\(`), `the collision table names ${name}`);
+  assert.ok(ADDED.includes('import * as snapshots from "tool-argument-snapshot";'));
+  assert.ok(ADDED.includes('import type * as snapshots from "tool-argument-snapshot";'));
 });
