@@ -12,6 +12,7 @@
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
 const { randomBytes } = require('node:crypto');
+const { createApprovalGrants, prepareToolCall, evaluateToolCall, executeToolCall, authorizeToolCall } = require('..');
 
 function hash() {
   return randomBytes(32).toString('hex');
@@ -492,6 +493,66 @@ function conformance(name, open, options = {}) {
         const winner = claims[answers.indexOf(null)];
         for (const a of answers) if (a !== null) assertRecord(a, inProgress(winner), 'the losers see the winner');
       }
+    });
+
+    // Issue 33: the application's policy decides first. The store is wrapped to count the
+    // grants' lookups (has) and spends (take).
+    const counted = (store) => {
+      const calls = { has: 0, take: 0 };
+      const wrapper = {};
+      for (const name of Object.keys(store)) {
+        if (typeof store[name] !== 'function') continue;
+        wrapper[name] = (...args) => {
+          if (Object.hasOwn(calls, name)) calls[name] += 1;
+          return store[name](...args);
+        };
+      }
+      return { wrapper, calls };
+    };
+    const proposalOf = (rawArguments) => prepareToolCall({ agentName: 'payments', toolName: 'pay', rawArguments });
+
+    it('grants over this store: a policy allow makes no has or take call, and a live grant stays unspent', async ({ store }) => {
+      const { wrapper, calls } = counted(store);
+      const grants = createApprovalGrants({ store: wrapper });
+      await grants.grant(proposalOf('{"cents":5}'));
+      const ran = [];
+      const policy = grants.policy(() => ({ decision: 'allow', reason: 'small' }));
+      const outcome = await authorizeToolCall({ prepared: proposalOf('{"cents":5}'), policy, execute: (args) => ran.push(args.cents), grants });
+      assert.equal(outcome.decision, 'allow');
+      assert.equal(outcome.reason, 'small');
+      const decision = await evaluateToolCall({ prepared: proposalOf('{"cents":5}'), policy });
+      await executeToolCall(decision, (args) => ran.push(args.cents), { grants });
+      assert.deepEqual(ran, [5, 5]);
+      assert.deepEqual(calls, { has: 0, take: 0 }, 'no grants lookup or spend for an allow');
+      assert.equal(await grants.has(proposalOf('{"cents":5}')), true, 'the grant is unspent');
+    });
+
+    it('grants over this store: a policy that denies after a grant was given is final, the grant unspent', async ({ store }) => {
+      const { wrapper, calls } = counted(store);
+      const grants = createApprovalGrants({ store: wrapper });
+      const prepared = proposalOf('{"cents":900}');
+      const asked = await evaluateToolCall({ prepared, policy: grants.policy() });
+      assert.equal(asked.decision, 'require_approval');
+      await grants.grant(asked.proposal);
+      let blocked = false;
+      const policy = grants.policy(() => (blocked ? { decision: 'deny', reason: 'account_frozen' } : { decision: 'require_approval', reason: 'large' }));
+      blocked = true;
+      calls.has = 0;
+      const ran = [];
+      const outcome = await authorizeToolCall({ prepared: proposalOf('{"cents":900}'), policy, execute: () => ran.push(1), grants });
+      assert.equal(outcome.decision, 'deny');
+      assert.equal(outcome.decidedBy, 'policy');
+      assert.equal(outcome.reason, 'account_frozen');
+      assert.deepEqual(ran, []);
+      assert.deepEqual(calls, { has: 0, take: 0 }, 'no grants lookup or spend for a deny');
+      assert.equal(await grants.has(proposalOf('{"cents":900}')), true, 'the grant is unspent');
+      // Once the policy asks for approval again, the same grant allows, once.
+      blocked = false;
+      const granted = await authorizeToolCall({ prepared: proposalOf('{"cents":900}'), policy, execute: () => ran.push(1), grants });
+      assert.equal(granted.reason, 'approval_granted');
+      assert.deepEqual(ran, [1]);
+      assert.equal(calls.take, 1, 'spent once');
+      assert.equal((await authorizeToolCall({ prepared: proposalOf('{"cents":900}'), policy, execute: () => ran.push(1), grants })).decision, 'require_approval');
     });
 
     const checks = checksArguments === false ? 'this store trusts the grants object, which checks every argument' : false;
