@@ -734,10 +734,11 @@ export interface ApprovalGrants {
   /** Removes expired and used-up grants, nonces and kept proposals (needs `store.prune`). */
   prune(): Promise<number>;
   /**
-   * A policy that allows (`reason: 'approval_granted'`) exactly a call with a live grant
-   * for its agent, tool, hash and `policyContext.grantScope`, and otherwise returns what
-   * `fallback` returns (default: `{ decision: 'require_approval', reason:
-   * 'approval_required' }`). Looking spends nothing: the evaluation that relied on the
+   * A policy that asks `fallback` first (default: `{ decision: 'require_approval', reason:
+   * 'approval_required' }`) and returns its answer, except that a `require_approval` is
+   * answered allow (`reason: 'approval_granted'`) when a live grant matches the call's
+   * agent, tool, hash and `policyContext.grantScope`: an allow or a deny of `fallback` is
+   * final, and looks nothing up. Looking spends nothing: the evaluation that relied on the
    * grant spends one use right before its handler runs, however the result is copied.
    * Called with anything but the input evaluateToolCall made, it answers as `fallback`.
    */
