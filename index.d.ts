@@ -1023,7 +1023,7 @@ export interface ExecutionReceiptsOptions {
   store?: ExecutionReceiptStore;
   /** How long a claim holds before it reads as outcome_unknown (ms; default 5 minutes). */
   leaseMs?: number;
-  /** How long a receipt is kept (ms; default 24 hours). */
+  /** How long a receipt with an outcome is kept after it (ms; default 24 hours). An unfinished claim is kept until `forget`. */
   retentionMs?: number;
   /** Keep a result that is JSON data (RFC 8785 JSON) and resolve it on a replay (default false). */
   keepResults?: boolean;
@@ -1055,7 +1055,7 @@ export interface ExecutionReceipts {
   get(key: ExecutionReceiptKey): Promise<ExecutionReceipt | null>;
   /** Deletes a receipt whatever it says, so a new run of the key may happen: an operator's decision. */
   forget(key: ExecutionReceiptKey): Promise<boolean>;
-  /** Deletes the receipts past their retention; resolves how many. */
+  /** Deletes the receipts whose outcome is past its retention (never an unfinished claim); resolves how many. */
   prune(): Promise<number>;
   /** Whether the application gave the store (false: this process's memory). */
   readonly durable: boolean;

@@ -12,7 +12,7 @@
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
 const { randomBytes } = require('node:crypto');
-const { createApprovalGrants, prepareToolCall, evaluateToolCall, executeToolCall, authorizeToolCall } = require('..');
+const { createApprovalGrants, createExecutionReceipts, prepareToolCall, evaluateToolCall, executeToolCall, authorizeToolCall } = require('..');
 
 function hash() {
   return randomBytes(32).toString('hex');
@@ -358,17 +358,43 @@ function conformance(name, open, options = {}) {
       assertRecord(await store.getReceipt(key, 2000), done, 'get after complete');
     });
 
-    it('receipts: a claim past retention replaces the record; get answers null from expiresAt on', async ({ store }) => {
+    it('receipts: a claim past an outcome\'s retention replaces the record; get answers null from its expiresAt on', async ({ store }) => {
       const key = rkey();
       const first = claimOf(key, { retentionMs: 500 });
       assert.equal(await store.claimReceipt(first, 1000), null);
-      assertRecord(await store.getReceipt(key, 1499), inProgress(first), 'one ms before expiresAt');
+      assert.equal(await store.completeReceipt(outcomeOf(first, { expiresAt: 1500 }), 1010), true);
+      const done = { ...inProgress(first), status: 'completed', completedAt: 1010, expiresAt: 1500 };
+      assertRecord(await store.getReceipt(key, 1499), done, 'one ms before expiresAt');
       assert.equal(await store.getReceipt(key, 1500), null, 'at expiresAt');
-      assertRecord(await store.claimReceipt(claimOf(key, { claimedAt: 1499 }), 1499), inProgress(first), 'not yet replaced at 1499');
+      assertRecord(await store.claimReceipt(claimOf(key, { claimedAt: 1499 }), 1499), done, 'not yet replaced at 1499');
       const second = claimOf(key, { claimedAt: 1500 });
       assert.equal(await store.claimReceipt(second, 1500), null, 'replaced at expiresAt');
       assertRecord(await store.getReceipt(key, 1500), inProgress(second), 'the new record');
       assert.equal(await store.completeReceipt(outcomeOf(first), 1600), false, 'the old claimId no longer completes');
+    });
+
+    // Issue 33: an unfinished claim may have run; only an operator's delete (forget) ends it.
+    it('receipts: an unfinished claim (in_progress) is kept past its retention: get reads it, a claim is answered it, prune leaves it, until delete', async ({ store }) => {
+      const key = rkey('agent', 'run-u', 'call-u');
+      const first = claimOf(key, { retentionMs: 500 });
+      assert.equal(await store.claimReceipt(first, 1000), null);
+      for (const t of [1500, 1501, 1_000_000_000]) {
+        assertRecord(await store.getReceipt(key, t), inProgress(first), `get at ${t}`);
+        assertRecord(await store.claimReceipt(claimOf(key, { claimedAt: t }), t), inProgress(first), `a claim at ${t} is answered the unfinished claim`);
+        assert.equal(await store.pruneReceipts(t), 0, `prune at ${t} leaves it`);
+      }
+      assertRecord(await store.getReceipt(key, 0), inProgress(first), 'still there after every prune');
+      // A late outcome still records, and from then on its own retention counts.
+      assert.equal(await store.completeReceipt(outcomeOf(first, { completedAt: 1_000_000_000, expiresAt: 1_000_000_100 }), 1_000_000_000), true, 'late completion records');
+      assert.equal(await store.pruneReceipts(1_000_000_099), 0);
+      assert.equal(await store.pruneReceipts(1_000_000_100), 1, 'the outcome is pruned at its expiresAt');
+      assert.equal(await store.getReceipt(key, 0), null);
+      // An unfinished claim that an operator deletes may be claimed again.
+      const second = claimOf(key, { claimedAt: 2000, retentionMs: 100 });
+      assert.equal(await store.claimReceipt(second, 2000), null);
+      assertRecord(await store.claimReceipt(claimOf(key, { claimedAt: 9000 }), 9000), inProgress(second), 'held past its retention');
+      assert.equal(await store.deleteReceipt(key), true);
+      assert.equal(await store.claimReceipt(claimOf(key, { claimedAt: 9001 }), 9001), null, 'claimable after delete');
     });
 
     it('receipts: complete needs the right claimId and an in_progress record', async ({ store }) => {
@@ -405,12 +431,13 @@ function conformance(name, open, options = {}) {
       assert.equal((await store.getReceipt(key, 1005)).status, 'completed');
     });
 
-    it('receipts: delete removes any record; prune removes those at or past expiresAt', async ({ store }) => {
+    it('receipts: delete removes any record; prune removes the outcomes at or past expiresAt, never an unfinished claim', async ({ store }) => {
       assert.equal(await store.deleteReceipt(rkey()), false, 'nothing to delete');
       const a = claimOf(rkey('a'), { retentionMs: 100 });
       const b = claimOf(rkey('b'), { retentionMs: 200 });
       const c = claimOf(rkey('c'), { retentionMs: 300 });
       for (const x of [a, b, c]) assert.equal(await store.claimReceipt(x, 1000), null);
+      assert.equal(await store.completeReceipt(outcomeOf(a, { status: 'failed', expiresAt: 1100 }), 1005), true);
       assert.equal(await store.completeReceipt(outcomeOf(b, { expiresAt: 1200 }), 1010), true);
       assert.equal(await store.deleteReceipt(rkey('c')), true, 'an in_progress record is deleted');
       assert.equal(await store.getReceipt(rkey('c'), 1000), null);
@@ -420,9 +447,11 @@ function conformance(name, open, options = {}) {
       assert.equal(await store.pruneReceipts(1100), 1, 'a at its expiresAt');
       assert.equal(await store.getReceipt(rkey('a'), 0), null, 'pruned: gone even for an earlier clock');
       assertRecord(await store.getReceipt(rkey('b'), 0), { ...inProgress(b), status: 'completed', completedAt: b.claimedAt + 10, expiresAt: 1200 }, 'b kept');
-      assert.equal(await store.pruneReceipts(5000), 2);
+      assert.equal(await store.pruneReceipts(5000), 1, 'b; c is unfinished');
       assert.equal(await store.pruneReceipts(5000), 0);
       assert.equal(await store.getReceipt(rkey('b'), 0), null);
+      assertRecord(await store.getReceipt(rkey('c'), 5000), inProgress(c), 'c kept past its retention');
+      assert.equal(await store.deleteReceipt(rkey('c')), true);
       assert.equal(await store.getReceipt(rkey('c'), 0), null);
     });
 
@@ -493,6 +522,35 @@ function conformance(name, open, options = {}) {
         const winner = claims[answers.indexOf(null)];
         for (const a of answers) if (a !== null) assertRecord(a, inProgress(winner), 'the losers see the winner');
       }
+    });
+
+    // Issue 33: through createExecutionReceipts, on the receipts' own clock (no sleep: no
+    // store gives a receipt a server-side TTL).
+    it('receipts: a call claimed and never finished is refused (outcome_unknown) past retentionMs; prune leaves it; forget lets it run', async ({ store }) => {
+      let clock = 1_000_000;
+      const receipts = createExecutionReceipts({ store, leaseMs: 100, retentionMs: 1000, now: () => clock });
+      const key = { agentName: 'ops', runId: 'run-9', toolCallId: 'call-9' };
+      const attempt = async (handler) => {
+        const prepared = prepareToolCall({ agentName: 'ops', toolName: 'restart', rawArguments: '{"host":"a"}', runId: 'run-9', toolCallId: 'call-9' });
+        const decision = await evaluateToolCall({ prepared, policy: () => ({ decision: 'allow', reason: 'ok' }) });
+        return executeToolCall(decision, handler, { receipts });
+      };
+      let started;
+      const running = new Promise((resolve) => { started = resolve; });
+      // The handler starts (so its claim is stored) and never finishes: its process hangs or died.
+      attempt(() => { started(); return new Promise(() => {}); });
+      await running;
+      let runs = 0;
+      for (const step of [1000, 1, 1_000_000_000]) {
+        clock += step;
+        assert.equal((await receipts.get(key)).status, 'outcome_unknown', `read at +${clock - 1_000_000}`);
+        await assert.rejects(attempt(() => { runs += 1; }), (error) => error.code === 'outcome_unknown', `refused at +${clock - 1_000_000}`);
+        assert.equal(await receipts.prune(), 0, `prune at +${clock - 1_000_000} leaves it`);
+      }
+      assert.equal(runs, 0, 'never claimed and run again');
+      assert.equal(await receipts.forget(key), true);
+      assert.equal(await attempt(() => { runs += 1; return 'restarted'; }), 'restarted');
+      assert.equal(runs, 1);
     });
 
     // Issue 33: the application's policy decides first. The store is wrapped to count the
