@@ -734,10 +734,11 @@ export interface ApprovalGrants {
   /** Removes expired and used-up grants, nonces and kept proposals (needs `store.prune`). */
   prune(): Promise<number>;
   /**
-   * A policy that allows (`reason: 'approval_granted'`) exactly a call with a live grant
-   * for its agent, tool, hash and `policyContext.grantScope`, and otherwise returns what
-   * `fallback` returns (default: `{ decision: 'require_approval', reason:
-   * 'approval_required' }`). Looking spends nothing: the evaluation that relied on the
+   * A policy that asks `fallback` first (default: `{ decision: 'require_approval', reason:
+   * 'approval_required' }`) and returns its answer, except that a `require_approval` is
+   * answered allow (`reason: 'approval_granted'`) when a live grant matches the call's
+   * agent, tool, hash and `policyContext.grantScope`: an allow or a deny of `fallback` is
+   * final, and looks nothing up. Looking spends nothing: the evaluation that relied on the
    * grant spends one use right before its handler runs, however the result is copied.
    * Called with anything but the input evaluateToolCall made, it answers as `fallback`.
    */
@@ -1022,7 +1023,7 @@ export interface ExecutionReceiptsOptions {
   store?: ExecutionReceiptStore;
   /** How long a claim holds before it reads as outcome_unknown (ms; default 5 minutes). */
   leaseMs?: number;
-  /** How long a receipt is kept (ms; default 24 hours). */
+  /** How long a receipt with an outcome is kept after it (ms; default 24 hours). An unfinished claim is kept until `forget`. */
   retentionMs?: number;
   /** Keep a result that is JSON data (RFC 8785 JSON) and resolve it on a replay (default false). */
   keepResults?: boolean;
@@ -1054,7 +1055,7 @@ export interface ExecutionReceipts {
   get(key: ExecutionReceiptKey): Promise<ExecutionReceipt | null>;
   /** Deletes a receipt whatever it says, so a new run of the key may happen: an operator's decision. */
   forget(key: ExecutionReceiptKey): Promise<boolean>;
-  /** Deletes the receipts past their retention; resolves how many. */
+  /** Deletes the receipts whose outcome is past its retention (never an unfinished claim); resolves how many. */
   prune(): Promise<number>;
   /** Whether the application gave the store (false: this process's memory). */
   readonly durable: boolean;

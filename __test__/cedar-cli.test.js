@@ -197,3 +197,28 @@ test('cedar explain: a sealed proposal is verified with the key ring, and its sc
   assert.equal(unknown.status, 3);
   assert.match(unknown.stderr, /code unknown_key/);
 });
+
+test('cedar --json escapes what a terminal would interpret: policy ids, names and messages parse back exactly (issue 33)', () => {
+  // Written out from the issue: controls, DEL, C1 and the bidirectional formatting characters.
+  const codes = [0x1b, 0x7f, 0x85, 0x9b, 0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
+  const tricky = String.fromCharCode(...codes);
+  const raw = (text) => [...text.slice(0, -1)].filter((c) => c.charCodeAt(0) <= 0x1f || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f) || codes.includes(c.charCodeAt(0)));
+  const id = `small\u202e${tricky}`;
+  const policies = file('tricky.cedar', POLICIES.replace('@id("small")', `@id("${id}")`));
+  const tools = file('tools.json', TOOLS);
+  const agentName = `payments\u2066${tricky}`;
+  const p = prepareToolCall({ agentName, toolName: 'pay', rawArguments: JSON.stringify({ to: `bob\u009b${tricky}`, amount: 5 }) });
+  const stored = file('tricky.json', { agentName: p.agentName, toolName: p.toolName, argsCanonicalJson: p.argsCanonicalJson, proposalHash: p.proposalHash });
+  const explained = run(['cedar', 'explain', '--policies', policies, '--tools', tools, '--json', stored]);
+  assert.equal(explained.status, 0, explained.stderr);
+  assert.deepEqual(raw(explained.stdout), [], 'no raw character in explain --json');
+  assert.deepEqual(JSON.parse(explained.stdout), {
+    decision: 'allow', reason: 'permitted', policies: [id], policySetHash: crypto.createHash('sha256').update(fs.readFileSync(policies)).digest('hex'),
+    agentName, toolName: 'pay', proposalHash: p.proposalHash, scope: null,
+  });
+  const typo = file('tricky-typo.cedar', POLICIES.replace('@id("small")', `@id("${id}")`).replace('context.input.amount < 400', 'context.input.amout < 400'));
+  const refused = run(['cedar', 'validate', '--policies', typo, '--tools', tools, '--json']);
+  assert.equal(refused.status, 1, refused.stderr);
+  assert.deepEqual(raw(refused.stdout), [], 'no raw character in validate --json');
+  assert.equal(JSON.parse(refused.stdout).errors[0].policyId, id);
+});

@@ -42,7 +42,7 @@ function prepare(args) {
   return prepareToolCall({ agentName: AGENT, toolName: 'pay', rawArguments: JSON.stringify(args) });
 }
 
-test('grants.policy(cedarPolicy): a forbid denies over a live grant, which stays unspent; a JavaScript policy is still behind the grants', async () => {
+test('grants.policy(cedarPolicy): a forbid denies over a live grant, which stays unspent; so does a JavaScript policy\'s deny', async () => {
   const grants = createApprovalGrants();
   const cedar = cedarPolicy();
   const args = { to: 'mallory', amount: 500 };
@@ -59,15 +59,17 @@ test('grants.policy(cedarPolicy): a forbid denies over a live grant, which stays
   assert.equal(outcome.reason, 'forbidden');
   assert.deepEqual(calls, []);
 
-  // The same forbid written in JavaScript is behind the grants as before: the grant allows.
+  // The same forbid written in JavaScript decides first too (issue 33): its deny is final.
   const jsForbid = (input) => (input.parsedArguments.to === 'mallory' ? { decision: 'deny', reason: 'forbidden' } : { decision: 'allow', reason: 'ok' });
-  assert.equal((await evaluateToolCall({ prepared: prepare(args), policy: grants.policy(jsForbid) })).reason, 'approval_granted');
+  assert.equal((await evaluateToolCall({ prepared: prepare(args), policy: grants.policy(jsForbid) })).reason, 'forbidden');
   // So is a function that only calls the Cedar policy, or one that copies its properties:
-  // a Cedar policy is known by its identity, never by a property a caller could set.
+  // a Cedar policy is known by its identity, never by a property a caller could set, and
+  // called on its own it has no lookup, so its deny is the answer.
   const wrapped = (input) => cedar(input);
-  assert.equal((await evaluateToolCall({ prepared: prepare(args), policy: grants.policy(wrapped) })).reason, 'approval_granted');
+  assert.equal((await evaluateToolCall({ prepared: prepare(args), policy: grants.policy(wrapped) })).reason, 'forbidden');
   const lookalike = Object.assign(async (input) => cedar(input), { update: cedar.update, policySetHash: cedar.policySetHash });
-  assert.equal((await evaluateToolCall({ prepared: prepare(args), policy: grants.policy(lookalike) })).reason, 'approval_granted');
+  assert.equal((await evaluateToolCall({ prepared: prepare(args), policy: grants.policy(lookalike) })).reason, 'forbidden');
+  assert.equal(await grants.has(prepare(args)), true, 'no deny spent the grant');
 });
 
 test('grants.policy(cedarPolicy): the grants answer @approval("required") (spent once), never a default deny', async () => {

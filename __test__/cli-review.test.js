@@ -36,6 +36,25 @@ function cli(args, { env = {}, input } = {}) {
   });
 }
 
+/**
+ * What a terminal would interpret, written out from issue 33 (not from the CLI's own list):
+ * controls U+0000-U+001F and U+007F, C1 U+0080-U+009F, and the bidirectional formatting
+ * characters U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069.
+ */
+const TERMINAL_CHARACTERS = [];
+for (let c = 0; c <= 0x9f; c++) if (c <= 0x1f || c >= 0x7f) TERMINAL_CHARACTERS.push(String.fromCharCode(c));
+for (const c of [0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) TERMINAL_CHARACTERS.push(String.fromCharCode(c));
+const TERMINAL = new RegExp(`[${TERMINAL_CHARACTERS.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}]`);
+
+/** One line of JSON: none of TERMINAL_CHARACTERS raw before its final newline. */
+function assertNoTerminalCharacters(stdout, what) {
+  assert.ok(stdout.endsWith('\n'), `${what}: one line`);
+  const body = stdout.slice(0, -1);
+  const found = body.match(new RegExp(TERMINAL.source, 'g'));
+  assert.equal(found, null, `${what}: raw ${found && [...new Set(found)].map((c) => `U+${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(', ')}`);
+  for (const c of ['\u202e', '\u2066', '\u009b']) assert.ok(!body.includes(c), `${what}: no raw U+${c.charCodeAt(0).toString(16)}`);
+}
+
 function tempDir() {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'tas-cli-review-'));
 }
@@ -215,6 +234,71 @@ for (const [kind, { options, open }] of Object.entries(KINDS)) {
         assert.deepEqual(JSON.parse(empty.stdout), { proposals: [], cursor: null });
         assert.equal((await cli(['decline', ...base, '--id', bad.id])).status, 1);
         assert.equal(await store.getProposal('5:run-2call-9', 0), null);
+      } finally {
+        await store.close();
+        await opened.dispose();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    test('--json of pending, grant and decline writes no raw control, C1 or bidi character, and parses back to the same values (issue 33)', async (t) => {
+      const opened = await open(t);
+      if (opened === null) return;
+      const dir = tempDir();
+      const store = await openGrantStore(opened.url, opened.storeOptions);
+      try {
+        const keyFile = path.join(dir, 'keys.json');
+        fs.writeFileSync(keyFile, JSON.stringify(KEYS));
+        const base = ['--store', opened.url, ...opened.flags];
+        const withKeys = [...base, '--key-file', keyFile];
+        const grants = createApprovalGrants({ store, keys: KEYS });
+        // Every character a terminal would interpret, in the arguments, the names, the ids and the scope.
+        const tricky = TERMINAL_CHARACTERS.join('');
+        const agentName = `billing\u202e${tricky}`;
+        const toolName = 'pay\u2066';
+        const runId = `run\u009b${tricky}`;
+        const toolCallId = `call\u202e${tricky}`;
+        const scope = `user:\u2067alice${tricky}`;
+        const prepared = prepareToolCall({ agentName, toolName, rawArguments: JSON.stringify({ to: `bob\u202e\u2066\u009b${tricky}`, [`memo${tricky}`]: 'x' }) });
+        const sealed = await grants.keepProposal({ runId, toolCallId }, prepared, { scope });
+        assert.ok(TERMINAL.test(sealed.argsCanonicalJson), 'the canonical JSON holds them raw (RFC 8785)');
+
+        const listed = await cli(['pending', ...withKeys, '--json']);
+        assert.equal(listed.status, 0, listed.stderr);
+        assertNoTerminalCharacters(listed.stdout, 'pending --json');
+        // JSON.parse is the oracle: the same values as the record the application kept.
+        const page = JSON.parse(listed.stdout);
+        assert.equal(page.proposals.length, 1);
+        const [entry] = page.proposals;
+        assert.equal(entry.runId, runId);
+        assert.equal(entry.toolCallId, toolCallId);
+        assert.deepEqual(entry.proposal, sealed);
+        assert.equal(entry.proposal.argsCanonicalJson, prepared.argsCanonicalJson, 'the canonical text, exactly, once parsed');
+
+        // The entry as printed (its escapes included), saved by a reviewer, grants the same proposal.
+        const head = '{"proposals":[';
+        const tail = '],"cursor":null}\n';
+        assert.ok(listed.stdout.startsWith(head) && listed.stdout.endsWith(tail));
+        const saved = path.join(dir, 'entry.json');
+        fs.writeFileSync(saved, listed.stdout.slice(head.length, -tail.length));
+        const granted = await cli(['grant', ...withKeys, saved, '--json']);
+        assert.equal(granted.status, 0, granted.stderr);
+        assertNoTerminalCharacters(granted.stdout, 'grant --json');
+        const record = JSON.parse(granted.stdout);
+        assert.deepEqual(
+          { granted: record.granted, agentName: record.agentName, toolName: record.toolName, argsCanonicalJson: record.argsCanonicalJson, proposalHash: record.proposalHash, scope: record.scope },
+          { granted: true, agentName, toolName, argsCanonicalJson: prepared.argsCanonicalJson, proposalHash: prepared.proposalHash, scope },
+        );
+        assert.equal(await grants.has({ agentName, toolName, proposalHash: prepared.proposalHash, scope }), true);
+
+        // decline --json names the run and call ids.
+        const other = prepareToolCall({ agentName, toolName, rawArguments: '{"to":"carol"}' });
+        await grants.keepProposal({ runId, toolCallId: `${toolCallId}-2` }, other);
+        const second = JSON.parse((await cli(['pending', ...withKeys, '--json'])).stdout).proposals[0];
+        const declined = await cli(['decline', ...base, '--id', second.id, '--json']);
+        assert.equal(declined.status, 0, declined.stderr);
+        assertNoTerminalCharacters(declined.stdout, 'decline --json');
+        assert.deepEqual(JSON.parse(declined.stdout), { declined: true, runId, toolCallId: `${toolCallId}-2` });
       } finally {
         await store.close();
         await opened.dispose();

@@ -709,7 +709,12 @@ describe('canonicalize', () => {
       const result = run(['canonicalize'], { input: text });
       assert.equal(result.status, 0, describeRun(text, result));
       assert.equal(result.stdout, `${expected}\n`, text);
-      assert.equal(result.stderr, '');
+      // The third sample holds U+2028 and RAW the C1 control U+0080, raw in RFC 8785 text
+      // (byte for byte on a pipe): each is named on standard error (issue 33).
+      const warning = text === SAMPLES[2]
+        ? 'tool-argument-snapshot: warning: the canonical JSON contains 1 invisible or bidirectional control character(s) (U+2028); a terminal may not show exactly what was hashed\n'
+        : text === RAW ? C1_WARNING : '';
+      assert.equal(result.stderr, warning, text);
     }
   });
 
@@ -973,5 +978,91 @@ describe('verify-snapshot --key-file / --key-env: sealed proposals (issue 16 ite
       assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.ok(!result.stderr.includes('thirty-two'), 'the secret is not echoed');
     }
+  });
+});
+
+describe('--json output escapes what a terminal would interpret (issue 33, item 6)', () => {
+  // Written out from the issue, not taken from the CLI: controls U+0000-U+001F and U+007F,
+  // C1 U+0080-U+009F, and the bidirectional formatting characters.
+  const TERMINAL_CODES = [];
+  for (let c = 0; c <= 0x9f; c++) if (c <= 0x1f || c >= 0x7f) TERMINAL_CODES.push(c);
+  TERMINAL_CODES.push(0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069);
+  const TRICKY = String.fromCharCode(...TERMINAL_CODES);
+  const rawFound = (text) => [...text].filter((c) => TERMINAL_CODES.includes(c.charCodeAt(0))).map((c) => `U+${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  /** One JSON line on standard output, none of the characters raw; JSON.parse of it. */
+  const parsedJson = (result, what) => {
+    assert.ok(result.stdout.endsWith('\n') && result.stdout.indexOf('\n') === result.stdout.length - 1, `${what}: one line`);
+    assert.deepEqual(rawFound(result.stdout.slice(0, -1)), [], `${what}: raw characters`);
+    return JSON.parse(result.stdout);
+  };
+  // An argument cannot hold U+0000: names given on the command line carry the rest.
+  const AGENT_NAME = `ops\u202e${TRICKY.slice(1)}`;
+  const TOOL_NAME = 'deploy\u2066';
+  const ARGS = { [`key\u009b${TRICKY}`]: `value\u202e\u2066${TRICKY}`, n: 1 };
+
+  test('hash and verify: the canonical JSON and the names parse back exactly; the hash is the oracle\'s', () => {
+    const input = JSON.stringify(ARGS);
+    const canonical = referenceCanonicalize(ARGS);
+    assert.ok(canonical.includes('\u202e') && canonical.includes('\u009b'), 'RFC 8785 keeps them raw');
+    const hash = envelopeHash(AGENT_NAME, TOOL_NAME, canonical);
+    const hashed = run(['hash', '--json', '--agent', AGENT_NAME, '--tool', TOOL_NAME], { input });
+    assert.equal(hashed.status, 0, describeRun('hash', hashed));
+    assert.deepEqual(parsedJson(hashed, 'hash --json'), { agentName: AGENT_NAME, toolName: TOOL_NAME, argsCanonicalJson: canonical, proposalHash: hash });
+    for (const [expected, status, match] of [[hash, 0, true], ['a'.repeat(64), 1, false]]) {
+      const verified = run(['verify', '--json', '--agent', AGENT_NAME, '--tool', TOOL_NAME, '--hash', expected], { input });
+      assert.equal(verified.status, status, describeRun('verify', verified));
+      assert.deepEqual(parsedJson(verified, 'verify --json'), { match, agentName: AGENT_NAME, toolName: TOOL_NAME, argsCanonicalJson: canonical, proposalHash: hash, expectedHash: expected });
+    }
+  });
+
+  test('verify-snapshot and diff: names, canonical JSON, paths and values parse back exactly', async () => {
+    const approved = await storedProposal(JSON.stringify(ARGS), AGENT_NAME, TOOL_NAME);
+    const proposed = await storedProposal(JSON.stringify({ ...ARGS, n: 2, [`added\u2067${TRICKY}`]: `v\u0085` }), AGENT_NAME, TOOL_NAME);
+    const approvedFile = writeTemp('escape-approved.json', approved);
+    const proposedFile = writeTemp('escape-proposed.json', proposed);
+    const record = JSON.parse(approved);
+    const checked = run(['verify-snapshot', '--json', approvedFile]);
+    assert.equal(checked.status, 0, describeRun('verify-snapshot', checked));
+    const out = parsedJson(checked, 'verify-snapshot --json');
+    assert.equal(out.verified, true);
+    assert.deepEqual([out.agentName, out.toolName, out.argsCanonicalJson, out.proposalHash], [AGENT_NAME, TOOL_NAME, referenceCanonicalize(ARGS), envelopeHash(AGENT_NAME, TOOL_NAME, referenceCanonicalize(ARGS))]);
+    assert.equal(out.argsCanonicalJson, record.argsCanonicalJson);
+    const { diffSnapshots } = require('../lib/diff');
+    const diffed = run(['diff', '--json', '--values', approvedFile, proposedFile]);
+    assert.equal(diffed.status, 1, describeRun('diff', diffed));
+    const changes = parsedJson(diffed, 'diff --json --values').changes;
+    assert.deepEqual(changes, JSON.parse(JSON.stringify(diffSnapshots(JSON.parse(approved), JSON.parse(proposed), { includeValues: true }))));
+    assert.ok(changes.some((change) => change.path.includes('\u2067')), 'a path holds a bidi character, parsed back');
+  });
+
+  test('a rejected input\'s {"error"} names no raw character either', () => {
+    const result = run(['hash', '--json', '--agent', AGENT_NAME, '--tool', `pay\u202e${TRICKY.slice(1)}`], { input: '{"a":1,"a":2}' });
+    assert.equal(result.status, 3, describeRun('rejected', result));
+    const { error } = parsedJson(result, 'the error object');
+    assert.equal(error.code, 'duplicate_key');
+  });
+
+  test('canonicalize writes the canonical bytes exactly to a pipe, and warns on standard error', () => {
+    const canonical = referenceCanonicalize(ARGS);
+    const result = spawnSync(process.execPath, [BIN, 'canonicalize', '--no-newline'], { input: JSON.stringify(ARGS) });
+    assert.equal(result.status, 0);
+    assert.deepEqual(result.stdout, Buffer.from(canonical, 'utf8'), 'byte for byte: another byte would be another hash');
+    assert.match(result.stderr.toString('utf8'), /^tool-argument-snapshot: warning: the canonical JSON contains \d+ invisible or bidirectional control character\(s\) \(U\+/);
+  });
+
+  // A terminal needs a pseudo-terminal: util-linux `script` gives the command one.
+  const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  const noScript = script.error !== undefined || script.status !== 0 ? 'util-linux script is not installed (no pseudo-terminal to test with)' : false;
+  test('canonicalize to a terminal shows the characters as \\u escapes, and says it is not the exact text', { skip: noScript }, () => {
+    const file = writeTemp('escape-terminal.json', JSON.stringify(ARGS));
+    const command = [process.execPath, BIN, 'canonicalize', file].map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(' ');
+    const result = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(result.status, 0, result.stdout);
+    // The pseudo-terminal gets stdout and stderr, with CR LF line ends.
+    const lines = result.stdout.split('\r\n');
+    assert.deepEqual(rawFound(lines[0]), [], 'nothing raw on the terminal');
+    assert.deepEqual(JSON.parse(lines[0]), JSON.parse(referenceCanonicalize(ARGS)), 'the same value, escaped');
+    assert.notEqual(lines[0], referenceCanonicalize(ARGS));
+    assert.match(result.stdout, /note: standard output is a terminal: .* not the canonical text byte for byte/);
   });
 });

@@ -67,3 +67,19 @@ test('every TypeScript block of the docs is erasable: Node strips its types with
   }
   assert.ok(blocks > 0, 'the docs have TypeScript blocks');
 });
+
+test("README's Documentation section names every command of bin/commands/, and cedar's subcommands (issue 33, item 7)", () => {
+  const readme = read('README.md');
+  const start = readme.indexOf('\n## Documentation\n');
+  assert.notEqual(start, -1, 'README has a Documentation section');
+  const next = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, next === -1 ? undefined : next);
+  const dir = path.join(__dirname, '..', 'bin', 'commands');
+  const commands = fs.readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => require(path.join(dir, f)).name);
+  assert.ok(commands.length >= 9, `the commands: ${commands.join(', ')}`);
+  for (const name of commands) assert.ok(section.includes(`\`${name}\``) || section.includes(`\`${name} `), `README's docs list does not name \`${name}\``);
+  // cedar's subcommands, as its usage lines print them.
+  const subcommands = [...require(path.join(dir, 'cedar.js')).usage.matchAll(/cedar (\w+)/g)].map((m) => m[1]);
+  assert.deepEqual([...new Set(subcommands)].sort(), ['explain', 'validate']);
+  for (const sub of subcommands) assert.ok(section.includes(`\`cedar ${sub}\``), `README's docs list does not name \`cedar ${sub}\``);
+});

@@ -36,7 +36,8 @@ test('review: a policy memoized by proposal hash (the grants helper\'s answer re
   // grant but spends nothing (lib/run/decide.js:185 makes an allow with no use).
   const grants = createApprovalGrants();
   await grantFor(grants, '{"amount":900}');
-  const grantPolicy = grants.policy(() => ({ decision: 'deny', reason: 'not_approved' }));
+  // (A fallback that asks for approval: a deny is final since issue 33, grant or not.)
+  const grantPolicy = grants.policy(() => ({ decision: 'require_approval', reason: 'not_approved' }));
   const cache = new Map();
   const memoized = (input) => {
     if (!cache.has(input.proposalHash)) cache.set(input.proposalHash, grantPolicy(input));

@@ -509,7 +509,8 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
     assert.equal((await client.callTool({ name: 'pay', arguments: { to: 'x', amount: 500 } })).structuredContent.decision, 'require_approval');
     user = 'alice';
     assert.equal((await client.callTool({ name: 'pay', arguments: { to: 'x', amount: 500 } })).content[0].text, 'paid 500 to x');
-    assert.deepEqual(seen, ['alice', 'bob']);
+    // The policy decides first at every call (issue 33): alice's granted call asked it too.
+    assert.deepEqual(seen, ['alice', 'bob', 'alice']);
     assert.equal(executed.length, 1);
     await client.close();
   });

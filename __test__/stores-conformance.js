@@ -12,6 +12,7 @@
 const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
 const { randomBytes } = require('node:crypto');
+const { createApprovalGrants, createExecutionReceipts, prepareToolCall, evaluateToolCall, executeToolCall, authorizeToolCall } = require('..');
 
 function hash() {
   return randomBytes(32).toString('hex');
@@ -357,17 +358,43 @@ function conformance(name, open, options = {}) {
       assertRecord(await store.getReceipt(key, 2000), done, 'get after complete');
     });
 
-    it('receipts: a claim past retention replaces the record; get answers null from expiresAt on', async ({ store }) => {
+    it('receipts: a claim past an outcome\'s retention replaces the record; get answers null from its expiresAt on', async ({ store }) => {
       const key = rkey();
       const first = claimOf(key, { retentionMs: 500 });
       assert.equal(await store.claimReceipt(first, 1000), null);
-      assertRecord(await store.getReceipt(key, 1499), inProgress(first), 'one ms before expiresAt');
+      assert.equal(await store.completeReceipt(outcomeOf(first, { expiresAt: 1500 }), 1010), true);
+      const done = { ...inProgress(first), status: 'completed', completedAt: 1010, expiresAt: 1500 };
+      assertRecord(await store.getReceipt(key, 1499), done, 'one ms before expiresAt');
       assert.equal(await store.getReceipt(key, 1500), null, 'at expiresAt');
-      assertRecord(await store.claimReceipt(claimOf(key, { claimedAt: 1499 }), 1499), inProgress(first), 'not yet replaced at 1499');
+      assertRecord(await store.claimReceipt(claimOf(key, { claimedAt: 1499 }), 1499), done, 'not yet replaced at 1499');
       const second = claimOf(key, { claimedAt: 1500 });
       assert.equal(await store.claimReceipt(second, 1500), null, 'replaced at expiresAt');
       assertRecord(await store.getReceipt(key, 1500), inProgress(second), 'the new record');
       assert.equal(await store.completeReceipt(outcomeOf(first), 1600), false, 'the old claimId no longer completes');
+    });
+
+    // Issue 33: an unfinished claim may have run; only an operator's delete (forget) ends it.
+    it('receipts: an unfinished claim (in_progress) is kept past its retention: get reads it, a claim is answered it, prune leaves it, until delete', async ({ store }) => {
+      const key = rkey('agent', 'run-u', 'call-u');
+      const first = claimOf(key, { retentionMs: 500 });
+      assert.equal(await store.claimReceipt(first, 1000), null);
+      for (const t of [1500, 1501, 1_000_000_000]) {
+        assertRecord(await store.getReceipt(key, t), inProgress(first), `get at ${t}`);
+        assertRecord(await store.claimReceipt(claimOf(key, { claimedAt: t }), t), inProgress(first), `a claim at ${t} is answered the unfinished claim`);
+        assert.equal(await store.pruneReceipts(t), 0, `prune at ${t} leaves it`);
+      }
+      assertRecord(await store.getReceipt(key, 0), inProgress(first), 'still there after every prune');
+      // A late outcome still records, and from then on its own retention counts.
+      assert.equal(await store.completeReceipt(outcomeOf(first, { completedAt: 1_000_000_000, expiresAt: 1_000_000_100 }), 1_000_000_000), true, 'late completion records');
+      assert.equal(await store.pruneReceipts(1_000_000_099), 0);
+      assert.equal(await store.pruneReceipts(1_000_000_100), 1, 'the outcome is pruned at its expiresAt');
+      assert.equal(await store.getReceipt(key, 0), null);
+      // An unfinished claim that an operator deletes may be claimed again.
+      const second = claimOf(key, { claimedAt: 2000, retentionMs: 100 });
+      assert.equal(await store.claimReceipt(second, 2000), null);
+      assertRecord(await store.claimReceipt(claimOf(key, { claimedAt: 9000 }), 9000), inProgress(second), 'held past its retention');
+      assert.equal(await store.deleteReceipt(key), true);
+      assert.equal(await store.claimReceipt(claimOf(key, { claimedAt: 9001 }), 9001), null, 'claimable after delete');
     });
 
     it('receipts: complete needs the right claimId and an in_progress record', async ({ store }) => {
@@ -404,12 +431,13 @@ function conformance(name, open, options = {}) {
       assert.equal((await store.getReceipt(key, 1005)).status, 'completed');
     });
 
-    it('receipts: delete removes any record; prune removes those at or past expiresAt', async ({ store }) => {
+    it('receipts: delete removes any record; prune removes the outcomes at or past expiresAt, never an unfinished claim', async ({ store }) => {
       assert.equal(await store.deleteReceipt(rkey()), false, 'nothing to delete');
       const a = claimOf(rkey('a'), { retentionMs: 100 });
       const b = claimOf(rkey('b'), { retentionMs: 200 });
       const c = claimOf(rkey('c'), { retentionMs: 300 });
       for (const x of [a, b, c]) assert.equal(await store.claimReceipt(x, 1000), null);
+      assert.equal(await store.completeReceipt(outcomeOf(a, { status: 'failed', expiresAt: 1100 }), 1005), true);
       assert.equal(await store.completeReceipt(outcomeOf(b, { expiresAt: 1200 }), 1010), true);
       assert.equal(await store.deleteReceipt(rkey('c')), true, 'an in_progress record is deleted');
       assert.equal(await store.getReceipt(rkey('c'), 1000), null);
@@ -419,9 +447,11 @@ function conformance(name, open, options = {}) {
       assert.equal(await store.pruneReceipts(1100), 1, 'a at its expiresAt');
       assert.equal(await store.getReceipt(rkey('a'), 0), null, 'pruned: gone even for an earlier clock');
       assertRecord(await store.getReceipt(rkey('b'), 0), { ...inProgress(b), status: 'completed', completedAt: b.claimedAt + 10, expiresAt: 1200 }, 'b kept');
-      assert.equal(await store.pruneReceipts(5000), 2);
+      assert.equal(await store.pruneReceipts(5000), 1, 'b; c is unfinished');
       assert.equal(await store.pruneReceipts(5000), 0);
       assert.equal(await store.getReceipt(rkey('b'), 0), null);
+      assertRecord(await store.getReceipt(rkey('c'), 5000), inProgress(c), 'c kept past its retention');
+      assert.equal(await store.deleteReceipt(rkey('c')), true);
       assert.equal(await store.getReceipt(rkey('c'), 0), null);
     });
 
@@ -492,6 +522,95 @@ function conformance(name, open, options = {}) {
         const winner = claims[answers.indexOf(null)];
         for (const a of answers) if (a !== null) assertRecord(a, inProgress(winner), 'the losers see the winner');
       }
+    });
+
+    // Issue 33: through createExecutionReceipts, on the receipts' own clock (no sleep: no
+    // store gives a receipt a server-side TTL).
+    it('receipts: a call claimed and never finished is refused (outcome_unknown) past retentionMs; prune leaves it; forget lets it run', async ({ store }) => {
+      let clock = 1_000_000;
+      const receipts = createExecutionReceipts({ store, leaseMs: 100, retentionMs: 1000, now: () => clock });
+      const key = { agentName: 'ops', runId: 'run-9', toolCallId: 'call-9' };
+      const attempt = async (handler) => {
+        const prepared = prepareToolCall({ agentName: 'ops', toolName: 'restart', rawArguments: '{"host":"a"}', runId: 'run-9', toolCallId: 'call-9' });
+        const decision = await evaluateToolCall({ prepared, policy: () => ({ decision: 'allow', reason: 'ok' }) });
+        return executeToolCall(decision, handler, { receipts });
+      };
+      let started;
+      const running = new Promise((resolve) => { started = resolve; });
+      // The handler starts (so its claim is stored) and never finishes: its process hangs or died.
+      attempt(() => { started(); return new Promise(() => {}); });
+      await running;
+      let runs = 0;
+      for (const step of [1000, 1, 1_000_000_000]) {
+        clock += step;
+        assert.equal((await receipts.get(key)).status, 'outcome_unknown', `read at +${clock - 1_000_000}`);
+        await assert.rejects(attempt(() => { runs += 1; }), (error) => error.code === 'outcome_unknown', `refused at +${clock - 1_000_000}`);
+        assert.equal(await receipts.prune(), 0, `prune at +${clock - 1_000_000} leaves it`);
+      }
+      assert.equal(runs, 0, 'never claimed and run again');
+      assert.equal(await receipts.forget(key), true);
+      assert.equal(await attempt(() => { runs += 1; return 'restarted'; }), 'restarted');
+      assert.equal(runs, 1);
+    });
+
+    // Issue 33: the application's policy decides first. The store is wrapped to count the
+    // grants' lookups (has) and spends (take).
+    const counted = (store) => {
+      const calls = { has: 0, take: 0 };
+      const wrapper = {};
+      for (const name of Object.keys(store)) {
+        if (typeof store[name] !== 'function') continue;
+        wrapper[name] = (...args) => {
+          if (Object.hasOwn(calls, name)) calls[name] += 1;
+          return store[name](...args);
+        };
+      }
+      return { wrapper, calls };
+    };
+    const proposalOf = (rawArguments) => prepareToolCall({ agentName: 'payments', toolName: 'pay', rawArguments });
+
+    it('grants over this store: a policy allow makes no has or take call, and a live grant stays unspent', async ({ store }) => {
+      const { wrapper, calls } = counted(store);
+      const grants = createApprovalGrants({ store: wrapper });
+      await grants.grant(proposalOf('{"cents":5}'));
+      const ran = [];
+      const policy = grants.policy(() => ({ decision: 'allow', reason: 'small' }));
+      const outcome = await authorizeToolCall({ prepared: proposalOf('{"cents":5}'), policy, execute: (args) => ran.push(args.cents), grants });
+      assert.equal(outcome.decision, 'allow');
+      assert.equal(outcome.reason, 'small');
+      const decision = await evaluateToolCall({ prepared: proposalOf('{"cents":5}'), policy });
+      await executeToolCall(decision, (args) => ran.push(args.cents), { grants });
+      assert.deepEqual(ran, [5, 5]);
+      assert.deepEqual(calls, { has: 0, take: 0 }, 'no grants lookup or spend for an allow');
+      assert.equal(await grants.has(proposalOf('{"cents":5}')), true, 'the grant is unspent');
+    });
+
+    it('grants over this store: a policy that denies after a grant was given is final, the grant unspent', async ({ store }) => {
+      const { wrapper, calls } = counted(store);
+      const grants = createApprovalGrants({ store: wrapper });
+      const prepared = proposalOf('{"cents":900}');
+      const asked = await evaluateToolCall({ prepared, policy: grants.policy() });
+      assert.equal(asked.decision, 'require_approval');
+      await grants.grant(asked.proposal);
+      let blocked = false;
+      const policy = grants.policy(() => (blocked ? { decision: 'deny', reason: 'account_frozen' } : { decision: 'require_approval', reason: 'large' }));
+      blocked = true;
+      calls.has = 0;
+      const ran = [];
+      const outcome = await authorizeToolCall({ prepared: proposalOf('{"cents":900}'), policy, execute: () => ran.push(1), grants });
+      assert.equal(outcome.decision, 'deny');
+      assert.equal(outcome.decidedBy, 'policy');
+      assert.equal(outcome.reason, 'account_frozen');
+      assert.deepEqual(ran, []);
+      assert.deepEqual(calls, { has: 0, take: 0 }, 'no grants lookup or spend for a deny');
+      assert.equal(await grants.has(proposalOf('{"cents":900}')), true, 'the grant is unspent');
+      // Once the policy asks for approval again, the same grant allows, once.
+      blocked = false;
+      const granted = await authorizeToolCall({ prepared: proposalOf('{"cents":900}'), policy, execute: () => ran.push(1), grants });
+      assert.equal(granted.reason, 'approval_granted');
+      assert.deepEqual(ran, [1]);
+      assert.equal(calls.take, 1, 'spent once');
+      assert.equal((await authorizeToolCall({ prepared: proposalOf('{"cents":900}'), policy, execute: () => ran.push(1), grants })).decision, 'require_approval');
     });
 
     const checks = checksArguments === false ? 'this store trusts the grants object, which checks every argument' : false;

@@ -120,6 +120,37 @@ describe('Redis store against a server', requires('redis'), () => {
     });
   }
 
+  test('an unfinished receipt has no TTL, leaves the prune index and is kept; more of them than one prune batch still end the prune', async (t) => {
+    const url = service(t, 'redis');
+    if (url === null) return;
+    const client = await CLIENTS['node-redis'].connect(url);
+    const raw = (...args) => client.sendCommand(args);
+    const prefix = newPrefix();
+    try {
+      const store = createRedisGrantStore({ client, prefix });
+      const claim = (i, claimedAt) => Object.freeze({ agentName: 'a', runId: null, toolCallId: `c${i}`, proposalHash: 'b'.repeat(64), claimId: `${i}`.padStart(32, '0'), claimedAt, leaseExpiresAt: claimedAt + 1, expiresAt: claimedAt + 10 });
+      // One more unfinished claim than a prune batch (500), and one outcome, all past retention.
+      const count = 501;
+      for (let i = 0; i < count; i++) assert.equal(await store.claimReceipt(claim(i, 0), 0), null);
+      const done = claim(count, 0);
+      assert.equal(await store.claimReceipt(done, 0), null);
+      assert.equal(await store.completeReceipt(Object.freeze({ agentName: 'a', runId: null, toolCallId: done.toolCallId, claimId: done.claimId, status: 'completed', completedAt: 5, resultJson: null, expiresAt: 20 }), 5), true);
+      assert.equal(await store.pruneReceipts(1000), 1, 'only the outcome');
+      assert.equal(Number(await raw('ZCARD', `${prefix}rindex`)), 0, 'the unfinished claims left the index');
+      const keys = await raw('KEYS', `${prefix}r:*`);
+      assert.equal(keys.length, count, 'every unfinished claim is kept');
+      for (const key of keys.slice(0, 5)) assert.equal(Number(await raw('PTTL', key)), -1, `${key} has no TTL`);
+      assert.equal((await store.getReceipt(Object.freeze({ agentName: 'a', runId: null, toolCallId: 'c0' }), 1000)).status, 'in_progress');
+      // A late outcome puts its receipt back in the index, with its own retention.
+      assert.equal(await store.completeReceipt(Object.freeze({ agentName: 'a', runId: null, toolCallId: 'c0', claimId: claim(0, 0).claimId, status: 'failed', completedAt: 1000, resultJson: null, expiresAt: 1010 }), 1000), true);
+      assert.equal(await store.pruneReceipts(1009), 0);
+      assert.equal(await store.pruneReceipts(1010), 1);
+    } finally {
+      await removeKeys('node-redis', client, prefix);
+      await client.close();
+    }
+  });
+
   test('scripts the server forgot (SCRIPT FLUSH, a restart) are sent again', async (t) => {
     const url = service(t, 'redis');
     if (url === null) return;

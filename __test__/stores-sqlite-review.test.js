@@ -68,6 +68,7 @@ test('a path behind a dangling symbolic link is refused, nothing is created at i
   }
   assert.notEqual(failure, null, 'the store reports the refusal');
   assert.equal(failure.code, 'store_failed');
+  assert.equal(failure.detail, 'sqlite_1550', 'the detail docs/stores.md names (SQLITE_CANTOPEN_SYMLINK)');
   assert.ok(!failure.message.includes('cents'));
 });
 

@@ -70,8 +70,8 @@ export interface ToolGateOptions<TOOLS extends ToolSet> {
   tools: TOOLS;
   /**
    * Decides each call from a fresh view: one function (its input is a union discriminated
-   * by `toolName`) or an object of functions by tool name. Asked after the grants: an
-   * approved hash allows first. Without it, a call without a grant needs approval when
+   * by `toolName`) or an object of functions by tool name. Asked first: the grants answer
+   * only its `require_approval` (an approved hash then allows). Without it, a call without a grant needs approval when
    * `grants` is given, and every call is denied (`policy_not_configured`) when neither is.
    */
   policy?: AIToolPolicy<TOOLS> | AIToolPolicies<TOOLS>;

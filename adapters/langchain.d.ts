@@ -246,8 +246,9 @@ export interface LangChainToolGate<Tools extends readonly LangChainTool[] = read
  * A gate for LangChain tools made with `tool()` or any StructuredTool whose `schema` is a
  * zod (3 or 4), a Standard Schema or a JSON Schema (an MCP tool of @langchain/mcp-adapters,
  * a `tool()` given one), run through `fromJsonSchema`. Bind the same tools to the model
- * as before. With `grants`, a live grant for exactly this agent, tool and proposal hash
- * allows (and is spent when the call executes); every other call goes to `policy`.
+ * as before. With `grants`, `policy` decides first; when it answers `require_approval`, a
+ * live grant for exactly this agent, tool and proposal hash allows (and is spent when the
+ * call executes).
  * Without a policy for a tool (and without grants) its calls are denied
  * (`policy_not_configured`).
  * @throws {TypeError} for a bad option or two tools with one name; code

@@ -159,8 +159,8 @@ export interface MastraToolGateOptions<TOOLS extends Record<string, MastraGateab
   tools: TOOLS;
   /**
    * Decides each call from a fresh view: one function (its input a union discriminated by
-   * `toolName`) or an object of functions by tool name. Asked after the grants: an
-   * approved hash allows first. Without it, a call without a grant is denied
+   * `toolName`) or an object of functions by tool name. Asked first: the grants answer
+   * only its `require_approval` (an approved hash then allows). Without it, a call without a grant is denied
    * (`policy_not_configured`) unless `grants` is given.
    */
   policy?: MastraToolPolicy<TOOLS> | MastraToolPolicies<TOOLS>;

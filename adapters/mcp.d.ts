@@ -75,12 +75,12 @@ export interface GateMcpServerOptions<Tools extends McpToolArguments = {}> {
   /**
    * One function for every tool, or one per tool name. A tool without an entry is denied
    * (`policy_not_configured`) without grants, and needs an approval with grants. Asked
-   * after the grants.
+   * first: its allow and its deny are final, the grants answer only its `require_approval`.
    */
   policy?: McpPolicyOption<Tools>;
   /**
-   * Grants first: a live grant for exactly this call allows it once. With keys, an
-   * approval result carries a sealed proposal.
+   * When the policy answers `require_approval`, a live grant for exactly this call allows
+   * it once. With keys, an approval result carries a sealed proposal.
    */
   grants?: ApprovalGrants;
   /**

@@ -82,7 +82,8 @@ Options:
   --key-env NAME   verify-snapshot, pending, grant: the environment variable
                    NAME holds the key ring, as --key-file's file does.
   --json           hash, verify, verify-snapshot, diff, pending, grant,
-                   decline: print one JSON object on standard output:
+                   decline, cedar: print one JSON object on standard output,
+                   control, C1 and bidirectional characters as \\u escapes:
                    {agentName, toolName, argsCanonicalJson, proposalHash},
                    for verify also {match, expectedHash}, for verify-snapshot
                    also {verified} (and {match, expectedHash} with --hash);
@@ -112,7 +113,9 @@ Options:
   --ttl MS         grant: the grant expires after MS milliseconds.
   --values         diff: also print the approved and proposed values at each
                    path (payload: off by default).
-  --no-newline     canonicalize: print the canonical JSON alone, byte-exact.
+  --no-newline     canonicalize: print the canonical JSON alone, byte-exact
+                   (to a terminal, invisible and bidirectional characters are
+                   shown as \\u escapes instead, with a note).
   --include-path   On rejected input, also print the JSON Pointer of the
                    offending value. Off by default: a pointer is made of the
                    payload's keys.

@@ -75,7 +75,8 @@ function createToolGate(options) {
   }
 
   const entries = readTools(own(opts, 'tools'), jsonSchemaOptions);
-  // The grants' policy first (an approved hash allows), then the application's.
+  // The application's policy behind the grants' wrapper: it decides first, an approved hash
+  // answers its require_approval.
   const byName = entriesWithPolicies(entries, own(opts, 'policy'), grants, grantsGiven);
 
   const notice = approvedWithoutGrantNotice(ADAPTER, HOW_TO_APPROVE);

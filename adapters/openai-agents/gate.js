@@ -68,8 +68,8 @@ function createOpenAIAgentsGate(options) {
   const notice = approvedWithoutGrantNotice(ADAPTER, 'gate.approve(state, interruption, proposal), or grants.grant(sealedProposal) before state.approve(interruption)');
 
   /**
-   * The policy of one tool. With grants, a matching unspent grant allows; anything else
-   * goes to the app's policy (with no policy: require approval). Without grants, the app's
+   * The policy of one tool. With grants, the app's policy first (with no policy: require
+   * approval), and a matching unspent grant answers its require_approval. Without grants, the app's
    * policy alone (with no policy: the package's runtime deny `policy_not_configured`).
    */
   function policyFor(toolName) {

@@ -3,6 +3,7 @@
 
 const { PROGRAM, EXIT_OK, loadLibrary, rejectedFrom } = require('../shared/errors.js');
 const { readText } = require('../shared/input.js');
+const { escapeDeceptive, warnIfDeceptive } = require('../shared/output.js');
 
 const usage = `  ${PROGRAM} canonicalize [--no-newline] [FILE|-]
 `;
@@ -25,7 +26,18 @@ async function runCanonicalize({ values, file }) {
     // snapshot value, as it is for `hash` (where it fails at stage snapshot).
     throw rejectedFrom(lib, error, (code) => (code === 'negative_zero' || code === 'size_limit' ? 'snapshot' : 'json'));
   }
-  process.stdout.write(values['no-newline'] ? canonical : `${canonical}\n`);
+  // The canonical text is the data this command prints: to a file or a pipe it is written
+  // byte for byte (escaping a character would make other bytes, and another hash). Only a
+  // terminal, which would interpret a C1 control or reorder the line by a bidi control,
+  // is shown the deceptive characters as \u escapes, with a note that it is not the exact
+  // text. Either way standard error names what was found.
+  const terminal = process.stdout.isTTY === true;
+  const shown = terminal ? escapeDeceptive(canonical) : canonical;
+  process.stdout.write(values['no-newline'] ? shown : `${shown}\n`);
+  if (shown !== canonical) {
+    process.stderr.write(`${PROGRAM}: note: standard output is a terminal: invisible and bidirectional control characters are shown as \\u escapes, so this is not the canonical text byte for byte (redirect standard output for it)\n`);
+  }
+  warnIfDeceptive(canonical);
   return EXIT_OK;
 }
 

@@ -27,17 +27,27 @@ function codePointLabel(c) {
   return `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+/** A deceptive character as the `\u` escapes of its UTF-16 code units (a surrogate pair outside the BMP). */
+function unicodeEscape(c) {
+  let out = '';
+  for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
+}
+
 /**
- * A string as a JSON string literal whose deceptive characters (see DECEPTIVE) are
- * escaped too: JSON.stringify alone leaves DEL, the C1 controls, U+2028/U+2029 and the
- * bidi controls raw. Characters outside the BMP are escaped as their surrogate pair.
+ * JSON text (as JSON.stringify writes it) with its deceptive characters (see DECEPTIVE)
+ * written as `\u` escapes: JSON.stringify alone leaves DEL, the C1 controls, U+2028/U+2029
+ * and the bidi controls raw. Outside strings JSON.stringify writes only ASCII punctuation,
+ * digits and letters, so every character replaced is inside a string literal, and the text
+ * parses back to the same value.
  */
+function escapeDeceptive(jsonText) {
+  return jsonText.replace(DECEPTIVE, unicodeEscape);
+}
+
+/** A string as a JSON string literal whose deceptive characters are escaped too. */
 function displayString(text) {
-  return JSON.stringify(text).replace(DECEPTIVE, (c) => {
-    let out = '';
-    for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
-    return out;
-  });
+  return escapeDeceptive(JSON.stringify(text));
 }
 
 function warnIfDeceptive(canonicalJson) {
@@ -62,8 +72,14 @@ function expiryText(expiresAt) {
   return Number.isNaN(date.getTime()) ? `${expiresAt} ms since 1970-01-01T00:00:00.000Z` : date.toISOString();
 }
 
+/**
+ * Prints one JSON object (every --json output): its deceptive characters as `\u` escapes,
+ * as the text form shows names, so no terminal or log viewer interprets a C1 control or
+ * reorders a line by a bidi control. JSON.parse gives back the same value: a string field
+ * holding canonical JSON (argsCanonicalJson) is that exact text once parsed.
+ */
 function writeJson(object) {
-  process.stdout.write(`${JSON.stringify(object)}\n`);
+  process.stdout.write(`${escapeDeceptive(JSON.stringify(object))}\n`);
 }
 
-module.exports = { DECEPTIVE, quoteArgument, displayString, warnIfDeceptive, expiryText, writeJson };
+module.exports = { DECEPTIVE, quoteArgument, displayString, escapeDeceptive, warnIfDeceptive, expiryText, writeJson };

@@ -11,7 +11,7 @@
 const { ApprovalGrantError, invalidArgument } = require('../errors');
 const { own, requireInput, optionalInput } = require('../input');
 const { verifySnapshot } = require('../snapshot');
-const { ours } = require('../promises');
+const { ours, settle, isPromise } = require('../promises');
 const { grantsInUse, evaluationToAnswer, markAnswer, evaluationOfDecision } = require('./registry');
 const { readKeyRing, sealFields, verifySealed, sealedCopy } = require('./seal');
 const { readUses, readTtl, readRetention, readNonce, readFunction, readScope, grantQuery, queryOf, storeMethod, call } = require('./read');
@@ -31,6 +31,18 @@ const NONCE_RETENTION_MS = 86_400_000;
 const DEFAULT_FALLBACK = ObjectFreeze(function requireApproval() {
   return { decision: 'require_approval', reason: 'approval_required' };
 });
+
+/**
+ * Whether a policy's answer is a well-formed require_approval (own data fields, no Proxy
+ * asked): only then may a grant answer instead. Anything else is returned as it is, for
+ * the runtime to judge (a malformed answer stays invalid_policy_result).
+ */
+function asksForApproval(value) {
+  if (value === null || typeof value !== 'object' || isProxy(value)) return false;
+  if (own(value, 'decision') !== 'require_approval') return false;
+  const reason = own(value, 'reason');
+  return typeof reason === 'string' && reason !== '';
+}
 
 const GRANT_USAGE = 'grant expects a proposal { agentName, toolName, argsCanonicalJson, proposalHash } (sealed, with a key ring)';
 function createApprovalGrants(options) {
@@ -240,8 +252,12 @@ function createApprovalGrants(options) {
     // The evaluation this input belongs to (by the input's identity, never its fields),
     // and only while the policy runs in that same evaluation: a copied or made-up input,
     // another evaluation's input, or a call outside any evaluation finds no grant.
-    const evaluation = evaluationToAnswer(input);
-    if (evaluation === undefined) return undefined;
+    return lookupIn(evaluationToAnswer(input));
+  }
+
+  /** lookup, for an evaluation found before (undefined: none, so no grant). */
+  async function lookupIn(evaluation) {
+    if (evaluation === undefined || !evaluation.isOpen()) return undefined;
     const query = grantQuery(evaluation.agentName, evaluation.toolName, evaluation.proposalHash, evaluation.scope);
     const answer = await ours(call(storeHas, store, [query, clock()]));
     if (!answer.ok) {
@@ -270,9 +286,28 @@ function createApprovalGrants(options) {
         return cedar(input, lookup);
       };
     }
+    if (next === DEFAULT_FALLBACK) {
+      // It always asks for approval: the grants answer, when one is live.
+      return async function grantPolicy(input) {
+        const granted = await ours(lookup(input));
+        return granted === undefined ? next(input) : granted;
+      };
+    }
+    // The application's policy decides first: its allow and its deny are final (no grant
+    // is looked up, none is spent, and a live grant never turns a deny into an allow). The
+    // grants are asked only when it answers require_approval.
     return async function grantPolicy(input) {
-      const granted = await ours(lookup(input));
-      return granted === undefined ? next(input) : granted;
+      // Found before the fallback runs: whatever it does to the asynchronous context, the
+      // lookup is for the evaluation this call was made in.
+      const evaluation = evaluationToAnswer(input);
+      const settled = settle(next, input);
+      const answer = isPromise(settled) ? await settled : settled;
+      // A throw or a rejection is the policy's, as it was.
+      if (!answer.ok) throw answer.value;
+      const value = answer.value;
+      if (!asksForApproval(value)) return value;
+      const granted = await ours(lookupIn(evaluation));
+      return granted === undefined ? value : granted;
     };
   }
 

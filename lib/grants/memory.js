@@ -70,10 +70,13 @@ function createMemoryStore() {
   const proposals = new SafeMap();
   const receipts = new SafeMap();
 
-  /** The record of a receipt key still within its retention, or undefined. */
+  /**
+   * The record of a receipt key that is kept, or undefined: an outcome within its retention,
+   * or an unfinished claim (in_progress), whatever its retention says (until forget).
+   */
   function liveReceipt(key, now) {
     const r = MapPrototypeGet(receipts, key);
-    return r !== undefined && now < r.expiresAt ? r : undefined;
+    return r !== undefined && (r.status === 'in_progress' || now < r.expiresAt) ? r : undefined;
   }
 
   /** Whether a key has a live record: a read, it changes nothing. */
@@ -232,7 +235,7 @@ function createMemoryStore() {
       const t = readReceiptNow(now);
       const stale = [];
       MapPrototypeForEach(receipts, (r, key) => {
-        if (t >= r.expiresAt) ArrayPrototypePush(stale, key);
+        if (r.status !== 'in_progress' && t >= r.expiresAt) ArrayPrototypePush(stale, key);
       });
       for (let i = 0; i < stale.length; i++) MapPrototypeDelete(receipts, stale[i]);
       return stale.length;

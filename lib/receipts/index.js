@@ -4,7 +4,8 @@
 // call and bound to its proposal hash; the first attempt claims it atomically in a store
 // (one store object serves grants and receipts: docs/stores.md), later attempts read what
 // it says and run nothing. `outcome_unknown` is derived, never stored: a claim still
-// `in_progress` whose lease has expired.
+// `in_progress` whose lease has expired. An unfinished claim is kept whatever the
+// retention says (issue 33): only forget ends it.
 
 const { invalidArgument, ToolCallNotAllowedError } = require('../errors');
 const { own, optionalInput } = require('../input');
@@ -230,7 +231,7 @@ function createExecutionReceipts(options) {
       const k = readKey(key);
       return (await adopt(callStore(state, 'deleteReceipt', [k]))) === true;
     },
-    /** Deletes every receipt past its retention; resolves how many. */
+    /** Deletes every receipt whose outcome is past its retention (never an unfinished claim); resolves how many. */
     async prune() {
       const count = await adopt(callStore(state, 'pruneReceipts', [clock()]));
       return typeof count === 'number' ? count : 0;

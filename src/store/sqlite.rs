@@ -229,7 +229,7 @@ impl Sql {
         "SELECT proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, \
          result_json, expires_at FROM {r} WHERE {RKEY}"
       ),
-      // Inserts a claim, or replaces a record past its retention (the claim's transaction
+      // Inserts a claim, or replaces an outcome past its retention (the claim's transaction
       // read it first).
       receipt_put: format!(
         "INSERT OR REPLACE INTO {r} (agent_name, run_key, tool_call_id, proposal_hash, \
@@ -244,7 +244,8 @@ impl Sql {
         "DELETE FROM {r} WHERE {RKEY} AND claim_id = ?4 AND status = 'in_progress'"
       ),
       receipt_delete: format!("DELETE FROM {r} WHERE {RKEY}"),
-      receipt_prune: format!("DELETE FROM {r} WHERE expires_at <= ?1"),
+      // An unfinished claim (in_progress) is kept whatever its retention says.
+      receipt_prune: format!("DELETE FROM {r} WHERE expires_at <= ?1 AND status <> 'in_progress'"),
     }
   }
 }
@@ -292,6 +293,12 @@ CREATE TABLE IF NOT EXISTS \"{table}_receipts\" (
 CREATE INDEX IF NOT EXISTS \"{table}_receipts_expires\" ON \"{table}_receipts\" (expires_at);
 "
   )
+}
+
+/// Whether a stored receipt is kept at `now`: an unfinished claim (`in_progress`) always,
+/// whatever its retention says (until it is deleted); an outcome until its retention.
+fn kept(receipt: &Receipt, now: i64) -> bool {
+  receipt.status == "in_progress" || now < receipt.expires_at
 }
 
 /// One connection to the store's file.
@@ -554,7 +561,8 @@ impl SqliteGrantStore {
   }
 
   /// Claims the key in one transaction: stores the claim (`None`) when the key has no
-  /// record or only one past its retention at `now`; otherwise answers the record.
+  /// record or only an outcome past its retention at `now`; otherwise answers the record
+  /// (an unfinished claim, `in_progress`, whatever its retention says).
   pub fn claim_receipt(&mut self, claim: &ReceiptClaim, now: i64) -> Result<Option<Receipt>> {
     let tx = self
       .conn
@@ -562,7 +570,7 @@ impl SqliteGrantStore {
     let key = &claim.key;
     let run_key = key.run_key();
     if let Some(existing) = Self::read_receipt(&tx, &self.sql.receipt_get, key, &run_key)? {
-      if now < existing.expires_at {
+      if kept(&existing, now) {
         tx.commit()?;
         return Ok(Some(existing));
       }
@@ -614,10 +622,10 @@ impl SqliteGrantStore {
     Ok(changed > 0)
   }
 
-  /// The key's record unless it is missing or past its retention at `now`.
+  /// The key's record unless it is missing or an outcome past its retention at `now`.
   pub fn get_receipt(&self, key: &ReceiptKey, now: i64) -> Result<Option<Receipt>> {
     let found = Self::read_receipt(&self.conn, &self.sql.receipt_get, key, &key.run_key())?;
-    Ok(found.filter(|r| now < r.expires_at))
+    Ok(found.filter(|r| kept(r, now)))
   }
 
   /// Deletes whatever record the key has.
@@ -629,7 +637,8 @@ impl SqliteGrantStore {
     Ok(changed > 0)
   }
 
-  /// Deletes every receipt at or past its retention; returns how many.
+  /// Deletes every outcome at or past its retention (never an unfinished claim); returns
+  /// how many.
   pub fn prune_receipts(&mut self, now: i64) -> Result<u64> {
     Ok(
       self
@@ -863,8 +872,34 @@ mod tests {
       None,
       "past retention"
     );
-    assert_eq!(store.prune_receipts(299).unwrap(), 0);
-    assert_eq!(store.prune_receipts(300).unwrap(), 1);
+    // "w" is never finished: kept past its retention (300), read, refused and never pruned.
+    assert_eq!(
+      store.prune_receipts(10_000).unwrap(),
+      0,
+      "an unfinished claim is kept"
+    );
+    let kept = store.get_receipt(&none, 10_000).unwrap().unwrap();
+    assert_eq!(
+      (kept.claim_id.as_str(), kept.status.as_str()),
+      ("w", "in_progress")
+    );
+    let refused = store
+      .claim_receipt(&claim(&none, "v", 10_000), 10_000)
+      .unwrap()
+      .expect("an unfinished claim is never claimed again");
+    assert_eq!(refused.claim_id, "w");
+    // A late outcome still records, and its retention then counts.
+    let late = ReceiptOutcome {
+      key: none.clone(),
+      claim_id: "w".into(),
+      status: "completed".into(),
+      completed_at: 10_000,
+      result_json: None,
+      expires_at: 10_100,
+    };
+    assert!(store.complete_receipt(&late).unwrap());
+    assert_eq!(store.prune_receipts(10_099).unwrap(), 0);
+    assert_eq!(store.prune_receipts(10_100).unwrap(), 1);
     assert!(!store.delete_receipt(&none).unwrap());
   }
 

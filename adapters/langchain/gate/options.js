@@ -85,7 +85,8 @@ function readGrants(grants) {
  * properties name tools of the gate (a name the gate does not have is a TypeError: a
  * misspelt entry would leave its tool without its policy). A tool without a policy is
  * denied (`policy_not_configured`), or, with grants, needs approval unless granted.
- * With grants, a live grant for exactly this agent, tool and hash allows first.
+ * With grants, the tool's policy decides first; a live grant for exactly this agent, tool
+ * and hash answers its require_approval.
  */
 function assignPolicies(tools, policy, grants) {
   let byName;

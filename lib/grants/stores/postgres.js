@@ -36,11 +36,12 @@ function statements(table) {
   const n = `${schema}"${name}_nonces"`;
   const p = `${schema}"${name}_proposals"`;
   const r = `${schema}"${name}_receipts"`;
-  // A claim's columns, each kept unless the stored record is past its retention ($10).
+  // A claim's columns, each kept unless the stored record is an outcome past its retention
+  // ($10): an unfinished claim (in_progress) is kept whatever its retention says.
   const claimed = ['agent_name', 'run_id', 'tool_call_id', 'proposal_hash', 'claim_id', 'status', 'claimed_at', 'lease_expires_at', 'completed_at', 'result_json', 'expires_at'];
   let replace = '';
   for (let i = 0; i < claimed.length; i++) {
-    replace += `${i === 0 ? '' : ', '}${claimed[i]} = CASE WHEN kept.expires_at <= $10::bigint THEN EXCLUDED.${claimed[i]} ELSE kept.${claimed[i]} END`;
+    replace += `${i === 0 ? '' : ', '}${claimed[i]} = CASE WHEN kept.status <> 'in_progress' AND kept.expires_at <= $10::bigint THEN EXCLUDED.${claimed[i]} ELSE kept.${claimed[i]} END`;
   }
   const receiptColumns =
     'agent_name AS "agentName", run_id AS "runId", tool_call_id AS "toolCallId", proposal_hash AS "proposalHash", claim_id AS "claimId", status, ' +
@@ -101,10 +102,10 @@ CREATE INDEX IF NOT EXISTS "${name}_receipts_expires" ON ${r} (expires_at);
       `UPDATE ${r} SET status = $3::text, completed_at = $4::bigint, result_json = $5::text, expires_at = $6::bigint ` +
       "WHERE receipt_id = $1::text AND claim_id = $2::text AND status = 'in_progress' RETURNING 1 AS done",
     releaseReceipt: `DELETE FROM ${r} WHERE receipt_id = $1::text AND claim_id = $2::text AND status = 'in_progress' RETURNING 1 AS done`,
-    getReceipt: `SELECT ${receiptColumns} FROM ${r} WHERE receipt_id = $1::text AND expires_at > $2::bigint`,
+    getReceipt: `SELECT ${receiptColumns} FROM ${r} WHERE receipt_id = $1::text AND (status = 'in_progress' OR expires_at > $2::bigint)`,
     deleteReceipt: `DELETE FROM ${r} WHERE receipt_id = $1::text RETURNING 1 AS done`,
     pruneReceipts:
-      `WITH gone AS (DELETE FROM ${r} WHERE receipt_id IN (SELECT receipt_id FROM ${r} WHERE expires_at <= $1::bigint FOR UPDATE SKIP LOCKED) RETURNING 1) ` +
+      `WITH gone AS (DELETE FROM ${r} WHERE receipt_id IN (SELECT receipt_id FROM ${r} WHERE expires_at <= $1::bigint AND status <> 'in_progress' FOR UPDATE SKIP LOCKED) RETURNING 1) ` +
       'SELECT count(*) AS removed FROM gone',
     put: `INSERT INTO ${g} ${columns} VALUES (${values}) RETURNING id`,
     // The nonce is claimed (inserted, or renewed when its record has expired) and the

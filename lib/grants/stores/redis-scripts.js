@@ -182,11 +182,12 @@ return 1`,
   // t claimedAt, l leaseExpiresAt, d completedAt (absent: null), j resultJson (absent:
   // null), e expiresAt; scored by e in the receipts index.
   // ARGV agentName, runKey, toolCallId, proposalHash, claimId, claimedAt, leaseExpiresAt, expiresAt, now.
-  // Returns 0 when claimed, else the stored record's HGETALL.
+  // Returns 0 when claimed, else the stored record's HGETALL: an outcome within its
+  // retention, or an unfinished claim (in_progress) whatever its retention says.
   claimReceipt: `
 local key, index = KEYS[1], KEYS[2]
 local e = redis.call('HGET', key, 'e')
-if e and tonumber(ARGV[9]) < tonumber(e) then return redis.call('HGETALL', key) end
+if e and (tonumber(ARGV[9]) < tonumber(e) or redis.call('HGET', key, 's') == 'in_progress') then return redis.call('HGETALL', key) end
 redis.call('DEL', key)
 redis.call('HSET', key, 'a', ARGV[1], 'r', ARGV[2], 'c', ARGV[3], 'h', ARGV[4], 'i', ARGV[5], 's', 'in_progress', 't', ARGV[6], 'l', ARGV[7], 'e', ARGV[8])
 redis.call('ZADD', index, ARGV[8], key)
@@ -214,6 +215,8 @@ local gone = redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], KEYS[1])
 return gone`,
   // KEYS receipts index; ARGV now, batch size. Returns { removed, members looked at }.
+  // An unfinished claim (in_progress) is kept: it leaves the index (completeReceipt puts
+  // it back with its outcome's retention), so each batch makes progress.
   pruneReceipts: `
 local index = KEYS[1]
 local now = tonumber(ARGV[1])
@@ -221,7 +224,9 @@ local members = redis.call('ZRANGEBYSCORE', index, '-inf', ARGV[1], 'LIMIT', 0, 
 local removed = 0
 for _, m in ipairs(members) do
   local e = redis.call('HGET', m, 'e')
-  if e and now >= tonumber(e) then
+  if e and redis.call('HGET', m, 's') == 'in_progress' then
+    redis.call('ZREM', index, m)
+  elseif e and now >= tonumber(e) then
     redis.call('DEL', m)
     removed = removed + 1
     redis.call('ZREM', index, m)

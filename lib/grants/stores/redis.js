@@ -366,7 +366,8 @@ function createRedisGrantStore(options) {
       const t = R.readReceiptNow(now);
       return run('getReceipt', () => C.then(script('getReceipt', [keys[0]], []), (reply) => {
         const record = receiptOf(reply);
-        return record === null || !(t < record.expiresAt) ? null : record;
+        // An unfinished claim is kept whatever its retention says; an outcome, until it.
+        return record === null || (record.status !== 'in_progress' && !(t < record.expiresAt)) ? null : record;
       }));
     }),
     deleteReceipt: C.method((key) => {
