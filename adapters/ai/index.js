@@ -39,7 +39,7 @@ function createToolGate(options) {
   // Execution receipts are keyed by the conversation (the runId option, the chat id) and the
   // SDK's tool call id. Without a runId the gate knows no conversation: by default it then
   // executes without receipts, as before; receipts given explicitly need the runId.
-  let receipts = readReceipts(opts);
+  let receipts = readReceipts(opts, grants, 'ai');
   if (runIdOption === undefined && receipts !== undefined) {
     if (own(opts, 'receipts') !== undefined) throw invalidArgument('options.receipts needs options.runId (the conversation, for example the chat id): a receipt is keyed by it and the tool call id');
     receipts = undefined;

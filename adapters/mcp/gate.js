@@ -68,9 +68,10 @@ function gateMcpServer(mcpServer, options) {
   const contextOf = own(opts, 'policyContext');
   if (contextOf !== undefined && typeof contextOf !== 'function') throw invalidArgument('options.policyContext must be a function of the request extra');
   const httpOptions = readOptions(own(opts, 'http'), 'options.http');
-  // Receipts (the shared process memory ones unless given, none with false): used only
-  // for calls whose request names an idempotency key.
-  const receipts = readReceipts(opts);
+  // Receipts (unless given: those in the grants' store when the grants are durable, else the
+  // shared process memory ones; none with false): used only for calls whose request names
+  // an idempotency key.
+  const receipts = readReceipts(opts, grants, 'mcp');
   const idempotencyScope = own(opts, 'idempotencyScope');
   if (idempotencyScope !== undefined && (typeof idempotencyScope !== 'function' || isProxy(idempotencyScope))) {
     throw invalidArgument('options.idempotencyScope must be a function of the request extra');
