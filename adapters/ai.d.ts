@@ -190,6 +190,14 @@ export interface ToolGate<TOOLS extends ToolSet> {
     request: AIApprovalRequest,
     reason?: string,
   ): Promise<{ type: 'tool-approval-response'; approvalId: string; approved: false; reason?: string }>;
+  /**
+   * The SDK's UI message stream (`result.toUIMessageStream(...)`) with the reason of each
+   * resumed approval this gate denied (`proposal_changed`, `call_already_executed`, a
+   * policy's deny...): the SDK writes such a denial as a bare `tool-output-denied`; this
+   * stream writes a `tool-approval-response` chunk (`approved: false`, the code as `reason`)
+   * before it, so the UI part reads `approval: { id, approved: false, reason }`.
+   */
+  uiMessageStream<CHUNK>(stream: ReadableStream<CHUNK>): ReadableStream<CHUNK>;
   readonly grants: ApprovalGrants;
   /** The run proposals are kept under (the `runId` option, or this gate's random id). */
   readonly runId: string;
