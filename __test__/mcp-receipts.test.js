@@ -482,3 +482,37 @@ describe('server processes with grants on a durable store and no receipts option
     }
   }
 });
+
+test('grants over a store without proposal methods: the approval request is answered as before (its proposal, no pendingId), and a grant of it runs the call once', async () => {
+  const records = [];
+  const live = (r, q, now) => r.agentName === q.agentName && r.toolName === q.toolName && r.proposalHash === q.proposalHash && r.scope === q.scope && r.uses > 0 && (r.expiresAt === null || now < r.expiresAt);
+  const store = {
+    put(record) {
+      records.push({ ...record });
+      return true;
+    },
+    has: (q, now) => records.some((r) => live(r, q, now)),
+    take(q, now) {
+      const found = records.find((r) => live(r, q, now));
+      if (found === undefined) return false;
+      found.uses -= 1;
+      return true;
+    },
+  };
+  const grants = createApprovalGrants({ store });
+  const { server, runs } = slowServer(0);
+  const client = await linkedClient(server, { agentName: 'payments', grants, policy: () => ({ decision: 'require_approval', reason: 'every_payment' }) });
+  try {
+    for (let i = 0; i < 2; i++) {
+      const asked = await client.callTool({ name: 'pay', arguments: payArgs() });
+      assert.equal(asked.structuredContent.decision, 'require_approval');
+      assert.equal('pendingId' in asked.structuredContent, false);
+      assert.equal(asked.structuredContent.proposal.argsCanonicalJson, '{"amount":5,"memo":"a-memo-never-in-an-answer-5150","to":"bob"}');
+    }
+    await grants.grant((await client.callTool({ name: 'pay', arguments: payArgs() })).structuredContent.proposal);
+    assert.equal((await client.callTool({ name: 'pay', arguments: payArgs() })).isError, undefined);
+    assert.equal(runs.length, 1);
+  } finally {
+    await client.close();
+  }
+});

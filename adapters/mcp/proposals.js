@@ -12,6 +12,7 @@
 
 const { isApprovalGrantError, isSnapshotDomainError } = require('tool-argument-snapshot');
 const { own } = require('../shared');
+const { SafeTypeError } = require('../gate/primordials');
 const { proposalStore, keptRunId, keptIdOf, keepOptions } = require('../gate/proposals');
 
 /**
@@ -24,6 +25,9 @@ function createKeeping(grants, agentName, proposalTtlMs) {
   const store = proposalStore(grants);
   if (!store.present) return undefined;
   const sealing = own(grants, 'sealing') === true;
+  // Grants over a store without putProposal, getProposal and deleteProposal answer a
+  // TypeError, met at the first request: the gate then answers as it did before it kept any.
+  let keeps = true;
 
   /** Where the request of a call is kept: `keyScope` is the idempotency scope's string, or undefined. */
   function keyOf(scope, idempotencyKey, keyScope, proposalHash) {
@@ -34,23 +38,32 @@ function createKeeping(grants, agentName, proposalTtlMs) {
 
   /**
    * Keeps the proposal of `decision` under `key` unless the same one waits there already
-   * (an approval asked again keeps its one record, and its one seal): `{ kept, pendingId }`.
-   * A record there that does not verify is replaced. A store that fails rejects.
+   * (an approval asked again keeps its one record, and its one seal): `{ kept, pendingId }`,
+   * or undefined when the grants' store keeps no proposals. A record there that does not
+   * verify is replaced. A store that fails rejects.
    */
   async function keep(key, decision, scope) {
-    let before;
+    if (!keeps) return undefined;
     try {
-      before = await store.kept(key);
+      let before;
+      try {
+        before = await store.kept(key);
+      } catch (error) {
+        if (!isApprovalGrantError(error) && !isSnapshotDomainError(error)) throw error;
+      }
+      const same = before !== undefined && own(before, 'proposalHash') === decision.proposalHash && (!sealing || own(before, 'scope') === scope);
+      const kept = same ? before : await store.keep(key, decision.proposal, keepOptions(scope, proposalTtlMs));
+      return { kept, pendingId: keptIdOf(key) };
     } catch (error) {
-      if (!isApprovalGrantError(error) && !isSnapshotDomainError(error)) throw error;
+      if (!(error instanceof SafeTypeError)) throw error;
+      keeps = false;
+      return undefined;
     }
-    const same = before !== undefined && own(before, 'proposalHash') === decision.proposalHash && (!sealing || own(before, 'scope') === scope);
-    const kept = same ? before : await store.keep(key, decision.proposal, keepOptions(scope, proposalTtlMs));
-    return { kept, pendingId: keptIdOf(key) };
   }
 
   /** Forgets the request kept under `key` once its call ran on a grant (best effort: a record left grants nothing). */
   async function forget(key) {
+    if (!keeps) return;
     try {
       await store.forget(key);
     } catch {
