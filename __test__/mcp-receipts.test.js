@@ -516,3 +516,26 @@ test('grants over a store without proposal methods: the approval request is answ
     await client.close();
   }
 });
+
+test('proposalTtlMs: a kept approval request (and its seal) expires; listProposals shows the request under the answer\'s pendingId; a bad value is a TypeError', async () => {
+  const keys = [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes-for-mcp' }];
+  const grants = createApprovalGrants({ keys });
+  const { server } = slowServer(0);
+  const before = Date.now();
+  const client = await linkedClient(server, { agentName: 'payments', grants, proposalTtlMs: 60_000, policy: () => ({ decision: 'require_approval', reason: 'every_payment' }) });
+  try {
+    const asked = (await client.callTool({ name: 'pay', arguments: payArgs() })).structuredContent;
+    assert.ok(asked.proposal.expiresAt >= before + 60_000 && asked.proposal.expiresAt <= Date.now() + 60_000);
+    const { proposals } = await grants.listProposals();
+    assert.equal(proposals.length, 1);
+    const { runId, toolCallId } = proposals[0];
+    assert.equal(Buffer.from(`${runId.length}:${runId}${toolCallId}`, 'utf8').toString('base64url'), asked.pendingId);
+    assert.equal(toolCallId, asked.proposalHash, 'without an idempotency key, one request per proposal');
+    assert.deepEqual(proposals[0].proposal, asked.proposal);
+  } finally {
+    await client.close();
+  }
+  for (const bad of [0, -1, Infinity, '60000']) {
+    assert.throws(() => gateMcpServer(new McpServer({ name: 'x', version: '1' }), { agentName: 'a', grants, proposalTtlMs: bad }), TypeError);
+  }
+});
