@@ -319,3 +319,23 @@ test('queryOptions keeps the application\'s options and refuses a PreToolUse hoo
   assert.throws(() => gate.queryOptions({ canUseTool: async () => ({ behavior: 'allow' }) }), { code: 'ERR_INVALID_ARG_TYPE' });
   assert.deepEqual(gate.toolNames, ['mcp__payments__transfer']);
 });
+
+test('the subpath loads without its framework installed, and a gate made without it names the package to install', (t) => {
+  // A copy of the package in a folder whose node_modules has nothing else.
+  const folders = cliFolders('tas-claude-peer-');
+  t.after(() => folders.remove());
+  const root = path.join(__dirname, '..');
+  const target = path.join(folders.cwd, 'node_modules', 'tool-argument-snapshot');
+  fs.mkdirSync(target, { recursive: true });
+  for (const entry of ['index.js', 'index.d.ts', 'package.json', 'lib', 'adapters', ...fs.readdirSync(root).filter((f) => f.endsWith('.node'))]) {
+    fs.cpSync(path.join(root, entry), path.join(target, entry), { recursive: true });
+  }
+  const script = [
+    "const gate = require('tool-argument-snapshot/claude-agent-sdk');",
+    "console.log(typeof gate.createToolGate);",
+    "try { gate.createToolGate({ agentName: 'a' }); } catch (e) { console.log(e.code, e.packageName, /npm install @anthropic-ai\\/claude-agent-sdk/.test(e.message)); }",
+  ].join('\n');
+  const run = require('node:child_process').spawnSync(process.execPath, ['-e', script], { cwd: folders.cwd, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout, 'function\nMODULE_NOT_FOUND @anthropic-ai/claude-agent-sdk true\n');
+});
