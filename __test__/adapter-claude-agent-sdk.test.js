@@ -339,3 +339,64 @@ test('the subpath loads without its framework installed, and a gate made without
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stdout, 'function\nMODULE_NOT_FOUND @anthropic-ai/claude-agent-sdk true\n');
 });
+
+/** A grant store of this test's own (the ApprovalGrantStore interface), whose kept proposals can be changed. */
+function tamperableStore() {
+  const grants = new Map();
+  const proposals = new Map();
+  const key = (q) => JSON.stringify([q.agentName, q.toolName, q.proposalHash, q.scope]);
+  return {
+    proposals,
+    nonces: new Set(),
+    put(record) {
+      if (record.nonce !== null && this.nonces.has(record.nonce)) return false;
+      if (record.nonce !== null) this.nonces.add(record.nonce);
+      grants.set(key(record), { ...record });
+      return true;
+    },
+    has(query) { return grants.has(key(query)); },
+    take(query) {
+      const found = grants.get(key(query));
+      if (!found) return false;
+      if (--found.uses <= 0) grants.delete(key(query));
+      return true;
+    },
+    delete(query) { grants.delete(key(query)); },
+    putProposal(k, json) { proposals.set(k, json); },
+    getProposal(k) { return proposals.get(k) ?? null; },
+    deleteProposal(k) { proposals.delete(k); },
+  };
+}
+
+test('sealed proposals: pending lists each kept proposal verified (a changed record shows only its error code); approve grants it once; the resumed call with its hash is allowed once', async () => {
+  const store = tamperableStore();
+  const grants = createApprovalGrants({ store, keys: [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes' }] });
+  const gate = createToolGate({ agentName: 'ops', grants, receipts: false, policy: { Write: (input) => (input.parsedArguments.content === 'ok' ? { decision: 'allow', reason: 'ok' } : { decision: 'require_approval', reason: 'review' }) } });
+  const big = { file_path: '/tmp/a.txt', content: 'needs review' };
+  const asked = await gate.preToolUse(writeHookInput('s1', 'toolu_1', big), 'toolu_1');
+  assert.match(asked.hookSpecificOutput.permissionDecisionReason, /waits for a reviewer's approval \(review\)/);
+  await gate.preToolUse(writeHookInput('s1', 'toolu_2', { ...big, content: 'other' }), 'toolu_2');
+  const listed = await gate.pending([{ sessionId: 's1', toolUseId: 'toolu_1' }, { sessionId: 's1', toolUseId: 'toolu_2' }, { sessionId: 's1', toolUseId: 'toolu_none' }]);
+  assert.equal(listed.length, 2);
+  assert.equal(typeof listed[0].proposal.signature, 'string', 'sealed with the key ring');
+  // Someone with write access to the store changes the second record's arguments.
+  for (const [k, json] of store.proposals) {
+    const record = JSON.parse(json);
+    if (record.argsCanonicalJson.includes('other')) store.proposals.set(k, JSON.stringify({ ...record, argsCanonicalJson: record.argsCanonicalJson.replace('other', 'rm -rf') }));
+  }
+  const relisted = await gate.pending([{ sessionId: 's1', toolUseId: 'toolu_1' }, { sessionId: 's1', toolUseId: 'toolu_2' }]);
+  assert.equal(relisted[1].proposal, undefined);
+  assert.deepEqual(relisted[1].error, { name: 'ApprovalGrantError', code: 'bad_signature' });
+  assert.doesNotMatch(JSON.stringify(relisted[1]), /rm -rf/);
+  await assert.rejects(gate.approve({ sessionId: 's1', toolUseId: 'toolu_2' }), { name: 'ApprovalGrantError', code: 'bad_signature' });
+
+  await gate.approve({ sessionId: 's1', toolUseId: 'toolu_1' });
+  await assert.rejects(gate.approve({ sessionId: 's1', toolUseId: 'toolu_1' }), { code: 'TAS_NO_PENDING_PROPOSAL' });
+  const resumed = await gate.preToolUse(writeHookInput('s1', 'toolu_3', { content: 'needs review', file_path: '/tmp/a.txt' }), 'toolu_3');
+  assert.equal(resumed.hookSpecificOutput.permissionDecision, 'allow');
+  assert.deepEqual(resumed.hookSpecificOutput.updatedInput, big);
+  const again = await gate.preToolUse(writeHookInput('s1', 'toolu_4', big), 'toolu_4');
+  assert.match(again.hookSpecificOutput.permissionDecisionReason, /waits for a reviewer's approval/, 'the grant was used once');
+  await gate.decline({ sessionId: 's1', toolUseId: 'toolu_4' });
+  await assert.rejects(gate.approve({ sessionId: 's1', toolUseId: 'toolu_4' }), { code: 'TAS_NO_PENDING_PROPOSAL' });
+});

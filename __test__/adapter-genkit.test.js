@@ -199,6 +199,7 @@ test('approval across processes over SQLite: asked in one, approved and restarte
   assert.deepEqual(resumed.ran, [{ to: 'bob', amount: 4242 }], 'the approved hash ran, in another process');
   const again = await runChild({ ...base, step: 'resume' });
   assert.deepEqual(again.ran, [], 'once: the grant is spent and the receipt in the store refuses it');
+  assert.match(again.text, /call_already_executed/, 'the receipt kept in the SQLite store, read by a third process');
 });
 
 test('the subpath loads without its framework installed, and a gate made without it names the package to install', (t) => {
@@ -218,4 +219,40 @@ test('the subpath loads without its framework installed, and a gate made without
   const run = spawnSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stdout, 'function\nMODULE_NOT_FOUND genkit true\n');
+});
+
+test('a policy that mutates its view is denied; with a key ring the interrupt carries the sealed proposal, and a second approval is refused', async () => {
+  const { ai, model } = setup([{ name: 'transfer', ref: 'm1', input: { to: 'bob', amount: 5 } }, { name: 'transfer', ref: 'm2', input: { to: 'bob', amount: 500 } }]);
+  const ran = [];
+  const grants = createApprovalGrants({ keys: [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes' }] });
+  const gate = createToolGate({
+    ai,
+    agentName: 'payments',
+    grants,
+    tools: { transfer: transferTool(ran) },
+    policy: {
+      transfer: (input) => {
+        if (input.parsedArguments.amount === 5) {
+          try {
+            input.parsedArguments.amount = 9999900;
+          } catch {
+            // A frozen view refuses the write itself.
+          }
+          return { decision: 'allow', reason: 'ok' };
+        }
+        return bySize(input);
+      },
+    },
+  });
+  const asked = await ai.generate({ model, prompt: 'pay', tools: gate.tools, use: [gate.use({ runId: 'r' })] });
+  assert.deepEqual(ran, []);
+  assert.equal(outputs(model).m1, undefined, 'the interrupted turn answers nothing yet');
+  const said = asked.interrupts[0].metadata.interrupt['tool-argument-snapshot'];
+  assert.equal(typeof said.proposal.signature, 'string');
+  assert.equal(grants.verify(said.proposal).argsCanonicalJson, '{"amount":500,"to":"bob"}');
+  await gate.approve(asked.interrupts[0]);
+  await assert.rejects(gate.approve(asked.interrupts[0]), { code: 'TAS_NO_PENDING_PROPOSAL' });
+  await ai.generate({ model, messages: asked.messages, tools: gate.tools, use: [gate.use({ runId: 'r' })], resume: { restart: [gate.toolsByName.transfer.restart(asked.interrupts[0])] } });
+  assert.deepEqual(ran, [{ to: 'bob', amount: 500 }]);
+  assert.equal(outputs(model).m1.decision, 'deny', 'the mutating policy\'s allow was denied');
 });
