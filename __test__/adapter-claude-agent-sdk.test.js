@@ -400,3 +400,39 @@ test('sealed proposals: pending lists each kept proposal verified (a changed rec
   await gate.decline({ sessionId: 's1', toolUseId: 'toolu_4' });
   await assert.rejects(gate.approve({ sessionId: 's1', toolUseId: 'toolu_4' }), { code: 'TAS_NO_PENDING_PROPOSAL' });
 });
+
+test('the in-process server (reached with the MCP SDK\'s own client): a tools/call the hook did not allow, one with other arguments than the hook handed over, and a second call of the same tool_use run nothing', async (t) => {
+  const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+  const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js');
+  const ran = [];
+  const gate = createToolGate({ agentName: 'payments', serverName: 'payments', tools: { transfer: transferTool(ran) }, policy: { transfer: bySize }, receipts: false });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await gate.mcpServers.payments.instance.connect(serverSide);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  t.after(() => client.close());
+  const callTool = (toolUseId, args) => client.callTool({ name: 'transfer', arguments: args, _meta: { 'claudecode/toolUseId': toolUseId } });
+  const hook = (toolUseId, input) => gate.preToolUse({
+    hook_event_name: 'PreToolUse', session_id: 's', tool_use_id: toolUseId, tool_name: 'mcp__payments__transfer', tool_input: input, mcp_server: { name: 'payments', source: 'sdk' },
+  }, toolUseId);
+
+  const undecided = await callTool('toolu_0', { to: 'bob', amount: 5 });
+  assert.equal(undecided.isError, true);
+  assert.match(undecided.content[0].text, /not_decided_by_gate/);
+
+  assert.equal((await hook('toolu_1', { to: 'bob', amount: 5 })).hookSpecificOutput.permissionDecision, 'allow');
+  const changed = await callTool('toolu_1', { to: 'bob', amount: 50 });
+  assert.match(changed.content[0].text, /arguments_changed/);
+
+  assert.equal((await hook('toolu_2', { to: 'bob', amount: 5 })).hookSpecificOutput.permissionDecision, 'allow');
+  assert.equal((await callTool('toolu_2', { amount: 5, to: 'bob' })).content[0].text, 'sent 5 to bob');
+  assert.match((await callTool('toolu_2', { amount: 5, to: 'bob' })).content[0].text, /not_decided_by_gate/, 'the decision was taken once');
+  assert.deepEqual(ran, [{ amount: 5, to: 'bob' }]);
+
+  // A configured server of the same name is not the gate's: its tool is gated by its full name.
+  const foreign = await gate.preToolUse({
+    hook_event_name: 'PreToolUse', session_id: 's', tool_use_id: 'toolu_3', tool_name: 'mcp__payments__transfer', tool_input: { to: 'bob', amount: 5 }, mcp_server: { name: 'payments', source: 'project' },
+  }, 'toolu_3');
+  assert.equal(foreign.hookSpecificOutput.permissionDecision, 'deny');
+  assert.match(foreign.hookSpecificOutput.permissionDecisionReason, /policy_not_configured/, 'the policy of the gate\'s own transfer does not decide it');
+});
