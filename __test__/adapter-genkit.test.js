@@ -256,3 +256,16 @@ test('a policy that mutates its view is denied; with a key ring the interrupt ca
   assert.deepEqual(ran, [{ to: 'bob', amount: 500 }]);
   assert.equal(outputs(model).m1.decision, 'deny', 'the mutating policy\'s allow was denied');
 });
+
+test('two gates of one agent in one Genkit instance each decide with their own policy (Genkit keeps the first middleware of a name)', async () => {
+  const { ai, model } = setup([{ name: 'transfer', ref: 't1', input: { to: 'bob', amount: 5 } }]);
+  const ranA = [];
+  const ranB = [];
+  const a = createToolGate({ agentName: 'payments', tools: { transfer: transferTool(ranA) }, policy: () => ({ decision: 'allow', reason: 'a' }) });
+  const b = createToolGate({ agentName: 'payments', tools: { transfer: transferTool(ranB) }, policy: () => ({ decision: 'deny', reason: 'b_says_no' }) });
+  await ai.generate({ model, prompt: 'pay', tools: a.tools, use: [a.use({ runId: 'ra' })] });
+  await ai.generate({ model, prompt: 'pay', tools: b.tools, use: [b.use({ runId: 'rb' })] });
+  assert.deepEqual(ranA, [{ to: 'bob', amount: 5 }]);
+  assert.deepEqual(ranB, []);
+  assert.equal(outputs(model).t1.reason, 'b_says_no');
+});

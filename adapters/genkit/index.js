@@ -13,7 +13,7 @@ const {
 } = require('tool-argument-snapshot');
 const { ADAPTER, genkitModule } = require('./framework');
 const {
-  ArrayIsArray, ArrayPrototypePush, isProxy, MapPrototypeGet, ObjectFreeze, ReflectApply,
+  ArrayIsArray, ArrayPrototypePush, isProxy, MapPrototypeGet, ObjectFreeze, ReflectApply, randomUUID,
 } = require('../gate/primordials');
 const { invalidArgument, own, setData, readOptions, isWellFormedString, isId } = require('../gate/read');
 const { readGrants, readOnDecision, readProposalTtl, readJsonSchemaOptions, entriesWithPolicies } = require('../gate/options');
@@ -153,7 +153,7 @@ function createToolGate(options) {
       runId = configString(config, 'runId');
       scope = configString(config, 'grantScope') ?? scopeOption ?? null;
     } catch {
-      return toolResponse(toolRequest, notExecutedOutput('deny', 'invalid_grant_scope', 'runtime'));
+      return toolResponse(toolRequest, notExecutedOutput('deny', 'invalid_middleware_config', 'runtime'));
     }
     // A restart the caller marked (`resumed`): it is prepared and decided like any call;
     // only a grant of this exact hash lets it run.
@@ -219,7 +219,9 @@ function createToolGate(options) {
   }
 
   const middleware = generateMiddleware(
-    { name: `tool-argument-snapshot/${agentName}`, description: 'RFC-0016: every call of the gate\'s tools decided on its snapshot' },
+    // A name of this gate's own: Genkit keeps the first middleware registered under a name,
+    // so two gates of one agent in one Genkit instance must not share it.
+    { name: `tool-argument-snapshot/${agentName}/${randomUUID()}`, description: 'RFC-0016: every call of the gate\'s tools decided on its snapshot' },
     ({ config }) => ({
       async tool(req, ctx, next) {
         const name = own(own(req, 'toolRequest'), 'name');
