@@ -32,12 +32,12 @@ function transferTool(ran, schema = Transfer()) {
   };
 }
 
-async function withRun(turns, makeGate, body) {
+async function withRun(turns, makeGate, body, extra = {}) {
   const folders = cliFolders();
   const model = await startModel(typeof turns === 'function' ? turns(folders) : turns);
   try {
     const gate = makeGate(folders);
-    const messages = await runQuery(query, 'pay bob', gate.queryOptions({ cwd: folders.cwd, env: cliEnv(model.url, folders.home) }));
+    const messages = await runQuery(query, 'pay bob', gate.queryOptions({ cwd: folders.cwd, env: cliEnv(model.url, folders.home), ...extra }));
     const result = messages.find((m) => m.type === 'result');
     await body({ gate, messages, result, results: toolResults(model.requests), requests: model.requests, folders });
   } finally {
@@ -435,4 +435,40 @@ test('the in-process server (reached with the MCP SDK\'s own client): a tools/ca
   }, 'toolu_3');
   assert.equal(foreign.hookSpecificOutput.permissionDecision, 'deny');
   assert.match(foreign.hookSpecificOutput.permissionDecisionReason, /policy_not_configured/, 'the policy of the gate\'s own transfer does not decide it');
+});
+
+test('before: the SDK alone never asks canUseTool for a call an allow rule approves (the gate decides in the PreToolUse hook instead); with the gate, the same allow rule does not run a denied call', async () => {
+  const { tool, createSdkMcpServer } = require('@anthropic-ai/claude-agent-sdk');
+  const model = await startModel([[call('toolu_1', '{"to":"mallory","amount":5}')]]);
+  const folders = cliFolders();
+  try {
+    const ran = [];
+    const asked = [];
+    const server = createSdkMcpServer({ name: 'payments', tools: [tool('transfer', 'Send money', { to: z.string(), amount: z.number() }, async (args) => {
+      ran.push(args);
+      return { content: [{ type: 'text', text: 'sent' }] };
+    })] });
+    await runQuery(query, 'pay', {
+      cwd: folders.cwd, env: cliEnv(model.url, folders.home), mcpServers: { payments: server }, allowedTools: ['mcp__payments__transfer'],
+      canUseTool: async (name, input, options) => {
+        asked.push(name);
+        return { behavior: 'deny', message: 'no', toolUseID: options.toolUseID };
+      },
+    });
+    assert.deepEqual(asked, [], 'canUseTool was not asked');
+    assert.deepEqual(ran, [{ to: 'mallory', amount: 5 }], 'and the call ran');
+  } finally {
+    await model.close();
+    folders.remove();
+  }
+  const ran = [];
+  await withRun(
+    [[call('toolu_1', '{"to":"mallory","amount":5}')]],
+    () => createToolGate({ agentName: 'payments', serverName: 'payments', tools: { transfer: transferTool(ran) }, policy: { transfer: () => ({ decision: 'deny', reason: 'blocked_recipient' }) } }),
+    ({ results }) => {
+      assert.deepEqual(ran, []);
+      assert.match(results.toolu_1.text, /blocked_recipient/);
+    },
+    { allowedTools: ['mcp__payments__transfer'] },
+  );
 });
