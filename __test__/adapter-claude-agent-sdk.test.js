@@ -472,3 +472,20 @@ test('before: the SDK alone never asks canUseTool for a call an allow rule appro
     { allowedTools: ['mcp__payments__transfer'] },
   );
 });
+
+test('what reaches the gate is the CLI\'s parse of the model\'s text: of duplicate keys the last, -0 as 0 (the page says so)', async () => {
+  const seen = [];
+  await withRun(
+    [[call('toolu_dup', '{"to":"bob","amount":5,"amount":7000}'), call('toolu_zero', '{"to":"bob","amount":-0}')]],
+    () => createToolGate({
+      agentName: 'payments', serverName: 'payments', tools: { transfer: transferTool([], z.object({ to: z.string(), amount: z.number() })) },
+      policy: (input) => {
+        seen.push([input.toolCallId, input.argsCanonicalJson]);
+        return { decision: 'deny', reason: 'observed' };
+      },
+    }),
+    () => {
+      assert.deepEqual(seen.sort(), [['toolu_dup', '{"amount":7000,"to":"bob"}'], ['toolu_zero', '{"amount":0,"to":"bob"}']]);
+    },
+  );
+});
