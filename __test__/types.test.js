@@ -27,7 +27,7 @@ for (const [label, project] of [
 }
 
 /** The adapters whose type tests are compiled for both module kinds. */
-const BOTH_KINDS = ['ai', 'langchain', 'mastra', 'openai-agents'];
+const BOTH_KINDS = ['ai', 'langchain', 'mastra', 'openai-agents', 'claude-agent-sdk', 'genkit'];
 
 for (const adapter of BOTH_KINDS) {
   test(`the ${adapter} type tests check from CommonJS and from ESM (one source, a .cts and a .mts copy, tsc --strict)`, () => {
