@@ -7,7 +7,7 @@
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { createCedarPolicy, prepareToolCall, evaluateToolCall, executeToolCall } = require('..');
+const { createCedarPolicy, isCedarPolicyError, prepareToolCall, evaluateToolCall, executeToolCall } = require('..');
 
 const AGENT = 'ledger';
 const accountTools = { close: { type: 'object', properties: { account: { type: 'integer' } }, required: ['account'] } };
@@ -114,4 +114,28 @@ test('a decimal is the double the handler receives: exactly when it has four fra
   for (const raw of ['1.23456', '1e-7', '922337203685478', '1e21']) {
     assert.equal((await decide(small, 'pay', `{"amount":${raw}}`)).reason, 'cedar_unrepresentable_value', raw);
   }
+});
+
+test('a decimal compared as a Long is refused naming the attribute, its Cedar type and what to write; that form works', async () => {
+  let refused;
+  try {
+    createCedarPolicy({ policies: '@id("small")\npermit(principal, action == Action::"pay", resource) when { context.input.amount <= 100 };', tools: amountTools });
+  } catch (error) {
+    refused = error;
+  }
+  assert.ok(isCedarPolicyError(refused));
+  assert.equal(refused.code, 'validation_error');
+  assert.equal(refused.policyId, 'small');
+  assert.equal(refused.issues.length, 1);
+  assert.equal(refused.issues[0].message,
+    'for policy `small`, unexpected type: expected Long but saw decimal; `context.input.amount` is a decimal ' +
+    '(a JSON Schema `number` is a Cedar decimal), compared by its methods, not `<=`: write ' +
+    '`context.input.amount.lessThanOrEqual(decimal("100.0"))`');
+  const equal = (() => { try { createCedarPolicy({ policies: '@id("exact") permit(principal, action, resource) when { context.input.amount == 100 };', tools: amountTools }); } catch (e) { return e; } })();
+  assert.match(equal.issues[0].message, /^for policy `exact`, the types Long and decimal are not compatible; .*write `context\.input\.amount == decimal\("100\.0"\)`$/);
+  // The form the message gives is accepted and compares the handler's number.
+  const policy = createCedarPolicy({ policies: '@id("small")\npermit(principal, action == Action::"pay", resource) when { context.input.amount.lessThanOrEqual(decimal("100.0")) };', tools: amountTools });
+  assert.equal((await decide(policy, 'pay', '{"amount":100}')).reason, 'permitted');
+  assert.equal((await decide(policy, 'pay', '{"amount":99.99}')).reason, 'permitted');
+  assert.equal((await decide(policy, 'pay', '{"amount":100.0001}')).reason, 'no_permit');
 });

@@ -168,3 +168,52 @@ fn the_split_set_decides_as_the_whole_set() {
     }
   }
 }
+
+
+/// The messages of a set refused for a decimal compared as a Long: the expression, its
+/// Cedar type and what to write, from the policy text only (expected texts by hand).
+#[test]
+fn a_decimal_compared_as_a_long_says_what_to_write() {
+  let schema = r#"{"":{"entityTypes":{"Agent":{}},"actions":{"buy":{"appliesTo":{"principalTypes":["Agent"],"resourceTypes":["Agent"],"context":{"type":"Record","attributes":{"input":{"type":"Record","required":true,"attributes":{
+    "amount":{"type":"Extension","name":"decimal","required":true},
+    "count":{"type":"Long","required":true},
+    "prices":{"type":"Set","required":true,"element":{"type":"Extension","name":"decimal"}}}}}}}}}}}"#;
+  let check = |condition: &str| {
+    let text = format!("@id(\"p\")\npermit(principal, action == Action::\"buy\", resource) when {{ {condition} }};");
+    let issues = cedar_check(text, Some(schema.to_owned()), false);
+    issues.into_iter().map(|i| i.message).collect::<Vec<_>>()
+  };
+  let write = |s: &str| format!("`context.input.amount` is a decimal (a JSON Schema `number` is a Cedar decimal), compared by its methods, not `{s}");
+  assert_eq!(
+    check("context.input.amount <= 100"),
+    [format!("for policy `p`, unexpected type: expected Long but saw decimal; {}", write("<=`: write `context.input.amount.lessThanOrEqual(decimal(\"100.0\"))`"))]
+  );
+  assert_eq!(
+    check("context.input.amount > -5"),
+    [format!("for policy `p`, unexpected type: expected Long but saw decimal; {}", write(">`: write `context.input.amount.greaterThan(decimal(\"-5.0\"))`"))]
+  );
+  assert_eq!(
+    check("100 > context.input.amount"),
+    [format!("for policy `p`, unexpected type: expected Long but saw decimal; {}", write(">`: write `context.input.amount.lessThan(decimal(\"100.0\"))`"))]
+  );
+  let plus = check("context.input.amount + 1 < 5");
+  assert_eq!(plus.len(), 1);
+  assert!(plus[0].contains("`context.input.amount` is a decimal"), "{}", plus[0]);
+  assert!(plus[0].contains("arithmetic take Longs only"), "{}", plus[0]);
+  assert_eq!(
+    check("context.input.amount == 100"),
+    ["for policy `p`, the types Long and decimal are not compatible; `context.input.amount == 100` compares a decimal (a JSON Schema `number` is a Cedar decimal) with a Long, which are never equal: write `context.input.amount == decimal(\"100.0\")`"]
+  );
+  assert_eq!(
+    check("context.input.prices.contains(3)"),
+    ["for policy `p`, the types Long and decimal are not compatible; `context.input.prices.contains(3)` compares a decimal (a JSON Schema `number` is a Cedar decimal) with a Long, which are never equal: write `context.input.prices.contains(decimal(\"3.0\"))`"]
+  );
+  let literal = check("context.input.amount.lessThan(decimal(\"100\"))");
+  assert_eq!(literal.len(), 1);
+  assert!(literal[0].ends_with("; a decimal literal has digits on both sides of the point: write `decimal(\"100.0\")`"), "{}", literal[0]);
+  let long = check("context.input.count.lessThan(decimal(\"1.0\"))");
+  assert_eq!(long.len(), 1);
+  assert!(long[0].contains("applies a decimal method to a Long"), "{}", long[0]);
+  // What Cedar accepts is accepted.
+  assert!(check("context.input.amount.lessThanOrEqual(decimal(\"100.0\")) && context.input.count < 3").is_empty());
+}
