@@ -15,7 +15,11 @@ pub(super) fn type_hint(error: &ValidationError, text: &str) -> Option<String> {
   let message = error.to_string();
   match error {
     ValidationError::UnexpectedType(_) if message.ends_with("expected Long but saw decimal") => {
-      Some(decimal_operand(snippet, text.get(..start)?, text.get(end..)?))
+      Some(decimal_operand(
+        snippet,
+        text.get(..start)?,
+        text.get(end..)?,
+      ))
     }
     ValidationError::UnexpectedType(_) if message.ends_with("expected decimal but saw Long") => {
       Some(format!(

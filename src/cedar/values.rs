@@ -87,10 +87,8 @@ pub(super) fn cedar_number(text: &str, hint: Option<&json::Value>) -> Option<Num
   if !value.is_finite() {
     return None;
   }
-  let long = (value.fract() == 0.0 && (-TWO_63..TWO_63).contains(&value)).then(|| {
-    // Exact: an integral double within the range of i64.
-    value as i64
-  });
+  // Exact: an integral double within the range of i64.
+  let long = (value.fract() == 0.0 && (-TWO_63..TWO_63).contains(&value)).then_some(value as i64);
   if kind == "long" || (kind.is_empty() && long.is_some()) {
     return long.map(Number::Long);
   }
