@@ -222,3 +222,70 @@ test('cedar --json escapes what a terminal would interpret: policy ids, names an
   assert.deepEqual(raw(refused.stdout), [], 'no raw character in validate --json');
   assert.equal(JSON.parse(refused.stdout).errors[0].policyId, id);
 });
+
+test('cedar validate --tools reads an MCP tools/list result as saved, bare or in its JSON-RPC response', async () => {
+  // The result a real MCP server answers to tools/list, through the SDK's own client.
+  const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
+  const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+  const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js');
+  const { z } = require('zod');
+  const server = new McpServer({ name: 'payments', version: '1.0.0' });
+  server.registerTool('pay', { description: 'Pays', inputSchema: { to: z.string(), amount: z.number().int() }, annotations: { destructiveHint: true } },
+    async () => ({ content: [{ type: 'text', text: 'paid' }] }));
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name: 'cli-test', version: '1.0.0' });
+  await client.connect(clientTransport);
+  const listed = await client.listTools();
+  await client.close();
+  assert.deepEqual(listed.tools.map((t) => t.name), ['pay']);
+  assert.equal(listed.tools[0].inputSchema.properties.amount.type, 'integer');
+
+  const policies = file('policies.cedar', POLICIES);
+  const typo = file('typo.cedar', POLICIES.replace('context.input.amount < 400', 'context.input.amout < 400'));
+  const expected = crypto.createHash('sha256').update(POLICIES).digest('hex');
+  const formats = {
+    'list.json': listed,
+    'list-text.json': JSON.stringify(listed, null, 2),
+    'response.json': { jsonrpc: '2.0', id: 2, result: listed },
+  };
+  for (const [name, content] of Object.entries(formats)) {
+    const tools = file(name, content);
+    const valid = run(['cedar', 'validate', '--policies', policies, '--tools', tools, '--json']);
+    assert.equal(valid.status, 0, `${name}: ${valid.stderr}`);
+    assert.deepEqual(JSON.parse(valid.stdout), { valid: true, policySetHash: expected });
+    // The schema was read: a typo of its attribute is refused, as with a schema map.
+    const refused = run(['cedar', 'validate', '--policies', typo, '--tools', tools, '--json']);
+    assert.equal(refused.status, 1, name);
+    const { errors } = JSON.parse(refused.stdout);
+    assert.deepEqual(errors.map((e) => [e.code, e.policyId]), [['validation_error', 'small']], name);
+    assert.match(errors[0].message, /input\.amout/);
+    // A tool the list does not hold is unknown: a policy naming it is refused.
+    const other = run(['cedar', 'validate', '--policies', file('other.cedar', '@id("r") permit(principal, action == Action::"refund", resource) when { context.input.amount < 5 };'), '--tools', tools]);
+    assert.equal(other.status, 1, name);
+  }
+  // explain reads it too.
+  const stored = file('p-list.json', proposal(200000));
+  const explained = run(['cedar', 'explain', '--policies', policies, '--tools', file('response2.json', { jsonrpc: '2.0', id: 'x', result: listed }), '--json', stored]);
+  assert.equal(explained.status, 0, explained.stderr);
+  assert.equal(JSON.parse(explained.stdout).reason, 'forbidden');
+  assertNoPayload(explained);
+
+  const rejected = {
+    'error-response.json': { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found' } },
+    'other-response.json': { jsonrpc: '2.0', id: 2, result: { resources: [] } },
+    'no-schema.json': { tools: [{ name: 'pay', description: 'Pays' }] },
+    'no-name.json': { tools: [{ inputSchema: TOOLS.pay }] },
+    'twice.json': { tools: [{ name: 'pay', inputSchema: TOOLS.pay }, { name: 'pay', inputSchema: TOOLS.pay }] },
+  };
+  for (const [name, content] of Object.entries(rejected)) {
+    const result = run(['cedar', 'validate', '--policies', policies, '--tools', file(name, content)]);
+    assert.equal(result.status, 3, name);
+    assert.match(result.stderr, /\(stage tools, code not_a_tools_map\)\n$/, name);
+    assert.equal(result.stdout, '');
+  }
+  // A schema map with a tool named "tools" or "jsonrpc" stays a schema map.
+  const named = run(['cedar', 'validate', '--policies', file('named.cedar', '@id("t") permit(principal, action == Action::"tools", resource) when { context.input.amount < 5 };'),
+    '--tools', file('named.json', { tools: TOOLS.pay, jsonrpc: TOOLS.pay })]);
+  assert.equal(named.status, 0, named.stdout + named.stderr);
+});

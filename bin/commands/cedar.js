@@ -18,7 +18,8 @@ const usage = `  ${PROGRAM} cedar validate --policies FILE [--tools FILE] [--jso
 const summary = `  cedar validate
                 Parse a Cedar policy set (--policies FILE, the text
                 createCedarPolicy takes) and, with --tools FILE (a JSON object
-                mapping each tool name to its arguments' JSON Schema), validate
+                mapping each tool name to its arguments' JSON Schema, or an MCP
+                tools/list result as saved, bare or in its JSON-RPC response), validate
                 it strictly against the schema derived from the tools. Exit 0
                 and print "valid" with the policy set hash; exit 1 and print
                 each error (code, policy id, Cedar's message naming the
@@ -43,7 +44,31 @@ async function readFileText(file, what) {
   }
 }
 
-/** The --tools file: a JSON object mapping tool names to JSON Schemas (objects). */
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+const notTools = (message) => new InputRejected(`the tools file ${message}`, 'tools', 'not_a_tools_map');
+
+/**
+ * An MCP `tools/list` result's tools (`[{ name, inputSchema, ... }]`) as a map from tool
+ * name to its input schema; every other field of a tool (description, annotations,
+ * outputSchema...) is left aside.
+ */
+function toolsOfList(list) {
+  const tools = Object.create(null);
+  for (let i = 0; i < list.length; i++) {
+    const tool = list[i];
+    if (!isObject(tool) || typeof tool.name !== 'string') throw notTools(`lists a tool (at index ${i}) without a string name`);
+    if (!isObject(tool.inputSchema)) throw notTools(`lists the tool ${displayString(tool.name)} without an inputSchema object`);
+    if (Object.prototype.hasOwnProperty.call(tools, tool.name)) throw notTools(`lists the tool ${displayString(tool.name)} twice`);
+    tools[tool.name] = tool.inputSchema;
+  }
+  return tools;
+}
+
+/**
+ * The --tools file: a JSON object mapping tool names to JSON Schemas (objects), an MCP
+ * `tools/list` result as it is (`{ "tools": [...] }`), or the JSON-RPC response that
+ * carried it (`{ "jsonrpc": "2.0", "id": ..., "result": { "tools": [...] } }`).
+ */
 async function readTools(file) {
   if (file === undefined) return undefined;
   const text = await readFileText(file, 'the tools file');
@@ -53,13 +78,21 @@ async function readTools(file) {
   } catch {
     throw new InputRejected('the tools file is not valid JSON text', 'json', 'invalid_json');
   }
-  if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
-    throw new InputRejected('the tools file must hold a JSON object mapping tool names to JSON Schemas', 'tools', 'not_a_tools_map');
+  if (!isObject(tools)) {
+    throw notTools('must hold a JSON object mapping tool names to JSON Schemas, or an MCP tools/list result');
   }
+  // A JSON-RPC response: its result is the tools/list result (a schema map has no string `jsonrpc`).
+  if (typeof tools.jsonrpc === 'string') {
+    if (!isObject(tools.result)) throw notTools('is a JSON-RPC response without a result (an error response, or not tools/list)');
+    tools = tools.result;
+    if (!Array.isArray(tools.tools)) throw notTools('is a JSON-RPC response whose result has no tools array (not a tools/list result)');
+  }
+  // A tools/list result: its `tools` is an array (in a schema map, every value is an object).
+  if (Array.isArray(tools.tools)) return toolsOfList(tools.tools);
   for (const name of Object.keys(tools)) {
     const schema = tools[name];
-    if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
-      throw new InputRejected(`the tools file maps the tool ${displayString(name)} to something other than a JSON Schema object`, 'tools', 'not_a_tools_map');
+    if (!isObject(schema)) {
+      throw notTools(`maps the tool ${displayString(name)} to something other than a JSON Schema object`);
     }
   }
   return tools;

@@ -9,6 +9,40 @@ pub enum Value {
   Object(Vec<(String, Value)>),
 }
 
+/// JSON's number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+fn is_json_number(s: &[u8]) -> bool {
+  let digits = |mut i: usize| {
+    let start = i;
+    while s.get(i).is_some_and(u8::is_ascii_digit) {
+      i += 1;
+    }
+    (i > start).then_some(i)
+  };
+  let mut i = usize::from(s.first() == Some(&b'-'));
+  i = match s.get(i) {
+    Some(b'0') => i + 1,
+    Some(b'1'..=b'9') => digits(i).unwrap_or(i),
+    _ => return false,
+  };
+  if s.get(i) == Some(&b'.') {
+    match digits(i + 1) {
+      Some(next) => i = next,
+      None => return false,
+    }
+  }
+  if matches!(s.get(i), Some(b'e' | b'E')) {
+    i += 1;
+    if matches!(s.get(i), Some(b'+' | b'-')) {
+      i += 1;
+    }
+    match digits(i) {
+      Some(next) => i = next,
+      None => return false,
+    }
+  }
+  i == s.len()
+}
+
 pub fn parse(text: &str) -> Option<Value> {
   let mut p = Parser {
     s: text.as_bytes(),
@@ -99,7 +133,8 @@ impl Parser<'_> {
         ) {
           self.i += 1;
         }
-        (self.i > start).then(|| Value::Number(self.text[start..self.i].to_owned()))
+        let text = &self.text[start..self.i];
+        is_json_number(text.as_bytes()).then(|| Value::Number(text.to_owned()))
       }
     }
   }

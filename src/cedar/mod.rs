@@ -17,6 +17,7 @@ use napi::bindgen_prelude::External;
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 
+mod hints;
 mod json;
 #[cfg(test)]
 mod tests;
@@ -155,11 +156,18 @@ pub fn cedar_check(
         .get(e.policy_id())
         .map_or_else(|| internal.clone(), |v| v.0.clone());
       // Cedar names the policy by the parser's number (`policy0`); the message names its public id.
-      let message = e.to_string().replacen(
-        &format!("for policy `{internal}`"),
-        &format!("for policy `{id}`"),
-        1,
-      );
+      let mut message = e.to_string();
+      let prefix = format!("for policy `{internal}`");
+      message = if message.contains(&prefix) {
+        message.replacen(&prefix, &format!("for policy `{id}`"), 1)
+      } else {
+        // Some of Cedar's messages (incompatible types) name no policy.
+        format!("for policy `{id}`, {message}")
+      };
+      // A decimal compared as a Long (a JSON Schema `number`): what to write instead.
+      if let Some(hint) = hints::type_hint(e, &policies) {
+        message = format!("{message}; {hint}");
+      }
       issues.push(issue("validation_error", Some(id), message));
     }
   }
