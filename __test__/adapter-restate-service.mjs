@@ -66,9 +66,10 @@ const agent = restate.service({
   handlers: {
     run: async (ctx, scenario) => {
       let policyRuns = 0;
+      let schemaRuns = 0;
       const tools = {
         transfer: tool({
-          inputSchema: z.object({ to: z.string(), cents: z.number().int().positive() }),
+          inputSchema: z.object({ to: z.string(), cents: z.number().int().positive() }).refine(() => { schemaRuns += 1; return true; }),
           execute: async ({ to, cents }) => {
             fs.appendFileSync(scenario.sideEffects, `${JSON.stringify({ to, cents })}\n`);
             if (CRASH === 'in_handler') await crashPoint();
@@ -108,7 +109,7 @@ const agent = restate.service({
         }
         return [];
       });
-      return { text: result.text, answers, policyRuns, invocationId: gate.invocationId };
+      return { text: result.text, answers, policyRuns, schemaRuns, invocationId: gate.invocationId };
     },
   },
 });

@@ -18,7 +18,7 @@
 // its receipt says the call ran (or may have), so the handler never runs twice.
 
 const { requirePeer } = require('../gate/peer');
-const { ObjectFreeze, ObjectDefineProperty } = require('../gate/primordials');
+const { ObjectFreeze, ObjectDefineProperty, PromiseResolve, SafePromise } = require('../gate/primordials');
 const { invalidArgument, own, setData, ownDataCopy } = require('../gate/read');
 
 const ADAPTER = 'restate';
@@ -88,32 +88,50 @@ function createRestateToolGate(ctx, options) {
     throw terminal(outcome.code, 'the call must not run');
   }
 
+  // The steps of the calls run one call after another, in the order the SDK starts them: the
+  // SDK runs a response's calls concurrently, and Restate's SDK fails an invocation whose
+  // steps are awaited concurrently by a plain Promise.all ("awaitNext already pending").
+  let queue = PromiseResolve();
+
   function executorFor(entry) {
     return async function execute(input, executeOptions) {
-      const toolCallId = own(executeOptions, 'toolCallId');
-      const recorded = recorder.take(entry.toolName, toolCallId);
-      if (recorded.refusal !== undefined) throw calls.durableError(ADAPTER, recorded.refusal, 'the call has no provider text of its own');
-      // Outside any step: deterministic from the journaled response, so a replay prepares
-      // the same call (a ToolArgumentsValidationError is the SDK's tool error, as for the model).
-      const key = ObjectFreeze({ runId: `${invocationId}/${recorded.step}`, toolCallId });
-      const prepared = await calls.prepareCall(gate, entry, recorded.text, key.runId, toolCallId);
-      let outcome = await ctx.run(`tool ${entry.toolName}`, () => step(entry, prepared, key, executeOptions));
-      if (outcome.status !== 'approval_required') return answer(outcome);
-      if (approvals === undefined) return answer({ status: 'denied', reason: 'approval_required', decidedBy: 'runtime' });
-
-      const asked = outcome.proposal;
-      const awakeable = ctx.awakeable();
-      await ctx.run(`request approval ${entry.toolName}`, async () => {
-        await approvals.request(ObjectFreeze({ awakeableId: awakeable.id, toolName: entry.toolName, toolCallId, reason: outcome.reason, proposal: asked }));
-        return null;
-      });
-      const reviewed = await awakeable.promise;
-      const granted = await ctx.run(`grant ${entry.toolName}`, () => calls.grantAnswer(gate, reviewed, asked));
-      if (own(granted, 'granted') !== true) return answer({ status: 'denied', reason: own(granted, 'refused'), decidedBy: 'runtime' });
-      outcome = await ctx.run(`tool ${entry.toolName} (approved)`, () => step(entry, prepared, key, executeOptions));
-      if (outcome.status === 'approval_required') return answer({ status: 'denied', reason: 'grant_unavailable', decidedBy: 'runtime' });
-      return answer(outcome);
+      const turn = queue;
+      let release;
+      queue = new SafePromise((resolve) => { release = resolve; });
+      try {
+        await turn;
+        return await callSteps(entry, executeOptions);
+      } finally {
+        release();
+      }
     };
+  }
+
+  /** The steps of one call: prepare, decide and execute; on require_approval, the awakeable round trip. */
+  async function callSteps(entry, executeOptions) {
+    const toolCallId = own(executeOptions, 'toolCallId');
+    const recorded = recorder.take(entry.toolName, toolCallId);
+    if (recorded.refusal !== undefined) throw calls.durableError(ADAPTER, recorded.refusal, 'the call has no provider text of its own');
+    // Outside any step: deterministic from the journaled response, so a replay prepares
+    // the same call (a ToolArgumentsValidationError is the SDK's tool error, as for the model).
+    const key = ObjectFreeze({ runId: `${invocationId}/${recorded.step}`, toolCallId });
+    const prepared = await calls.prepareCall(gate, entry, recorded.text, key.runId, toolCallId);
+    let outcome = await ctx.run(`tool ${entry.toolName}`, () => step(entry, prepared, key, executeOptions));
+    if (outcome.status !== 'approval_required') return answer(outcome);
+    if (approvals === undefined) return answer({ status: 'denied', reason: 'approval_required', decidedBy: 'runtime' });
+
+    const asked = outcome.proposal;
+    const awakeable = ctx.awakeable();
+    await ctx.run(`request approval ${entry.toolName}`, async () => {
+      await approvals.request(ObjectFreeze({ awakeableId: awakeable.id, toolName: entry.toolName, toolCallId, reason: outcome.reason, proposal: asked }));
+      return null;
+    });
+    const reviewed = await awakeable.promise;
+    const granted = await ctx.run(`grant ${entry.toolName}`, () => calls.grantAnswer(gate, reviewed, asked));
+    if (own(granted, 'granted') !== true) return answer({ status: 'denied', reason: own(granted, 'refused'), decidedBy: 'runtime' });
+    outcome = await ctx.run(`tool ${entry.toolName} (approved)`, () => step(entry, prepared, key, executeOptions));
+    if (outcome.status === 'approval_required') return answer({ status: 'denied', reason: 'grant_unavailable', decidedBy: 'runtime' });
+    return answer(outcome);
   }
 
   const tools = {};
