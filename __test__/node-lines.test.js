@@ -36,6 +36,7 @@ const NEWER_NODE_TESTS = [
   ['adapter-ai-receipts.test.js', 22],
   ['adapter-openai-agents-receipts.test.js', 22],
   ['adapter-restate.test.js', 22],
+  ['adapter-temporal.test.js', 22],
 ];
 
 const ROOT = path.join(__dirname, '..');
