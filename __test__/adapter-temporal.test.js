@@ -223,3 +223,17 @@ describe('tool-argument-snapshot/temporal/workflow with generateText (outside a 
     }
   });
 });
+
+describe('the workflow side in Temporal\'s workflow bundler', { skip: SKIP }, () => {
+  test('a workflow using tool-argument-snapshot/temporal/workflow bundles with the AI SDK plugin\'s bundler options; the bundle holds no native addon', async () => {
+    const { bundleWorkflowCode } = require('@temporalio/worker');
+    const { AiSdkPlugin } = require('@temporalio/ai-sdk');
+    const plugin = new AiSdkPlugin({ modelProvider: { specificationVersion: 'v4', languageModel() {}, embeddingModel() {}, imageModel() {} } });
+    const logs = [];
+    const logger = { trace() {}, debug() {}, info: (m) => logs.push(m), warn: (m) => logs.push(`warn ${m}`), error: (m) => logs.push(`error ${m}`), log() {} };
+    const { code } = await bundleWorkflowCode({ ...plugin.configureBundler({ workflowsPath: path.join(__dirname, 'adapter-temporal-workflow.js') }), logger });
+    assert.ok(code.includes('tool-argument-snapshot/temporal/workflow') || code.includes('adapters/temporal/workflow.js'), 'the module is in the bundle');
+    assert.doesNotMatch(code, /tool-argument-snapshot\.[a-z0-9-]+\.node|lib\/native\.js/, 'no native addon in the sandbox');
+    assert.deepEqual(logs.filter((l) => l.startsWith('error')), []);
+  });
+});
