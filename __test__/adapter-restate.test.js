@@ -244,4 +244,21 @@ describe('tool-argument-snapshot/restate with a real restate-server', { skip: SK
     assert.deepEqual(effects(genuine.sideEffects), [{ to: 'bob', cents: 250000 }]);
     assert.equal((await receipt(genuineId)).status, 'completed');
   });
+  test('killed inside the tool of an approved call: the retried step reads the receipt before any decision, so the spent grant never becomes a second request to the reviewer; the tool ran once', async () => {
+    await restart({ CRASH: 'in_handler' });
+    const s = scenario([['call_1', '{"to":"bob","cents":250000}']], { receipts: 'clocked' });
+    const id = await send(s);
+    const asked = JSON.parse((await service.line('APPROVAL ')).slice('APPROVAL '.length));
+    const response = await fetch(`${server.ingress}/restate/awakeables/${asked.awakeableId}/resolve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ approved: true, proposal: asked.proposal }) });
+    assert.equal(response.status, 202);
+    await service.line('CRASH_POINT');
+    await service.kill();
+    assert.equal(effects(s.sideEffects).length, 1);
+    await restart({ CLOCK_OFFSET_MS: String(10 * 60 * 1000) });
+    const result = await attach(id);
+    assert.deepEqual(result.answers, [{ id: 'call_1', error: { name: 'TerminalError', reason: 'outcome_unknown' } }]);
+    assert.equal(result.policyRuns, 0, 'nothing was decided again');
+    assert.ok(!service.out.includes('APPROVAL '), 'the reviewer was not asked again');
+    assert.equal(effects(s.sideEffects).length, 1, 'the tool ran once');
+  });
 });
