@@ -4,7 +4,8 @@
 // in one SQLite file. The tool's side effect is a line appended to a file outside this
 // process. Environment:
 //   PORT             the endpoint's port (127.0.0.1)
-//   STORE            the SQLite file of grants and receipts
+//   STORE            the grants' and receipts' store: a SQLite file, or a postgres:// or
+//                    redis:// URL (STORE_NAME: its table or key prefix)
 //   APPROVAL_KEY     the grants' sealing secret
 //   CRASH            '' | 'in_handler' (after the side effect, inside the tool) |
 //                    'after_receipt' (after the receipt recorded the outcome, before the step
@@ -19,7 +20,7 @@ import { durableCalls } from '@restatedev/vercel-ai-middleware';
 import { generateText, stepCountIs, tool, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import { createApprovalGrants, createExecutionReceipts, createSqliteGrantStore } from 'tool-argument-snapshot';
+import { createApprovalGrants, createExecutionReceipts, createSqliteGrantStore, openGrantStore } from 'tool-argument-snapshot';
 import { createRestateToolGate } from 'tool-argument-snapshot/restate';
 
 const { PORT, STORE, APPROVAL_KEY, CRASH = '' } = process.env;
@@ -30,11 +31,13 @@ const crashPoint = async () => {
   await hang();
 };
 
-const sqlite = createSqliteGrantStore({ path: STORE });
+const opened = /^(postgres|redis)/.test(STORE)
+  ? await openGrantStore(STORE, STORE.startsWith('redis') ? { prefix: process.env.STORE_NAME } : { table: process.env.STORE_NAME })
+  : createSqliteGrantStore({ path: STORE });
 // The same store, with a pause after a receipt records its outcome (CRASH=after_receipt).
-const store = { ...sqlite };
+const store = { ...opened };
 store.completeReceipt = async (...args) => {
-  const recorded = await sqlite.completeReceipt(...args);
+  const recorded = await opened.completeReceipt(...args);
   if (CRASH === 'after_receipt') await crashPoint();
   return recorded;
 };

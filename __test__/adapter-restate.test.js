@@ -21,7 +21,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const { findRestateServer, startRestateServer, freePort, register } = require('./restate-server');
-const { required } = require('./services');
+const { required, requires } = require('./services');
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const binary = findRestateServer();
@@ -31,19 +31,31 @@ const SKIP = NODE_MAJOR < 22
 const SERVICE = path.join(__dirname, 'adapter-restate-service.mjs');
 const ROOT = path.join(__dirname, '..');
 
-describe('tool-argument-snapshot/restate with a real restate-server', { skip: SKIP }, () => {
+/** The stores the suite runs on: SQLite always; PostgreSQL and Redis when configured (skipped visibly otherwise). */
+const STORES = [
+  ['SQLite', null, {}],
+  ['PostgreSQL', 'TAS_TEST_PG_URL', SKIP ? {} : requires('pg')],
+  ['Redis', 'TAS_TEST_REDIS_URL', SKIP ? {} : requires('redis')],
+];
+
+for (const [storeKind, variable, needs] of STORES) describe(`tool-argument-snapshot/restate with a real restate-server, grants and receipts in ${storeKind}`, { skip: SKIP || needs.skip }, () => {
   let server;
   let dir;
   let port;
   let service;
   const key = randomBytes(32).toString('hex');
   const tas = () => require('tool-argument-snapshot');
+  const storeName = `tas_restate_${randomBytes(4).toString('hex')}`;
+  const storeUrl = () => (variable === null ? path.join(dir, 'grants.db') : process.env[variable]);
+  const openStore = () => (variable === null
+    ? tas().createSqliteGrantStore({ path: storeUrl() })
+    : tas().openGrantStore(storeUrl(), variable === 'TAS_TEST_REDIS_URL' ? { prefix: storeName } : { table: storeName }));
 
   /** Starts the service process on the one registered address, with `env` (CRASH, CLOCK_OFFSET_MS). */
   async function startService(env = {}) {
     const child = spawn(process.execPath, [SERVICE], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), STORE: path.join(dir, 'grants.db'), APPROVAL_KEY: key, ...env },
+      env: { ...process.env, PORT: String(port), STORE: storeUrl(), STORE_NAME: storeName, APPROVAL_KEY: key, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const proc = { child, out: '', err: '', waiters: [] };
@@ -89,7 +101,7 @@ describe('tool-argument-snapshot/restate with a real restate-server', { skip: SK
   let n = 0;
   const scenario = (calls, extra = {}) => ({ calls, receipts: 'default', sideEffects: path.join(dir, `effects-${++n}.jsonl`), ...extra });
   async function receipt(invocationId, toolCallId = 'call_1') {
-    const store = tas().createSqliteGrantStore({ path: path.join(dir, 'grants.db') });
+    const store = await openStore();
     try {
       return await tas().createExecutionReceipts({ store }).get({ agentName: 'payments', runId: `${invocationId}/1`, toolCallId });
     } finally {
@@ -108,6 +120,21 @@ describe('tool-argument-snapshot/restate with a real restate-server', { skip: SK
   after(async () => {
     if (service) await service.kill();
     if (server) await server.stop();
+    // What this suite wrote to a shared server: its tables, or its keys.
+    if (variable === 'TAS_TEST_PG_URL') {
+      const { Client } = require('pg');
+      const client = new Client({ connectionString: storeUrl() });
+      await client.connect();
+      for (const suffix of ['', '_nonces', '_proposals', '_receipts']) await client.query(`DROP TABLE IF EXISTS "${storeName}${suffix}"`);
+      await client.end();
+    } else if (variable === 'TAS_TEST_REDIS_URL') {
+      const { createClient } = require('redis');
+      const client = createClient({ url: storeUrl() });
+      await client.connect();
+      const keys = await client.keys(`${storeName}*`);
+      if (keys.length) await client.del(keys);
+      await client.quit();
+    }
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
