@@ -237,3 +237,34 @@ describe('the workflow side in Temporal\'s workflow bundler', { skip: SKIP }, ()
     assert.deepEqual(logs.filter((l) => l.startsWith('error')), []);
   });
 });
+
+describe('receipts in process memory beside a durable engine', { skip: SKIP }, () => {
+  test('warn once per process (TAS_DURABLE_MEMORY_RECEIPTS), not with NODE_ENV=production, not with grants in a durable store', () => {
+    const { spawnSync } = require('node:child_process');
+    const script = (grants) => `
+      const codes = [];
+      process.on('warning', (w) => codes.push(w.code));
+      const { tool } = require('ai');
+      const { z } = require('zod');
+      const tas = require('tool-argument-snapshot');
+      const { createToolActivities } = require('tool-argument-snapshot/temporal');
+      const { createRestateToolGate } = require('tool-argument-snapshot/restate');
+      const tools = { transfer: tool({ inputSchema: z.object({}), execute: async () => 'ok' }) };
+      const ctx = { run() {}, awakeable() {}, request() { return { id: 'inv_1' }; } };
+      for (let i = 0; i < 2; i++) {
+        createToolActivities({ agentName: 'a', tools, ${grants} });
+        createRestateToolGate(ctx, { agentName: 'a', tools, ${grants} });
+      }
+      setImmediate(() => console.log(JSON.stringify(codes)));
+    `;
+    const run = (grants, env = {}) => {
+      const result = spawnSync(process.execPath, ['-e', script(grants)], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_ENV: '', ...env } });
+      assert.equal(result.status, 0, result.stderr);
+      return JSON.parse(result.stdout);
+    };
+    assert.deepEqual(run(''), ['TAS_DURABLE_MEMORY_RECEIPTS']);
+    assert.deepEqual(run('', { NODE_ENV: 'production' }), []);
+    assert.deepEqual(run("grants: tas.createApprovalGrants({ store: tas.createSqliteGrantStore({ path: ':memory:' }) })"), []);
+    assert.deepEqual(run('receipts: false'), []);
+  });
+});

@@ -22,6 +22,28 @@ const { ObjectFreeze, ReflectApply, MapPrototypeGet, SafeError, ObjectDefineProp
 const { invalidArgument, own, readOptions, isWellFormedString, isId } = require('../gate/read');
 const { readGrants, readOnDecision, readJsonSchemaOptions, entriesWithPolicies } = require('../gate/options');
 const { readReceipts } = require('../gate/receipts');
+const { nodeEnv } = require('../gate/warnings');
+const { ProcessEmitWarning } = require('../gate/primordials');
+
+/** The code of the warning for a durable-engine gate whose receipts live in process memory. */
+const MEMORY_RECEIPTS_WARNING = 'TAS_DURABLE_MEMORY_RECEIPTS';
+let memoryWarned = false;
+
+/**
+ * Warns once per process (not with NODE_ENV=production) that a durable-engine gate runs
+ * with receipts in process memory: the engine retries a step in another process (or after
+ * this one died), where those receipts are gone, so the tool would run again.
+ */
+function warnMemoryReceipts(adapter) {
+  if (memoryWarned) return;
+  memoryWarned = true;
+  if (nodeEnv() === 'production') return;
+  ProcessEmitWarning(
+    `tool-argument-snapshot/${adapter}: the gate's execution receipts live in this process's memory; ` +
+      'a step the engine retries after the process died runs its tool again. Give the grants a durable store (SQLite, PostgreSQL, Redis): the receipts default to it.',
+    { type: 'Warning', code: MEMORY_RECEIPTS_WARNING },
+  );
+}
 const { executeOptions, receiptRefusalCode } = require('../gate/replays');
 
 /** Receipt codes after which the step must not run the handler, and must not be retried either. */
@@ -50,6 +72,7 @@ function readDurableOptions(options, adapter, readTools) {
   if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption)) throw invalidArgument('options.grantScope must be a well-formed string');
   // The receipts of the grants' own store by default (a durable grants store keeps them).
   const receipts = readReceipts(opts, grants, adapter);
+  if (receipts !== undefined && own(receipts, 'durable') !== true) warnMemoryReceipts(adapter);
   const entries = readTools(own(opts, 'tools'), readJsonSchemaOptions(opts));
   const byName = entriesWithPolicies(entries, own(opts, 'policy'), grants, given);
   return { opts, agentName, grants, receipts, onDecision, grantScope: scopeOption ?? null, entries, byName };
@@ -169,5 +192,5 @@ function isKeyPart(value) {
 }
 
 module.exports = ObjectFreeze({
-  TERMINAL_RECEIPT_CODES, durableError, readDurableOptions, guardedEntry, prepareCall, attemptCall, grantAnswer, isKeyPart,
+  TERMINAL_RECEIPT_CODES, MEMORY_RECEIPTS_WARNING, durableError, readDurableOptions, guardedEntry, prepareCall, attemptCall, grantAnswer, isKeyPart,
 });
