@@ -620,6 +620,12 @@ describe('the durable-engine subpaths: tool-argument-snapshot/restate, /temporal
     assert.ok(PKG.files.includes('adapters/'), 'shipped with adapters/');
   });
 
+  test('their declarations accept ordinary usage and reject misuse under tsc --strict (__test__/types/durable)', () => {
+    const tsc = require.resolve('typescript/bin/tsc');
+    const result = spawnSync(process.execPath, [tsc, '-p', path.join(__dirname, 'types', 'durable', 'tsconfig.json')], { encoding: 'utf8' });
+    assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
+  });
+
   test('each loads without its framework installed, and names the package to install when used; the root loads none of them', () => {
     const script = `
       const Module = require('node:module');
