@@ -153,11 +153,17 @@ describe('tool-argument-snapshot/temporal activities (MockActivityEnvironment, o
     assert.deepEqual(declined.result, { refused: 'approval_declined' });
     const granted = await attempt({ ...base, info: info('a4', 1, 'run-approval'), call: 'grant', request: { answer: { approved: true, proposal }, proposal } });
     assert.deepEqual(granted.result, { granted: true });
+    // Temporal retries the grant activity (its completion was lost): the seal was granted, its grant is live.
+    const regranted = await attempt({ ...base, info: info('a4', 2, 'run-approval'), call: 'grant', request: { answer: { approved: true, proposal }, proposal } });
+    assert.deepEqual(regranted.result, { granted: true });
     const ran = await attempt({ ...base, info: info('a5', 1, 'run-approval'), call: 'run' });
     assert.deepEqual(ran.result, { status: 'executed', result: 'sent 250000 cents to bob' });
     // The grant was spent: the same call asked again needs a new approval.
     const again = await attempt({ ...base, info: info('a6', 1, 'run-approval'), call: 'run' });
     assert.equal(again.result.status, 'approval_required');
+    // Its seal granted once, its grant spent: the old answer grants nothing any more.
+    const stale = await attempt({ ...base, info: info('a7', 1, 'run-approval'), call: 'grant', request: { answer: { approved: true, proposal }, proposal } });
+    assert.deepEqual(stale.result, { refused: 'seal_used' });
     assert.equal(effects(file).length, 1);
   });
 });

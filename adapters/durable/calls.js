@@ -179,11 +179,27 @@ async function grantAnswer(gate, answer, asked) {
     const options = gate.grantScope === null ? undefined : { scope: gate.grantScope };
     await ReflectApply(own(gate.grants, 'grant'), gate.grants, options === undefined ? [proposal] : [proposal, options]);
   } catch (error) {
+    if (isApprovalGrantError(error) && own(error, 'code') === 'seal_used' && await liveGrant(gate, proposal)) {
+      // The engine attempted this grant step again (the attempt that granted died before
+      // the engine recorded it): the seal was granted, and its grant is still there.
+      return { granted: true };
+    }
     if (isApprovalGrantError(error) || isSnapshotDomainError(error)) return { refused: own(error, 'code') };
     if (error instanceof TypeError) return { refused: 'not_a_proposal' };
     throw error;
   }
   return { granted: true };
+}
+
+/** Whether a live grant exists for the proposal's hash in the gate's scope (a read). */
+async function liveGrant(gate, proposal) {
+  const query = { agentName: gate.agentName, toolName: own(proposal, 'toolName'), proposalHash: own(proposal, 'proposalHash') };
+  if (gate.grantScope !== null) query.scope = gate.grantScope;
+  try {
+    return (await ReflectApply(own(gate.grants, 'has'), gate.grants, [query])) === true;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `value` is a non-empty well-formed id (a run or call id). */
