@@ -4,7 +4,8 @@
 // the Info a worker would (workflow id, run id, activity id, attempt); grants and receipts
 // live in one SQLite file; the tool's side effect is a line appended to a file outside this
 // process. argv[2] is JSON: { info, call: 'run' | 'grant', request, receipts, sideEffects,
-// mutate }. Environment: STORE, APPROVAL_KEY, CRASH ('' | 'in_handler' | 'after_receipt':
+// mutate }. Environment: STORE (a SQLite file, or a postgres:// or redis:// URL with
+// STORE_NAME its table or key prefix), APPROVAL_KEY, CRASH ('' | 'in_handler' | 'after_receipt':
 // prints CRASH_POINT and waits to be killed), CLOCK_OFFSET_MS. Prints RESULT <json> or
 // FAILURE <json> (the ApplicationFailure's type and whether Temporal would retry it).
 
@@ -12,7 +13,7 @@ const fs = require('node:fs');
 const { MockActivityEnvironment } = require('@temporalio/testing');
 const { tool } = require('ai');
 const { z } = require('zod');
-const { createApprovalGrants, createExecutionReceipts, createSqliteGrantStore } = require('tool-argument-snapshot');
+const { createApprovalGrants, createExecutionReceipts, createSqliteGrantStore, openGrantStore } = require('tool-argument-snapshot');
 const { createToolActivities } = require('tool-argument-snapshot/temporal');
 
 const { STORE, APPROVAL_KEY, CRASH = '' } = process.env;
@@ -23,10 +24,13 @@ const crashPoint = () => {
   return new Promise(() => {});
 };
 
-const sqlite = createSqliteGrantStore({ path: STORE });
-const store = { ...sqlite };
+(async () => {
+const opened = /^(postgres|redis)/.test(STORE)
+  ? await openGrantStore(STORE, STORE.startsWith('redis') ? { prefix: process.env.STORE_NAME } : { table: process.env.STORE_NAME })
+  : createSqliteGrantStore({ path: STORE });
+const store = { ...opened };
 store.completeReceipt = async (...args) => {
-  const recorded = await sqlite.completeReceipt(...args);
+  const recorded = await opened.completeReceipt(...args);
   if (CRASH === 'after_receipt') await crashPoint();
   return recorded;
 };
@@ -62,4 +66,5 @@ const fn = input.call === 'grant' ? activities.grantToolCall : activities.runToo
 env.run(fn, input.request).then(
   (result) => process.stdout.write(`RESULT ${JSON.stringify({ result, policyRuns, schemaRuns })}\n`),
   (error) => process.stdout.write(`FAILURE ${JSON.stringify({ name: error.name, type: error.type, nonRetryable: error.nonRetryable, message: error.message })}\n`),
-).finally(() => sqlite.close());
+).finally(() => opened.close());
+})();

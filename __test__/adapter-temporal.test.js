@@ -24,25 +24,55 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 
+const { requires } = require('./services');
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const SKIP = NODE_MAJOR < 22 && `ai 7 needs Node >= 22 (this is ${process.versions.node}; node-lines.test.js runs this file under the newest Node line)`;
 const CHILD = path.join(__dirname, 'adapter-temporal-activity-process.js');
 const ROOT = path.join(__dirname, '..');
 
-describe('tool-argument-snapshot/temporal activities (MockActivityEnvironment, one process per attempt)', { skip: SKIP }, () => {
+/** The stores the activities run on: SQLite always; PostgreSQL and Redis when configured (skipped visibly otherwise). */
+const STORES = [
+  ['SQLite', null, {}],
+  ['PostgreSQL', 'TAS_TEST_PG_URL', SKIP ? {} : requires('pg')],
+  ['Redis', 'TAS_TEST_REDIS_URL', SKIP ? {} : requires('redis')],
+];
+
+for (const [storeKind, variable, needs] of STORES) describe(`tool-argument-snapshot/temporal activities (MockActivityEnvironment, one process per attempt), grants and receipts in ${storeKind}`, { skip: SKIP || needs.skip }, () => {
   let dir;
   const key = randomBytes(32).toString('hex');
   const tas = () => require('tool-argument-snapshot');
   let n = 0;
+  const storeName = `tas_temporal_${randomBytes(4).toString('hex')}`;
+  const storeUrl = () => (variable === null ? path.join(dir, 'grants.db') : process.env[variable]);
+  const openStore = () => (variable === null
+    ? tas().createSqliteGrantStore({ path: storeUrl() })
+    : tas().openGrantStore(storeUrl(), variable === 'TAS_TEST_REDIS_URL' ? { prefix: storeName } : { table: storeName }));
 
   before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-temporal-test-')); });
-  after(() => { if (dir) fs.rmSync(dir, { recursive: true, force: true }); });
+  after(async () => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    // What this suite wrote to a shared server: its tables, or its keys.
+    if (variable === 'TAS_TEST_PG_URL') {
+      const { Client } = require('pg');
+      const client = new Client({ connectionString: storeUrl() });
+      await client.connect();
+      for (const suffix of ['', '_nonces', '_proposals', '_receipts']) await client.query(`DROP TABLE IF EXISTS "${storeName}${suffix}"`);
+      await client.end();
+    } else if (variable === 'TAS_TEST_REDIS_URL') {
+      const { createClient } = require('redis');
+      const client = createClient({ url: storeUrl() });
+      await client.connect();
+      const keys = await client.keys(`${storeName}*`);
+      if (keys.length) await client.del(keys);
+      await client.quit();
+    }
+  });
 
   /** One activity attempt in a new process: resolves { result } / { failure }, or { crashed } after a SIGKILL at CRASH_POINT. */
   function attempt(input, env = {}) {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [CHILD, JSON.stringify(input)], {
-        cwd: ROOT, env: { ...process.env, STORE: path.join(dir, 'grants.db'), APPROVAL_KEY: key, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+        cwd: ROOT, env: { ...process.env, STORE: storeUrl(), STORE_NAME: storeName, APPROVAL_KEY: key, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
       let err = '';
@@ -70,7 +100,7 @@ describe('tool-argument-snapshot/temporal activities (MockActivityEnvironment, o
   const effects = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
   const sideEffects = () => path.join(dir, `effects-${++n}.jsonl`);
   async function receipt(runId, toolCallId) {
-    const store = tas().createSqliteGrantStore({ path: path.join(dir, 'grants.db') });
+    const store = await openStore();
     try {
       return await tas().createExecutionReceipts({ store }).get({ agentName: 'payments', runId, toolCallId });
     } finally {
