@@ -18,12 +18,12 @@
 const {
   prepareToolCallAsync, evaluateToolCall, executeToolCall, isToolCallNotAllowedError, isApprovalGrantError, isSnapshotDomainError,
 } = require('tool-argument-snapshot');
-const { ObjectFreeze, ReflectApply, MapPrototypeGet, SafeError, ObjectDefineProperty } = require('../gate/primordials');
+const { ObjectFreeze, ReflectApply, MapPrototypeGet, SafeError, ObjectDefineProperty, ProcessEmitWarning } = require('../gate/primordials');
 const { invalidArgument, own, readOptions, isWellFormedString, isId } = require('../gate/read');
 const { readGrants, readOnDecision, readJsonSchemaOptions, entriesWithPolicies } = require('../gate/options');
 const { readReceipts } = require('../gate/receipts');
+const { executeOptions, receiptRefusalCode } = require('../gate/replays');
 const { nodeEnv } = require('../gate/warnings');
-const { ProcessEmitWarning } = require('../gate/primordials');
 
 /** The code of the warning for a durable-engine gate whose receipts live in process memory. */
 const MEMORY_RECEIPTS_WARNING = 'TAS_DURABLE_MEMORY_RECEIPTS';
@@ -44,11 +44,6 @@ function warnMemoryReceipts(adapter) {
     { type: 'Warning', code: MEMORY_RECEIPTS_WARNING },
   );
 }
-const { executeOptions, receiptRefusalCode } = require('../gate/replays');
-
-/** Receipt codes after which the step must not run the handler, and must not be retried either. */
-const TERMINAL_RECEIPT_CODES = ['call_id_required', 'call_already_executed', 'call_id_conflict', 'outcome_unknown'];
-
 /** An Error of the helpers: a stable `code`, a message that names the code and never a payload. */
 function durableError(adapter, code, what) {
   const error = new SafeError(`tool-argument-snapshot/${adapter}: ${what} (${code})`);
@@ -208,5 +203,5 @@ function isKeyPart(value) {
 }
 
 module.exports = ObjectFreeze({
-  TERMINAL_RECEIPT_CODES, MEMORY_RECEIPTS_WARNING, durableError, readDurableOptions, guardedEntry, prepareCall, attemptCall, grantAnswer, isKeyPart,
+  MEMORY_RECEIPTS_WARNING, durableError, readDurableOptions, guardedEntry, prepareCall, attemptCall, grantAnswer, isKeyPart,
 });
