@@ -10,7 +10,6 @@
 //   CRASH            '' | 'in_handler' (after the side effect, inside the tool) |
 //                    'after_receipt' (after the receipt recorded the outcome, before the step
 //                    completes): this process then prints CRASH_POINT and waits to be killed
-//   CLOCK_OFFSET_MS  added to the receipts' clock (a process started past a claim's lease)
 // Prints READY once listening, APPROVAL <json> for each approval request.
 
 import http2 from 'node:http2';
@@ -24,7 +23,6 @@ import { createApprovalGrants, createExecutionReceipts, createSqliteGrantStore, 
 import { createRestateToolGate } from 'tool-argument-snapshot/restate';
 
 const { PORT, STORE, APPROVAL_KEY, CRASH = '' } = process.env;
-const OFFSET = Number(process.env.CLOCK_OFFSET_MS || 0);
 const hang = () => new Promise(() => {});
 const crashPoint = async () => {
   process.stdout.write('CRASH_POINT\n');
@@ -42,10 +40,7 @@ store.completeReceipt = async (...args) => {
   return recorded;
 };
 const grants = createApprovalGrants({ store, keys: [{ id: 'k1', secret: APPROVAL_KEY }] });
-const receiptsBy = {
-  kept: createExecutionReceipts({ store, keepResults: true, now: () => Date.now() + OFFSET }),
-  clocked: createExecutionReceipts({ store, now: () => Date.now() + OFFSET }),
-};
+const receiptsBy = { kept: createExecutionReceipts({ store, keepResults: true }) };
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 

@@ -120,7 +120,10 @@ async function attemptCall(gate, entry, prepared, key, policyContext, handlerArg
     if (receipt !== null && receipt !== undefined) {
       if (own(receipt, 'proposalHash') !== prepared.proposalHash) return { status: 'refused', code: 'call_id_conflict' };
       const status = own(receipt, 'status');
-      if (status === 'in_progress') return { status: 'retry', code: 'execution_in_progress' };
+      // A claim with no outcome. Restate runs one attempt of an invocation at a time, so the
+      // claim a new attempt finds is a dead attempt's: its outcome is unknown now. Temporal
+      // may retry an activity whose attempt still runs (a timeout): wait for its lease.
+      if (status === 'in_progress') return gate.claimOfDeadAttempt ? { status: 'refused', code: 'outcome_unknown' } : { status: 'retry', code: 'execution_in_progress' };
       if (status === 'outcome_unknown') return { status: 'refused', code: 'outcome_unknown' };
       // completed or failed: only a kept result may still answer (executeToolCall gives it).
       if (own(receipt, 'hasResult') !== true) return { status: 'refused', code: 'call_already_executed' };

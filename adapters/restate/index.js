@@ -15,7 +15,8 @@
 //      a step grants it (the seal verifies); a step decides again on the same prepared call
 //      and executes.
 // A step whose process dies after the tool's side effect is attempted again by Restate:
-// its receipt says the call ran (or may have), so the handler never runs twice.
+// its receipt says the call ran (completed: the kept result or call_already_executed) or may
+// have (claimed, no outcome: outcome_unknown), so the handler never runs twice.
 
 const { requirePeer } = require('../gate/peer');
 const { ObjectFreeze, ObjectDefineProperty, PromiseResolve, SafePromise } = require('../gate/primordials');
@@ -57,6 +58,9 @@ function createRestateToolGate(ctx, options) {
     throw invalidArgument('createRestateToolGate expects the Restate handler\'s context as its first argument');
   }
   const gate = calls.readDurableOptions(options, ADAPTER, readTools);
+  // A step attempt that finds its call claimed and not completed follows an attempt Restate
+  // gave up on (one attempt of an invocation runs at a time): outcome_unknown, at once.
+  gate.claimOfDeadAttempt = true;
   const approvals = readApprovals(gate.opts);
   const invocationId = own(ctx.request(), 'id');
   if (!calls.isKeyPart(invocationId)) throw invalidArgument('the Restate context has no invocation id');
