@@ -44,7 +44,7 @@ export interface DurableGateOptions<TOOLS extends ToolSet, EXTRA> {
   agentName: string;
   /** AI SDK tools with their own `execute` (the side effect). Tools without one pass through. */
   tools: TOOLS;
-  /** One function for every tool (a union by `toolName`), or one per tool; asked after the grants. */
+  /** One function for every tool (a union by `toolName`), or one per tool; combined with the grants' policy as in the AI SDK gate (an approved hash allows a call that needs approval). */
   policy?: DurableToolPolicy<TOOLS, EXTRA> | DurableToolPolicies<TOOLS, EXTRA>;
   /** Grants in the application's store (give a durable store: the receipts default to it). */
   grants?: ApprovalGrants;
