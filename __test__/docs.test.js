@@ -21,8 +21,11 @@
 //   - A `<!-- needs: WHAT -->` line before a block (several may stack, with `<!-- runs -->`
 //     too) names what it needs: `postgres` (TAS_TEST_PG_URL, given to the block as
 //     DATABASE_URL), `redis` (TAS_TEST_REDIS_URL, given as REDIS_URL), `node>=22` (runs
-//     under this Node when it is 22 or later, else under the newest Node line found). A
-//     block whose need is missing is skipped with the reason, or fails when
+//     under this Node when it is 22 or later, else under the newest Node line found),
+//     `restate-server` (a real restate-server started for the block, bound to 127.0.0.1 with
+//     a temporary data directory, its URLs given as RESTATE_ADMIN_URL and
+//     RESTATE_INGRESS_URL; the binary of @restatedev/restate-server, or RESTATE_SERVER_BINARY).
+//     A block whose need is missing is skipped with the reason, or fails when
 //     TAS_REQUIRE_SERVICES=1 (CI provides every one).
 //   - Excluded, with the reason printed: other shell blocks (```sh ```bash ```shell ```console),
 //     ```diff blocks (a change to an app: the adapters' three-line integrations; their
@@ -42,6 +45,7 @@ const os = require('node:os');
 const path = require('node:path');
 const ts = require('typescript');
 const { lookup } = require('./services');
+const { findRestateServer, startRestateServer } = require('./restate-server');
 
 const ROOT = path.join(__dirname, '..');
 /** README.md, then every Markdown file under docs/, as paths relative to the root. */
@@ -186,11 +190,16 @@ const runnable = blocks.filter((b) => b.kind === 'js' || b.kind === 'ts' || b.ki
 function plan(block) {
   const env = {};
   let node = process.execPath;
+  let restate = false;
   for (const need of block.needs) {
     if (need === 'postgres' || need === 'redis') {
       const found = lookup(need === 'postgres' ? 'pg' : 'redis');
       if (found.value === null) return { skip: found.reason };
       env[need === 'postgres' ? 'DATABASE_URL' : 'REDIS_URL'] = found.value;
+    } else if (need === 'restate-server') {
+      const found = findRestateServer();
+      if (found.file === null) return { skip: found.reason };
+      restate = true;
     } else if (need === 'node>=22') {
       if (Number(process.versions.node.split('.')[0]) < 22) {
         const found = lookup('newest-node', 22);
@@ -201,7 +210,7 @@ function plan(block) {
       return { invalid: `unknown need ${need}` };
     }
   }
-  return { node, env };
+  return { node, env, restate };
 }
 
 function packageName(specifier) {
@@ -307,7 +316,7 @@ describe('README.md and docs examples run as written', () => {
   });
 
   for (const block of runnable) {
-    test(`${label(block)} runs as written`, (t) => {
+    test(`${label(block)} runs as written`, async (t) => {
       const how = plan(block);
       assert.equal(how.invalid, undefined, `${label(block)}: ${how.invalid}`);
       if (how.skip) {
@@ -327,7 +336,14 @@ describe('README.md and docs examples run as written', () => {
       if (block.kind === 'sh') env.PATH = `${path.join(dir, 'node_modules', '.bin')}${path.delimiter}${path.dirname(how.node)}${path.delimiter}${env.PATH}`;
       const command = block.kind === 'sh' ? 'bash' : how.node;
       const args = block.kind === 'sh' ? ['-euo', 'pipefail', block.run] : [block.run];
-      const run = spawnSync(command, args, { cwd: dir, encoding: 'utf8', env, timeout: 120_000 });
+      const server = how.restate ? await startRestateServer() : null;
+      if (server) Object.assign(env, { RESTATE_ADMIN_URL: server.admin, RESTATE_INGRESS_URL: server.ingress });
+      let run;
+      try {
+        run = spawnSync(command, args, { cwd: dir, encoding: 'utf8', env, timeout: 120_000 });
+      } finally {
+        if (server) await server.stop();
+      }
       assert.equal(run.error, undefined, `${label(block)}: ${run.error}`);
       assert.equal(run.signal, null, `${label(block)} was killed by ${run.signal}\n${run.stderr}`);
       assert.equal(run.status, 0, `${label(block)} exited ${run.status}\n${run.stdout}\n${run.stderr}`);

@@ -35,6 +35,8 @@ const NEWER_NODE_TESTS = [
   ['adapter-mastra-receipts.test.js', 22],
   ['adapter-ai-receipts.test.js', 22],
   ['adapter-openai-agents-receipts.test.js', 22],
+  ['adapter-restate.test.js', 22],
+  ['adapter-temporal.test.js', 22],
 ];
 
 const ROOT = path.join(__dirname, '..');

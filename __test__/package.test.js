@@ -601,3 +601,59 @@ console.log(JSON.stringify({ json: prepared.argsCanonicalJson, hash, same: snaps
     assert.equal(mustSucceed('require tool-argument-snapshot/langchain', langchain).stdout, 'MODULE_NOT_FOUND @langchain/core\n');
   });
 });
+
+describe('the durable-engine subpaths: tool-argument-snapshot/restate, /temporal, /temporal/workflow', () => {
+  const SUBPATHS = {
+    './restate': { dir: 'adapters/restate', file: 'index', peer: '@restatedev/restate-sdk', factory: 'createRestateToolGate' },
+    './temporal': { dir: 'adapters/temporal', file: 'index', peer: '@temporalio/activity', factory: 'createToolActivities' },
+    './temporal/workflow': { dir: 'adapters/temporal', file: 'workflow', peer: 'ai', factory: 'createWorkflowToolGate' },
+  };
+
+  test('each is exported with its declarations in its own folder, both files exist, and its framework is an optional peer', () => {
+    for (const [subpath, { dir, file, peer }] of Object.entries(SUBPATHS)) {
+      assert.deepEqual(PKG.exports[subpath], { types: `./${dir}/${file}.d.ts`, default: `./${dir}/${file}.js` }, subpath);
+      for (const f of [`${dir}/${file}.d.ts`, `${dir}/${file}.js`]) assert.ok(fs.existsSync(path.join(ROOT, f)), `${f} exists`);
+      assert.ok(PKG.peerDependencies[peer], `${peer} is a peer`);
+      assert.deepEqual(PKG.peerDependenciesMeta[peer], { optional: true }, `${peer} is optional`);
+      assert.equal((PKG.dependencies ?? {})[peer], undefined, `${peer} is no dependency`);
+    }
+    assert.ok(PKG.files.includes('adapters/'), 'shipped with adapters/');
+  });
+
+  test('their declarations accept ordinary usage and reject misuse under tsc --strict (__test__/types/durable)', () => {
+    const tsc = require.resolve('typescript/bin/tsc');
+    const result = spawnSync(process.execPath, [tsc, '-p', path.join(__dirname, 'types', 'durable', 'tsconfig.json')], { encoding: 'utf8' });
+    assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
+  });
+
+  test('each loads without its framework installed, and names the package to install when used; the root loads none of them', () => {
+    const script = `
+      const Module = require('node:module');
+      const resolve = Module._resolveFilename;
+      const blocked = ['@restatedev/', '@temporalio/', 'ai'];
+      Module._resolveFilename = function (request, ...rest) {
+        if (blocked.some((b) => request === b || request.startsWith(b.endsWith('/') ? b : b + '/'))) {
+          const error = new Error("Cannot find module '" + request + "'");
+          error.code = 'MODULE_NOT_FOUND';
+          throw error;
+        }
+        return resolve.call(this, request, ...rest);
+      };
+      const out = {};
+      for (const [subpath, factory] of ${JSON.stringify(Object.entries(SUBPATHS).map(([s, v]) => [s, v.factory]))}) {
+        const mod = require('tool-argument-snapshot' + subpath.slice(1));
+        try { mod[factory]({ run() {}, awakeable() {}, request() { return { id: 'inv' }; } }, {}); out[subpath] = 'no error'; }
+        catch (error) { out[subpath] = [typeof mod[factory], error.code, error.packageName, error.message.includes('npm install ' + error.packageName)]; }
+      }
+      out.root = Object.keys(require.cache).some((file) => /@restatedev|@temporalio/.test(file));
+      console.log(JSON.stringify(out));
+    `;
+    const result = spawnSync(process.execPath, ['-e', script], { cwd: __dirname, encoding: 'utf8', env: childEnv() });
+    assert.equal(result.status, 0, result.stderr);
+    const out = JSON.parse(result.stdout);
+    for (const [subpath, { peer }] of Object.entries(SUBPATHS)) {
+      assert.deepEqual(out[subpath], ['function', 'MODULE_NOT_FOUND', peer, true], subpath);
+    }
+    assert.equal(out.root, false);
+  });
+});
