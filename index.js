@@ -10,16 +10,51 @@ const { MAX_DEPTH } = require('./lib/snapshot/walk');
 const {
   decodeRequest, isArgumentsText, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
 } = require('./lib/run');
-const { createApprovalGrants } = require('./lib/grants');
-const { createExecutionReceipts } = require('./lib/receipts');
-const { createSqliteGrantStore } = require('./lib/grants/stores/sqlite');
-const { createPostgresGrantStore } = require('./lib/grants/stores/postgres');
-const { createRedisGrantStore } = require('./lib/grants/stores/redis');
-const { openGrantStore } = require('./lib/grants/open');
-const { diffSnapshots } = require('./lib/diff');
-const { fromJsonSchema } = require('./lib/json-schema/index');
 const { checkEngine } = require('./lib/selftest');
-const { createCedarPolicy, CedarPolicyError, isCedarPolicyError } = require('./lib/cedar');
+const { CedarPolicyError, isCedarPolicyError } = require('./lib/cedar/shared');
+const { lazy } = require('./lib/lazy');
+
+// What a process may never use is loaded at its first call: grants and seals, receipts,
+// the stores and openGrantStore, diff, json-schema (and ajv), Cedar. Each export is a
+// plain function (a data property, as before) whose call loads its module once and
+// hands over; those modules take their built-ins from lib/primordials.js, captured now.
+const grants = lazy(() => require('./lib/grants'));
+const receipts = lazy(() => require('./lib/receipts'));
+const sqlite = lazy(() => require('./lib/grants/stores/sqlite'));
+const postgres = lazy(() => require('./lib/grants/stores/postgres'));
+const redis = lazy(() => require('./lib/grants/stores/redis'));
+const open = lazy(() => require('./lib/grants/open'));
+const diff = lazy(() => require('./lib/diff'));
+const jsonSchema = lazy(() => require('./lib/json-schema/index'));
+const cedar = lazy(() => require('./lib/cedar'));
+
+function createApprovalGrants(options) {
+  return grants().createApprovalGrants(options);
+}
+function createExecutionReceipts(options) {
+  return receipts().createExecutionReceipts(options);
+}
+function createSqliteGrantStore(options) {
+  return sqlite().createSqliteGrantStore(options);
+}
+function createPostgresGrantStore(options) {
+  return postgres().createPostgresGrantStore(options);
+}
+function createRedisGrantStore(options) {
+  return redis().createRedisGrantStore(options);
+}
+function openGrantStore(url, options) {
+  return open().openGrantStore(url, options);
+}
+function diffSnapshots(approved, proposed, options) {
+  return diff().diffSnapshots(approved, proposed, options);
+}
+function fromJsonSchema(schema, options) {
+  return jsonSchema().fromJsonSchema(schema, options);
+}
+function createCedarPolicy(options) {
+  return cedar().createCedarPolicy(options);
+}
 
 checkEngine(canonicalize, createSnapshot);
 

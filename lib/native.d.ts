@@ -150,6 +150,18 @@ export declare const OP_STRING: number
 export declare const OP_TRUE: number
 
 /**
+ * `count` random bytes from the operating system as `2 * count` lowercase hex digits
+ * (at most 65,536 bytes). Throws when the operating system fails, as `node:crypto` does.
+ */
+export declare function randomHex(count: number): string
+
+/**
+ * A random RFC 9562 version 4 UUID in its lowercase 8-4-4-4-12 form, as
+ * `crypto.randomUUID()` makes them.
+ */
+export declare function randomUuid(): string
+
+/**
  * The lowercase hex HMAC-SHA256 of the UTF-8 `message` under `key`: a sealed proposal's
  * signature (`message` is its RFC 8785 form without the signature).
  */
@@ -160,6 +172,12 @@ export declare function sealSignature(key: Uint8Array, message: string): string
  * `message` under `key`, compared in constant time.
  */
 export declare function sealVerify(key: Uint8Array, message: string, signature: string): boolean
+
+/**
+ * The lowercase hex SHA-256 of the UTF-8 of `text` (a lone surrogate reads as U+FFFD, as
+ * in `createHash('sha256').update(text, 'utf8')`).
+ */
+export declare function sha256Hex(text: string): string
 
 /**
  * A receipt record as the store keeps it (text still encoded: the JavaScript wrapper

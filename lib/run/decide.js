@@ -12,7 +12,7 @@ const { ours, settleNative, isPromise, thenIsHookFree } = require('../promises')
 const { EVALUATE, observed, traceAsync, attemptIdOf, setField } = require('../events');
 const { grantsUsed, openEvaluation, runInEvaluation, isAnswerOfAnother, bindDecision } = require('../grants/registry');
 const P = require('../primordials');
-const { cedarEventFields } = require('../cedar');
+const { cedarEventFields } = require('../cedar/shared');
 
 const {
   ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertySymbols, ObjectHasOwn, ObjectKeys,
