@@ -1,23 +1,23 @@
 'use strict';
 // tool-argument-snapshot: RFC-0016 authorized tool-argument snapshots (RFC 8785 JCS).
 
-const { canonicalize, createSnapshot, decodeView, proposalHash, verifySnapshot } = require('./lib/snapshot');
+const { canonicalize, createSnapshot, decodeView, proposalHash, verifySnapshot, MAX_DEPTH } = require('./lib/snapshot');
 const {
   SnapshotDomainError, ToolArgumentsValidationError, ToolCallNotAllowedError, ApprovalGrantError, ERROR_CODES,
-  isSnapshotDomainError, isToolArgumentsValidationError, isToolCallNotAllowedError, isApprovalGrantError,
+  isSnapshotDomainError, isToolArgumentsValidationError, isToolCallNotAllowedError, isApprovalGrantError, RUNTIME_REASONS,
+  CedarPolicyError, isCedarPolicyError,
 } = require('./lib/errors');
-const { MAX_DEPTH } = require('./lib/snapshot/walk');
-const {
-  decodeRequest, isArgumentsText, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
-} = require('./lib/run');
 const { checkEngine } = require('./lib/selftest');
-const { CedarPolicyError, isCedarPolicyError } = require('./lib/cedar/shared');
 const { lazy } = require('./lib/lazy');
 
-// What a process may never use is loaded at its first call: grants and seals, receipts,
-// the stores and openGrantStore, diff, json-schema (and ajv), Cedar. Each export is a
-// plain function (a data property, as before) whose call loads its module once and
-// hands over; those modules take their built-ins from lib/primordials.js, captured now.
+// What a process may never use is loaded at its first call: the run loop (decodeRequest
+// to authorizeToolCall), grants and seals, receipts, the stores and openGrantStore, diff,
+// json-schema (and ajv), Cedar. Each export is a plain function (a data property, as
+// before) whose call loads its module once and hands over; those modules take their
+// built-ins from lib/primordials.js, captured now. Loading fewer modules matters beyond
+// their own code: every module Node loads runs its resolver's path functions, and once
+// those are hot the engine's optimizing compiler itself is loaded (docs/performance.md).
+const run = lazy(() => require('./lib/run'));
 const grants = lazy(() => require('./lib/grants'));
 const receipts = lazy(() => require('./lib/receipts'));
 const sqlite = lazy(() => require('./lib/grants/stores/sqlite'));
@@ -28,6 +28,27 @@ const diff = lazy(() => require('./lib/diff'));
 const jsonSchema = lazy(() => require('./lib/json-schema/index'));
 const cedar = lazy(() => require('./lib/cedar'));
 
+function decodeRequest(text, options) {
+  return run().decodeRequest(text, options);
+}
+function isArgumentsText(value) {
+  return run().isArgumentsText(value);
+}
+function prepareToolCall(options) {
+  return run().prepareToolCall(options);
+}
+function prepareToolCallAsync(options) {
+  return run().prepareToolCallAsync(options);
+}
+function evaluateToolCall(options) {
+  return run().evaluateToolCall(options);
+}
+function executeToolCall(decision, execute, options) {
+  return run().executeToolCall(decision, execute, options);
+}
+function authorizeToolCall(options) {
+  return run().authorizeToolCall(options);
+}
 function createApprovalGrants(options) {
   return grants().createApprovalGrants(options);
 }

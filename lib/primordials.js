@@ -11,6 +11,7 @@
 // captures nothing from the global object itself.
 
 const { types } = require('node:util');
+const { AsyncLocalStorage } = require('node:async_hooks');
 const nodeModule = require('node:module');
 const nodePath = require('node:path');
 
@@ -128,7 +129,17 @@ module.exports = Object.freeze({
   SafeTypeError: TypeError,
   ErrorCaptureStackTrace: Error.captureStackTrace,
   SafePromise: Promise,
+  PromisePrototype: Promise.prototype,
+  PromisePrototypeThen: uncurryThis(Promise.prototype.then),
+  promiseSpeciesGetter: Object.getOwnPropertyDescriptor(Promise, Symbol.species).get,
   PromiseReject: Promise.reject.bind(Promise),
+  ObjectIsExtensible: Object.isExtensible,
+  ReflectDeleteProperty: Reflect.deleteProperty,
+  MathRandom: Math.random,
+  NumberPrototypeToString: uncurryThis(Number.prototype.toString),
+  SafeAsyncLocalStorage: AsyncLocalStorage,
+  AsyncLocalStorageRun: uncurryThis(AsyncLocalStorage.prototype.run),
+  AsyncLocalStorageGetStore: uncurryThis(AsyncLocalStorage.prototype.getStore),
   SafeMap: Map,
   MapPrototypeGet: uncurryThis(Map.prototype.get),
   MapPrototypeSet: uncurryThis(Map.prototype.set),

@@ -1,38 +1,14 @@
 'use strict';
 // What the rest of the package needs of Cedar policies without loading Cedar
-// (./index.js, loaded at the first createCedarPolicy): the error class, its brand test,
-// the results and policies createCedarPolicy made (private sets only it adds to), and
-// the evaluate event's Cedar fields.
+// (./index.js, loaded at the first createCedarPolicy): the results and policies
+// createCedarPolicy made (private sets only it adds to) and the evaluate event's Cedar
+// fields. The error class and its brand test are lib/errors.js's.
 
-const { own } = require('../input');
+const { CedarPolicyError, isCedarPolicyError } = require('../errors');
 const P = require('../primordials');
 
-const { ObjectFreeze, ObjectDefineProperty, isProxy, SafeError, SafeWeakSet, SafeWeakMap } = P;
+const { ObjectFreeze, SafeWeakSet, SafeWeakMap } = P;
 const { WeakSetPrototypeHas, WeakSetPrototypeAdd, WeakMapPrototypeGet } = P;
-
-/** The error of a policy set refused at creation or update: codes and policy ids, never argument values. */
-class CedarPolicyError extends SafeError {
-  constructor(issues) {
-    const first = issues[0];
-    const where = first.policyId === null || first.policyId === undefined ? '' : ` (policy "${first.policyId}")`;
-    super(`Cedar policy set refused${where}: ${first.message} [${first.code}]`);
-    define(this, 'name', 'CedarPolicyError', false);
-    define(this, BRAND, 'CedarPolicyError', false);
-    define(this, 'code', first.code, true);
-    define(this, 'policyId', first.policyId ?? undefined, true);
-    define(this, 'issues', issues, true);
-  }
-}
-
-const BRAND = P.SymbolFor('tool-argument-snapshot.error');
-
-function define(target, key, value, enumerable) {
-  ObjectDefineProperty(target, key, { __proto__: null, value, enumerable, writable: false, configurable: true });
-}
-
-function isCedarPolicyError(value) {
-  return value !== null && typeof value === 'object' && !isProxy(value) && own(value, BRAND) === 'CedarPolicyError';
-}
 
 /** The results createCedarPolicy made: only these carry their fields into the evaluate event. */
 const RESULTS = new SafeWeakSet();

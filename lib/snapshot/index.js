@@ -6,7 +6,7 @@
 const { binding } = require('../native');
 const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, invalidArgument, nativeFailure, FAILED } = require('../errors');
 const { own, requireInput } = require('../input');
-const { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, VIEWS_FROM_SKELETON } = require('./canonical');
+const { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, VIEWS_FROM_SKELETON, MAX_DEPTH } = require('./canonical');
 const {
   firstView, view, firstPolicyView, policyView, unchangedCopy, releasePolicyView, spareOf, takeTemplate, NOT_TAKEN, PolicyView, PARSE_EACH_TIME, PARSE_COPYABLE,
   NO_SKELETON_TEMPLATE,
@@ -274,5 +274,5 @@ function proposalHash(input) {
 
 module.exports = {
   canonicalize, createSnapshot, createSnapshotFromText, snapshotOf, decodeView, executionView, policyViewOf, policyViewUnchanged, releasePolicyView, spareOf, proposalHash,
-  verifySnapshot,
+  verifySnapshot, MAX_DEPTH,
 };
