@@ -244,7 +244,14 @@ export declare function sqliteStoreTake(store: ExternalObject<'SqliteGrantStore'
  * The skeleton the last `encodeTape` on this thread left (its template character was
  * `2`), as a string of the same form as its JSON; `FAILED` when there is none. Taking it
  * leaves none.
+ * Copies into `out` the key order of the root object of the value `encodeTape` last
+ * encoded, when that was an object wider than the views' copying limit (template
+ * character `0`): for each member in RFC 8785 key order, its position among the
+ * object's members on the tape. Returns how many it copied, or `FAILED` when there is no
+ * such order or `out` is too short.
  */
+export declare function takeRootOrder(out: Uint32Array): number
+
 export declare function takeSkeleton(): string | number
 
 /** Header word: the number of long strings. */
