@@ -31,22 +31,22 @@ const FRAMEWORKS = [
   ['mcp', ['@modelcontextprotocol/sdk/server/mcp.js']],
 ];
 
-/** The targets: [label, modules required before the timed one, the timed one]. */
+/** The targets: [label, modules required before the timed ones, the timed ones]. */
 function targets() {
-  const list = [['tool-argument-snapshot', [], 'tool-argument-snapshot']];
-  for (const [subpath] of FRAMEWORKS) list.push([`tool-argument-snapshot/${subpath}`, [], `tool-argument-snapshot/${subpath}`]);
-  list.push(['zod', [], 'zod']);
+  const list = [['tool-argument-snapshot', [], ['tool-argument-snapshot']]];
+  for (const [subpath] of FRAMEWORKS) list.push([`tool-argument-snapshot/${subpath}`, [], [`tool-argument-snapshot/${subpath}`]]);
+  list.push(['zod', [], ['zod']]);
   for (const [subpath, modules] of FRAMEWORKS) {
-    list.push([`${modules.join(' + ')} (framework)`, modules.slice(0, -1), modules[modules.length - 1]]);
-    list.push([`tool-argument-snapshot/${subpath} after ${modules.join(' + ')}`, modules, `tool-argument-snapshot/${subpath}`]);
+    list.push([`${modules.join(' + ')} (framework)`, [], modules]);
+    list.push([`tool-argument-snapshot/${subpath} after ${modules.join(' + ')}`, modules, [`tool-argument-snapshot/${subpath}`]]);
   }
   return list;
 }
 
-/** The child's code: require `before`, then time the require of `timed` (null: none), print ms and RSS. */
+/** The child's code: require `before`, then time the requires of `timed` (empty: none), print ms and RSS. */
 function childCode(before, timed) {
   const pre = before.map((m) => `require(${JSON.stringify(m)});`).join('');
-  const req = timed === null ? '' : `require(${JSON.stringify(timed)});`;
+  const req = timed.map((m) => `require(${JSON.stringify(m)});`).join('');
   return `${pre}const t=process.hrtime.bigint();${req}const ms=Number(process.hrtime.bigint()-t)/1e6;` +
     'process.stdout.write(JSON.stringify({ms,rss:process.memoryUsage.rss()}))';
 }
@@ -75,7 +75,7 @@ const median = (values) => quantile(values, 0.5);
  */
 function runLoadTimeGroup(opts = {}) {
   const rounds = opts.quick ? 3 : opts.roundsGiven ? opts.rounds : 20;
-  const list = [['bare process', [], null], ...targets()];
+  const list = [['bare process', [], []], ...targets()];
   const results = list.map(() => ({ ms: [], rss: [], wall: [], error: null }));
   for (let round = 0; round < rounds; round++) {
     const order = list.map((_, i) => i);
