@@ -334,6 +334,16 @@ test('generated pairs: diffSnapshots equals a naive recursive diff of JSON.parse
   assert.ok(nonEmpty > 300, `only ${nonEmpty} generated pairs differed`);
 });
 
-test('the package root exports this diffSnapshots', { skip: typeof lib.diffSnapshots !== 'function' && 'index.js does not export diffSnapshots yet (the lead wires it)' }, () => {
-  assert.equal(lib.diffSnapshots, diffSnapshots);
+test('the package root exports this diffSnapshots (a function that loads lib/diff.js at its first call and hands over)', () => {
+  assert.equal(typeof lib.diffSnapshots, 'function');
+  assert.equal(lib.diffSnapshots.name, 'diffSnapshots');
+  assert.equal(lib.diffSnapshots.length, diffSnapshots.length);
+  const a = createSnapshot({ agentName: 'a', toolName: 't', value: { x: [1, 2], y: 'same' } });
+  const b = createSnapshot({ agentName: 'a', toolName: 't', value: { x: [1, 3], z: true, y: 'same' } });
+  assert.deepEqual(lib.diffSnapshots(a, b), diffSnapshots(a, b));
+  assert.deepEqual(lib.diffSnapshots(a, b, { includeValues: true }), diffSnapshots(a, b, { includeValues: true }));
+  assert.throws(() => lib.diffSnapshots(a, {}), (error) => {
+    assert.throws(() => diffSnapshots(a, {}), { name: error.name, code: error.code, message: error.message });
+    return true;
+  });
 });

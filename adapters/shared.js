@@ -4,7 +4,7 @@
 // from package.json.
 
 const { ObjectFreeze } = require('./gate/primordials');
-const { requirePeer } = require('./gate/peer');
+const { requirePeer, peerModule } = require('./gate/peer');
 const { invalidArgument, own, ownArray, setData, ownDataCopy, readOptions, isWellFormedString } = require('./gate/read');
 const { approvedWithoutGrantNotice, APPROVED_WITHOUT_GRANT, WARNING_CODE } = require('./gate/warnings');
 const { noPendingProposalError, NO_PENDING_PROPOSAL } = require('./gate/proposals');
@@ -12,6 +12,7 @@ const { jsonSchemaRefusesNull, jsonSchemaLocalRef } = require('./gate/json-schem
 
 module.exports = ObjectFreeze({
   requirePeer,
+  peerModule,
   invalidArgument,
   own,
   ownArray,

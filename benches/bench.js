@@ -55,6 +55,8 @@ function usage() {
     '  --no-rss           skip the peak-RSS children',
     '  --groups LIST      only these timing groups: full, canonicalize, prepare, run, decode, cedar (default all)',
     '                     mcp: the MCP gate beside the SDK alone, per transport (only when named): benches/mcp.js',
+    '                     load-time: require() of the package and each subpath in fresh processes, beside zod and',
+    '                     the frameworks (only when named; 20 rounds unless --rounds): benches/load-time.js',
     '                     load: the MCP load test alone (needs PostgreSQL; never a default group): benches/load.js --help',
     '  --grants           make an approval grants object before timing, as an application with approvals has',
     '                     (from then on every policy runs inside its evaluation\'s async context)',
@@ -64,8 +66,8 @@ function usage() {
 class UsageError extends Error {}
 
 const GROUPS = ['full', 'canonicalize', 'prepare', 'run', 'decode', 'cedar'];
-/** Groups that run only when named (benches/mcp.js). */
-const NAMED_ONLY_GROUPS = ['mcp'];
+/** Groups that run only when named (benches/mcp.js, benches/load-time.js). */
+const NAMED_ONLY_GROUPS = ['mcp', 'load-time'];
 
 function parseArgs(argv) {
   const opts = { quick: false, rounds: null, classes: [], json: null, warmupMs: null, sampleMs: null, rssOps: null, rss: true, groups: [], runtimes: [], here: false, grants: false };
@@ -111,6 +113,7 @@ function parseArgs(argv) {
   if (opts.groups.length === 0) opts.groups = [...GROUPS];
   if (opts.classes.length === 0) opts.classes = Object.keys(CLASSES);
   opts.classes = Object.keys(CLASSES).filter((c) => opts.classes.includes(c));
+  opts.roundsGiven = opts.rounds !== null;
   opts.rounds ??= opts.quick ? 3 : 30;
   opts.warmupMs ??= opts.quick ? 20 : 500;
   opts.sampleMs ??= opts.quick ? 2 : 10;
@@ -442,10 +445,17 @@ async function main(opts) {
   console.log('         "vs package" = row median / median of the group\'s first row, the package (> 1: the package is faster).');
   console.log('         Nothing about time is asserted.');
 
-  // The mcp group (benches/mcp.js), first; alone when it is the only group named.
+  // The load-time group (benches/load-time.js), first: fresh processes, nothing of this one's.
+  let loadTime;
+  if (opts.groups.includes('load-time')) {
+    const { runLoadTimeGroup, printLoadTime } = require('./load-time');
+    loadTime = runLoadTimeGroup(opts);
+    printLoadTime(loadTime);
+  }
+  // The mcp group (benches/mcp.js); alone when it is the only group named.
   const mcp = opts.groups.includes('mcp') ? await require('./mcp').runMcpGroup(opts) : undefined;
-  if (mcp !== undefined && opts.groups.every((g) => NAMED_ONLY_GROUPS.includes(g))) {
-    if (opts.json) fs.writeFileSync(path.resolve(opts.json), `${JSON.stringify({ meta, options: { ...opts }, mcp }, null, 2)}\n`);
+  if (opts.groups.every((g) => NAMED_ONLY_GROUPS.includes(g))) {
+    if (opts.json) fs.writeFileSync(path.resolve(opts.json), `${JSON.stringify({ meta, options: { ...opts }, mcp, loadTime }, null, 2)}\n`);
     return;
   }
 

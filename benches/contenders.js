@@ -17,7 +17,7 @@ const REALISTIC_TOOLS = [
 ];
 const CLASS_TOOLS = {
   small: 'write_file', medium: 'import_records', large: 'upload_document',
-  numberHeavy: 'store_series', wide: 'set_config', intKeysDense: 'set_table', intKeysSparse: 'set_index', deep: 'apply_tree',
+  numberHeavy: 'store_series', wide: 'set_config', intKeysDense: 'set_table', intKeysSparse: 'set_index', wideIntKeys: 'set_registers', deep: 'apply_tree',
 };
 
 /**

@@ -187,6 +187,19 @@ function intKeysSparse(seed = 23) {
   return out;
 }
 
+// A wide object whose every fourth key is integer-like ("0", "4", "8", ..., which V8 keeps
+// as holey elements and lists first) and the others "key_1", "key_2", ... (one shared
+// four-unit prefix); values alternate between integers and short strings.
+function wideIntKeys(seed = 29) {
+  const rand = prng(seed);
+  const out = {};
+  for (let i = 0; i < 5_000; i++) {
+    const key = i % 4 === 0 ? String(i) : `key_${i}`;
+    out[key] = i % 2 === 0 ? int(rand, 0, 1e6) : pick(rand, WORDS);
+  }
+  return out;
+}
+
 function deep(seed = 17, depth = 200) {
   const rand = prng(seed);
   let v = { leaf: words(rand, 2), n: 1.5 };
@@ -194,6 +207,6 @@ function deep(seed = 17, depth = 200) {
   return v;
 }
 
-const CLASSES = { small, realistic, medium, large, numberHeavy, wide, intKeysDense, intKeysSparse, deep };
+const CLASSES = { small, realistic, medium, large, numberHeavy, wide, intKeysDense, intKeysSparse, wideIntKeys, deep };
 
-module.exports = { prng, anyDouble, CLASSES, small, realistic, medium, large, numberHeavy, wide, intKeysDense, intKeysSparse, deep };
+module.exports = { prng, anyDouble, CLASSES, small, realistic, medium, large, numberHeavy, wide, intKeysDense, intKeysSparse, wideIntKeys, deep };

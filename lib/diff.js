@@ -13,23 +13,14 @@
 // nothing; containers of the result are built with defined properties, so no setter on
 // Object.prototype or Array.prototype is reached.
 
-const { types } = require('node:util');
 const { verifySnapshot } = require('./snapshot');
+const P = require('./primordials');
 
-const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
-const ObjectDefineProperty = Object.defineProperty;
-const ObjectFreeze = Object.freeze;
-const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
-const ObjectHasOwn = Object.hasOwn;
-const ObjectKeys = Object.keys;
-const ObjectSetPrototypeOf = Object.setPrototypeOf;
-const ArrayIsArray = Array.isArray;
-const ArrayPrototypeSort = uncurryThis(Array.prototype.sort);
-const StringPrototypeCharCodeAt = uncurryThis(String.prototype.charCodeAt);
-const StringPrototypeSlice = uncurryThis(String.prototype.slice);
-const JSONParse = JSON.parse;
-const SafeTypeError = TypeError;
-const isProxy = types.isProxy;
+// Captured when the package loaded (this module loads at first use).
+const {
+  ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ObjectKeys, ObjectSetPrototypeOf,
+  ArrayIsArray, ArrayPrototypeSort, StringPrototypeCharCodeAt, StringPrototypeSlice, JSONParse, SafeTypeError, isProxy,
+} = P;
 
 /** A TypeError with a Node-style code; the message never holds a name, key or value. */
 function argumentError(message, code) {

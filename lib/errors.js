@@ -261,6 +261,29 @@ function hasBrand(value, name) {
   return descriptor !== undefined && ObjectHasOwn(descriptor, 'value') && descriptor.value === name;
 }
 
+/**
+ * The error of a Cedar policy set refused at creation or update (createCedarPolicy,
+ * lib/cedar/): codes and policy ids, never argument values. Defined here so that the
+ * package exports it without loading Cedar.
+ */
+class CedarPolicyError extends Error {
+  constructor(issues) {
+    const first = issues[0];
+    const where = first.policyId === null || first.policyId === undefined ? '' : ` (policy "${first.policyId}")`;
+    super(`Cedar policy set refused${where}: ${first.message} [${first.code}]`);
+    defineData(this, 'name', 'CedarPolicyError', false);
+    defineData(this, BRAND, 'CedarPolicyError', false);
+    defineData(this, 'code', first.code, true);
+    defineData(this, 'policyId', first.policyId ?? undefined, true);
+    defineData(this, 'issues', issues, true);
+  }
+}
+
+/** Whether `value` is a CedarPolicyError of this or any other copy of the package. */
+function isCedarPolicyError(value) {
+  return value !== null && typeof value === 'object' && hasBrand(value, 'CedarPolicyError');
+}
+
 /** Whether `value` is a SnapshotDomainError of this or any other copy of the package. */
 function isSnapshotDomainError(value) {
   return hasBrand(value, 'SnapshotDomainError');
@@ -283,7 +306,7 @@ function isApprovalGrantError(value) {
 
 /** A TypeError for a bad argument of the API itself (never about the payload). */
 function invalidArgument(message) {
-  const error = new TypeError(message);
+  const error = new P.SafeTypeError(message);
   defineData(error, 'code', 'ERR_INVALID_ARG_TYPE', true);
   return error;
 }
@@ -308,7 +331,18 @@ function nativeFailure(includePath) {
 /** What a native call returns instead of its result when it failed (src/binding.rs). */
 const FAILED = binding.FAILED;
 
+/**
+ * The reasons of a deny the runtime itself decides (evaluateToolCall, lib/run/decide.js),
+ * defined here so that the package exports them without loading the run loop.
+ */
+const RUNTIME_REASONS = P.ObjectFreeze([
+  'policy_mutated_arguments', 'policy_error', 'invalid_policy_result', 'policy_not_configured', 'grant_store_unavailable',
+]);
+
 module.exports = {
+  RUNTIME_REASONS,
+  CedarPolicyError,
+  isCedarPolicyError,
   SnapshotDomainError,
   ToolArgumentsValidationError,
   ToolCallNotAllowedError,

@@ -17,8 +17,8 @@ const { ours } = require('./promises');
 const { ERROR_CODES, GRANT_ERROR_CODES, NOT_ALLOWED_CODES, CALL_CODES } = require('./errors');
 
 const { ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, StringPrototypeSlice, isProxy } = P;
-const MathRandom = Math.random;
-const NumberPrototypeToString = Function.prototype.call.bind(Number.prototype.toString);
+// Captured when the package loaded (the run loop loads at its first use).
+const { MathRandom, NumberPrototypeToString } = P;
 
 let diagnostics;
 try {
@@ -153,7 +153,10 @@ function attemptIdOf(attempt) {
 
 /** Every code a context may carry: the package's own vocabulary, nothing else. */
 const CODES = { __proto__: null, schema_error: true, ERR_INVALID_ARG_TYPE: true };
-for (const list of [ERROR_CODES, GRANT_ERROR_CODES, NOT_ALLOWED_CODES, CALL_CODES]) for (let i = 0; i < list.length; i++) CODES[list[i]] = true;
+// Indexed loops: this module loads with the run loop, at its first use, when
+// Array.prototype[Symbol.iterator] may have been replaced.
+const CODE_LISTS = [ERROR_CODES, GRANT_ERROR_CODES, NOT_ALLOWED_CODES, CALL_CODES];
+for (let j = 0; j < CODE_LISTS.length; j++) for (let i = 0; i < CODE_LISTS[j].length; i++) CODES[CODE_LISTS[j][i]] = true;
 const STAGES = { __proto__: null, json: true, schema: true, snapshot: true };
 
 /** An own data string field of an error that is in `vocabulary`, or undefined (no getter, no trap runs). */

@@ -150,6 +150,18 @@ export declare const OP_STRING: number
 export declare const OP_TRUE: number
 
 /**
+ * `count` random bytes from the operating system as `2 * count` lowercase hex digits
+ * (at most 65,536 bytes). Throws when the operating system fails, as `node:crypto` does.
+ */
+export declare function randomHex(count: number): string
+
+/**
+ * A random RFC 9562 version 4 UUID in its lowercase 8-4-4-4-12 form, as
+ * `crypto.randomUUID()` makes them.
+ */
+export declare function randomUuid(): string
+
+/**
  * The lowercase hex HMAC-SHA256 of the UTF-8 `message` under `key`: a sealed proposal's
  * signature (`message` is its RFC 8785 form without the signature).
  */
@@ -160,6 +172,12 @@ export declare function sealSignature(key: Uint8Array, message: string): string
  * `message` under `key`, compared in constant time.
  */
 export declare function sealVerify(key: Uint8Array, message: string, signature: string): boolean
+
+/**
+ * The lowercase hex SHA-256 of the UTF-8 of `text` (a lone surrogate reads as U+FFFD, as
+ * in `createHash('sha256').update(text, 'utf8')`).
+ */
+export declare function sha256Hex(text: string): string
 
 /**
  * A receipt record as the store keeps it (text still encoded: the JavaScript wrapper
@@ -226,7 +244,14 @@ export declare function sqliteStoreTake(store: ExternalObject<'SqliteGrantStore'
  * The skeleton the last `encodeTape` on this thread left (its template character was
  * `2`), as a string of the same form as its JSON; `FAILED` when there is none. Taking it
  * leaves none.
+ * Copies into `out` the key order of the root object of the value `encodeTape` last
+ * encoded, when that was an object wider than the views' copying limit (template
+ * character `0`): for each member in RFC 8785 key order, its position among the
+ * object's members on the tape. Returns how many it copied, or `FAILED` when there is no
+ * such order or `out` is too short.
  */
+export declare function takeRootOrder(out: Uint32Array): number
+
 export declare function takeSkeleton(): string | number
 
 /** Header word: the number of long strings. */

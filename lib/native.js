@@ -4,12 +4,29 @@
 // another version, and says which platform it looked for when nothing fits.
 
 const { existsSync, readFileSync } = require('node:fs');
-const { join } = require('node:path');
 
-const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
+// Paths are put together by hand: path.join would run the path functions that every
+// require() already runs, which makes them hot sooner (see index.js).
+// This file is lib/native.js: the package is the folder above.
+const PACKAGE_DIR = __dirname.slice(0, __dirname.length - 3);
+const { version } = JSON.parse(readFileSync(`${PACKAGE_DIR}package.json`, 'utf8'));
 
+/**
+ * Whether this Linux process runs on musl: the C library mapped into it says (musl's is
+ * its dynamic loader, ld-musl-*), read from /proc/self/maps in well under a
+ * millisecond; only when that tells nothing, the diagnostic report (whose making costs
+ * a few milliseconds of every load) or Alpine's release file.
+ */
 function isMusl() {
   if (process.platform !== 'linux') return false;
+  let maps = '';
+  try {
+    maps = readFileSync('/proc/self/maps', 'latin1');
+  } catch {
+    // No /proc: ask the report.
+  }
+  if (/\/(?:ld-musl-|libc\.musl-)[^\n/]*$/m.test(maps)) return true;
+  if (/\/(?:libc\.so\.6|libc-[0-9.]+\.so)$/m.test(maps)) return false;
   try {
     return !process.report.getReport().header.glibcVersionRuntime;
   } catch {
@@ -35,7 +52,7 @@ const PREBUILT = ['linux-x64-gnu', 'linux-arm64-gnu', 'linux-x64-musl', 'linux-a
  */
 function noBinaryMessage(triple, local, packageName) {
   const head = `tool-argument-snapshot has no native binary for this platform (${triple}, Node ${process.version})`;
-  if (existsSync(join(__dirname, '..', 'Cargo.toml'))) {
+  if (existsSync(`${PACKAGE_DIR}Cargo.toml`)) {
     return `${head}: this is a source checkout and ${local} is not built yet. Build it here: \`npm install\` ` +
       '(installs the build tools, then builds) or, after that, `npm run build`; both need a stable Rust toolchain (https://rustup.rs).';
   }
@@ -53,7 +70,7 @@ function noBinaryMessage(triple, local, packageName) {
 
 function load() {
   const triple = platformTriple();
-  const local = join(__dirname, '..', `tool-argument-snapshot.${triple}.node`);
+  const local = `${PACKAGE_DIR}tool-argument-snapshot.${triple}.node`;
   if (existsSync(local)) return require(local);
 
   const packageName = `tool-argument-snapshot-${triple}`;

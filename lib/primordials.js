@@ -3,8 +3,17 @@
 // loads. Later monkey-patching of Object, Reflect, Array, JSON, Set, String.prototype or
 // Function.prototype.call cannot change a decision or an output, and no method is ever
 // looked up on a user value.
+//
+// This is also where the modules loaded at their first use (grants, receipts, stores,
+// seals, Cedar, diff, json-schema: see index.js) take their built-ins from: they are
+// captured here, when the package loads, so that a built-in patched after the package's
+// require and before such a module's first use is never the one it calls. Such a module
+// captures nothing from the global object itself.
 
 const { types } = require('node:util');
+const { AsyncLocalStorage } = require('node:async_hooks');
+const nodeModule = require('node:module');
+const nodePath = require('node:path');
 
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 
@@ -25,7 +34,10 @@ Object.defineProperty(SafeSet.prototype, 'size', { __proto__: null, get: Object.
 Object.freeze(SafeSet.prototype);
 Object.freeze(SafeSet);
 
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+
 module.exports = Object.freeze({
+  uncurryThis,
   ObjectGetPrototypeOf: Object.getPrototypeOf,
   ObjectGetOwnPropertyNames: Object.getOwnPropertyNames,
   ObjectGetOwnPropertySymbols: Object.getOwnPropertySymbols,
@@ -66,7 +78,7 @@ module.exports = Object.freeze({
   StringPrototypeCharCodeAt: uncurryThis(String.prototype.charCodeAt),
   StringPrototypeIsWellFormed: uncurryThis(String.prototype.isWellFormed),
   StringFromCharCode: String.fromCharCode,
-  TypedArrayPrototypeSet: uncurryThis(Object.getPrototypeOf(Uint8Array.prototype).set),
+  TypedArrayPrototypeSet: uncurryThis(TypedArrayPrototype.set),
   SafeArrayBuffer: ArrayBuffer,
   SafeUint8Array: Uint8Array,
   SafeUint32Array: Uint32Array,
@@ -94,4 +106,59 @@ module.exports = Object.freeze({
   isArgumentsObject: types.isArgumentsObject,
   // Missing in Deno 2 (lib/walk.js then asks the binding, which asks napi_typeof).
   isExternal: types.isExternal,
+  isWeakMap: types.isWeakMap,
+  isUint8Array: types.isUint8Array,
+
+  // For the modules loaded at first use (and any other module of the package).
+  ArrayFrom: Array.from,
+  ArrayPrototypePush: uncurryThis(Array.prototype.push),
+  ArrayPrototypeSplice: uncurryThis(Array.prototype.splice),
+  ArrayPrototypeSort: uncurryThis(Array.prototype.sort),
+  ObjectIsFrozen: Object.isFrozen,
+  ObjectSetPrototypeOf: Object.setPrototypeOf,
+  ObjectIs: Object.is,
+  ReflectApply: Reflect.apply,
+  JSONStringify: JSON.stringify,
+  NumberIsFinite: Number.isFinite,
+  NumberIsSafeInteger: Number.isSafeInteger,
+  NumberParseInt: Number.parseInt,
+  MathImul: Math.imul,
+  DateNow: Date.now,
+  SymbolFor: Symbol.for,
+  SafeError: Error,
+  SafeTypeError: TypeError,
+  ErrorCaptureStackTrace: Error.captureStackTrace,
+  SafePromise: Promise,
+  PromisePrototype: Promise.prototype,
+  PromisePrototypeThen: uncurryThis(Promise.prototype.then),
+  promiseSpeciesGetter: Object.getOwnPropertyDescriptor(Promise, Symbol.species).get,
+  PromiseReject: Promise.reject.bind(Promise),
+  ObjectIsExtensible: Object.isExtensible,
+  ReflectDeleteProperty: Reflect.deleteProperty,
+  MathRandom: Math.random,
+  NumberPrototypeToString: uncurryThis(Number.prototype.toString),
+  SafeAsyncLocalStorage: AsyncLocalStorage,
+  AsyncLocalStorageRun: uncurryThis(AsyncLocalStorage.prototype.run),
+  AsyncLocalStorageGetStore: uncurryThis(AsyncLocalStorage.prototype.getStore),
+  SafeMap: Map,
+  MapPrototypeGet: uncurryThis(Map.prototype.get),
+  MapPrototypeSet: uncurryThis(Map.prototype.set),
+  MapPrototypeHas: uncurryThis(Map.prototype.has),
+  MapPrototypeDelete: uncurryThis(Map.prototype.delete),
+  MapPrototypeForEach: uncurryThis(Map.prototype.forEach),
+  StringPrototypeIndexOf: uncurryThis(String.prototype.indexOf),
+  StringPrototypeStartsWith: uncurryThis(String.prototype.startsWith),
+  StringPrototypeToLowerCase: uncurryThis(String.prototype.toLowerCase),
+  RegExpPrototypeTest: uncurryThis(RegExp.prototype.test),
+  SafeTextEncoder: TextEncoder,
+  TextEncoderPrototypeEncode: uncurryThis(TextEncoder.prototype.encode),
+  TypedArrayPrototypeGetLength: uncurryThis(Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'length').get),
+  TypedArrayPrototypeSlice: uncurryThis(TypedArrayPrototype.slice),
+  SafeSetTimeout: globalThis.setTimeout,
+  SafeClearTimeout: globalThis.clearTimeout,
+  ProcessEmitWarning: process.emitWarning,
+  ProcessCwd: process.cwd,
+  process,
+  createRequire: nodeModule.createRequire,
+  PathJoin: nodePath.join,
 });

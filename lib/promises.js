@@ -6,20 +6,12 @@
 // package defines for the duration of the call); a non-native thenable's `then` is
 // never called.
 
-const { types } = require('node:util');
 const { invalidArgument } = require('./errors');
 const P = require('./primordials');
 
 const { ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ObjectGetPrototypeOf, ObjectPrototypeLookupGetter, ObjectPrototypeLookupSetter, isProxy } = P;
-const isPromise = types.isPromise;
-const SafePromise = Promise;
-const PromisePrototype = Promise.prototype;
-const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
-const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
-const promiseSpeciesGetter = ObjectGetOwnPropertyDescriptor(Promise, Symbol.species).get;
-const SymbolSpecies = Symbol.species;
-const ObjectIsExtensible = Object.isExtensible;
-const ReflectDeleteProperty = Reflect.deleteProperty;
+// Captured when the package loaded (the run loop loads at its first use).
+const { isPromise, SafePromise, PromisePrototype, PromisePrototypeThen, promiseSpeciesGetter, SymbolSpecies, ObjectIsExtensible, ReflectDeleteProperty } = P;
 
 /**
  * Whether %Promise.prototype%'s `constructor` is a data property holding %Promise% and

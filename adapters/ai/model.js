@@ -3,7 +3,7 @@
 // tool call the provider returns (generate and stream), unchanged, with the ids a response
 // uses, so validate can pair the SDK's value with its provider text.
 
-const { wrapLanguageModel } = require('./sdk');
+const sdk = require('./sdk');
 const { ArrayIsArray, isProxy, MapPrototypeGet, ObjectFreeze } = require('../gate/primordials');
 const { own, isId } = require('../gate/read');
 const { callIdUses, recordingResult } = require('../gate/texts');
@@ -53,7 +53,7 @@ function createModel(gate) {
   });
 
   function model(languageModel) {
-    return wrapLanguageModel({ model: languageModel, middleware });
+    return sdk().wrapLanguageModel({ model: languageModel, middleware });
   }
 
   return { middleware, model };

@@ -3,7 +3,7 @@
 // package runs (zod, Standard Schema, an SDK Schema's validate, or a JSON Schema compiled
 // with fromJsonSchema), and whether the gate guards it.
 
-const { asSchema } = require('./sdk');
+const sdk = require('./sdk');
 const { fromJsonSchema } = require('tool-argument-snapshot');
 const {
   ArrayPrototypePush, ObjectPrototypeToString, PromisePrototypeThen, PromiseResolve, ReflectApply,
@@ -30,7 +30,7 @@ function packageSchema(inputSchema, toolName, jsonSchemaOptions) {
   if (typeof inputSchema === 'object' && (typeof inputSchema.safeParseAsync === 'function' || (inputSchema['~standard'] !== null && typeof inputSchema['~standard'] === 'object'))) {
     return inputSchema;
   }
-  const sdkSchema = asSchema(inputSchema);
+  const sdkSchema = sdk().asSchema(inputSchema);
   const validate = sdkSchema.validate;
   if (validate === undefined || validate === null) return jsonSchemaOf(sdkSchema, toolName, jsonSchemaOptions);
   if (typeof validate !== 'function') throw invalidArgument(`the inputSchema of tool "${toolName}" has a validate that is not a function`);

@@ -1,7 +1,7 @@
 'use strict';
-// The Vercel AI SDK 7 (the `ai` package), an optional peer: loaded once, with an error
-// naming the package when it is not installed.
+// The Vercel AI SDK 7 (the `ai` package), an optional peer: resolved when the adapter
+// loads (an error naming the package when it is not installed), loaded at its first use.
 
-const { requirePeer } = require('../gate/peer');
+const { peerModule } = require('../gate/peer');
 
-module.exports = requirePeer('ai', 'ai', 'the Vercel AI SDK 7', () => require('ai'));
+module.exports = peerModule('ai', 'ai', 'the Vercel AI SDK 7', () => require.resolve('ai'), () => require('ai'));

@@ -3,7 +3,7 @@
 // its provider text and prepares the call (schema once, snapshot), toolApproval decides and
 // keeps what needs a reviewer, execute runs the tool's own execute through the kernel.
 
-const { jsonSchema, asSchema } = require('./sdk');
+const sdk = require('./sdk');
 const {
   prepareToolCall, prepareToolCallAsync, canonicalize, ToolArgumentsValidationError, isApprovalGrantError, isSnapshotDomainError,
 } = require('tool-argument-snapshot');
@@ -301,6 +301,7 @@ function createTools(gate) {
     const original = entry.inputSchema;
     // The JSON Schema the SDK would have sent for the tool's own schema, computed when the
     // SDK first asks for it; the validate function is the package's pipeline.
+    const { jsonSchema, asSchema } = sdk();
     setData(copy, 'inputSchema', jsonSchema(() => asSchema(original).jsonSchema, { validate: validatorFor(entry) }));
     setData(copy, 'execute', executorFor(entry));
     // The policy decides what needs approval; the tool's own flag would be a second gate.

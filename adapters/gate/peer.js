@@ -21,4 +21,24 @@ function requirePeer(adapter, name, what, load) {
   }
 }
 
-module.exports = { requirePeer };
+/**
+ * An optional peer that the adapter needs only when it is first used: its name is
+ * resolved now (`resolve`, a require.resolve: without the package, requiring the subpath
+ * throws the error above), and `load` runs at the first call of the function returned,
+ * which then returns what it returned. Requiring a subpath thus costs the framework
+ * nothing; an application that uses the adapter has loaded its framework anyway.
+ */
+function peerModule(adapter, name, what, resolve, load) {
+  requirePeer(adapter, name, what, resolve);
+  let loaded;
+  let done = false;
+  return function peer() {
+    if (!done) {
+      loaded = requirePeer(adapter, name, what, load);
+      done = true;
+    }
+    return loaded;
+  };
+}
+
+module.exports = { requirePeer, peerModule };

@@ -8,7 +8,7 @@ const { ObjectFreeze, ReflectApply, SafeMap, MapPrototypeGet, MapPrototypeSet, i
 const { prepareToolCallAsync, evaluateToolCall, isToolArgumentsValidationError } = require('tool-argument-snapshot');
 const { executeDecision } = require('../gate/execute');
 const { readReceipts, pruneShared } = require('../gate/receipts');
-const { CallToolRequestSchema, McpError, ErrorCode } = require('./sdk').types;
+const { types, mcpError } = require('./sdk');
 const { isRecord } = require('./messages');
 const { GatedRequestInfo } = require('./transport');
 const { stdioTransport, createLinkedPair } = require('./stdio');
@@ -105,12 +105,12 @@ function gateMcpServer(mcpServer, options) {
     const params = request.params;
     const toolName = params.name;
     const tool = own(registry, toolName);
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Tool ${toolName} not found`);
-    if (own(tool, 'enabled') !== true) throw new McpError(ErrorCode.InvalidParams, `Tool ${toolName} disabled`);
+    if (tool === undefined) throw mcpError('InvalidParams', `Tool ${toolName} not found`);
+    if (own(tool, 'enabled') !== true) throw mcpError('InvalidParams', `Tool ${toolName} disabled`);
     const execution = own(tool, 'execution');
     const taskSupport = execution !== undefined && execution !== null ? own(execution, 'taskSupport') : undefined;
     if (own(params, 'task') !== undefined || taskSupport === 'required' || taskSupport === 'optional') {
-      throw new McpError(ErrorCode.InvalidParams, `Tool ${toolName}: task tools are not gated by tool-argument-snapshot/mcp`);
+      throw mcpError('InvalidParams', `Tool ${toolName}: task tools are not gated by tool-argument-snapshot/mcp`);
     }
     const toolCallId = `${extra.requestId}`;
     // A retry comes with a new request id: only the client's idempotency key names the call.
@@ -191,7 +191,7 @@ function gateMcpServer(mcpServer, options) {
       const code = refusalCode(error);
       if (code !== undefined) return denyResult(code, 'runtime');
       // The SDK passes this one through (also an McpError of its ES module build).
-      if (error !== null && typeof error === 'object' && error.code === ErrorCode.UrlElicitationRequired) throw error;
+      if (error !== null && typeof error === 'object' && error.code === types().ErrorCode.UrlElicitationRequired) throw error;
       return toolErrorResult(error);
     } finally {
       // A call that ran on a grant: its approval request no longer waits for a reviewer.
@@ -212,7 +212,7 @@ function gateMcpServer(mcpServer, options) {
   // let it (so registering later never collides with the gate's handler), then replace
   // tools/call. Tools registered afterwards are looked up at call time: gated too.
   if (mcpServer._toolHandlersInitialized !== true && typeof mcpServer.setToolRequestHandlers === 'function') mcpServer.setToolRequestHandlers();
-  server.setRequestHandler(CallToolRequestSchema, callTool);
+  server.setRequestHandler(types().CallToolRequestSchema, callTool);
 
   const handleHttp = httpHandler(mcpServer, httpOptions);
 

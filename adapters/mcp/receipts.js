@@ -6,7 +6,7 @@
 // the application scopes keys), toolCallId: the idempotency key }.
 
 const { own, isWellFormedString } = require('../shared');
-const { McpError, ErrorCode } = require('./sdk').types;
+const { mcpError } = require('./sdk');
 
 /** The `_meta` member of a tools/call request that names its idempotency key. */
 const IDEMPOTENCY_KEY = 'tool-argument-snapshot/idempotency-key';
@@ -25,7 +25,7 @@ function idempotencyKeyOf(toolName, params) {
   const key = own(meta, IDEMPOTENCY_KEY);
   if (key === undefined) return undefined;
   if (!isWellFormedString(key) || key === '' || key.length > MAX_KEY_LENGTH) {
-    throw new McpError(ErrorCode.InvalidParams, `Tool ${toolName}: _meta["${IDEMPOTENCY_KEY}"] must be a non-empty, well-formed string of at most ${MAX_KEY_LENGTH} characters`);
+    throw mcpError('InvalidParams', `Tool ${toolName}: _meta["${IDEMPOTENCY_KEY}"] must be a non-empty, well-formed string of at most ${MAX_KEY_LENGTH} characters`);
   }
   return key;
 }
@@ -39,7 +39,7 @@ function scopeOf(idempotencyScope, extra) {
   const scope = idempotencyScope(extra);
   if (scope === undefined || scope === null) return undefined;
   if (!isWellFormedString(scope) || scope === '') {
-    throw new McpError(ErrorCode.InternalError, 'tool-argument-snapshot/mcp: options.idempotencyScope must return a non-empty, well-formed string, null or undefined');
+    throw mcpError('InternalError', 'tool-argument-snapshot/mcp: options.idempotencyScope must return a non-empty, well-formed string, null or undefined');
   }
   return scope;
 }

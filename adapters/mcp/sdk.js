@@ -1,11 +1,12 @@
 'use strict';
-// The MCP TypeScript SDK 1.x, an optional peer: its types when the adapter loads (an
-// error naming the package when it is missing), its Streamable HTTP transport on first use.
+// The MCP TypeScript SDK 1.x, an optional peer: resolved when the adapter loads (an error
+// naming the package when it is missing), its types at their first use, its Streamable
+// HTTP transport at its first use.
 
-const { requirePeer } = require('../shared');
+const { requirePeer, peerModule } = require('../shared');
 
 const WHAT = 'the MCP TypeScript SDK 1.x';
-const types = requirePeer('mcp', '@modelcontextprotocol/sdk', WHAT, () => require('@modelcontextprotocol/sdk/types.js'));
+const types = peerModule('mcp', '@modelcontextprotocol/sdk', WHAT, () => require.resolve('@modelcontextprotocol/sdk/types.js'), () => require('@modelcontextprotocol/sdk/types.js'));
 
 let streamableHttp;
 function httpTransportClass() {
@@ -15,4 +16,10 @@ function httpTransportClass() {
   return streamableHttp;
 }
 
-module.exports = { types, httpTransportClass };
+/** An McpError of the SDK with the code of that name (ErrorCode.InvalidParams, ...). */
+function mcpError(codeName, message) {
+  const { McpError, ErrorCode } = types();
+  return new McpError(ErrorCode[codeName], message);
+}
+
+module.exports = { types, httpTransportClass, mcpError };

@@ -4,7 +4,7 @@
 // in `extra.requestInfo` (an object made for that one message).
 
 const { own } = require('../shared');
-const { JSONRPCMessageSchema } = require('./sdk').types;
+const { types } = require('./sdk');
 const { ObjectFreeze, PromisePrototypeThen } = require('../gate/primordials');
 const { INTERNAL_ERROR, isRecord, errorResponse, argumentsTextFor, readOneMessage } = require('./messages');
 const { InFlightIds, requestIdOf, answeredIdOf, duplicateIdResponse } = require('./ids');
@@ -138,7 +138,7 @@ class GatedTransport {
     let message;
     try {
       // The SDK's own check of a JSON-RPC message, as its stdio transport makes it.
-      message = JSONRPCMessageSchema.parse(read.message);
+      message = types().JSONRPCMessageSchema.parse(read.message);
     } catch (error) {
       this.reportError(error);
       return;

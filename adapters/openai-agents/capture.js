@@ -8,7 +8,11 @@ const {
 } = require('../gate/primordials');
 const { sdk, invalidArgument } = require('./common');
 
-const getCurrentSpan = sdk.getCurrentSpan;
+/** The SDK's getCurrentSpan(), called as it was taken from the SDK (no `this`). */
+function getCurrentSpan() {
+  const current = sdk().getCurrentSpan;
+  return current();
+}
 
 /** `model(inner)` wraps a Model so its function calls are recorded; `takeCaptured(callId)` reads one. */
 function createCapture() {

@@ -1,11 +1,11 @@
 'use strict';
-// The OpenAI Agents SDK (loaded first, so a missing peer is named), the package's public API,
-// and the adapter's error for a bad argument.
+// The OpenAI Agents SDK (resolved first, so a missing peer is named; loaded at its first
+// use), the package's public API, and the adapter's error for a bad argument.
 
-const { requirePeer, invalidArgument: sharedInvalidArgument } = require('../shared');
+const { peerModule, invalidArgument: sharedInvalidArgument } = require('../shared');
 
 // The framework first: without it, requiring this subpath names the package to install.
-const sdk = requirePeer('openai-agents', '@openai/agents', 'the OpenAI Agents SDK', () => require('@openai/agents'));
+const sdk = peerModule('openai-agents', '@openai/agents', 'the OpenAI Agents SDK', () => require.resolve('@openai/agents'), () => require('@openai/agents'));
 const api = require('tool-argument-snapshot');
 
 const ADAPTER = 'openai-agents';

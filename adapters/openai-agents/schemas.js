@@ -9,7 +9,11 @@ const { sdk, api, invalidArgument } = require('./common');
 const { isZodSchema } = require('./zod-nulls');
 const { isSchemaObject } = require('./json-nulls');
 
-const sdkTool = sdk.tool;
+/** The SDK's tool(), called as it was taken from the SDK (no `this`). */
+function sdkTool(options) {
+  const tool = sdk().tool;
+  return tool(options);
+}
 
 /** Whether the SDK's own lenient parse accepts the text (it forces an approval otherwise). */
 function sdkCanParse(text) {

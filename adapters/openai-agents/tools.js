@@ -37,7 +37,11 @@ function receiptCode(receipt, proposalHash) {
   if (status === 'outcome_unknown') return 'outcome_unknown';
   return 'call_already_executed';
 }
-const sdkTool = sdk.tool;
+/** The SDK's tool(), called as it was taken from the SDK (no `this`). */
+function sdkTool(options) {
+  const tool = sdk().tool;
+  return tool(options);
+}
 
 /** The tool makers of one gate (`g`: its options and per-run state). */
 function createTools(g) {

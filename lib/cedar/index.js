@@ -11,72 +11,17 @@ const { invalidArgument } = require('../errors');
 const { own, requireInput } = require('../input');
 const P = require('../primordials');
 const { ours } = require('../promises');
+const { CedarPolicyError, isCedarPolicyError, cedarDeciderOf, cedarEventFields, result, DECIDERS } = require('./shared');
 
-const { ObjectFreeze, ObjectDefineProperty, ArrayIsArray, JSONParse, StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, isProxy } = P;
-const JSONStringify = JSON.stringify;
-const StringPrototypeIndexOf = Function.prototype.call.bind(String.prototype.indexOf);
-const ReflectOwnKeys = Reflect.ownKeys;
-const { WeakSetPrototypeHas, WeakSetPrototypeAdd, WeakMapPrototypeGet, WeakMapPrototypeSet } = P;
+const { ObjectFreeze, ObjectDefineProperty, ArrayIsArray, JSONParse, JSONStringify, StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, isProxy } = P;
+const { StringPrototypeIndexOf, ReflectOwnKeys } = P;
+const { WeakMapPrototypeSet } = P;
 const cedarCheck = binding.cedarCheck;
 const cedarCompile = binding.cedarCompile;
 const cedarAuthorize = binding.cedarAuthorize;
 const cedarSetHash = binding.cedarSetHash;
 
 const USAGE = 'createCedarPolicy expects { policies, tools?, entities?, principal?, schema?, grants? }';
-
-/** The error of a policy set refused at creation or update: codes and policy ids, never argument values. */
-class CedarPolicyError extends Error {
-  constructor(issues) {
-    const first = issues[0];
-    const where = first.policyId === null || first.policyId === undefined ? '' : ` (policy "${first.policyId}")`;
-    super(`Cedar policy set refused${where}: ${first.message} [${first.code}]`);
-    define(this, 'name', 'CedarPolicyError', false);
-    define(this, BRAND, 'CedarPolicyError', false);
-    define(this, 'code', first.code, true);
-    define(this, 'policyId', first.policyId ?? undefined, true);
-    define(this, 'issues', issues, true);
-  }
-}
-
-const BRAND = Symbol.for('tool-argument-snapshot.error');
-
-function define(target, key, value, enumerable) {
-  ObjectDefineProperty(target, key, { __proto__: null, value, enumerable, writable: false, configurable: true });
-}
-
-function isCedarPolicyError(value) {
-  return value !== null && typeof value === 'object' && !isProxy(value) && own(value, BRAND) === 'CedarPolicyError';
-}
-
-/** The results createCedarPolicy made: only these carry their fields into the evaluate event. */
-const RESULTS = new WeakSet();
-
-/**
- * The policies createCedarPolicy made, each to its decision function `decide(input,
- * lookup)`: a grants object's policy wrapper finds a Cedar policy here (by identity: a
- * private map no caller can add to) and hands it its grant lookup, so that the Cedar
- * policy's forbids, errors and default deny decide before any grant is looked at.
- */
-const DECIDERS = new WeakMap();
-
-/** The decision function of a policy createCedarPolicy made, or undefined for any other value. */
-function cedarDeciderOf(policy) {
-  if (typeof policy !== 'function') return undefined;
-  return WeakMapPrototypeGet(DECIDERS, policy);
-}
-
-function result(decision, reason, policies, policySetHash) {
-  const made = ObjectFreeze({ decision, reason, policies: ObjectFreeze(policies), policySetHash });
-  WeakSetPrototypeAdd(RESULTS, made);
-  return made;
-}
-
-/** The evaluate event's Cedar fields (payload-free: policy ids and the set's hash), when the result is ours. */
-function cedarEventFields(context, policyResult, setField) {
-  if (policyResult === null || typeof policyResult !== 'object' || !WeakSetPrototypeHas(RESULTS, policyResult)) return;
-  setField(context, 'policies', policyResult.policies);
-  setField(context, 'policySetHash', policyResult.policySetHash);
-}
 
 /** Whether `list` (an array this module made or checked) holds `value`. */
 function holds(list, value) {

@@ -17,14 +17,14 @@ const { readKeyRing, sealFields, verifySealed, sealedCopy } = require('./seal');
 const { readUses, readTtl, readRetention, readNonce, readFunction, readScope, grantQuery, queryOf, storeMethod, call } = require('./read');
 const { createKeptProposals } = require('./kept');
 const { createMemoryStore } = require('./memory');
-const { cedarDeciderOf } = require('../cedar');
+const { cedarDeciderOf } = require('../cedar/shared');
 const { receiptsOfStore } = require('../receipts');
 const { GRANT, SPEND, observed, traceAsync, setField } = require('../events');
 const P = require('../primordials');
 
 const { ObjectFreeze, isProxy } = P;
-const NumberIsFinite = Number.isFinite;
-const DateNow = Date.now;
+// Captured when the package loaded (this module loads at first use).
+const { NumberIsFinite, DateNow } = P;
 /** How long a granted seal's nonce outlives the seal by default: one day, for clocks that disagree. */
 const NONCE_RETENTION_MS = 86_400_000;
 

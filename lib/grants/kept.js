@@ -14,11 +14,8 @@ const P = require('../primordials');
 const { ours } = require('../promises');
 
 const { JSONParse, StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, StringPrototypeSlice, ArrayIsArray, isProxy } = P;
-const NumberIsFinite = Number.isFinite;
-const NumberIsSafeInteger = Number.isSafeInteger;
-const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
-const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
-const ArrayPrototypePush = uncurryThis(Array.prototype.push);
+// Captured when the package loaded (this module loads at first use).
+const { NumberIsFinite, NumberIsSafeInteger, StringPrototypeIndexOf, ArrayPrototypePush } = P;
 
 /** A page of listProposals: 100 by default, 1000 at most (a store's own bound). */
 const DEFAULT_LIST_LIMIT = 100;

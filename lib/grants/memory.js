@@ -10,15 +10,9 @@ const { readListLimit, readNow, readString } = require('./stores/common');
 const { readReceiptClaim, readReceiptKey, readReceiptNow, readReceiptOutcome, readReceiptRelease } = require('./stores/receipt-records');
 
 const { ObjectFreeze } = P;
-const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
-const SafeMap = Map;
-const MapPrototypeGet = uncurryThis(Map.prototype.get);
-const MapPrototypeSet = uncurryThis(Map.prototype.set);
-const MapPrototypeDelete = uncurryThis(Map.prototype.delete);
-const MapPrototypeForEach = uncurryThis(Map.prototype.forEach);
-const ArrayPrototypePush = uncurryThis(Array.prototype.push);
-const ArrayPrototypeSplice = uncurryThis(Array.prototype.splice);
-const ArrayPrototypeSort = uncurryThis(Array.prototype.sort);
+// Captured when the package loaded (this module loads at first use).
+const { SafeMap, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, MapPrototypeForEach } = P;
+const { ArrayPrototypePush, ArrayPrototypeSplice, ArrayPrototypeSort } = P;
 
 /** Code unit order of two distinct strings (the memory store's listing order). */
 function byKey(a, b) {

@@ -5,25 +5,23 @@
 // close() closes the store, then what this function opened (the pg pool, the Redis client).
 // No message names the URL: it can hold credentials.
 
-const { createRequire } = require('node:module');
-const nodePath = require('node:path');
 const { invalidArgument } = require('../errors');
 const P = require('../primordials');
 const C = require('./stores/common');
-const { isProxy } = require('node:util').types;
-const { createSqliteGrantStore } = require('./stores/sqlite');
-const { createPostgresGrantStore } = require('./stores/postgres');
-const { createRedisGrantStore } = require('./stores/redis');
+const { lazy } = require('../lazy');
 
-const { ObjectFreeze, StringPrototypeIsWellFormed, StringPrototypeSlice } = P;
-const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
-const StringPrototypeStartsWith = uncurryThis(String.prototype.startsWith);
-const ObjectKeys = Object.keys;
-const ObjectDefineProperty = Object.defineProperty;
-const PromiseCtor = Promise;
-const SetTimeout = setTimeout;
-const ClearTimeout = clearTimeout;
-const ProcessCwd = process.cwd;
+// Each store is loaded when a URL first asks for it.
+const sqlite = lazy(() => require('./stores/sqlite'));
+const postgres = lazy(() => require('./stores/postgres'));
+const redis = lazy(() => require('./stores/redis'));
+const createSqliteGrantStore = (options) => sqlite().createSqliteGrantStore(options);
+const createPostgresGrantStore = (options) => postgres().createPostgresGrantStore(options);
+const createRedisGrantStore = (options) => redis().createRedisGrantStore(options);
+
+// Captured when the package loaded (this module loads at first use).
+const { ObjectFreeze, StringPrototypeIsWellFormed, StringPrototypeSlice, isProxy, uncurryThis, createRequire } = P;
+const { StringPrototypeStartsWith, ObjectKeys, ObjectDefineProperty, SafePromise: PromiseCtor, SafeError } = P;
+const { SafeSetTimeout: SetTimeout, SafeClearTimeout: ClearTimeout, ProcessCwd, PathJoin } = P;
 
 const USAGE = 'openGrantStore expects a URL: sqlite:PATH, sqlite::memory:, postgres://..., postgresql://..., redis://... or rediss://...';
 
@@ -31,7 +29,7 @@ const USAGE = 'openGrantStore expects a URL: sqlite:PATH, sqlite::memory:, postg
 function applicationRequires() {
   const places = [];
   try {
-    places[places.length] = createRequire(nodePath.join(uncurryThis(ProcessCwd)(process), 'noop.js'));
+    places[places.length] = createRequire(PathJoin(uncurryThis(ProcessCwd)(P.process), 'noop.js'));
   } catch {
     // No working directory (removed): the main module still answers.
   }
@@ -41,7 +39,7 @@ function applicationRequires() {
 }
 
 function missing(name) {
-  const error = new Error(`openGrantStore needs ${name} (an optional peer dependency of tool-argument-snapshot) in the application: npm install ${name}`);
+  const error = new SafeError(`openGrantStore needs ${name} (an optional peer dependency of tool-argument-snapshot) in the application: npm install ${name}`);
   ObjectDefineProperty(error, 'code', { __proto__: null, value: 'MODULE_NOT_FOUND', enumerable: true, writable: false, configurable: true });
   ObjectDefineProperty(error, 'packageName', { __proto__: null, value: name, enumerable: true, writable: false, configurable: true });
   return error;
@@ -70,7 +68,7 @@ function loadOrThrow(name) {
 
 /** A connection failure, without the URL or the driver's message (either can carry credentials). */
 function connectError(kind, stage) {
-  const error = new Error(`openGrantStore: the ${kind} connection failed (${stage}); the URL is not shown`);
+  const error = new SafeError(`openGrantStore: the ${kind} connection failed (${stage}); the URL is not shown`);
   ObjectDefineProperty(error, 'code', { __proto__: null, value: 'store_failed', enumerable: true, writable: false, configurable: true });
   return error;
 }
@@ -88,7 +86,7 @@ function readOptions(options) {
 
 function withTimeout(promise, ms, onTimeout) {
   return new PromiseCtor((resolve, reject) => {
-    const timer = SetTimeout(() => { onTimeout(); reject(new Error('timeout')); }, ms);
+    const timer = SetTimeout(() => { onTimeout(); reject(new SafeError('timeout')); }, ms);
     promise.then((value) => { ClearTimeout(timer); resolve(value); }, (error) => { ClearTimeout(timer); reject(error); });
   });
 }

@@ -10,9 +10,8 @@ const { isLowerHex } = require('./seal');
 const P = require('../primordials');
 
 const { ObjectFreeze, StringPrototypeIsWellFormed, isProxy } = P;
-const NumberIsSafeInteger = Number.isSafeInteger;
-const NumberIsFinite = Number.isFinite;
-const ReflectApply = Reflect.apply;
+// Captured when the package loaded (this module loads at first use).
+const { NumberIsSafeInteger, NumberIsFinite, ReflectApply } = P;
 
 /** Whether `text` is a proposal hash: 64 lowercase hex digits (no RegExp: `test` looks up `exec`). */
 function isHash(text) {

@@ -38,20 +38,15 @@
 
 const P = require('../primordials');
 const { ours, oursKept, isPromise } = require('../promises');
-const { AsyncLocalStorage } = require('node:async_hooks');
 const { attemptIdOf } = require('../events');
 
 const { ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, isProxy } = P;
 const { WeakMapPrototypeGet, WeakMapPrototypeSet, SafeWeakMap } = P;
-const ObjectIsFrozen = Object.isFrozen;
-const ObjectSetPrototypeOf = Object.setPrototypeOf;
-const { isWeakMap } = require('node:util').types;
-const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
-const ArrayPrototypePush = uncurryThis(Array.prototype.push);
-const AsyncLocalStorageRun = uncurryThis(AsyncLocalStorage.prototype.run);
-const AsyncLocalStorageGetStore = uncurryThis(AsyncLocalStorage.prototype.getStore);
+// Captured when the package loaded (the run loop loads at its first use).
+const { ObjectIsFrozen, ObjectSetPrototypeOf, isWeakMap, ArrayPrototypePush, AsyncLocalStorageRun, AsyncLocalStorageGetStore } = P;
+const AsyncLocalStorage = P.SafeAsyncLocalStorage;
 
-const KEY = Symbol.for('tool-argument-snapshot.evaluations.v3');
+const KEY = P.SymbolFor('tool-argument-snapshot.evaluations.v3');
 
 function ownValue(object, key) {
   const descriptor = ObjectGetOwnPropertyDescriptor(object, key);

@@ -12,36 +12,25 @@ const { canonicalize } = require('../snapshot');
 const P = require('../primordials');
 
 const { ObjectFreeze, ArrayIsArray, StringPrototypeIsWellFormed, StringPrototypeCharCodeAt, isProxy } = P;
-const NumberIsFinite = Number.isFinite;
-const { randomFillSync } = require('node:crypto');
-const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
-const SafeMap = Map;
-const MapPrototypeGet = uncurryThis(Map.prototype.get);
-const MapPrototypeSet = uncurryThis(Map.prototype.set);
-const MapPrototypeHas = uncurryThis(Map.prototype.has);
-const TextEncoderPrototypeEncode = uncurryThis(TextEncoder.prototype.encode);
-const TypedArrayPrototypeGetLength = uncurryThis(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'length').get);
-const TypedArrayPrototypeSlice = uncurryThis(Object.getPrototypeOf(Uint8Array.prototype).slice);
-const { isUint8Array } = require('node:util').types;
+// Captured when the package loaded (this module loads at first use).
+const { NumberIsFinite, SafeMap, MapPrototypeGet, MapPrototypeSet, MapPrototypeHas } = P;
+const { TextEncoderPrototypeEncode, TypedArrayPrototypeGetLength, TypedArrayPrototypeSlice, isUint8Array } = P;
 const sealSignature = binding.sealSignature;
 const sealVerify = binding.sealVerify;
-const ENCODER = new TextEncoder();
+// Random bytes from the operating system through the addon (node:crypto is not loaded).
+const randomHex = binding.randomHex;
+const ENCODER = new P.SafeTextEncoder();
 
 /** The version of the sealed-proposal format. */
 const SEAL_VERSION = 1;
 /** The least number of bytes a key's secret must have. */
 const MIN_SECRET_BYTES = 32;
-const HEX = '0123456789abcdef';
 
 const NONCE_BYTES = 16;
 
 /** 128 random bits as 32 lowercase hex digits. */
 function randomNonce() {
-  const bytes = new P.SafeUint8Array(NONCE_BYTES);
-  randomFillSync(bytes);
-  let out = '';
-  for (let i = 0; i < NONCE_BYTES; i++) out += HEX[bytes[i] >> 4] + HEX[bytes[i] & 15];
-  return out;
+  return randomHex(NONCE_BYTES);
 }
 
 function isLowerHex(text, length) {

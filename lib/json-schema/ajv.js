@@ -8,8 +8,8 @@ const P = require('../primordials');
 const { defineData } = require('./copy');
 
 const { ObjectFreeze, ObjectDefineProperty } = P;
-const StringPrototypeStartsWith = Function.prototype.call.bind(String.prototype.startsWith);
-const ErrorCaptureStackTrace = Error.captureStackTrace;
+// Captured when the package loaded (this module loads at first use).
+const { StringPrototypeStartsWith, ErrorCaptureStackTrace, SafeError } = P;
 
 // ---------------------------------------------------------------------------------
 // Ajv: an optional peer dependency (the MCP SDK, its v2 client and so the OpenAI Agents
@@ -22,7 +22,7 @@ function requirePeer(name, load) {
     return load();
   } catch (error) {
     if (error === null || typeof error !== 'object' || error.code !== 'MODULE_NOT_FOUND') throw error;
-    const missing = new Error(`fromJsonSchema needs ${name} (an optional peer dependency of tool-argument-snapshot): npm install ${name}`);
+    const missing = new SafeError(`fromJsonSchema needs ${name} (an optional peer dependency of tool-argument-snapshot): npm install ${name}`);
     ObjectDefineProperty(missing, 'code', { __proto__: null, value: 'MODULE_NOT_FOUND', enumerable: true, writable: false, configurable: true });
     ObjectDefineProperty(missing, 'packageName', { __proto__: null, value: name, enumerable: true, writable: false, configurable: true });
     throw missing;

@@ -11,7 +11,8 @@ const {
   ObjectFreeze, ObjectGetPrototypeOf, ObjectGetOwnPropertyDescriptor, ObjectDefineProperty, ObjectHasOwn,
   ObjectPrototype, ReflectOwnKeys, ArrayIsArray, isProxy,
 } = P;
-const SafeArray = Array;
+// Captured when the package loaded (this module loads at first use).
+const { SafeArray } = P;
 
 /** Deepest nesting of a value validate copies (the strict decoder's limit, MAX_DEPTH). */
 const MAX_DEPTH = 1024;

@@ -34,8 +34,8 @@ const { defineData, copySchema, deepFreeze, cloneSchema, copyValue } = require('
 const { issuesOf, DEPTH_ISSUES, Success, Failure } = require('./issues');
 
 const { ObjectFreeze, ObjectHasOwn, ReflectOwnKeys, ArrayIsArray, StringPrototypeSlice, StringPrototypeCharCodeAt, isProxy } = P;
-const RegExpPrototypeTest = Function.prototype.call.bind(RegExp.prototype.test);
-const ReflectApply = Reflect.apply;
+// Captured when the package loaded (this module loads at first use).
+const { RegExpPrototypeTest, ReflectApply } = P;
 const isRegExp = P.isRegExp;
 
 /** The Standard Schema vendor of the schemas fromJsonSchema makes. */

@@ -6,7 +6,8 @@ const P = require('../primordials');
 const { MAX_DEPTH, defineData } = require('./copy');
 
 const { ObjectFreeze, ArrayIsArray, StringPrototypeSlice, StringPrototypeCharCodeAt } = P;
-const StringPrototypeIndexOf = Function.prototype.call.bind(String.prototype.indexOf);
+// Captured when the package loaded (this module loads at first use).
+const { StringPrototypeIndexOf } = P;
 
 // ---------------------------------------------------------------------------------
 // Issues: Ajv's errors as Standard Schema issues (message and path of keys).

@@ -15,13 +15,11 @@ const P = require('../primordials');
 const { ours, isPromise } = require('../promises');
 
 const { ObjectFreeze, StringPrototypeIsWellFormed, isProxy, JSONParse, SafeWeakMap, WeakMapPrototypeGet, WeakMapPrototypeSet } = P;
-const NumberIsSafeInteger = Number.isSafeInteger;
-const DateNow = Date.now;
-const SafePromise = Promise;
-const timerSet = setTimeout;
-const timerClear = clearTimeout;
-const randomBytes = require('node:crypto').randomBytes;
-const BufferPrototypeToString = Function.prototype.call.bind(Buffer.prototype.toString);
+const { binding } = require('../native');
+// Captured when the package loaded (this module loads at first use).
+const { NumberIsSafeInteger, DateNow, SafePromise, SafeSetTimeout: timerSet, SafeClearTimeout: timerClear, SafeError, StringPrototypeSlice } = P;
+// Random bytes from the operating system through the addon (node:crypto is not loaded).
+const randomHex = binding.randomHex;
 
 const METHODS = ObjectFreeze(['claimReceipt', 'completeReceipt', 'releaseReceipt', 'getReceipt', 'deleteReceipt', 'pruneReceipts']);
 
@@ -178,7 +176,7 @@ function callStore(state, name, args) {
     const timer = timerSet(() => {
       if (done) return;
       done = true;
-      reject(new Error(`receipt store ${name} timed out`));
+      reject(new SafeError(`receipt store ${name} timed out`));
     }, state.timeoutMs);
     const settle = (ok, value) => {
       if (done) return;
@@ -250,17 +248,18 @@ function receiptsState(value) {
   return state;
 }
 
-// Claim ids: 16 random bytes each, taken from a pool filled 4 KiB at a time.
+// Claim ids: 16 random bytes each (32 hex digits), taken from a pool of 4 KiB filled at
+// once, when the pool is first needed and whenever it runs out.
 const POOL_SIZE = 4096;
-let pool = randomBytes(POOL_SIZE);
+let pool = '';
 let poolOffset = 0;
 function hex32() {
-  if (poolOffset + 16 > POOL_SIZE) {
-    pool = randomBytes(POOL_SIZE);
+  if (poolOffset + 32 > pool.length) {
+    pool = randomHex(POOL_SIZE);
     poolOffset = 0;
   }
-  const id = BufferPrototypeToString(pool, 'hex', poolOffset, poolOffset + 16);
-  poolOffset += 16;
+  const id = StringPrototypeSlice(pool, poolOffset, poolOffset + 32);
+  poolOffset += 32;
   return id;
 }
 

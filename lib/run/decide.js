@@ -12,18 +12,17 @@ const { ours, settleNative, isPromise, thenIsHookFree } = require('../promises')
 const { EVALUATE, observed, traceAsync, attemptIdOf, setField } = require('../events');
 const { grantsUsed, openEvaluation, runInEvaluation, isAnswerOfAnother, bindDecision } = require('../grants/registry');
 const P = require('../primordials');
-const { cedarEventFields } = require('../cedar');
+const { cedarEventFields } = require('../cedar/shared');
 
 const {
   ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertySymbols, ObjectHasOwn, ObjectKeys,
   ObjectPrototypeLookupGetter, ObjectPrototypeLookupSetter, StringPrototypeIsWellFormed, isProxy,
 } = P;
-const ReflectOwnKeys = Reflect.ownKeys;
+// Captured when the package loaded (the run loop loads at its first use).
+const { ReflectOwnKeys } = P;
 
 /** The reasons of a deny the runtime decided (decidedBy: 'runtime'), in a frozen array. */
-const RUNTIME_REASONS = ObjectFreeze([
-  'policy_mutated_arguments', 'policy_error', 'invalid_policy_result', 'policy_not_configured', 'grant_store_unavailable',
-]);
+const { RUNTIME_REASONS } = require('../errors');
 
 /** Returns the object it is given, so that a subclass can stamp private fields onto it. */
 class Stamp {
@@ -233,7 +232,7 @@ function makeDecision(read, decision, reason, decidedBy, policyResult, hasPolicy
 }
 
 /** Marks an absent `error` (a policy may throw undefined). */
-const NONE = Symbol('none');
+const NONE = P.SafeSymbol('none');
 
 function runtimeDeny(read, reason, policyResult, hasPolicyResult, error) {
   return makeDecision(read, 'deny', reason, 'runtime', policyResult, hasPolicyResult, error, undefined, undefined);
@@ -352,7 +351,7 @@ class Thrown {
 }
 ObjectFreeze(Thrown.prototype);
 ObjectFreeze(Thrown);
-const NOT_THROWN = Symbol('not thrown');
+const NOT_THROWN = P.SafeSymbol('not thrown');
 
 /** The policy runInEvaluation is about to call (taken by callPendingPolicy before it runs). */
 let pendingPolicy;

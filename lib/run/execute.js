@@ -9,7 +9,9 @@ const { executionView } = require('../snapshot');
 const { DecisionState } = require('./decide');
 const { EXECUTE, observed, traceAsync, attemptIdOf } = require('../events');
 const { settle, settleNative, thenIsHookFree, ours, isPromise } = require('../promises');
-const receiptsCore = require('../receipts');
+const { lazy } = require('../lazy');
+// Receipts are loaded at the first call that gives options.receipts.
+const receiptsCore = lazy(() => require('../receipts'));
 const { setField } = require('../events');
 
 const P = require('../primordials');
@@ -36,7 +38,7 @@ function readReceipts(options) {
   requireInput(options, 'options must be an object');
   const receipts = own(options, 'receipts');
   if (receipts === undefined || receipts === null) return undefined;
-  return receiptsCore.receiptsState(receipts);
+  return receiptsCore().receiptsState(receipts);
 }
 
 /**
@@ -73,7 +75,7 @@ async function runWithReceipts(rstate, decision, grants, handler, context, onRef
     if (onRefused !== undefined) onRefused(key);
     throw key;
   }
-  const claimed = await ours(receiptsCore.claim(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision));
+  const claimed = await ours(receiptsCore().claim(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision));
   if (!claimed.claimed) {
     if (claimed.replay === true) {
       receiptFields(context, 'replayed', undefined);
@@ -89,11 +91,11 @@ async function runWithReceipts(rstate, decision, grants, handler, context, onRef
   try {
     allowed = !needsGrants(grants, decision) || (await ours(grantsAllow(grants, decision)));
   } catch (error) {
-    await ours(receiptsCore.release(rstate, claimed.claim));
+    await ours(receiptsCore().release(rstate, claimed.claim));
     throw error;
   }
   if (!allowed) {
-    await ours(receiptsCore.release(rstate, claimed.claim));
+    await ours(receiptsCore().release(rstate, claimed.claim));
     const refused = grantRefused(decision);
     if (onRefused !== undefined) onRefused(refused);
     throw refused;
@@ -113,10 +115,10 @@ async function runWithReceipts(rstate, decision, grants, handler, context, onRef
       result = settled.value;
     }
   } catch (error) {
-    await ours(receiptsCore.record(rstate, claimed.claim, false, undefined));
+    await ours(receiptsCore().record(rstate, claimed.claim, false, undefined));
     throw error;
   }
-  await ours(receiptsCore.record(rstate, claimed.claim, true, result));
+  await ours(receiptsCore().record(rstate, claimed.claim, true, result));
   return result;
 }
 

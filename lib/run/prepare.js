@@ -22,7 +22,7 @@ let snapshotOfPrepared;
 let requestOfPrepared;
 let attemptOfPrepared;
 /** Only the package holds this: `new prepared.constructor(...)` without it throws. */
-const CONSTRUCT = Symbol('construct a prepared call');
+const CONSTRUCT = P.SafeSymbol('construct a prepared call');
 // The accessor of every prepared call's requestedArguments: one frozen descriptor made at
 // load (a null-prototype literal per call is a dictionary-mode allocation, ~60 ns).
 let REQUESTED_ARGUMENTS;

@@ -9,7 +9,8 @@ const { own, requireInput, requireString } = require('../input');
 const P = require('../primordials');
 
 const { JSONParse, StringPrototypeCharCodeAt, StringPrototypeSlice, StringPrototypeIsWellFormed, ArrayIsArray, ObjectFreeze, ObjectHasOwn, isProxy } = P;
-const ObjectIsFrozen = Object.isFrozen;
+// Captured when the package loaded (the run loop loads at its first use).
+const { ObjectIsFrozen } = P;
 
 // Native flags and checkJson results: the constants src/binding.rs exports.
 const { FLAG_PATH, JSON_BLANK } = binding;
@@ -52,9 +53,9 @@ function parseRequest(rawArguments, blank) {
 // is compared decoded.
 
 /** Only the package holds this: `new ArgumentsText(...)` without it throws. */
-const CONSTRUCT = Symbol('construct an arguments text');
+const CONSTRUCT = P.SafeSymbol('construct an arguments text');
 /** What an ArgumentsText holds once its value has been handed out. */
-const TAKEN = Symbol('taken');
+const TAKEN = P.SafeSymbol('taken');
 
 /** A member decodeRequest set aside: its exact `text`, and its decoded value for one taker. */
 class ArgumentsText {

@@ -5,14 +5,14 @@
 // runs anyway. Each runs once per attempt; what it reports becomes a stage-schema error
 // that carries no issue message or input.
 
-const { types } = require('node:util');
 const { ToolArgumentsValidationError, invalidArgument } = require('../errors');
 const { own, defineField } = require('../input');
 const { handleRejection, ours, box, isThenable, settleNative, thenIsHookFree, isPromise } = require('../promises');
 const P = require('../primordials');
 
 const { ObjectFreeze, ArrayIsArray, StringPrototypeCharCodeAt, StringPrototypeSlice, isProxy } = P;
-const isNativeError = types.isNativeError;
+// Captured when the package loaded (the run loop loads at its first use).
+const { isNativeError } = P;
 
 const KIND_NONE = 0;
 const KIND_FUNCTION = 1;

@@ -15,13 +15,49 @@
 const { binding } = require('../native');
 const { WalkFailure, nativeFailure } = require('../errors');
 const P = require('../primordials');
-const { walk, resetWalk, MAX_DEPTH } = require('./walk');
+const { walk, resetWalk, flatRoot, MAX_DEPTH } = require('./walk');
 const { encode, resetTape, skeletonTemplate } = require('./tape');
-const { NO_SKELETON_TEMPLATE } = require('./view');
+const { NO_SKELETON_TEMPLATE, FlatTemplate } = require('./view');
 
 const { JSONParse, StringPrototypeSlice, StringPrototypeCharCodeAt } = P;
 const canonicalizeText = binding.canonicalizeText;
+const takeRootOrder = binding.takeRootOrder;
 const { FLAG_PATH, FAILED_SNAPSHOT } = binding;
+
+// Where takeRootOrder puts a wide root object's key order; its capacity is tracked here
+// (a typed array's length getter lives on a patchable prototype).
+let orderBuffer = new P.SafeUint32Array(0);
+let orderCapacity = 0;
+
+/**
+ * The views' FlatTemplate of a wide flat root (./view.js) from the walk's keys and reads
+ * and the key order the native side just sorted them in; NO_SKELETON_TEMPLATE when there
+ * is none (the views are then parsed). Call right after encode, before the tape is reset.
+ */
+function flatTemplate(keys, values) {
+  const count = keys.length;
+  if (orderCapacity < count) {
+    orderBuffer = new P.SafeUint32Array(count);
+    orderCapacity = count;
+  }
+  let taken;
+  try {
+    taken = takeRootOrder(orderBuffer);
+  } catch {
+    // A panic in the binding (which never should happen): no template, views parse.
+    return NO_SKELETON_TEMPLATE;
+  }
+  if (taken !== count) return NO_SKELETON_TEMPLATE;
+  const sortedKeys = P.ArrayFrom({ __proto__: null, length: count });
+  const sortedValues = P.ArrayFrom({ __proto__: null, length: count });
+  for (let i = 0; i < count; i++) {
+    const at = orderBuffer[i];
+    if (at >= count) return NO_SKELETON_TEMPLATE;
+    sortedKeys[i] = keys[at];
+    sortedValues[i] = values[at];
+  }
+  return new FlatTemplate(sortedKeys, sortedValues);
+}
 
 let busy = false;
 let reentered = false;
@@ -30,6 +66,8 @@ let madeTemplate = NO_SKELETON_TEMPLATE;
 
 /** The template character of a hashed native result: how views are made. */
 const VIEWS_FROM_SKELETON = 0x32;
+/** Template character 0: views are parsed (an object too wide to copy member by member). */
+const VIEWS_PARSED = 0x30;
 
 /**
  * RFC 8785 JSON of `value`, or a WalkFailure. With names, the 64-character proposal
@@ -49,7 +87,16 @@ function run(value, withPath, agentName, toolName) {
     walk(value, withPath);
     result = encode(withPath, agentName, toolName);
     // The template comes from this walk's tape, before the tape is reset.
-    if (agentName !== undefined && StringPrototypeCharCodeAt(result, 64) === VIEWS_FROM_SKELETON) madeTemplate = skeletonTemplate();
+    if (agentName !== undefined) {
+      const views = StringPrototypeCharCodeAt(result, 64);
+      if (views === VIEWS_FROM_SKELETON) {
+        madeTemplate = skeletonTemplate();
+      } else if (views === VIEWS_PARSED) {
+        // A wide flat root: its views are built from what the walk read (./view.js).
+        const root = flatRoot();
+        if (root !== null) madeTemplate = flatTemplate(root.keys, root.values);
+      }
+    }
   } catch (error) {
     // Nothing is read from what was thrown: it is passed on as it is.
     failed = true;

@@ -6,10 +6,10 @@
 const { binding } = require('../native');
 const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, invalidArgument, nativeFailure, FAILED } = require('../errors');
 const { own, requireInput } = require('../input');
-const { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, VIEWS_FROM_SKELETON } = require('./canonical');
+const { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, VIEWS_FROM_SKELETON, MAX_DEPTH } = require('./canonical');
 const {
   firstView, view, firstPolicyView, policyView, unchangedCopy, releasePolicyView, spareOf, takeTemplate, NOT_TAKEN, PolicyView, PARSE_EACH_TIME, PARSE_COPYABLE,
-  NO_SKELETON_TEMPLATE,
+  NO_SKELETON_TEMPLATE, FlatTemplate,
 } = require('./view');
 const P = require('../primordials');
 
@@ -29,6 +29,8 @@ const VIEWS_PARSED_COPYABLE = 0x33;
 function initialTemplate(hashAndJson) {
   const views = hashAndJson[2];
   if (views === VIEWS_FROM_SKELETON) return hashAndJson[3] === NO_SKELETON_TEMPLATE ? NO_TEMPLATE : hashAndJson[3];
+  // A wide flat root (template character 0): views built from the walk's reads.
+  if (hashAndJson[3] instanceof FlatTemplate) return hashAndJson[3];
   if (views === VIEWS_FROM_A_PARSE) return NO_TEMPLATE;
   return views === VIEWS_PARSED_COPYABLE ? PARSE_COPYABLE : PARSE_EACH_TIME;
 }
@@ -274,5 +276,5 @@ function proposalHash(input) {
 
 module.exports = {
   canonicalize, createSnapshot, createSnapshotFromText, snapshotOf, decodeView, executionView, policyViewOf, policyViewUnchanged, releasePolicyView, spareOf, proposalHash,
-  verifySnapshot,
+  verifySnapshot, MAX_DEPTH,
 };

@@ -66,6 +66,16 @@ let seenLen = 0;
 let seenSet = null;
 
 
+// A wide root object whose members are all primitives (flat): the walk keeps what it read
+// of each member, in the order of its keys, so that the snapshot's views can be built from
+// the walk's own reads instead of parsing the canonical JSON (see ./view.js FlatTemplate).
+/** Root objects with more keys than this are recorded (the native side's COPYABLE_KEYS). */
+const FLAT_MIN_KEYS = 512;
+let flat = false;
+let flatKeys = null;
+let flatValues = ownSlots(0);
+let flatOwned = 0;
+
 /** Whether Object.prototype.toString can stand in for four brand checks (see enterObject). */
 let toStringDecides = false;
 let includePath = false;
@@ -198,6 +208,14 @@ function enterObject(value) {
   if (count === 0 && !isOrdinaryWhenEmpty(value)) fail('non_plain_object');
   pushOp(OP_OBJECT);
   pushLen(count);
+  if (sp === 0 && count > FLAT_MIN_KEYS) {
+    flat = true;
+    flatKeys = keys;
+    if (flatOwned < count) {
+      flatValues = ownSlots(count);
+      flatOwned = count;
+    }
+  }
   // Object.keys lists the enumerable ones among these names: as many means all of them.
   push(value, keys, count, count <= SMALL_OBJECT_KEYS && ObjectKeys(value).length === count ? READ_MEMBERS : READ_DESCRIPTORS);
 }
@@ -205,6 +223,8 @@ function enterObject(value) {
 /** Writes `root` to the tape, or throws a WalkFailure; `withPath`: failures carry their JSON Pointer. */
 function walk(root, withPath) {
   includePath = withPath;
+  flat = false;
+  flatKeys = null;
   toStringDecides = !ObjectHasOwn(ObjectPrototype, SymbolToStringTag);
   let value = root;
   for (;;) {
@@ -296,13 +316,33 @@ function walk(root, withPath) {
       if (!ObjectHasOwn(descriptor, 'value')) fail('accessor_property');
       if (!descriptor.enumerable) fail('non_enumerable_property');
       value = descriptor.value;
+      if (flat && level === 0) {
+        if (typeof value === 'object' && value !== null) flat = false;
+        else flatValues[index] = value;
+      }
       break;
     }
   }
 }
 
+/**
+ * After a walk that succeeded: the keys of its root object and the value the walk read of
+ * each (a new array, in the same order) when the root is an object wider than
+ * FLAT_MIN_KEYS whose members are all primitives; else null.
+ */
+function flatRoot() {
+  if (!flat || flatKeys === null) return null;
+  // toSpliced makes a plain array without consulting Array's species (slice would).
+  return { keys: flatKeys, values: P.ArrayPrototypeToSpliced(flatValues, flatKeys.length, flatValues.length - flatKeys.length) };
+}
+
 /** Releases every reference to the walked value. */
 function resetWalk() {
+  if (flatKeys !== null) {
+    for (let i = 0; i < flatKeys.length; i++) flatValues[i] = undefined;
+  }
+  flat = false;
+  flatKeys = null;
   for (let level = 0; level < sp; level++) {
     stackValue[level] = undefined;
     stackKeys[level] = undefined;
@@ -313,4 +353,4 @@ function resetWalk() {
   seenSet = null;
 }
 
-module.exports = { walk, resetWalk, MAX_DEPTH };
+module.exports = { walk, resetWalk, flatRoot, MAX_DEPTH };

@@ -11,10 +11,12 @@
 //!
 //! One file per thing bound: [`scratch`] (per-thread buffers and the last failure),
 //! [`strings`] (results as JavaScript strings), [`snapshot`] (the snapshot of a value),
-//! [`decode`] (provider text and hashes), [`seal`] (sealed proposals); the grant store's
+//! [`decode`] (provider text and hashes), [`seal`] (sealed proposals), [`random`] (OS
+//! randomness and SHA-256 for the JavaScript layers); the grant store's
 //! bindings are `store::binding`. This file holds the numbers `lib/` shares with them.
 
 pub mod decode;
+pub mod random;
 pub mod scratch;
 pub mod seal;
 pub mod snapshot;

@@ -236,6 +236,27 @@ impl LongStrings for JsLongStrings<'_> {
 /// The skeleton the last `encodeTape` on this thread left (its template character was
 /// `2`), as a string of the same form as its JSON; `FAILED` when there is none. Taking it
 /// leaves none.
+/// Copies into `out` the key order of the root object of the value `encodeTape` last
+/// encoded, when that was an object wider than the views' copying limit (template
+/// character `0`): for each member in RFC 8785 key order, its position among the
+/// object's members on the tape. Returns how many it copied, or `FAILED` when there is no
+/// such order or `out` is too short.
+#[napi(catch_unwind)]
+pub fn take_root_order(mut out: Uint32Array) -> u32 {
+  SCRATCH.with(|cell| {
+    let scratch = cell.borrow();
+    let order = scratch.encoder.root_order();
+    if order.is_empty() || order.len() > out.len() {
+      return FAILED;
+    }
+    // SAFETY: the array is the caller's own Uint32Array, written here only, on this
+    // thread, while no JavaScript runs.
+    let target = unsafe { out.as_mut() };
+    target[..order.len()].copy_from_slice(order);
+    order.len() as u32
+  })
+}
+
 #[napi(catch_unwind)]
 pub fn take_skeleton<'env>(env: &'env Env) -> Either<JsString<'env>, u32> {
   SCRATCH.with(|cell| {

@@ -63,6 +63,9 @@ pub struct Encoder {
   open: Vec<(usize, u32, bool)>,
   /// The shape of the last tape encoded, counted by the scan pass.
   shape: Shape,
+  /// When the last value encoded was an object wider than [`tape::COPYABLE_KEYS`]: the
+  /// tape index of each of its members, in key order (see [`Encoder::root_order`]).
+  root_order: Vec<u32>,
 }
 
 /// Encodes with fresh scratch space; see [`Encoder::encode`].
@@ -85,6 +88,13 @@ impl Encoder {
     };
     self.encode_into(tape, &mut utf8, track_path)?;
     Ok(Encoded { ascii: utf8.ascii })
+  }
+
+  /// When the value last encoded was an object wider than [`tape::COPYABLE_KEYS`]: for
+  /// each of its members in key order (RFC 8785), its position among the object's members
+  /// on the tape; else empty.
+  pub fn root_order(&self) -> &[u32] {
+    &self.root_order
   }
 
   /// Appends the canonical JSON of the single value on `tape` to any [`Output`].
@@ -137,6 +147,7 @@ impl Encoder {
     self.members.clear();
     self.order.clear();
     self.frames.clear();
+    self.root_order.clear();
     self.shape = Shape::default();
     let end = scan(
       &tape,
@@ -159,6 +170,7 @@ impl Encoder {
       members: &mut self.members,
       order: &mut self.order,
       frames: &mut self.frames,
+      root_order: &mut self.root_order,
       out,
       path: if track_path { Some(Vec::new()) } else { None },
       placeholders,
@@ -283,6 +295,8 @@ struct Writer<'t, 's, O: Output> {
   members: &'s mut Vec<Member>,
   order: &'s mut Vec<(u64, u32)>,
   frames: &'s mut Vec<Frame>,
+  /// Where the root object's key order is kept (see [`Encoder::root_order`]).
+  root_order: &'s mut Vec<u32>,
   out: &'s mut O,
   /// One segment per open frame: the member being written.
   path: Option<Vec<Segment<'t>>>,
@@ -415,7 +429,14 @@ impl<'t, O: Output> Writer<'t, '_, O> {
             end,
           } => {
             if *next == *count {
-              let (base, end) = (*base, *end);
+              let (base, count, end) = (*base, *count, *end);
+              if base == 0 && self.frames.len() == 1 && count > tape::COPYABLE_KEYS {
+                // The root object, too wide to copy: its key order, for its views.
+                self.root_order.clear();
+                self
+                  .root_order
+                  .extend(self.order[..count].iter().map(|entry| entry.1));
+              }
               self.out.ascii(b"}");
               self.members.truncate(base);
               self.order.truncate(base);

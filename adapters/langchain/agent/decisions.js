@@ -8,9 +8,12 @@ const {
 } = require('../../gate/primordials');
 const { api } = require('../gate/core');
 const { toolEntry } = require('../gate/options');
-const { ToolMessage, errorMessage, invalidFields, prepareAttempt, evaluate, executeAllowed } = require('../gate/execute');
+const { toolMessageClass, errorMessage, invalidFields, prepareAttempt, evaluate, executeAllowed } = require('../gate/execute');
 const { isGraphInterrupt, isCommand, AsyncLocalStorageProviderSingleton } = require('./peers');
 const { PROPOSAL_CHANGED } = require('./task');
+
+// The agent loads with the frameworks (toolGateMiddleware's first call): @langchain/core is loaded by now.
+const ToolMessage = toolMessageClass();
 
 const { isApprovalGrantError } = api;
 

@@ -14,42 +14,51 @@ const { executeDecision } = require('../../gate/execute');
 const { executeOptionsOf, afterExecution } = require('./receipts');
 
 const { prepareToolCallAsync, createSnapshot, decodeView, isToolArgumentsValidationError, isToolCallNotAllowedError } = api;
-const { StructuredTool, ToolInputParsingException } = core.tools;
-const { ToolMessage } = core.messages;
+/** LangChain's ToolMessage class (@langchain/core is loaded at the adapter's first use). */
+function toolMessageClass() {
+  return core().messages.ToolMessage;
+}
+
+let SnapshotToolExecution;
 
 /**
- * The StructuredTool that runs an allowed call. Its schema (`{}`, a JSON schema that
- * accepts anything) is all `StructuredTool.call` validates, so the tool's zod does not
- * run again; `call` still runs the callbacks and makes the ToolMessage. `_call` ignores
- * its input (the callbacks' own view) and lets executeToolCall hand the tool's `_call` a
- * new execution view.
+ * The StructuredTool that runs an allowed call, made at the first one (it extends
+ * @langchain/core's class). Its schema (`{}`, a JSON schema that accepts anything) is all
+ * `StructuredTool.call` validates, so the tool's zod does not run again; `call` still runs
+ * the callbacks and makes the ToolMessage. `_call` ignores its input (the callbacks' own
+ * view) and lets executeToolCall hand the tool's `_call` a new execution view.
  */
-class SnapshotToolExecution extends StructuredTool {
-  static lc_name() {
-    return 'SnapshotToolExecution';
-  }
+function snapshotToolExecution() {
+  if (SnapshotToolExecution !== undefined) return SnapshotToolExecution;
+  const { StructuredTool } = core().tools;
+  SnapshotToolExecution = class SnapshotToolExecution extends StructuredTool {
+    static lc_name() {
+      return 'SnapshotToolExecution';
+    }
 
-  #run;
+    #run;
 
-  constructor(entry, run) {
-    const { target } = entry;
-    super({
-      callbacks: own(target, 'callbacks'),
-      tags: own(target, 'tags'),
-      metadata: own(target, 'metadata'),
-      verbose: own(target, 'verbose'),
-      responseFormat: own(target, 'responseFormat'),
-    });
-    this.name = entry.name;
-    this.description = own(target, 'description') ?? '';
-    this.schema = {};
-    this.returnDirect = own(target, 'returnDirect') === true;
-    this.#run = run;
-  }
+    constructor(entry, run) {
+      const { target } = entry;
+      super({
+        callbacks: own(target, 'callbacks'),
+        tags: own(target, 'tags'),
+        metadata: own(target, 'metadata'),
+        verbose: own(target, 'verbose'),
+        responseFormat: own(target, 'responseFormat'),
+      });
+      this.name = entry.name;
+      this.description = own(target, 'description') ?? '';
+      this.schema = {};
+      this.returnDirect = own(target, 'returnDirect') === true;
+      this.#run = run;
+    }
 
-  _call(_callbackView, runManager, config) {
-    return this.#run(runManager, config);
-  }
+    _call(_callbackView, runManager, config) {
+      return this.#run(runManager, config);
+    }
+  };
+  return SnapshotToolExecution;
 }
 
 /** The error LangChain rejects with for an aborted signal (its reason when that is an Error). */
@@ -61,11 +70,13 @@ function abortError(signal) {
 
 /** An error ToolMessage (a call without an id is answered with an empty `tool_call_id`). */
 function errorMessage(id, name, content) {
+  const ToolMessage = toolMessageClass();
   return new ToolMessage({ status: 'error', tool_call_id: id === undefined ? '' : id, name, content });
 }
 
 /** LangChain's invalid-input error, with the package's error as `cause` and no payload. */
 function invalidInput(error) {
+  const { ToolInputParsingException } = core().tools;
   const exception = new ToolInputParsingException(error.message);
   ObjectDefineProperty(exception, 'cause', { __proto__: null, value: error, enumerable: false, writable: true, configurable: true });
   return exception;
@@ -142,7 +153,8 @@ function evaluate(entry, prepared, policyContext, id) {
  */
 async function executeAllowed(gate, entry, decision, id, config, run) {
   let started = false;
-  const execution = new SnapshotToolExecution(entry, (runManager, runConfig) => {
+  const Execution = snapshotToolExecution();
+  const execution = new Execution(entry, (runManager, runConfig) => {
     // LangChain's tool() wrapper checks the signal only once the handler runs, which is
     // after the grant was spent: an aborted run stops here and keeps the grant.
     const signal = own(runConfig, 'signal');
@@ -171,5 +183,5 @@ async function executeAllowed(gate, entry, decision, id, config, run) {
 }
 
 module.exports = {
-  ToolMessage, errorMessage, callProblemError, invalidFields, prepareAttempt, policyContextOf, scopeOf, evaluate, executeAllowed,
+  toolMessageClass, errorMessage, callProblemError, invalidFields, prepareAttempt, policyContextOf, scopeOf, evaluate, executeAllowed,
 };

@@ -11,8 +11,10 @@ const { replayCode: kernelReplayCode } = require('../../gate/replays');
 const { ReflectApply } = require('../../gate/primordials');
 const { core } = require('./core');
 
-const { AsyncLocalStorageProviderSingleton } = core.singletons;
-const getRunnableConfig = AsyncLocalStorageProviderSingleton.getRunnableConfig;
+// @langchain/core's AsyncLocalStorage provider and its getRunnableConfig, read once, at the
+// first call that asks for the ambient thread.
+let AsyncLocalStorageProviderSingleton;
+let getRunnableConfig;
 
 /**
  * `options.receipts`: `{ receipts, explicit, get }`. `receipts` is the application's
@@ -38,6 +40,11 @@ function threadIdOf(config) {
  * included. Undefined outside a graph (or without a checkpointer's thread).
  */
 function ambientThreadId() {
+  if (AsyncLocalStorageProviderSingleton === undefined) {
+    const singleton = core().singletons.AsyncLocalStorageProviderSingleton;
+    getRunnableConfig = singleton.getRunnableConfig;
+    AsyncLocalStorageProviderSingleton = singleton;
+  }
   let config;
   try {
     config = ReflectApply(getRunnableConfig, AsyncLocalStorageProviderSingleton, []);

@@ -12,7 +12,7 @@ const {
 const { isCallId, toolCallsOf } = require('./calls');
 const { readGateOptions, toolEntry } = require('./options');
 const {
-  ToolMessage, errorMessage, callProblemError, invalidFields, prepareAttempt, policyContextOf, scopeOf, evaluate, executeAllowed,
+  toolMessageClass, errorMessage, callProblemError, invalidFields, prepareAttempt, policyContextOf, scopeOf, evaluate, executeAllowed,
 } = require('./execute');
 const { pendingProposal, keptKeyOf, GRANT_OPTION_FIELDS, keepPending, readRunId, verifiedKept, withRefused } = require('./proposals');
 const { threadIdOf, ambientThreadId, receiptRun, replayCode } = require('./receipts');
@@ -76,7 +76,7 @@ function createToolGate(options) {
     const result = { ...verdict, status: 'executed' };
     if (replayed) setData(result, 'replayed', true);
     // Defined, not assigned: a setter planted on Object.prototype cannot swallow them.
-    if (ToolMessage.isInstance(output)) setData(result, 'message', output);
+    if (toolMessageClass().isInstance(output)) setData(result, 'message', output);
     else setData(result, 'output', output);
     return result;
   }

@@ -11,21 +11,13 @@ const P = require('../../primordials');
 
 const { ObjectDefineProperty, ObjectFreeze, StringPrototypeCharCodeAt, StringPrototypeIsWellFormed, StringPrototypeSlice, isProxy } = P;
 
-const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
-const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
-const NumberIsFinite = Number.isFinite;
-const NumberIsSafeInteger = Number.isSafeInteger;
-const NumberParseInt = Number.parseInt;
-const SafeError = Error;
-const SafePromise = Promise;
-const PromiseReject = Promise.reject.bind(Promise);
+// Captured when the package loaded (this module loads at first use).
+const { StringPrototypeIndexOf, NumberIsFinite, NumberIsSafeInteger, NumberParseInt, SafeError, SafePromise, PromiseReject } = P;
 // Promises of a database client are attached to without looking anything up on
 // Promise.prototype (lib/promises.js); a thenable that is not a native promise is refused.
 const { attach, isPromise } = require('../../promises');
-const ReflectApply = Reflect.apply;
-const setTimer = globalThis.setTimeout;
-const clearTimer = globalThis.clearTimeout;
-const BRAND = Symbol.for('tool-argument-snapshot.error');
+const { ReflectApply, SafeSetTimeout: setTimer, SafeClearTimeout: clearTimer } = P;
+const BRAND = P.SymbolFor('tool-argument-snapshot.error');
 
 const DEFAULT_TABLE = 'tool_argument_snapshot_grants';
 const DEFAULT_PREFIX = 'tas:grant:';

@@ -12,7 +12,8 @@ const C = require('./common');
 const R = require('./receipt-records');
 
 const { ArrayIsArray, ObjectFreeze, StringPrototypeCharCodeAt, isProxy } = P;
-const MathImul = Math.imul;
+// Captured when the package loaded (this module loads at first use).
+const { MathImul } = P;
 
 /**
  * A stable number for the advisory lock that serializes migrate() per table (concurrent

@@ -5,12 +5,13 @@
 
 const { invalidArgument } = require('../../errors');
 const { decodeText, encodeText, isHash, own, readNullableString, readObject, readString } = require('./common');
+const { binding } = require('../../native');
+const P = require('../../primordials');
 
-const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
-const NumberIsSafeInteger = Number.isSafeInteger;
-const { createHash } = require('node:crypto');
-const HashPrototypeUpdate = uncurryThis(Object.getPrototypeOf(createHash('sha256')).update);
-const HashPrototypeDigest = uncurryThis(Object.getPrototypeOf(createHash('sha256')).digest);
+// Captured when the package loaded (this module loads at first use). SHA-256 is the
+// addon's: node:crypto is not loaded for it.
+const { NumberIsSafeInteger } = P;
+const sha256Hex = binding.sha256Hex;
 
 
 /** A whole number of milliseconds (a receipt time). */
@@ -78,9 +79,7 @@ function receiptId(key) {
   const a = encodeText(key.agentName);
   const c = encodeText(key.toolCallId);
   const run = key.runId === null ? '-' : `+${encodeText(key.runId)}`;
-  const hash = createHash('sha256');
-  HashPrototypeUpdate(hash, `${a.length}:${a}${c.length}:${c}${run}`, 'utf8');
-  return HashPrototypeDigest(hash, 'hex');
+  return sha256Hex(`${a.length}:${a}${c.length}:${c}${run}`);
 }
 
 /** A receipt clock reading (the receipts' own clock, an integer). */

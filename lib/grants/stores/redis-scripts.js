@@ -3,7 +3,6 @@
 // Every operation that writes is one script, so it is atomic; times are compared with the
 // `now` argument the grants give, never the server's clock.
 
-const { createHash } = require('node:crypto');
 const P = require('../../primordials');
 
 const { ObjectFreeze } = P;
@@ -270,9 +269,17 @@ end
 return { more, last, out }`,
 };
 
-/** Each script's text (the shared Lua first) and SHA-1, made once at load. */
+/**
+ * Each script's text (the shared Lua first) and SHA-1 (the name EVALSHA runs it by), made
+ * once at load. This module loads with the Redis store, at its first use: node:crypto
+ * (the only SHA-1 here; the addon has none) is loaded then, not with the package. A SHA-1
+ * that named no script Redis has cached only costs an EVAL of the text (./redis.js).
+ */
+const { createHash } = require('node:crypto');
+const NAMES = ['put', 'has', 'take', 'delete', 'prune', 'putProposal', 'deleteProposal', 'listProposals', 'claimReceipt', 'completeReceipt', 'releaseReceipt', 'getReceipt', 'deleteReceipt', 'pruneReceipts'];
 const LOADED = {};
-for (const name of ['put', 'has', 'take', 'delete', 'prune', 'putProposal', 'deleteProposal', 'listProposals', 'claimReceipt', 'completeReceipt', 'releaseReceipt', 'getReceipt', 'deleteReceipt', 'pruneReceipts']) {
+for (let i = 0; i < NAMES.length; i++) {
+  const name = NAMES[i];
   const text = LUA_COMMON + SCRIPTS[name];
   LOADED[name] = ObjectFreeze({ text, sha: createHash('sha1').update(text).digest('hex') });
 }

@@ -22,13 +22,13 @@ const P = require('../../primordials');
 const C = require('./common');
 const R = require('./receipt-records');
 const { ours } = require('../../promises');
-const emitWarning = process.emitWarning;
+// Captured when the package loaded (this module loads at first use).
+const emitWarning = P.ProcessEmitWarning;
 
 const { LOADED } = require('./redis-scripts');
 
 const { ArrayIsArray, ObjectDefineProperty, ObjectFreeze, StringPrototypeCharCodeAt, StringPrototypeIsWellFormed, StringPrototypeSlice, isProxy } = P;
-const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
-const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
+const { StringPrototypeIndexOf } = P;
 
 function NumberToString(n) {
   return `${n}`;

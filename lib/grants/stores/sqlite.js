@@ -13,9 +13,8 @@ const C = require('./common');
 const R = require('./receipt-records');
 
 const { ObjectFreeze, StringPrototypeIsWellFormed, StringPrototypeSlice } = P;
-const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
-const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
-const StringPrototypeToLowerCase = uncurryThis(String.prototype.toLowerCase);
+// Captured when the package loaded (this module loads at first use).
+const { StringPrototypeIndexOf, StringPrototypeToLowerCase } = P;
 
 const {
   sqliteStoreOpen,
