@@ -60,6 +60,7 @@ module.exports = Object.freeze({
   SetPrototypeAdd: uncurryThis(Set.prototype.add),
   SetPrototypeHas: uncurryThis(Set.prototype.has),
   StringPrototypeCharCodeAt: uncurryThis(String.prototype.charCodeAt),
+  StringPrototypeIndexOf: uncurryThis(String.prototype.indexOf),
   StringPrototypeIsWellFormed: uncurryThis(String.prototype.isWellFormed),
   StringPrototypeReplaceAll: uncurryThis(String.prototype.replaceAll),
   StringPrototypeSlice: uncurryThis(String.prototype.slice),
