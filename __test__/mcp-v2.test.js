@@ -1,0 +1,356 @@
+'use strict';
+// gateMcpServer on the MCP TypeScript SDK 2.x (issue 38): a server factory of
+// @modelcontextprotocol/server gated per request behind createMcpHandler and the gate's
+// fetch, exercised with the SDK's own Client (pinned to 2026-07-28) and raw POSTs over a
+// real HTTP server on 127.0.0.1. Oracles: what the SDK's Client receives, the tool's own
+// record of its runs, and the package's grants (verify, grant, listProposals).
+
+const { test, describe } = require('node:test');
+const assert = require('node:assert/strict');
+const { z } = require('zod');
+const { McpServer } = require('@modelcontextprotocol/server');
+
+const { createApprovalGrants, createCedarPolicy, prepareToolCall } = require('..');
+const { gateMcpServer } = require('../adapters/mcp/index.js');
+const {
+  AGENT, SECRET, APPROVAL_META, KEY_NAME, ENVELOPE, payPolicy, payFactory, serve, connect, start, post, toolCallText, toolCallHeaders,
+} = require('./mcp-v2-support');
+
+const KEYS = [{ id: 'k1', secret: 'k'.repeat(32) }];
+const sealingGrants = (options = {}) => createApprovalGrants({ keys: KEYS, ...options });
+
+function assertDenied(result, reason, decidedBy = 'runtime') {
+  assert.equal(result.isError, true);
+  assert.deepEqual(result.structuredContent, { decision: 'deny', reason, decidedBy });
+  assert.ok(!JSON.stringify(result).includes(SECRET), 'a refusal holds no payload');
+}
+
+/** Asks for an approval of a large payment: the input_required answer. */
+async function askLarge(app, args = { to: 'landlord', amount: 1200, memo: SECRET }) {
+  const asked = await app.call('pay', args);
+  assert.equal(asked.resultType, 'input_required');
+  return asked;
+}
+
+describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
+  test('an allowed call runs once, with the tool\'s input schema run once (the SDK\'s own validation does not run); a denied one runs nothing', async () => {
+    const app = await start({});
+    try {
+      const result = await app.call('pay', { to: 'bob', amount: 20, memo: SECRET });
+      assert.equal(result.isError, undefined);
+      assert.equal(result.content[0].text, 'paid 20 to bob');
+      assert.deepEqual(app.state.runs, [{ tool: 'pay', to: 'bob', amount: 20, hasContext: true }]);
+      assert.equal(app.state.schemaRuns, 1, 'one schema run');
+      assertDenied(await app.call('pay', { to: 'mallory', amount: 5 }), 'blocked_payee', 'policy');
+      assert.equal(app.state.runs.length, 1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('require_approval: input_required with a requestState sealed by the key ring; the retry runs once after the grant, however respelled', async () => {
+    const grants = sealingGrants();
+    const app = await start({ grants });
+    try {
+      const asked = await askLarge(app);
+      assert.match(asked.requestState, /^tas1\.[A-Za-z0-9_-]+$/);
+      const approval = asked._meta[APPROVAL_META];
+      const expected = prepareToolCall({ agentName: AGENT, toolName: 'pay', rawArguments: JSON.stringify({ to: 'landlord', amount: 1200, memo: SECRET }) });
+      assert.equal(approval.decision, 'require_approval');
+      assert.equal(approval.reason, 'large_payment');
+      assert.equal(approval.proposalHash, expected.proposalHash);
+      assert.equal(grants.verify(approval.proposal).proposalHash, expected.proposalHash, 'the proposal verifies with the key ring');
+      assert.equal(typeof approval.id, 'string', 'the id of the kept proposal');
+      // Before the grant the retry is answered again, with the same state; nothing runs.
+      const pending = await app.call('pay', { to: 'landlord', amount: 1200, memo: SECRET }, { requestState: asked.requestState });
+      assert.equal(pending.resultType, 'input_required');
+      assert.equal(pending.requestState, asked.requestState);
+      assert.equal(app.state.runs.length, 0);
+
+      await grants.grant(approval.proposal);
+      const ran = await app.call('pay', { memo: SECRET, amount: 1200.0, to: 'landlord' }, { requestState: asked.requestState });
+      assert.equal(ran.content[0].text, 'paid 1200 to landlord');
+      assert.equal(app.state.runs.length, 1);
+      // The same call without the state needs a new approval: the grant was the state's alone.
+      assert.equal((await app.call('pay', { to: 'landlord', amount: 1200, memo: SECRET })).resultType, 'input_required');
+      assert.equal(app.state.runs.length, 1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('edited arguments, a replayed state, another principal\'s state, another tool, a tampered or expired state: each refused with its code, nothing runs', async () => {
+    let now = 1_000_000;
+    const grants = sealingGrants({ now: () => now });
+    const app = await start({ grants, approvalTtlMs: 60_000 }, { clientId: 'alice' });
+    const other = await connect(app.url, { clientId: 'mallory' });
+    try {
+      const args = { to: 'landlord', amount: 1200, memo: SECRET };
+      const asked = await askLarge(app, args);
+      await grants.grant(asked._meta[APPROVAL_META].proposal);
+      const retry = (client, name, callArgs, requestState) => client.callTool({ name, arguments: callArgs, requestState }, { allowInputRequired: true });
+
+      assertDenied(await retry(app.client, 'pay', { ...args, amount: 12000 }, asked.requestState), 'request_state_arguments_changed');
+      assertDenied(await retry(other, 'pay', args, asked.requestState), 'request_state_principal_mismatch');
+      assertDenied(await retry(app.client, 'refund', { to: 'landlord', amount: 1200 }, asked.requestState), 'request_state_tool_mismatch');
+      const word = asked.requestState.slice(5);
+      const flipped = `tas1.${word.slice(0, 40)}${word[40] === 'A' ? 'B' : 'A'}${word.slice(41)}`;
+      assertDenied(await retry(app.client, 'pay', args, flipped), 'request_state_invalid');
+      assert.equal(app.state.runs.length, 0, 'none of those ran, and none spent the grant');
+
+      assert.equal((await retry(app.client, 'pay', args, asked.requestState)).content[0].text, 'paid 1200 to landlord');
+      assertDenied(await retry(app.client, 'pay', args, asked.requestState), 'request_state_used');
+      assert.equal(app.state.runs.length, 1);
+
+      const late = await askLarge(app, args);
+      await grants.grant(late._meta[APPROVAL_META].proposal);
+      now += 60_001;
+      assertDenied(await retry(app.client, 'pay', args, late.requestState), 'request_state_expired');
+      assert.equal(app.state.runs.length, 1);
+    } finally {
+      await other.close();
+      await app.close();
+    }
+  });
+
+  test('without a key ring no requestState is answered: require_approval is the approval result of SDK 1.x, and its grant lets the next identical call run', async () => {
+    const grants = createApprovalGrants();
+    const app = await start({ grants });
+    try {
+      const args = { to: 'landlord', amount: 1200 };
+      const asked = await app.call('pay', args);
+      assert.equal(asked.resultType, undefined);
+      assert.equal(asked.isError, true);
+      assert.equal(asked.structuredContent.decision, 'require_approval');
+      assert.equal(asked.structuredContent.proposal.argsCanonicalJson, '{"amount":1200,"to":"landlord"}');
+      // A requestState in the gate's form cannot be checked without keys: refused.
+      assertDenied(await app.call('pay', args, { requestState: 'tas1.e30' }), 'request_state_invalid');
+      await grants.grant(asked.structuredContent.proposal);
+      assert.equal((await app.call('pay', args)).content[0].text, 'paid 1200 to landlord');
+      assert.equal(app.state.runs.length, 1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('the reviewer\'s path: the state\'s proposal is kept in the grants\' store, listed, and granted from the kept record', async () => {
+    const grants = sealingGrants();
+    const app = await start({ grants });
+    try {
+      const asked = await askLarge(app);
+      const { proposals } = await grants.listProposals();
+      assert.equal(proposals.length, 1);
+      const kept = proposals[0];
+      assert.equal(kept.proposal.nonce, asked._meta[APPROVAL_META].proposal.nonce, 'the kept record is the state\'s seal');
+      assert.equal(Buffer.from(`${kept.runId.length}:${kept.runId}${kept.toolCallId}`).toString('base64url'), asked._meta[APPROVAL_META].id, 'the id pending prints');
+      await grants.grant(await grants.keptProposal({ runId: kept.runId, toolCallId: kept.toolCallId }));
+      await assert.rejects(grants.grant(asked._meta[APPROVAL_META].proposal), { code: 'seal_used' }, 'one seal, granted once');
+      assert.equal((await app.call('pay', { to: 'landlord', amount: 1200, memo: SECRET }, { requestState: asked.requestState })).content[0].text, 'paid 1200 to landlord');
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('elicitation: true asks the client in-band (form elicitation in input_required); an accepted answer runs the call once, a declined one denies', async () => {
+    const grants = sealingGrants();
+    let answer = 'accept';
+    const asks = [];
+    const elicit = async (request) => {
+      asks.push(request.params.message);
+      return answer === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' };
+    };
+    const app = await start({ grants, elicitation: true }, { capabilities: { elicitation: { form: {} } }, elicit });
+    try {
+      const result = await app.client.callTool({ name: 'pay', arguments: { to: 'landlord', amount: 1200 } });
+      assert.equal(result.content[0].text, 'paid 1200 to landlord');
+      assert.equal(app.state.runs.length, 1);
+      assert.match(asks[0], /\{"amount":1200,"to":"landlord"\}/);
+      answer = 'decline';
+      assertDenied(await app.client.callTool({ name: 'pay', arguments: { to: 'landlord', amount: 1300 } }), 'approval_declined', 'elicitation');
+      assert.equal(app.state.runs.length, 1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('idempotency keys: a retry under a new request id runs nothing (the default receipts)', async () => {
+    const app = await start({});
+    try {
+      const extra = { _meta: { [KEY_NAME]: 'pay-bob-20-once' } };
+      assert.equal((await app.call('pay', { to: 'bob', amount: 20 }, extra)).content[0].text, 'paid 20 to bob');
+      assertDenied(await app.call('pay', { to: 'bob', amount: 20 }, extra), 'call_already_executed');
+      assertDenied(await app.call('pay', { to: 'bob', amount: 21 }, extra), 'call_id_conflict');
+      assert.equal(app.state.runs.length, 1);
+      const bad = await post(app.url, toolCallText(7, 'pay', '{"to":"bob","amount":1}').replace('"_meta":{', `"_meta":{"${KEY_NAME}":"",`), toolCallHeaders('pay'));
+      assert.equal(bad.body.error.code, -32602);
+      assert.equal(app.state.runs.length, 1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('a 2025-era client through the same gate (the SDK\'s stateless fallback): gated alike, approvals as on SDK 1.x', async () => {
+    const grants = sealingGrants();
+    const app = await start({ grants }, { legacy: true });
+    try {
+      assert.equal((await app.call('pay', { to: 'bob', amount: 20 })).content[0].text, 'paid 20 to bob');
+      const asked = await app.call('pay', { to: 'landlord', amount: 1200 });
+      assert.equal(asked.structuredContent.decision, 'require_approval');
+      assert.ok(grants.verify(asked.structuredContent.proposal), 'sealed');
+      assert.equal(app.state.runs.length, 1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('a Cedar policy behind the grants: a forbid denies over a live grant', async () => {
+    const policies = 'permit(principal, action == Action::"pay", resource) when { context.input.amount < 400 };\n'
+      + 'forbid(principal, action, resource) when { context.input.to == "mallory" };\n';
+    const grants = sealingGrants();
+    const policy = createCedarPolicy({ policies, tools: { pay: z.object({ to: z.string(), amount: z.number().int() }) } });
+    const app = await start({ grants, policy: { pay: policy } });
+    try {
+      assert.equal((await app.call('pay', { to: 'bob', amount: 20 })).content[0].text, 'paid 20 to bob');
+      const sealed = grants.seal(prepareToolCall({ agentName: AGENT, toolName: 'pay', rawArguments: '{"to":"mallory","amount":5}' }));
+      await grants.grant(sealed);
+      assert.equal((await app.call('pay', { to: 'mallory', amount: 5 })).structuredContent.decision, 'deny');
+      assert.equal(app.state.runs.length, 1);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('the raw body, read once, strictly', () => {
+  test('a duplicate key outside arguments is -32600 and reaches no server; inside arguments it is the tool\'s stage error; nothing runs', async () => {
+    const app = await start({});
+    try {
+      const servers = app.state.servers;
+      const outside = toolCallText(1, 'pay', '{"to":"bob","amount":5}').replace('"name":"pay"', '"name":"pay","name":"pay"');
+      const refused = await post(app.url, outside, toolCallHeaders('pay'));
+      assert.equal(refused.status, 400);
+      assert.deepEqual(refused.body.error, { code: -32600, message: 'Invalid Request', data: { stage: 'json', code: 'duplicate_key' } });
+      assert.equal(app.state.servers, servers, 'no server was made for it');
+      const inside = await post(app.url, toolCallText(2, 'pay', '{"to":"bob","amount":5,"amount":5000}'), toolCallHeaders('pay'));
+      assert.deepEqual(inside.body.result.structuredContent, { toolName: 'pay', stage: 'json', code: 'duplicate_key' });
+      assert.deepEqual(app.state.runs, []);
+      // The exact text is what is snapshotted: 5.0 and 5 are one canonical number.
+      const spelled = await post(app.url, toolCallText(3, 'pay', '{ "amount" : 5.0, "to" : "bob" }'), toolCallHeaders('pay'));
+      assert.equal(spelled.body.result.content[0].text, 'paid 5 to bob');
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('headers that disagree with the decoded body (Mcp-Method, Mcp-Name, Base64 Mcp-Name) are -32020 before any policy; nothing runs', async () => {
+    let policyRuns = 0;
+    const app = await start({ policy: (input) => { policyRuns += 1; return payPolicy(input); } });
+    try {
+      const text = toolCallText(1, 'pay', '{"to":"bob","amount":5}');
+      for (const headers of [
+        { 'mcp-method': 'tools/call', 'mcp-name': 'refund' },
+        { 'mcp-method': 'tools/list', 'mcp-name': 'pay' },
+        { 'mcp-method': 'tools/call', 'mcp-name': `=?base64?${Buffer.from('refund').toString('base64')}?=` },
+        { 'mcp-method': 'tools/call', 'mcp-name': '=?base64?%%%?=' },
+      ]) {
+        const refused = await post(app.url, text, headers);
+        assert.equal(refused.status, 400, JSON.stringify(headers));
+        assert.deepEqual(refused.body, { jsonrpc: '2.0', id: 1, error: { code: -32020, message: 'Bad Request: the request headers and body disagree', data: { code: 'header_mismatch' } } });
+      }
+      assert.equal(policyRuns, 0);
+      assert.deepEqual(app.state.runs, []);
+      const agreed = await post(app.url, text, { 'mcp-method': 'tools/call', 'mcp-name': `=?base64?${Buffer.from('pay').toString('base64')}?=` });
+      assert.equal(agreed.body.result.content[0].text, 'paid 5 to bob');
+      assert.equal(policyRuns, 1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('a body given parsed, a body read before the gate and a batch are refused; the SDK\'s handler never reads for the gate', async () => {
+    const state = payFactory();
+    const gate = gateMcpServer(state.factory, { agentName: AGENT, policy: payPolicy });
+    try {
+      const text = toolCallText(1, 'pay', '{"to":"bob","amount":5}');
+      const request = () => new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', ...toolCallHeaders('pay') }, body: text });
+      assert.equal((await gate.fetch(request(), { parsedBody: JSON.parse(text) })).status, 500);
+      const read = request();
+      await read.text();
+      assert.equal((await gate.fetch(read)).status, 500);
+      const batch = await gate.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `[${text}]` }));
+      assert.equal(batch.status, 400);
+      assert.equal((await batch.json()).error.data.code, 'batch_not_supported');
+      // The SDK's own fetch bypasses the gate's reading: its tools/call runs nothing.
+      const bypass = await gate.handler.fetch(request());
+      assert.equal(JSON.parse(await bypass.text()).error.code, -32603);
+      assert.deepEqual(state.runs, []);
+    } finally {
+      await gate.close();
+    }
+  });
+
+  test('a request id in flight for one principal: a second request with it runs nothing (-32600 request_id_in_flight)', async () => {
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    let started;
+    const running = new Promise((resolve) => { started = resolve; });
+    let runs = 0;
+    const factory = () => {
+      const server = new McpServer({ name: 'slow', version: '1.0.0' });
+      server.registerTool('pay', { inputSchema: z.object({ to: z.string(), amount: z.number() }) }, async () => {
+        runs += 1;
+        started();
+        await held;
+        return { content: [{ type: 'text', text: 'paid' }] };
+      });
+      return server;
+    };
+    const gate = gateMcpServer(factory, { agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'test' }) });
+    const served = await serve(gate);
+    try {
+      const text = toolCallText(9, 'pay', '{"to":"bob","amount":5}');
+      const headers = { ...toolCallHeaders('pay'), 'x-test-client': 'alice' };
+      const first = post(served.url, text, headers);
+      await running;
+      const second = await post(served.url, text, headers);
+      assert.deepEqual(second.body.error, { code: -32600, message: 'Invalid Request', data: { code: 'request_id_in_flight' } });
+      // Another principal's request with the same id is its own.
+      const otherRelease = post(served.url, text, { ...toolCallHeaders('pay'), 'x-test-client': 'bob' });
+      release();
+      assert.equal((await first).body.result.content[0].text, 'paid');
+      assert.equal((await otherRelease).body.result.content[0].text, 'paid');
+      assert.equal(runs, 2);
+    } finally {
+      await served.close();
+      await gate.close();
+    }
+  });
+});
+
+describe('what gateMcpServer takes on 2.x', () => {
+  test('a 2.x McpServer itself is refused (it serves one request); a factory returning one server twice fails the second request', async () => {
+    const server = new McpServer({ name: 'one', version: '1.0.0' });
+    assert.throws(() => gateMcpServer(server, { agentName: AGENT }), { code: 'ERR_INVALID_ARG_TYPE', message: /server factory/ });
+    const gate = gateMcpServer(() => server, { agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'test' }) });
+    server.registerTool('ping', { inputSchema: z.object({}) }, async () => ({ content: [{ type: 'text', text: 'pong' }] }));
+    try {
+      const text = (id) => toolCallText(id, 'ping', '{}');
+      const request = (id) => new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', ...toolCallHeaders('ping') }, body: text(id) });
+      assert.equal((await (await gate.fetch(request(1))).json()).result.content[0].text, 'pong');
+      assert.equal((await gate.fetch(request(2))).status, 500);
+    } finally {
+      await gate.close();
+    }
+    assert.throws(() => gateMcpServer(() => server, { agentName: AGENT, elicitation: true, grants: createApprovalGrants() }), /key ring/);
+    assert.throws(() => gateMcpServer(() => server, { agentName: AGENT, approvalTtlMs: 0 }), /approvalTtlMs/);
+  });
+
+  test('the idempotency key sits outside the prefixes MCP reserves for _meta', () => {
+    const { IDEMPOTENCY_KEY } = require('../adapters/mcp/keys.js');
+    assert.equal(IDEMPOTENCY_KEY, KEY_NAME);
+    const prefix = IDEMPOTENCY_KEY.slice(0, IDEMPOTENCY_KEY.indexOf('/'));
+    const labels = prefix.split('.');
+    assert.ok(labels.length < 2 || !['modelcontextprotocol', 'mcp'].includes(labels[1]), 'not a reserved prefix');
+    assert.ok(!Object.keys(ENVELOPE).some((key) => key.startsWith(`${prefix}/`)));
+  });
+});
