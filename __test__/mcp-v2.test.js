@@ -10,7 +10,11 @@ const assert = require('node:assert/strict');
 const { z } = require('zod');
 const { McpServer } = require('@modelcontextprotocol/server');
 
-const { createApprovalGrants, createCedarPolicy, prepareToolCall } = require('..');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { createApprovalGrants, createCedarPolicy, createSqliteGrantStore, prepareToolCall } = require('..');
 const { gateMcpServer } = require('../adapters/mcp/index.js');
 const {
   AGENT, SECRET, APPROVAL_META, KEY_NAME, ENVELOPE, payPolicy, payFactory, serve, connect, start, post, toolCallText, toolCallHeaders,
@@ -148,6 +152,41 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
       assert.equal((await app.call('pay', { to: 'landlord', amount: 1200, memo: SECRET }, { requestState: asked.requestState })).content[0].text, 'paid 1200 to landlord');
     } finally {
       await app.close();
+    }
+  });
+
+  test('grants in a SQLite store: the CLI\'s pending lists the state\'s proposal and grant --id approves it; the retry runs once, its receipt in that store stops a replay from another gate', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-mcp-v2-'));
+    const file = path.join(dir, 'grants.db');
+    const store = createSqliteGrantStore({ path: file });
+    const grants = sealingGrants({ store });
+    const app = await start({ grants });
+    const cli = (args) => spawnSync(process.execPath, [path.join(__dirname, '..', 'bin', 'tool-argument-snapshot.js'), ...args],
+      { encoding: 'utf8', env: { ...process.env, REVIEW_KEYS: JSON.stringify(KEYS) } });
+    try {
+      const args = { to: 'landlord', amount: 1200, memo: SECRET };
+      const asked = await askLarge(app, args);
+      const id = asked._meta[APPROVAL_META].id;
+      const pending = cli(['pending', '--store', `sqlite:${file}`, '--key-env', 'REVIEW_KEYS', '--json']);
+      assert.equal(pending.status, 0, pending.stderr);
+      const listed = JSON.parse(pending.stdout).proposals;
+      assert.deepEqual(listed.map((entry) => entry.id), [id]);
+      const granted = cli(['grant', '--store', `sqlite:${file}`, '--key-env', 'REVIEW_KEYS', '--id', id]);
+      assert.equal(granted.status, 0, granted.stderr);
+      assert.equal((await app.call('pay', args, { requestState: asked.requestState })).content[0].text, 'paid 1200 to landlord');
+      // Another gate (another process would do the same) on the same store: the state's receipt refuses the replay.
+      const second = await start({ grants: sealingGrants({ store }) });
+      try {
+        assertDenied(await second.call('pay', args, { requestState: asked.requestState }), 'request_state_used');
+        assert.equal(second.state.runs.length, 0);
+      } finally {
+        await second.close();
+      }
+      assert.equal(app.state.runs.length, 1);
+    } finally {
+      await app.close();
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
