@@ -40,3 +40,11 @@ test('without its @ts-expect-error, a typo in a typed 2.x policy and a scope tha
     }
   }
 });
+
+test('both lines of the MCP SDK are optional peers: @modelcontextprotocol/sdk 1.32+ and @modelcontextprotocol/server 2.4+', () => {
+  const manifest = require('../package.json');
+  assert.equal(manifest.peerDependencies['@modelcontextprotocol/sdk'], '^1.32.2');
+  assert.equal(manifest.peerDependencies['@modelcontextprotocol/server'], '^2.4.0');
+  assert.deepEqual(manifest.peerDependenciesMeta['@modelcontextprotocol/sdk'], { optional: true });
+  assert.deepEqual(manifest.peerDependenciesMeta['@modelcontextprotocol/server'], { optional: true });
+});
