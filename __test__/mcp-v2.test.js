@@ -384,6 +384,26 @@ describe('what gateMcpServer takes on 2.x', () => {
     assert.throws(() => gateMcpServer(() => server, { agentName: AGENT, approvalTtlMs: 0 }), /approvalTtlMs/);
   });
 
+  test('an ES module application: its McpServers need its build\'s createMcpHandler (given: served; not given: an error saying so, nothing runs)', async () => {
+    const esm = await import('@modelcontextprotocol/server');
+    let runs = 0;
+    const factory = () => {
+      const server = new esm.McpServer({ name: 'esm', version: '1.0.0' });
+      server.registerTool('ping', { inputSchema: z.object({}) }, async () => { runs += 1; return { content: [{ type: 'text', text: 'pong' }] }; });
+      return server;
+    };
+    const request = () => new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', ...toolCallHeaders('ping') }, body: toolCallText(1, 'ping', '{}') });
+    const errors = [];
+    const wrong = gateMcpServer(factory, { agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'test' }), http: { onerror: (error) => errors.push(error.message) } });
+    assert.equal((await wrong.fetch(request())).status, 500);
+    assert.ok(errors.some((message) => /ES module build/.test(message)), errors.join('\n'));
+    await wrong.close();
+    const right = gateMcpServer(factory, { agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'test' }), http: { createMcpHandler: esm.createMcpHandler } });
+    assert.equal((await (await right.fetch(request())).json()).result.content[0].text, 'pong');
+    await right.close();
+    assert.equal(runs, 1);
+  });
+
   test('the idempotency key sits outside the prefixes MCP reserves for _meta', () => {
     const { IDEMPOTENCY_KEY } = require('../adapters/mcp/keys.js');
     assert.equal(IDEMPOTENCY_KEY, KEY_NAME);

@@ -62,8 +62,9 @@ function isV2Server(product) {
     && typeof product.toolInputSchemaJson === 'function' && own(product, '_registeredTools') !== undefined;
 }
 
-function loadHandlerFactory() {
-  return requirePeer('mcp', '@modelcontextprotocol/server', 'the MCP TypeScript SDK 2.x', () => require('@modelcontextprotocol/server')).createMcpHandler;
+/** The CommonJS build of the SDK 2.x: its createMcpHandler, and its McpServer class (which that handler checks servers against). */
+function loadCommonJsBuild() {
+  return requirePeer('mcp', '@modelcontextprotocol/server', 'the MCP TypeScript SDK 2.x', () => require('@modelcontextprotocol/server'));
 }
 
 /** The approval an input_required answer carries for the reviewer (its kept id, the sealed proposal). */
@@ -306,6 +307,10 @@ function gateMcpServerV2(factory, options) {
     if (WeakSetPrototypeHas(gated, product) || product.server.transport !== undefined) {
       throw invalidArgument('gateMcpServer: the server factory must return a new McpServer for each request');
     }
+    if (commonJsServer !== undefined && !(product instanceof commonJsServer)) {
+      // createMcpHandler of one build serves the McpServers of that build only.
+      throw invalidArgument('gateMcpServer: the server factory returned an McpServer of the ES module build of @modelcontextprotocol/server; pass that build\'s createMcpHandler: gateMcpServer(factory, { http: { createMcpHandler } })');
+    }
     WeakSetPrototypeAdd(gated, product);
     const record = recordOf(own(context, 'requestInfo'));
     const era = own(context, 'era');
@@ -325,7 +330,12 @@ function gateMcpServerV2(factory, options) {
     createHandler = own(httpOptions, 'createMcpHandler');
     if (createHandler !== undefined && typeof createHandler !== 'function') throw invalidArgument('options.http.createMcpHandler must be the createMcpHandler of @modelcontextprotocol/server');
   }
-  if (createHandler === undefined) createHandler = loadHandlerFactory();
+  let commonJsServer;
+  if (createHandler === undefined) {
+    const build = loadCommonJsBuild();
+    createHandler = build.createMcpHandler;
+    commonJsServer = build.McpServer;
+  }
   const handler = createHandler(gatedFactory, handlerOptions);
   const maxBody = own(handlerOptions, 'maxRequestBodySize');
 
