@@ -324,11 +324,16 @@ export interface McpServerGateV2 {
 
 /**
  * Gates the servers a factory of @modelcontextprotocol/server 2.x makes, one per request,
- * served through createMcpHandler behind the gate's `fetch`.
+ * served through createMcpHandler behind the gate's `fetch`. Policies read
+ * `parsedArguments` as `unknown`; for typed policies, name the tools' argument types and
+ * the line: `gateMcpServer<Tools, 'v2'>(factory, options)` (two type arguments, so that a
+ * 1.x call with one, `gateMcpServer<Tools>(server, options)`, is checked against the 1.x
+ * signature alone).
  * @throws {TypeError} a 2.x McpServer instead of a factory, a missing agentName,
  * `elicitation` without grants that seal, a bad `approvalTtlMs`.
  */
-export declare function gateMcpServer<Tools extends McpToolArguments = {}>(
+export declare function gateMcpServer(serverFactory: McpServerFactoryV2, options: GateMcpServerOptionsV2): McpServerGateV2;
+export declare function gateMcpServer<Tools extends McpToolArguments, Line extends 'v2'>(
   serverFactory: McpServerFactoryV2,
   options: GateMcpServerOptionsV2<Tools>,
 ): McpServerGateV2;

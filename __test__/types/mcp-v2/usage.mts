@@ -13,7 +13,7 @@ function makeServer() {
 }
 
 type Tools = { pay: { to: string; amount: number } };
-const gate: McpServerGateV2 = gateMcpServer<Tools>(() => makeServer(), {
+const gate: McpServerGateV2 = gateMcpServer<Tools, 'v2'>(() => makeServer(), {
   agentName: 'payments',
   grants: createApprovalGrants({ keys: [{ id: 'k1', secret: 'k'.repeat(32) }] }),
   policy: {
@@ -36,7 +36,7 @@ export function stateOf(answer: McpInputRequired): [string, string | null, strin
 
 export const used: McpRequestStateRefusal = 'request_state_used';
 
-gateMcpServer<Tools>(() => makeServer(), {
+gateMcpServer<Tools, 'v2'>(() => makeServer(), {
   agentName: 'payments',
   // @ts-expect-error `amout` is not a field of pay's arguments
   policy: { pay: (input) => ({ decision: input.parsedArguments.amout > 1 ? 'deny' : 'allow', reason: 'typo' }) },
