@@ -306,6 +306,32 @@ describe('the raw body, read once, strictly', () => {
     }
   });
 
+  test('an Mcp-Param-* header is checked by the SDK against the arguments the gate decoded; its -32020 answer is made payload-free; nothing runs', async () => {
+    const runs = [];
+    const factory = () => {
+      const server = new McpServer({ name: 'regions', version: '1.0.0' });
+      server.registerTool('pay', { inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }), amount: z.number() }) },
+        async (args) => { runs.push(args.region); return { content: [{ type: 'text', text: `paid in ${args.region}` }] }; });
+      return server;
+    };
+    const gate = gateMcpServer(factory, { agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'test' }) });
+    const served = await serve(gate);
+    try {
+      const text = toolCallText(1, 'pay', `{"region":"${SECRET}","amount":1}`);
+      const refused = await post(served.url, text, { ...toolCallHeaders('pay'), 'mcp-param-region': 'elsewhere' });
+      assert.equal(refused.status, 400);
+      assert.deepEqual(refused.body.error, { code: -32020, message: 'Bad Request: the request headers and body disagree', data: { code: 'header_mismatch' } });
+      assert.ok(!JSON.stringify(refused.body).includes(SECRET), 'the answer quotes no argument');
+      // The decoded arguments are what the header is checked against: one "region" of the text.
+      const agreed = await post(served.url, text, { ...toolCallHeaders('pay'), 'mcp-param-region': SECRET });
+      assert.equal(agreed.body.result.content[0].text, `paid in ${SECRET}`);
+      assert.deepEqual(runs, [SECRET]);
+    } finally {
+      await served.close();
+      await gate.close();
+    }
+  });
+
   test('a body given parsed, a body read before the gate and a batch are refused; the SDK\'s handler never reads for the gate', async () => {
     const state = payFactory();
     const gate = gateMcpServer(state.factory, { agentName: AGENT, policy: payPolicy });

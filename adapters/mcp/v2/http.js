@@ -8,7 +8,7 @@
 
 const { own } = require('../../shared');
 const {
-  ArrayIsArray, ArrayPrototypePush, BufferConcat, BufferFrom, JSONParse, JSONStringify, ObjectHasOwn, SafeWeakMap,
+  ArrayIsArray, ArrayPrototypePush, BufferConcat, BufferFrom, JSONParse, JSONStringify, ObjectHasOwn, PromisePrototypeThen, SafeWeakMap,
   StringPrototypeSlice, StringPrototypeStartsWith, TextDecoderPrototypeDecode, WeakMapPrototypeGet, WeakMapPrototypeSet, uncurryThis,
 } = require('../../gate/primordials');
 const { isArgumentsText } = require('tool-argument-snapshot');
@@ -54,7 +54,7 @@ async function readBody(request, limit) {
     if (step.done) break;
     size += step.value.byteLength;
     if (size > limit) {
-      ReaderCancel(reader).then(undefined, () => {});
+      PromisePrototypeThen(ReaderCancel(reader), undefined, () => {});
       return undefined;
     }
     ArrayPrototypePush(chunks, step.value);
