@@ -430,6 +430,18 @@ describe('what gateMcpServer takes on 2.x', () => {
     assert.equal(runs, 1);
   });
 
+  test('options are own data: a Proxy factory, a getter for agentName or receipts, a Proxy policy are refused, and no getter runs', () => {
+    const factory = payFactory().factory;
+    let ran = 0;
+    const getter = (value) => ({ get() { ran += 1; return value; }, enumerable: true });
+    assert.throws(() => gateMcpServer(new Proxy(factory, {}), { agentName: AGENT }), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.throws(() => gateMcpServer(factory, Object.defineProperty({}, 'agentName', getter(AGENT))), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.throws(() => gateMcpServer(factory, Object.defineProperty({ agentName: AGENT }, 'receipts', getter(false))), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.throws(() => gateMcpServer(factory, { agentName: AGENT, policy: new Proxy(() => ({ decision: 'allow', reason: 'x' }), {}) }), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.throws(() => gateMcpServer(factory, { agentName: AGENT, grants: new Proxy(createApprovalGrants(), {}) }), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.equal(ran, 0);
+  });
+
   test('the idempotency key sits outside the prefixes MCP reserves for _meta', () => {
     const { IDEMPOTENCY_KEY } = require('../adapters/mcp/keys.js');
     assert.equal(IDEMPOTENCY_KEY, KEY_NAME);
