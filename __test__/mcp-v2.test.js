@@ -150,6 +150,12 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
       await grants.grant(await grants.keptProposal({ runId: kept.runId, toolCallId: kept.toolCallId }));
       await assert.rejects(grants.grant(asked._meta[APPROVAL_META].proposal), { code: 'seal_used' }, 'one seal, granted once');
       assert.equal((await app.call('pay', { to: 'landlord', amount: 1200, memo: SECRET }, { requestState: asked.requestState })).content[0].text, 'paid 1200 to landlord');
+      // A state granted directly (grants.grant of its seal) leaves the pending ones once it ran.
+      const second = await askLarge(app, { to: 'landlord', amount: 1300 });
+      await grants.grant(second._meta[APPROVAL_META].proposal);
+      assert.equal((await grants.listProposals()).proposals.length, 1);
+      await app.call('pay', { to: 'landlord', amount: 1300 }, { requestState: second.requestState });
+      assert.deepEqual((await grants.listProposals()).proposals, []);
     } finally {
       await app.close();
     }

@@ -19,7 +19,7 @@ const { receiptRefusalCode, replayCode } = require('../../gate/replays');
 const { requirePeer } = require('../../gate/peer');
 const { stageResult, denyResult, toolErrorResult, objectArguments, approvalResult } = require('../results');
 const { INVALID, INVALID_PARAMS, INTERNAL_ERROR, KEY_MESSAGE, SCOPE_MESSAGE, readIdempotencyKey, readScope } = require('../keys');
-const { STATE_RUN_ID, DEFAULT_STATE_TTL_MS, mintState, readState } = require('./state');
+const { STATE_RUN_ID, DEFAULT_STATE_TTL_MS, mintState, readState, forgetState } = require('./state');
 const { gatedFetch, recordOf } = require('./http');
 
 const INVALID_REQUEST = -32600;
@@ -266,9 +266,11 @@ function gateMcpServerV2(factory, options) {
     } catch (error) {
       const code = refusalCode(error);
       if (code !== undefined) return denyResult(state !== undefined && code === 'call_already_executed' ? 'request_state_used' : code, 'runtime');
+      if (state !== undefined) forgetState(grants, agentName, state);
       if (error !== null && typeof error === 'object' && error.code === -32042) throw error;
       return toolErrorResult(error);
     }
+    if (state !== undefined) forgetState(grants, agentName, state);
     try {
       await mcpServer.validateToolOutput(tool, result, toolName);
     } catch (error) {

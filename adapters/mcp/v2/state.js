@@ -10,7 +10,7 @@
 const { isApprovalGrantError } = require('tool-argument-snapshot');
 const { own } = require('../../shared');
 const {
-  BufferFrom, JSONParse, JSONStringify, ReflectApply, StringPrototypeIndexOf, StringPrototypeSlice, StringPrototypeStartsWith,
+  BufferFrom, JSONParse, JSONStringify, PromisePrototypeThen, PromiseResolve, ReflectApply, StringPrototypeIndexOf, StringPrototypeSlice, StringPrototypeStartsWith,
   TextDecoderPrototypeDecode, randomUUID, uncurryThis,
 } = require('../../gate/primordials');
 const { proposalStore, keptRunId } = require('../../gate/proposals');
@@ -131,4 +131,18 @@ function readState(grants, state, agentName) {
   };
 }
 
-module.exports = { STATE_PREFIX, STATE_RUN_ID, DEFAULT_STATE_TTL_MS, mintState, readState };
+/**
+ * Drops the kept proposal of a state that ran (a reviewer's list shows what still waits):
+ * best effort, never awaited by the call's answer; a failure leaves it to expire with the state.
+ */
+function forgetState(grants, agentName, read) {
+  const store = proposalStore(grants);
+  if (!store.present) return;
+  try {
+    PromisePrototypeThen(PromiseResolve(store.forget(keptKey(agentName, read.principal, read.stateId))), undefined, () => {});
+  } catch {
+    // It expires with the state.
+  }
+}
+
+module.exports = { STATE_PREFIX, STATE_RUN_ID, DEFAULT_STATE_TTL_MS, mintState, readState, forgetState };
