@@ -64,7 +64,7 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
       assert.equal(approval.reason, 'large_payment');
       assert.equal(approval.proposalHash, expected.proposalHash);
       assert.equal(grants.verify(approval.proposal).proposalHash, expected.proposalHash, 'the proposal verifies with the key ring');
-      assert.equal(typeof approval.id, 'string', 'the id of the kept proposal');
+      assert.equal(typeof approval.pendingId, 'string', 'the id of the kept proposal');
       // Before the grant the retry is answered again, with the same state; nothing runs.
       const pending = await app.call('pay', { to: 'landlord', amount: 1200, memo: SECRET }, { requestState: asked.requestState });
       assert.equal(pending.resultType, 'input_required');
@@ -86,7 +86,7 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
   test('edited arguments, a replayed state, another principal\'s state, another tool, a tampered or expired state: each refused with its code, nothing runs', async () => {
     let now = 1_000_000;
     const grants = sealingGrants({ now: () => now });
-    const app = await start({ grants, approvalTtlMs: 60_000 }, { clientId: 'alice' });
+    const app = await start({ grants, proposalTtlMs: 60_000 }, { clientId: 'alice' });
     const other = await connect(app.url, { clientId: 'mallory' });
     try {
       const args = { to: 'landlord', amount: 1200, memo: SECRET };
@@ -146,7 +146,7 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
       assert.equal(proposals.length, 1);
       const kept = proposals[0];
       assert.equal(kept.proposal.nonce, asked._meta[APPROVAL_META].proposal.nonce, 'the kept record is the state\'s seal');
-      assert.equal(Buffer.from(`${kept.runId.length}:${kept.runId}${kept.toolCallId}`).toString('base64url'), asked._meta[APPROVAL_META].id, 'the id pending prints');
+      assert.equal(Buffer.from(`${kept.runId.length}:${kept.runId}${kept.toolCallId}`).toString('base64url'), asked._meta[APPROVAL_META].pendingId, 'the id pending prints');
       await grants.grant(await grants.keptProposal({ runId: kept.runId, toolCallId: kept.toolCallId }));
       await assert.rejects(grants.grant(asked._meta[APPROVAL_META].proposal), { code: 'seal_used' }, 'one seal, granted once');
       assert.equal((await app.call('pay', { to: 'landlord', amount: 1200, memo: SECRET }, { requestState: asked.requestState })).content[0].text, 'paid 1200 to landlord');
@@ -172,7 +172,7 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
     try {
       const args = { to: 'landlord', amount: 1200, memo: SECRET };
       const asked = await askLarge(app, args);
-      const id = asked._meta[APPROVAL_META].id;
+      const id = asked._meta[APPROVAL_META].pendingId;
       const pending = cli(['pending', '--store', `sqlite:${file}`, '--key-env', 'REVIEW_KEYS', '--json']);
       assert.equal(pending.status, 0, pending.stderr);
       const listed = JSON.parse(pending.stdout).proposals;
@@ -413,7 +413,7 @@ describe('what gateMcpServer takes on 2.x', () => {
       await gate.close();
     }
     assert.throws(() => gateMcpServer(() => server, { agentName: AGENT, elicitation: true, grants: createApprovalGrants() }), /key ring/);
-    assert.throws(() => gateMcpServer(() => server, { agentName: AGENT, approvalTtlMs: 0 }), /approvalTtlMs/);
+    assert.throws(() => gateMcpServer(() => server, { agentName: AGENT, proposalTtlMs: 0 }), /proposalTtlMs/);
   });
 
   test('an ES module application: its McpServers need its build\'s createMcpHandler (given: served; not given: an error saying so, nothing runs)', async () => {

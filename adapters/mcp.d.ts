@@ -259,8 +259,8 @@ export interface GateMcpServerOptionsV2<Tools extends McpToolArguments = {}>
   idempotencyScope?: (ctx: McpServerContextV2) => string | null | undefined;
   /** Extra policy-input fields from the request's context (own enumerable data fields; the gate's win). */
   policyContext?: (ctx: McpServerContextV2) => object;
-  /** How long an approval's requestState (and its kept proposal) can be used: default 15 minutes. */
-  approvalTtlMs?: number;
+  /** How long an approval's requestState (and the proposal kept with it) can be used: default 15 minutes. */
+  proposalTtlMs?: number;
   /**
    * On require_approval of a 2026-07-28 request, also ask the client in-band (a form
    * elicitation in the input_required answer); an accepted answer grants the sealed state.
@@ -278,7 +278,7 @@ export interface McpStateApproval {
   toolName: string;
   proposalHash: string;
   /** The id of the kept proposal (the CLI's `pending` lists it, `grant --id` grants it), or null when the store keeps none. */
-  id: string | null;
+  pendingId: string | null;
   /** The proposal sealed by the grants' key ring (the state's own seal): grant it, unchanged, with `grants.grant`. */
   proposal: SealedProposal;
 }
@@ -330,7 +330,7 @@ export interface McpServerGateV2 {
  * 1.x call with one, `gateMcpServer<Tools>(server, options)`, is checked against the 1.x
  * signature alone).
  * @throws {TypeError} a 2.x McpServer instead of a factory, a missing agentName,
- * `elicitation` without grants that seal, a bad `approvalTtlMs`.
+ * `elicitation` without grants that seal, a bad `proposalTtlMs`.
  */
 export declare function gateMcpServer(serverFactory: McpServerFactoryV2, options: GateMcpServerOptionsV2): McpServerGateV2;
 export declare function gateMcpServer<Tools extends McpToolArguments, Line extends 'v2'>(

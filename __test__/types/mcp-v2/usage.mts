@@ -21,7 +21,7 @@ const gate: McpServerGateV2 = gateMcpServer<Tools, 'v2'>(() => makeServer(), {
   },
   idempotencyScope: (ctx) => ctx.http?.authInfo?.clientId,
   policyContext: (ctx) => ({ grantScope: `client:${ctx.http?.authInfo?.clientId ?? 'anonymous'}` }),
-  approvalTtlMs: 60_000,
+  proposalTtlMs: 60_000,
   http: { legacy: 'reject', createMcpHandler },
 });
 
@@ -31,7 +31,7 @@ export async function serve(request: Request): Promise<Response> {
 
 export function stateOf(answer: McpInputRequired): [string, string | null, string] {
   const approval = answer._meta['tool-argument-snapshot/approval'];
-  return [answer.requestState, approval.id, approval.proposal.signature];
+  return [answer.requestState, approval.pendingId, approval.proposal.signature];
 }
 
 export const used: McpRequestStateRefusal = 'request_state_used';

@@ -9,7 +9,7 @@
 const { invalidArgument, own, readOptions, isWellFormedString, ownDataCopy, setData } = require('../../shared');
 const {
   ObjectFreeze, ReflectApply, SafeError, SafeMap, SafeWeakSet, MapPrototypeDelete, MapPrototypeGet, MapPrototypeHas, MapPrototypeSet,
-  NumberIsFinite, ObjectDefineProperty, WeakSetPrototypeAdd, WeakSetPrototypeHas, isProxy,
+  ObjectDefineProperty, WeakSetPrototypeAdd, WeakSetPrototypeHas, isProxy,
 } = require('../../gate/primordials');
 const { prepareToolCallAsync, isToolArgumentsValidationError, isApprovalGrantError } = require('tool-argument-snapshot');
 const { decideCall } = require('../../gate/decide');
@@ -17,13 +17,14 @@ const { executeDecision, isGrantUnavailable } = require('../../gate/execute');
 const { readReceipts, pruneShared } = require('../../gate/receipts');
 const { receiptRefusalCode, replayCode } = require('../../gate/replays');
 const { requirePeer } = require('../../gate/peer');
+const { readProposalTtl } = require('../../gate/options');
 const { stageResult, denyResult, toolErrorResult, objectArguments, approvalResult } = require('../results');
 const { INVALID, INVALID_PARAMS, INTERNAL_ERROR, KEY_MESSAGE, SCOPE_MESSAGE, readIdempotencyKey, readScope } = require('../keys');
 const { STATE_RUN_ID, DEFAULT_STATE_TTL_MS, mintState, readState, forgetState } = require('./state');
 const { gatedFetch, recordOf } = require('./http');
 
 const INVALID_REQUEST = -32600;
-const USAGE = 'gateMcpServer expects (serverFactory, { agentName, policy?, grants?, receipts?, idempotencyScope?, elicitation?, policyContext?, approvalTtlMs?, http? }) with @modelcontextprotocol/server 2.x';
+const USAGE = 'gateMcpServer expects (serverFactory, { agentName, policy?, grants?, receipts?, idempotencyScope?, elicitation?, policyContext?, proposalTtlMs?, http? }) with @modelcontextprotocol/server 2.x';
 
 /** The `_meta` member of an input_required answer that describes the approval it waits for. */
 const APPROVAL_META = 'tool-argument-snapshot/approval';
@@ -71,7 +72,7 @@ function loadCommonJsBuild() {
 function approvalMeta(decision, toolName, proposalHash, minted) {
   return {
     decision: 'require_approval', reason: decision.reason, decidedBy: 'policy', toolName, proposalHash,
-    id: minted.keptId, proposal: minted.sealed,
+    pendingId: minted.keptId, proposal: minted.sealed,
   };
 }
 
@@ -103,8 +104,9 @@ function gateMcpServerV2(factory, options) {
   if (idempotencyScope !== undefined && (typeof idempotencyScope !== 'function' || isProxy(idempotencyScope))) {
     throw invalidArgument('options.idempotencyScope must be a function of the request context');
   }
-  const stateTtlMs = own(opts, 'approvalTtlMs') ?? DEFAULT_STATE_TTL_MS;
-  if (typeof stateTtlMs !== 'number' || !(stateTtlMs > 0) || !NumberIsFinite(stateTtlMs)) throw invalidArgument('options.approvalTtlMs must be a positive finite number of milliseconds');
+  // How long an approval's requestState (and the proposal kept with it) lives: a state always expires.
+  const proposalTtlMs = readProposalTtl(opts);
+  const stateTtlMs = proposalTtlMs ?? DEFAULT_STATE_TTL_MS;
   const httpOptions = readOptions(own(opts, 'http'), 'options.http');
   // Receipts: the grants' own store's by default (the shared memory ones for memory grants), none with false.
   const receipts = readReceipts(opts, grants, 'mcp');
