@@ -117,6 +117,25 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
     }
   });
 
+  test('two retries of one granted state at once: one runs, the other is refused', async () => {
+    const grants = sealingGrants();
+    const app = await start({ grants });
+    try {
+      const args = { to: 'landlord', amount: 1200 };
+      const asked = await askLarge(app, args);
+      await grants.grant(asked._meta[APPROVAL_META].proposal);
+      const results = await Promise.all([1, 2, 3].map(() => app.call('pay', args, { requestState: asked.requestState })));
+      const ran = results.filter((result) => result.isError !== true);
+      assert.equal(ran.length, 1);
+      assert.equal(app.state.runs.length, 1);
+      for (const result of results.filter((r) => r.isError === true)) {
+        assert.ok(['request_state_used', 'execution_in_progress', 'grant_unavailable'].includes(result.structuredContent.reason), result.structuredContent.reason);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   test('without a key ring no requestState is answered: require_approval is the approval result of SDK 1.x, and its grant lets the next identical call run', async () => {
     const grants = createApprovalGrants();
     const app = await start({ grants });
