@@ -435,24 +435,29 @@ describe('what gateMcpServer takes on 2.x', () => {
     assert.throws(() => gateMcpServer(() => server, { agentName: AGENT, proposalTtlMs: 0 }), /proposalTtlMs/);
   });
 
-  test('an ES module application: its McpServers need its build\'s createMcpHandler (given: served; not given: an error saying so, nothing runs)', async () => {
+  test('an ES module application: its McpServers are served by its build\'s createMcpHandler, given or found by the gate; nothing runs twice', async () => {
     const esm = await import('@modelcontextprotocol/server');
     let runs = 0;
+    let made = 0;
     const factory = () => {
+      made += 1;
       const server = new esm.McpServer({ name: 'esm', version: '1.0.0' });
       server.registerTool('ping', { inputSchema: z.object({}) }, async () => { runs += 1; return { content: [{ type: 'text', text: 'pong' }] }; });
       return server;
     };
-    const request = () => new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', ...toolCallHeaders('ping') }, body: toolCallText(1, 'ping', '{}') });
+    const request = (id) => new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', ...toolCallHeaders('ping') }, body: toolCallText(id, 'ping', '{}') });
     const errors = [];
-    const wrong = gateMcpServer(factory, { agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'test' }), http: { onerror: (error) => errors.push(error.message) } });
-    assert.equal((await wrong.fetch(request())).status, 500);
-    assert.ok(errors.some((message) => /ES module build/.test(message)), errors.join('\n'));
-    await wrong.close();
-    const right = gateMcpServer(factory, { agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'test' }), http: { createMcpHandler: esm.createMcpHandler } });
-    assert.equal((await (await right.fetch(request())).json()).result.content[0].text, 'pong');
-    await right.close();
-    assert.equal(runs, 1);
+    // Not given: the first request finds the server's build and is served again by its handler.
+    const found = gateMcpServer(factory, { agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'test' }), http: { onerror: (error) => errors.push(error.message) } });
+    assert.equal((await (await found.fetch(request(1))).json()).result.content[0].text, 'pong');
+    assert.equal((await (await found.fetch(request(2))).json()).result.content[0].text, 'pong');
+    assert.deepEqual([runs, made], [2, 3], 'the first request made one server of each build; each call ran once');
+    assert.deepEqual(errors, [], 'the application\'s onerror never sees the gate\'s own finding');
+    await found.close();
+    const given = gateMcpServer(factory, { agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'test' }), http: { createMcpHandler: esm.createMcpHandler } });
+    assert.equal((await (await given.fetch(request(3))).json()).result.content[0].text, 'pong');
+    await given.close();
+    assert.deepEqual([runs, made], [3, 4]);
   });
 
   test('options are own data: a Proxy factory, a getter for agentName or receipts, a Proxy policy are refused, and no getter runs', () => {

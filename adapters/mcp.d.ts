@@ -236,8 +236,9 @@ export interface GateMcpHttpOptionsV2 {
   onerror?: (error: Error) => void;
   /**
    * The SDK's createMcpHandler, from the build your server factory imports (an ES module
-   * application passes `createMcpHandler` of its `import`; the gate's default is the
-   * CommonJS build's, whose `instanceof McpServer` an ES module server fails).
+   * application passes `createMcpHandler` of its `import`). The default is the CommonJS
+   * build's; a factory whose servers are of the ES module build moves the gate to that
+   * build's handler on the first request (which then makes its server twice).
    */
   createMcpHandler?: (factory: any, options?: any) => { fetch(request: Request, options?: any): Promise<Response>; close(): Promise<void> };
 }

@@ -18,6 +18,7 @@ module.exports = Object.freeze({
   ArrayPrototypePush: uncurryThis(Array.prototype.push),
   ArrayPrototypeSlice: uncurryThis(Array.prototype.slice),
   ArrayPrototypeSplice: uncurryThis(Array.prototype.splice),
+  ArrayPrototypeUnshift: uncurryThis(Array.prototype.unshift),
   BufferConcat: Buffer.concat,
   BufferFrom: Buffer.from,
   BufferPrototypeIndexOf: uncurryThis(Buffer.prototype.indexOf),

@@ -8,7 +8,7 @@
 
 const { invalidArgument, own, readOptions, isWellFormedString, ownDataCopy, setData } = require('../../shared');
 const {
-  ObjectFreeze, ReflectApply, SafeError, SafeMap, SafeWeakSet, MapPrototypeDelete, MapPrototypeGet, MapPrototypeHas, MapPrototypeSet,
+  ArrayPrototypeUnshift, ObjectFreeze, PromisePrototypeThen, ReflectApply, SafeError, SafeMap, SafeWeakSet, MapPrototypeDelete, MapPrototypeGet, MapPrototypeHas, MapPrototypeSet,
   ObjectDefineProperty, WeakSetPrototypeAdd, WeakSetPrototypeHas, isProxy,
 } = require('../../gate/primordials');
 const { prepareToolCallAsync, isToolArgumentsValidationError, isApprovalGrantError } = require('tool-argument-snapshot');
@@ -312,8 +312,13 @@ function gateMcpServerV2(factory, options) {
       throw invalidArgument('gateMcpServer: the server factory must return a new McpServer for each request');
     }
     if (commonJsServer !== undefined && !(product instanceof commonJsServer)) {
-      // createMcpHandler of one build serves the McpServers of that build only.
-      throw invalidArgument('gateMcpServer: the server factory returned an McpServer of the ES module build of @modelcontextprotocol/server; pass that build\'s createMcpHandler: gateMcpServer(factory, { http: { createMcpHandler } })');
+      // createMcpHandler of one build serves the McpServers of that build only: this request
+      // is served again by the other build's handler (the gate's fetch sees the mark).
+      const requestInfo = own(context, 'requestInfo');
+      if (requestInfo !== null && typeof requestInfo === 'object') WeakSetPrototypeAdd(otherBuild, requestInfo);
+      const mismatch = invalidArgument('gateMcpServer: the server factory returned an McpServer of the ES module build of @modelcontextprotocol/server; pass that build\'s createMcpHandler: gateMcpServer(factory, { http: { createMcpHandler } })');
+      WeakSetPrototypeAdd(marks, mismatch);
+      throw mismatch;
     }
     WeakSetPrototypeAdd(gated, product);
     const record = recordOf(own(context, 'requestInfo'));
@@ -334,23 +339,50 @@ function gateMcpServerV2(factory, options) {
     createHandler = own(httpOptions, 'createMcpHandler');
     if (createHandler !== undefined && typeof createHandler !== 'function') throw invalidArgument('options.http.createMcpHandler must be the createMcpHandler of @modelcontextprotocol/server');
   }
+  // The requests whose server was of the other build, and the errors that said so (not the application's to see).
+  const otherBuild = new SafeWeakSet();
+  const marks = new SafeWeakSet();
+  const appOnerror = own(handlerOptions, 'onerror');
+  if (appOnerror !== undefined && typeof appOnerror !== 'function') throw invalidArgument('options.http.onerror must be a function');
+  setData(handlerOptions, 'onerror', (error) => {
+    if (error !== null && typeof error === 'object' && WeakSetPrototypeHas(marks, error)) return;
+    if (appOnerror !== undefined) appOnerror(error);
+  });
   let commonJsServer;
   if (createHandler === undefined) {
     const build = loadCommonJsBuild();
     createHandler = build.createMcpHandler;
     commonJsServer = build.McpServer;
   }
-  const handler = createHandler(gatedFactory, handlerOptions);
+  const handlers = [createHandler(gatedFactory, handlerOptions)];
+  let switching;
+  /**
+   * The factory makes servers of the ES module build (an ES module application that gave no
+   * createMcpHandler): from now on the requests go to that build's handler.
+   */
+  function switchBuild() {
+    if (switching === undefined) {
+      switching = PromisePrototypeThen(import('@modelcontextprotocol/server'), (esm) => {
+        commonJsServer = undefined;
+        ArrayPrototypeUnshift(handlers, esm.createMcpHandler(gatedFactory, handlerOptions));
+      });
+    }
+    return switching;
+  }
   const maxBody = own(handlerOptions, 'maxRequestBodySize');
 
   return ObjectFreeze({
     agentName,
     /** The web face: a Request to a Response, each POST read and checked by the gate first. */
-    fetch: gatedFetch(handler, maxBody),
-    /** Closes the handler's exchanges in flight (the SDK handler's close). */
-    close: () => handler.close(),
+    fetch: gatedFetch(() => handlers[0], maxBody, (request) => WeakSetPrototypeHas(otherBuild, request), switchBuild),
+    /** Closes the handlers' exchanges in flight (the SDK handler's close). */
+    close: async () => {
+      for (let i = 0; i < handlers.length; i++) await handlers[i].close();
+    },
     /** The SDK's handler (its `notify` and `bus`); serve through `fetch`, never its own. */
-    handler,
+    get handler() {
+      return handlers[0];
+    },
   });
 }
 

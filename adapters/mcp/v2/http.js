@@ -15,6 +15,7 @@ const { isArgumentsText } = require('tool-argument-snapshot');
 const { PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR, isRecord, errorResponse, argumentsTextFor, readMessageText, decodeUtf8 } = require('../messages');
 
 const SafeResponse = Response;
+const SafeRequest = Request;
 const HeadersPrototypeGet = uncurryThis(Headers.prototype.get);
 const ResponsePrototypeClone = uncurryThis(Response.prototype.clone);
 const ResponsePrototypeText = uncurryThis(Response.prototype.text);
@@ -161,25 +162,17 @@ function restoreArguments(message) {
 }
 
 /**
- * The gate's fetch in front of `handler` (the SDK's McpHttpHandler): `(request, options?)`
- * with `options.authInfo` passed through.
+ * The gate's fetch in front of the SDK's McpHttpHandler (`handlerOf()`, the current one):
+ * `(request, options?)` with `options.authInfo` passed through. `servedByOtherBuild(request)`
+ * says the factory's server for it was of the other build of the SDK; `switchBuild()` then
+ * moves to that build's handler, and the request is served again from its text.
  */
-function gatedFetch(handler, maxBodyBytes) {
+function gatedFetch(handlerOf, maxBodyBytes, servedByOtherBuild, switchBuild) {
   const limit = maxBodyBytes === undefined ? MAX_BODY_BYTES : maxBodyBytes;
-  return async function fetch(request, options) {
-    const authInfo = options === undefined || options === null ? undefined : own(options, 'authInfo');
-    if (options !== undefined && options !== null && ObjectHasOwn(options, 'parsedBody')) {
-      return jsonResponse(500, errorResponse(null, INTERNAL_ERROR, 'tool-argument-snapshot/mcp: a parsed body was given; the gate reads the request text itself (mount it before any body parser)'));
-    }
-    if (request.method !== 'POST') return authInfo === undefined ? handler.fetch(request) : handler.fetch(request, { authInfo });
-    if (request.bodyUsed) {
-      return jsonResponse(500, errorResponse(null, INTERNAL_ERROR, 'tool-argument-snapshot/mcp: the request body was read before the gate (mount it before any body parser)'));
-    }
-    const bytes = await readBody(request, limit);
-    if (bytes === undefined) return jsonResponse(413, errorResponse(null, -32000, 'Request body too large'));
-    const text = decodeUtf8(bytes);
-    // An empty body is the SDK's to answer (it is no JSON): handed on as no message.
-    const read = text === undefined ? { response: errorResponse(null, PARSE_ERROR, 'Parse error') } : readMessageText(text, true);
+
+  /** Reads `text` for `request` and hands it to the handler: the Response. */
+  async function dispatch(request, text, authInfo) {
+    const read = readMessageText(text, true);
     if (read.response !== undefined) return jsonResponse(400, read.response);
     if (read.batch || ArrayIsArray(read.messages[0])) {
       // JSON-RPC batches left MCP in 2025-06-18 and may not hold 2026-07-28 requests: refused whole.
@@ -190,8 +183,29 @@ function gatedFetch(handler, maxBodyBytes) {
     const id = answerId(message);
     if (!headersAgree(request.headers, message)) return mismatchResponse(id);
     WeakMapPrototypeSet(records, request, { __proto__: null, message, rawArguments });
-    const response = await handler.fetch(request, authInfo === undefined ? { parsedBody: message } : { authInfo, parsedBody: message });
+    const response = await handlerOf().fetch(request, authInfo === undefined ? { parsedBody: message } : { authInfo, parsedBody: message });
     return scrubMismatch(response, id);
+  }
+
+  return async function fetch(request, options) {
+    const authInfo = options === undefined || options === null ? undefined : own(options, 'authInfo');
+    if (options !== undefined && options !== null && ObjectHasOwn(options, 'parsedBody')) {
+      return jsonResponse(500, errorResponse(null, INTERNAL_ERROR, 'tool-argument-snapshot/mcp: a parsed body was given; the gate reads the request text itself (mount it before any body parser)'));
+    }
+    if (request.method !== 'POST') return authInfo === undefined ? handlerOf().fetch(request) : handlerOf().fetch(request, { authInfo });
+    if (request.bodyUsed) {
+      return jsonResponse(500, errorResponse(null, INTERNAL_ERROR, 'tool-argument-snapshot/mcp: the request body was read before the gate (mount it before any body parser)'));
+    }
+    const bytes = await readBody(request, limit);
+    if (bytes === undefined) return jsonResponse(413, errorResponse(null, -32000, 'Request body too large'));
+    const text = decodeUtf8(bytes);
+    if (text === undefined) return jsonResponse(400, errorResponse(null, PARSE_ERROR, 'Parse error'));
+    const response = await dispatch(request, text, authInfo);
+    if (!servedByOtherBuild(request)) return response;
+    await switchBuild();
+    // The same request again, from its text, for the handler of the server's build.
+    const again = new SafeRequest(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
+    return dispatch(again, text, authInfo);
   };
 }
 
