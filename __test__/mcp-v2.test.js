@@ -470,6 +470,12 @@ describe('what gateMcpServer takes on 2.x', () => {
     assert.throws(() => gateMcpServer(factory, { agentName: AGENT, policy: new Proxy(() => ({ decision: 'allow', reason: 'x' }), {}) }), { code: 'ERR_INVALID_ARG_TYPE' });
     assert.throws(() => gateMcpServer(factory, { agentName: AGENT, grants: new Proxy(createApprovalGrants(), {}) }), { code: 'ERR_INVALID_ARG_TYPE' });
     assert.equal(ran, 0);
+    const gate = gateMcpServer(factory, { agentName: AGENT });
+    const real = new Request('http://127.0.0.1/mcp', { method: 'POST', body: '{}' });
+    return Promise.all([
+      assert.rejects(gate.fetch(new Proxy(real, {})), { code: 'ERR_INVALID_ARG_TYPE' }),
+      assert.rejects(gate.fetch(real, new Proxy({}, {})), { code: 'ERR_INVALID_ARG_TYPE' }),
+    ]).finally(() => gate.close());
   });
 
   test('the idempotency key sits outside the prefixes MCP reserves for _meta', () => {

@@ -6,10 +6,10 @@
 // as its `parsedBody`; the text of `arguments` is kept for the gated tools/call handler of
 // the server made for this very request (found by the Request object, one per message).
 
-const { own } = require('../../shared');
+const { own, invalidArgument } = require('../../shared');
 const {
   ArrayIsArray, ArrayPrototypePush, BufferConcat, BufferFrom, JSONParse, JSONStringify, ObjectHasOwn, PromisePrototypeThen, SafeWeakMap,
-  StringPrototypeSlice, StringPrototypeStartsWith, TextDecoderPrototypeDecode, WeakMapPrototypeGet, WeakMapPrototypeSet, uncurryThis,
+  StringPrototypeSlice, StringPrototypeStartsWith, TextDecoderPrototypeDecode, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy, uncurryThis,
 } = require('../../gate/primordials');
 const { isArgumentsText } = require('tool-argument-snapshot');
 const { PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR, isRecord, errorResponse, argumentsTextFor, readMessageText, decodeUtf8 } = require('../messages');
@@ -188,6 +188,8 @@ function gatedFetch(handlerOf, maxBodyBytes, servedByOtherBuild, switchBuild) {
   }
 
   return async function fetch(request, options) {
+    if (request === null || typeof request !== 'object' || isProxy(request)) throw invalidArgument('gate.fetch expects a web Request');
+    if (options !== undefined && options !== null && (typeof options !== 'object' || isProxy(options))) throw invalidArgument('gate.fetch options must be an object');
     const authInfo = options === undefined || options === null ? undefined : own(options, 'authInfo');
     if (options !== undefined && options !== null && ObjectHasOwn(options, 'parsedBody')) {
       return jsonResponse(500, errorResponse(null, INTERNAL_ERROR, 'tool-argument-snapshot/mcp: a parsed body was given; the gate reads the request text itself (mount it before any body parser)'));
