@@ -65,12 +65,15 @@ async function serve(gate) {
   return { url, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-/** The SDK's Client over Streamable HTTP to `url`, 2026-07-28 unless `legacy`, as principal `clientId` when given. */
-async function connect(url, { clientId, legacy = false, capabilities, elicit } = {}) {
+/**
+ * The SDK's Client over Streamable HTTP to `url`, 2026-07-28 unless `legacy`, as principal
+ * `clientId` when given; input_required answers handed back unless `elicit` (a handler) or `autoFulfill`.
+ */
+async function connect(url, { clientId, legacy = false, capabilities, elicit, autoFulfill = elicit !== undefined } = {}) {
   const client = new Client({ name: 'agent', version: '1.0.0' }, {
     ...(capabilities === undefined ? {} : { capabilities }),
     ...(legacy ? {} : { versionNegotiation: { mode: { pin: VERSION } } }),
-    inputRequired: { autoFulfill: elicit !== undefined },
+    inputRequired: { autoFulfill },
   });
   if (elicit !== undefined) client.setRequestHandler('elicitation/create', elicit);
   const transport = new StreamableHTTPClientTransport(new URL(url), clientId === undefined ? {} : { requestInit: { headers: { 'x-test-client': clientId } } });

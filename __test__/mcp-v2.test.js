@@ -117,6 +117,22 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
     }
   });
 
+  test('a Client that fulfils input_required by itself retries a pending approval up to its rounds and gives up with the state; nothing runs', async () => {
+    const grants = sealingGrants();
+    const app = await start({ grants }, { autoFulfill: true });
+    try {
+      await assert.rejects(app.client.callTool({ name: 'pay', arguments: { to: 'landlord', amount: 1200 } }), (error) => {
+        assert.equal(error.code, 'INPUT_REQUIRED_ROUNDS_EXCEEDED');
+        assert.match(error.data.lastResult.requestState, /^tas1\./);
+        return true;
+      });
+      assert.equal(app.state.runs.length, 0);
+      assert.equal((await grants.listProposals()).proposals.length, 1, 'one state, asked again and again');
+    } finally {
+      await app.close();
+    }
+  });
+
   test('two retries of one granted state at once: one runs, the other is refused', async () => {
     const grants = sealingGrants();
     const app = await start({ grants });
