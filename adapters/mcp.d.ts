@@ -321,6 +321,20 @@ export interface McpServerGateV2 {
   close(): Promise<void>;
   /** The SDK's handler (its `notify` and `bus`). Serve through `fetch`: the handler's own fetch runs no gated call. */
   readonly handler: { fetch(request: Request, options?: any): Promise<Response>; close(): Promise<void>; readonly [field: string]: unknown };
+  /**
+   * Serves one stdio connection with the SDK's serveStdio (a server from the factory for it),
+   * each line read by the gate: UTF-8 checked, decoded once, strictly; ids in flight kept.
+   * `serveStdio`: the one of the build the factory's servers are of (default: the CommonJS
+   * build's, which refuses an ES module server with an error saying so).
+   */
+  serveStdio(options?: {
+    stdin?: Readable;
+    stdout?: Writable;
+    legacy?: 'serve' | 'reject';
+    onerror?: (error: Error) => void;
+    maxSubscriptions?: number;
+    serveStdio?: (factory: any, options?: any) => { close(): Promise<void> };
+  }): { close(): Promise<void> };
 }
 
 /**

@@ -7,3 +7,4 @@ const gate: mcp.McpServerGateV2 = mcp.gateMcpServer(() => new server.McpServer({
   policy: (input) => ({ decision: input.argumentsSource === 'message_text' ? 'allow' : 'deny', reason: 'text_only' }),
 });
 export const close: () => Promise<void> = gate.close;
+export const serveStdio: () => { close(): Promise<void> } = () => gate.serveStdio({ legacy: 'reject' });

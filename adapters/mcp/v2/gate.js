@@ -22,6 +22,7 @@ const { stageResult, denyResult, toolErrorResult, objectArguments, approvalResul
 const { INVALID, INVALID_PARAMS, INTERNAL_ERROR, KEY_MESSAGE, SCOPE_MESSAGE, readIdempotencyKey, readScope } = require('../keys');
 const { STATE_RUN_ID, DEFAULT_STATE_TTL_MS, mintState, readState, forgetState } = require('./state');
 const { gatedFetch, recordOf } = require('./http');
+const { serveGatedStdio } = require('./stdio');
 
 const INVALID_REQUEST = -32600;
 const USAGE = 'gateMcpServer expects (serverFactory, { agentName, policy?, grants?, receipts?, idempotencyScope?, elicitation?, policyContext?, proposalTtlMs?, http? }) with @modelcontextprotocol/server 2.x';
@@ -142,12 +143,13 @@ function gateMcpServerV2(factory, options) {
     return isWellFormedString(clientId) && clientId !== '' ? clientId : undefined;
   }
 
-  async function callTool(mcpServer, record, era, request, ctx) {
+  async function callTool(mcpServer, recordFor, era, request, ctx) {
     const toolName = request.params.name;
-    const message = record === undefined ? undefined : record.message;
-    const params = message === undefined ? undefined : own(message, 'params');
     const mcpReq = own(ctx, 'mcpReq');
     const requestId = own(mcpReq, 'id');
+    const record = recordFor(requestId);
+    const message = record === undefined ? undefined : record.message;
+    const params = message === undefined ? undefined : own(message, 'params');
     // The server was made for one request: the one the gate decoded, or nothing runs.
     if (params === undefined || own(message, 'method') !== 'tools/call' || own(params, 'name') !== toolName || own(message, 'id') !== requestId) {
       throw protocolError(INTERNAL_ERROR, 'tool-argument-snapshot/mcp: the message text was lost');
@@ -305,29 +307,41 @@ function gateMcpServerV2(factory, options) {
   }
 
   const gated = new SafeWeakSet();
-  async function gatedFactory(context) {
+  /**
+   * The application's factory, its servers gated: `recordsOf(context)` gives the function
+   * that finds the gate's reading of a request by its id (one Request over HTTP, the
+   * connection's requests in flight over stdio); `checkBuild(product, context)` throws for a
+   * server the SDK's entry point cannot serve (another build's).
+   */
+  const makeGatedFactory = (recordsOf, checkBuild) => async function gatedFactory(context) {
     const product = await factory(context);
     if (!isV2Server(product)) throw invalidArgument('gateMcpServer: the server factory must return a new McpServer of @modelcontextprotocol/server 2.x');
     if (WeakSetPrototypeHas(gated, product) || product.server.transport !== undefined) {
       throw invalidArgument('gateMcpServer: the server factory must return a new McpServer for each request');
     }
-    if (commonJsServer !== undefined && !(product instanceof commonJsServer)) {
-      // createMcpHandler of one build serves the McpServers of that build only: this request
-      // is served again by the other build's handler (the gate's fetch sees the mark).
-      const requestInfo = own(context, 'requestInfo');
-      if (requestInfo !== null && typeof requestInfo === 'object') WeakSetPrototypeAdd(otherBuild, requestInfo);
-      const mismatch = invalidArgument('gateMcpServer: the server factory returned an McpServer of the ES module build of @modelcontextprotocol/server; pass that build\'s createMcpHandler: gateMcpServer(factory, { http: { createMcpHandler } })');
-      WeakSetPrototypeAdd(marks, mismatch);
-      throw mismatch;
-    }
+    checkBuild(product, context);
     WeakSetPrototypeAdd(gated, product);
-    const record = recordOf(own(context, 'requestInfo'));
+    const recordFor = recordsOf(context);
     const era = own(context, 'era');
     // The SDK sets up tools/list, tools/call and the tools capability on the first tool; then tools/call is the gate's.
     if (product._toolHandlersInitialized !== true && typeof product.setToolRequestHandlers === 'function') product.setToolRequestHandlers();
-    product.server.setRequestHandler('tools/call', (request, ctx) => callTool(product, record, era, request, ctx));
+    product.server.setRequestHandler('tools/call', (request, ctx) => callTool(product, recordFor, era, request, ctx));
     return product;
-  }
+  };
+  // Over HTTP: one request, one message, found by its Request object when the server is made.
+  const gatedFactory = makeGatedFactory((context) => {
+    const record = recordOf(own(context, 'requestInfo'));
+    return () => record;
+  }, (product, context) => {
+    if (commonJsServer === undefined || product instanceof commonJsServer) return;
+    // createMcpHandler of one build serves the McpServers of that build only: this request
+    // is served again by the other build's handler (the gate's fetch sees the mark).
+    const requestInfo = own(context, 'requestInfo');
+    if (requestInfo !== null && typeof requestInfo === 'object') WeakSetPrototypeAdd(otherBuild, requestInfo);
+    const mismatch = invalidArgument('gateMcpServer: the server factory returned an McpServer of the ES module build of @modelcontextprotocol/server; pass that build\'s createMcpHandler: gateMcpServer(factory, { http: { createMcpHandler } })');
+    WeakSetPrototypeAdd(marks, mismatch);
+    throw mismatch;
+  });
 
   const handlerOptions = {};
   let createHandler;
@@ -383,6 +397,12 @@ function gateMcpServerV2(factory, options) {
     get handler() {
       return handlers[0];
     },
+    /**
+     * Serves stdio with the SDK's serveStdio (one connection; a server from the factory for
+     * it), each line read and decoded strictly by the gate: `{ stdin?, stdout?, legacy?,
+     * onerror?, serveStdio? }` (serveStdio of the build the factory's servers are of).
+     */
+    serveStdio: (stdioOptions) => serveGatedStdio(makeGatedFactory, stdioOptions),
   });
 }
 
