@@ -91,3 +91,53 @@ test('raw lines over stdio: a duplicate key outside arguments is -32600, inside 
   assert.equal((await next()).result.content[0].text, 'paid 5 to bob');
   assert.deepEqual(ran(log), ['{"amount":5,"to":"bob"}']);
 });
+
+test('in process over streams: a request reusing an id in flight on the connection runs nothing (-32600 request_id_in_flight); the id is free once answered', async (t) => {
+  const { PassThrough } = require('node:stream');
+  const { McpServer } = require('@modelcontextprotocol/server');
+  const { z } = require('zod');
+  const { gateMcpServer } = require('../adapters/mcp/index.js');
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  let runs = 0;
+  const gate = gateMcpServer(() => {
+    const server = new McpServer({ name: 'slow', version: '1.0.0' });
+    server.registerTool('pay', { inputSchema: z.object({ to: z.string() }) }, async () => {
+      runs += 1;
+      if (runs === 1) await held;
+      return { content: [{ type: 'text', text: 'paid' }] };
+    });
+    return server;
+  }, { agentName: 'payments', policy: () => ({ decision: 'allow', reason: 'test' }) });
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const handle = gate.serveStdio({ stdin, stdout });
+  t.after(() => handle.close());
+  const answers = [];
+  let waiting;
+  let pending = '';
+  stdout.on('data', (chunk) => {
+    pending += chunk;
+    for (let i = pending.indexOf('\n'); i !== -1; i = pending.indexOf('\n')) {
+      answers.push(JSON.parse(pending.slice(0, i)));
+      pending = pending.slice(i + 1);
+      if (waiting !== undefined) waiting();
+    }
+  });
+  const next = async () => {
+    while (answers.length === 0) await new Promise((resolve) => { waiting = resolve; });
+    waiting = undefined;
+    return answers.shift();
+  };
+  stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'd', method: 'server/discover', params: { _meta: ENVELOPE } })}\n`);
+  assert.ok((await next()).result);
+  stdin.write(`${toolCallText(5, 'pay', '{"to":"bob"}')}\n`);
+  while (runs === 0) await new Promise((resolve) => setImmediate(resolve));
+  stdin.write(`${toolCallText(5, 'pay', '{"to":"eve"}')}\n`);
+  assert.deepEqual((await next()), { jsonrpc: '2.0', id: 5, error: { code: -32600, message: 'Invalid Request', data: { code: 'request_id_in_flight' } } });
+  release();
+  assert.equal((await next()).result.content[0].text, 'paid');
+  stdin.write(`${toolCallText(5, 'pay', '{"to":"eve"}')}\n`);
+  assert.equal((await next()).result.content[0].text, 'paid');
+  assert.equal(runs, 2);
+});
