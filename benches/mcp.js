@@ -18,6 +18,9 @@
 //                 each request a web Request; the 2.x Client pinned to 2026-07-28.
 //   web v2        the same without the network: the 2.x Client's transport fetches
 //                 in-process (its `fetch` option calls handler.fetch or gate.fetch).
+//   stdio v2      the SDK's serveStdio (alone) or gate.serveStdio() on a pair of
+//                 in-process streams, the 2.x Client writing and reading lines with the
+//                 2.x ReadBuffer and serializeMessage.
 //
 // Contenders per transport: `SDK alone`, `gated` (no idempotency key: receipts are not
 // touched), `gated + key` (a fresh idempotency key per call: the default process-wide
@@ -36,10 +39,10 @@ const { PassThrough } = require('node:stream');
 const { randomUUID } = require('node:crypto');
 
 const KEY_NAME = 'tool-argument-snapshot/idempotency-key';
-const TRANSPORTS = ['linked pair', 'stdio', 'HTTP', 'HTTP v2', 'web v2'];
+const TRANSPORTS = ['linked pair', 'stdio', 'HTTP', 'HTTP v2', 'web v2', 'stdio v2'];
 const CONTENDERS = ['SDK alone', 'gated', 'gated + key'];
 /** Calls per timed batch: about 50-100 ms each on a quiet machine. */
-const BATCH = { 'linked pair': 2000, stdio: 1000, HTTP: 200, 'HTTP v2': 200, 'web v2': 500 };
+const BATCH = { 'linked pair': 2000, stdio: 1000, HTTP: 200, 'HTTP v2': 200, 'web v2': 500, 'stdio v2': 1000 };
 const ARGS = { to: 'acct_7f3a', amount: 4200, memo: 'invoice 2026-118' };
 
 function sdk() {
@@ -94,7 +97,8 @@ class StreamClientTransport {
 /** SDK 2.x: the server and client packages, and a factory of pay servers. */
 function sdk2() {
   const { McpServer, createMcpHandler } = require('@modelcontextprotocol/server');
-  const { Client, StreamableHTTPClientTransport } = require('@modelcontextprotocol/client');
+  const { Client, StreamableHTTPClientTransport, ReadBuffer, serializeMessage } = require('@modelcontextprotocol/client');
+  const { serveStdio, StdioServerTransport } = require('@modelcontextprotocol/server/stdio');
   const { z } = require('zod');
   const factory = () => {
     const server = new McpServer({ name: 'payments', version: '1.0.0' });
@@ -102,7 +106,7 @@ function sdk2() {
       async ({ to, amount }) => ({ content: [{ type: 'text', text: `paid ${amount} to ${to}` }] }));
     return server;
   };
-  return { createMcpHandler, Client, StreamableHTTPClientTransport, factory };
+  return { createMcpHandler, Client, StreamableHTTPClientTransport, ReadBuffer, serializeMessage, serveStdio, StdioServerTransport, factory };
 }
 
 /** A node:http server on 127.0.0.1 in front of a web handler (`fetch(request)`): `{ url, close }`. */
@@ -130,6 +134,27 @@ async function webServer(fetchFace) {
 async function connectV2(transport, contender) {
   const m2 = sdk2();
   const gated = contender !== 'SDK alone';
+  if (transport === 'stdio v2') {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    let handle;
+    if (gated) {
+      const { gateMcpServer } = require('../adapters/mcp/index.js');
+      const gate = gateMcpServer(m2.factory, { agentName: `bench-${transport}`, policy: () => ({ decision: 'allow', reason: 'bench' }) });
+      handle = gate.serveStdio({ stdin: toServer, stdout: toClient });
+    } else {
+      handle = m2.serveStdio(m2.factory, { transport: new m2.StdioServerTransport(toServer, toClient) });
+    }
+    const client = new m2.Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamClientTransport(m2, toClient, toServer));
+    return {
+      client,
+      close: async () => {
+        await client.close();
+        await handle.close();
+      },
+    };
+  }
   let face;
   let closeFace;
   if (gated) {
