@@ -11,25 +11,12 @@ const {
   BufferConcat, BufferFrom, BufferPrototypeIndexOf, BufferPrototypeSubarray, JSONStringify, MapPrototypeDelete, MapPrototypeGet,
   MapPrototypeHas, MapPrototypeSet, PromisePrototypeThen, SafeError, SafeMap, SafePromise, isProxy,
 } = require('../../gate/primordials');
-const { isArgumentsText } = require('tool-argument-snapshot');
 const { requirePeer } = require('../../gate/peer');
 const { PARSE_ERROR, isRecord, errorResponse, readOneMessage, decodeUtf8 } = require('../messages');
 const { requestIdOf, answeredIdOf, duplicateIdResponse } = require('../ids');
 
 /** The SDK's limit: a stdio line buffer of 10 MiB. */
 const MAX_LINE_BYTES = 10 * 1024 * 1024;
-
-/** A tools/call's arguments back in place for the SDK (the value decoded with the message, or none). */
-function restore(message, rawArguments) {
-  const params = own(message, 'params');
-  if (!isRecord(params)) return;
-  if (rawArguments === '') {
-    delete params.arguments;
-  } else {
-    // readOneMessage made `arguments` an own data property: assigning it runs no setter.
-    params.arguments = isArgumentsText(rawArguments) ? rawArguments.decode() : {};
-  }
-}
 
 /** The gate's stdio transport for serveStdio: a Transport whose lines the gate reads itself. */
 class GatedStdioTransport {
@@ -127,8 +114,9 @@ class GatedStdioTransport {
       this.#answer(duplicateIdResponse(requestId));
       return;
     }
+    // The SDK gets `arguments` as readOneMessage leaves them (an empty record in their place):
+    // no header on stdio is checked against them, and the call's are the package's decoding.
     const isToolCall = isRecord(message) && own(message, 'method') === 'tools/call';
-    if (isToolCall && read.rawArguments !== undefined) restore(message, read.rawArguments);
     if (requestId !== undefined) {
       MapPrototypeSet(this.#inFlight, requestId, { __proto__: null, message, rawArguments: isToolCall ? read.rawArguments : undefined });
     }
