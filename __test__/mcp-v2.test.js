@@ -172,6 +172,38 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
     }
   });
 
+  test('gate.handleHttp(req, res) on node:http: the Node request read by the gate, req.auth the principal, the approval and its retry', async () => {
+    const http = require('node:http');
+    const grants = sealingGrants();
+    const state = payFactory();
+    const gate = gateMcpServer(state.factory, { agentName: AGENT, policy: payPolicy, grants });
+    const server = http.createServer((req, res) => {
+      const clientId = req.headers['x-test-client'];
+      if (typeof clientId === 'string') req.auth = { token: 't', clientId, scopes: [] };
+      gate.handleHttp(req, res).catch((error) => { res.statusCode = 500; res.end(String(error)); });
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${server.address().port}/mcp`;
+    const alice = await connect(url, { clientId: 'alice' });
+    const mallory = await connect(url, { clientId: 'mallory' });
+    try {
+      const call = (client, args, extra = {}) => client.callTool({ name: 'pay', arguments: args, ...extra }, { allowInputRequired: true });
+      assert.equal((await call(alice, { to: 'bob', amount: 20 })).content[0].text, 'paid 20 to bob');
+      const asked = await call(alice, { to: 'landlord', amount: 1200 });
+      await grants.grant(asked._meta[APPROVAL_META].proposal);
+      assertDenied(await call(mallory, { to: 'landlord', amount: 1200 }, { requestState: asked.requestState }), 'request_state_principal_mismatch');
+      assert.equal((await call(alice, { to: 'landlord', amount: 1200 }, { requestState: asked.requestState })).content[0].text, 'paid 1200 to landlord');
+      const duplicate = await post(url, toolCallText(1, 'pay', '{"to":"bob","amount":5,"amount":5000}'), toolCallHeaders('pay'));
+      assert.deepEqual(duplicate.body.result.structuredContent, { toolName: 'pay', stage: 'json', code: 'duplicate_key' });
+      assert.equal(state.runs.length, 2);
+    } finally {
+      await alice.close();
+      await mallory.close();
+      await new Promise((resolve) => server.close(resolve));
+      await gate.close();
+    }
+  });
+
   test('the reviewer\'s path: the state\'s proposal is kept in the grants\' store, listed, and granted from the kept record', async () => {
     const grants = sealingGrants();
     const app = await start({ grants });

@@ -317,6 +317,12 @@ export interface McpServerGateV2 {
    * from the factory. `authInfo` is passed through (validated by you).
    */
   fetch(request: Request, options?: { authInfo?: { clientId?: string; token?: string; scopes?: string[]; [field: string]: unknown } }): Promise<Response>;
+  /**
+   * A Node.js `(req, res)` handler (node:http, Express before any body parser): the request
+   * made a web Request for `fetch`, the Response written back (streamed). `req.auth`, set by
+   * an authentication middleware, is passed as `authInfo`.
+   */
+  handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Closes the exchanges in flight (the SDK handler's close). */
   close(): Promise<void>;
   /** The SDK's handler (its `notify` and `bus`). Serve through `fetch`: the handler's own fetch runs no gated call. */

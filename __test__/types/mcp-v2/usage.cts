@@ -8,3 +8,4 @@ const gate: mcp.McpServerGateV2 = mcp.gateMcpServer(() => new server.McpServer({
 });
 export const close: () => Promise<void> = gate.close;
 export const serveStdio: () => { close(): Promise<void> } = () => gate.serveStdio({ legacy: 'reject' });
+export const handleHttp: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => Promise<void> = gate.handleHttp;

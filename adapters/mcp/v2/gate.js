@@ -21,7 +21,7 @@ const { readProposalTtl } = require('../../gate/options');
 const { stageResult, denyResult, toolErrorResult, objectArguments, approvalResult } = require('../results');
 const { INVALID, INVALID_PARAMS, INTERNAL_ERROR, KEY_MESSAGE, SCOPE_MESSAGE, readIdempotencyKey, readScope } = require('../keys');
 const { STATE_RUN_ID, DEFAULT_STATE_TTL_MS, mintState, readState, forgetState } = require('./state');
-const { gatedFetch, recordOf } = require('./http');
+const { gatedFetch, recordOf, nodeHandler } = require('./http');
 const { serveGatedStdio } = require('./stdio');
 
 const INVALID_REQUEST = -32600;
@@ -385,10 +385,13 @@ function gateMcpServerV2(factory, options) {
   }
   const maxBody = own(handlerOptions, 'maxRequestBodySize');
 
+  const fetch = gatedFetch(() => handlers[0], maxBody, (request) => WeakSetPrototypeHas(otherBuild, request), switchBuild);
   return ObjectFreeze({
     agentName,
     /** The web face: a Request to a Response, each POST read and checked by the gate first. */
-    fetch: gatedFetch(() => handlers[0], maxBody, (request) => WeakSetPrototypeHas(otherBuild, request), switchBuild),
+    fetch,
+    /** A Node.js `(req, res)` handler: the request made a web Request for `fetch`, the Response written back. */
+    handleHttp: nodeHandler(fetch),
     /** Closes the handlers' exchanges in flight (the SDK handler's close). */
     close: async () => {
       for (let i = 0; i < handlers.length; i++) await handlers[i].close();

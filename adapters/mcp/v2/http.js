@@ -8,7 +8,7 @@
 
 const { own, invalidArgument } = require('../../shared');
 const {
-  ArrayIsArray, ArrayPrototypePush, BufferConcat, BufferFrom, JSONParse, JSONStringify, ObjectHasOwn, PromisePrototypeThen, SafeWeakMap,
+  ArrayIsArray, ArrayPrototypePush, BufferConcat, BufferFrom, JSONParse, JSONStringify, ObjectHasOwn, PromisePrototypeThen, SafePromise, SafeWeakMap,
   StringPrototypeSlice, StringPrototypeStartsWith, TextDecoderPrototypeDecode, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy, uncurryThis,
 } = require('../../gate/primordials');
 const { isArgumentsText } = require('tool-argument-snapshot');
@@ -211,4 +211,64 @@ function gatedFetch(handlerOf, maxBodyBytes, servedByOtherBuild, switchBuild) {
   };
 }
 
-module.exports = { MAX_BODY_BYTES, HEADER_MISMATCH, gatedFetch, recordOf };
+const { Readable } = require('node:stream');
+
+const ReadableToWeb = Readable.toWeb;
+const ReadableFromWeb = Readable.fromWeb;
+const SafeAbortController = AbortController;
+const AbortControllerPrototypeAbort = uncurryThis(AbortController.prototype.abort);
+const HeadersPrototypeAppend = uncurryThis(Headers.prototype.append);
+const HeadersPrototypeForEach = uncurryThis(Headers.prototype.forEach);
+const ObjectKeys = Object.keys;
+
+/**
+ * A Node.js `(req, res)` handler in front of the gate's fetch (as 1.x's handleHttp): the
+ * request made a web Request whose body is the Node stream (read by the gate, never parsed
+ * before), the Response written back, streamed (an SSE answer as it comes). A request whose
+ * body a parser already read is answered with an error: the text is gone. `req.auth` (an
+ * authentication middleware's, as the 1.x transport reads it) is passed as `authInfo`.
+ */
+function nodeHandler(fetch) {
+  return async function handleHttp(req, res) {
+    if (req.body !== undefined || req.readableEnded === true) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSONStringify(errorResponse(null, INTERNAL_ERROR, 'tool-argument-snapshot/mcp: the request body was read before handleHttp (mount it before any body parser)')));
+      return;
+    }
+    const headers = new Headers();
+    const names = ObjectKeys(req.headers);
+    for (let i = 0; i < names.length; i++) {
+      const value = req.headers[names[i]];
+      if (typeof value === 'string') HeadersPrototypeAppend(headers, names[i], value);
+      else if (ArrayIsArray(value)) for (let j = 0; j < value.length; j++) HeadersPrototypeAppend(headers, names[i], value[j]);
+    }
+    const controller = new SafeAbortController();
+    res.on('close', () => AbortControllerPrototypeAbort(controller));
+    const method = req.method;
+    const host = typeof req.headers.host === 'string' ? req.headers.host : 'localhost';
+    const init = { method, headers, signal: controller.signal };
+    if (method !== 'GET' && method !== 'HEAD') {
+      init.body = ReadableToWeb(req);
+      init.duplex = 'half';
+    }
+    // An authentication middleware's `req.auth` (validated by it) is the request's authInfo, as on 1.x.
+    const auth = own(req, 'auth');
+    const request = new SafeRequest(`http://${host}${req.url}`, init);
+    const response = await (auth !== null && typeof auth === 'object' ? fetch(request, { authInfo: auth }) : fetch(request));
+    const out = {};
+    HeadersPrototypeForEach(response.headers, (value, name) => { out[name] = value; });
+    res.writeHead(response.status, out);
+    if (response.body === null) {
+      res.end();
+      return;
+    }
+    await new SafePromise((resolve) => {
+      const body = ReadableFromWeb(response.body);
+      body.on('error', () => { res.destroy(); resolve(); });
+      res.on('close', resolve);
+      body.pipe(res);
+    });
+  };
+}
+
+module.exports = { MAX_BODY_BYTES, HEADER_MISMATCH, gatedFetch, recordOf, nodeHandler };
