@@ -508,6 +508,22 @@ describe('what gateMcpServer takes on 2.x', () => {
     assert.deepEqual([runs, made], [3, 4]);
   });
 
+  test('receipts default to the grants\' store; memory receipts beside durable grants warn once (TAS_MEMORY_RECEIPTS)', async () => {
+    const { createExecutionReceipts } = require('..');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-mcp-v2-warn-'));
+    const store = createSqliteGrantStore({ path: path.join(dir, 'grants.db') });
+    try {
+      const warned = new Promise((resolve) => process.once('warning', resolve));
+      gateMcpServer(payFactory().factory, { agentName: AGENT, grants: createApprovalGrants({ store }), receipts: createExecutionReceipts() });
+      const warning = await warned;
+      assert.equal(warning.code, 'TAS_MEMORY_RECEIPTS');
+      assert.match(warning.message, /tool-argument-snapshot\/mcp/);
+    } finally {
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('options are own data: a Proxy factory, a getter for agentName or receipts, a Proxy policy are refused, and no getter runs', () => {
     const factory = payFactory().factory;
     let ran = 0;
