@@ -14,6 +14,7 @@ const { MockLanguageModelV4, convertArrayToReadableStream } = require('ai/test')
 const { z } = require('zod');
 const { createApprovalGrants, createExecutionReceipts, isToolCallNotAllowedError } = require('tool-argument-snapshot');
 const { createToolGate } = require('tool-argument-snapshot/ai');
+const { KINDS, durableStore, openDurable, dropDurable } = require('./durable-stores');
 
 const USAGE = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 const TEXT = { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE, warnings: [] };
@@ -228,6 +229,59 @@ test('two processes sharing a SQLite file run the same call of the same chat: th
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// No receipts option, grants on a durable store (issue 33): the gate keeps its receipts in
+// the grants' store, so a chat history resubmitted to another process runs nothing again.
+
+/** One process running the stored history of `chatId` with grants on `durable`; its report. */
+function resubmitIn(dir, chatId, durable) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CHILD, dir, chatId, JSON.stringify(durable)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`child exited ${code}: ${err}`))));
+  });
+}
+
+for (const [kind, uses] of KINDS.flatMap((k) => [[k, 1], [k, 2]])) {
+  const refusal = uses === 1
+    ? 'the SDK\'s denial of the resumed approval, reason call_already_executed'
+    : 'the tool\'s error call_already_executed (the grant\'s second use allowed it, its receipt refused it)';
+  test(`no receipts option, grants on ${kind}: an approved history (a grant of ${uses} use${uses === 1 ? '' : 's'}) resubmitted to a second process runs its call once; the second gets ${refusal}, never approved_without_grant`, async (t) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-ai-default-receipts-'));
+    const durable = durableStore(t, kind, dir);
+    try {
+      if (durable === null) return;
+      const chatId = `chat-default-${kind}-${process.pid}`;
+      const store = await openDurable(durable);
+      try {
+        const grants = createApprovalGrants({ store });
+        const executed = [];
+        const requireApproval = () => ({ decision: 'require_approval', reason: 'large' });
+        const asked = await server({ executed, grants, runId: chatId, policy: requireApproval }).run(model(toolCalls(['call-1', '{"amount":50000,"to":"bob"}'])), PROMPT);
+        const request = asked.content.find((p) => p.type === 'tool-approval-request');
+        const approval = await server({ executed, grants, runId: chatId, policy: requireApproval }).gate.approve(request, { uses });
+        fs.writeFileSync(path.join(dir, 'history.json'), JSON.stringify([...PROMPT, ...asked.responseMessages, { role: 'tool', content: [approval] }]));
+        assert.deepEqual(executed, []);
+      } finally {
+        await store.close();
+      }
+      const first = await resubmitIn(dir, chatId, durable);
+      assert.deepEqual(first.outputs, [['call-1', { type: 'text', value: 'sent 50000 to bob' }]]);
+      const second = await resubmitIn(dir, chatId, durable);
+      assert.equal(fs.readFileSync(path.join(dir, 'executed.log'), 'utf8').trim().split('\n').length, 1, 'the handler ran in one process');
+      if (uses === 1) assert.deepEqual(second.outputs, [['call-1', { type: 'execution-denied', reason: 'call_already_executed' }]]);
+      else assert.deepEqual(second.outputs.map(([id, output]) => [id, output.type, /\[call_already_executed\]$/.test(output.value)]), [['call-1', 'error-text', true]]);
+      assert.deepEqual(second.warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'), []);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await dropDurable(durable);
+    }
+  });
+}
 
 // ---------------------------------------------------------------------------------
 // What a reviewer and a refused resume see (issue 26 item 1).

@@ -189,23 +189,56 @@ async function child() {
   const { Pool } = require('pg');
   const { PostgresSaver } = require('@langchain/langgraph-checkpoint-postgres');
   const { createPostgresGrantStore } = require('tool-argument-snapshot');
-  const { dir, url, table, threadId, version, step, receiptsOff } = JSON.parse(CHILD);
-  const pool = new Pool({ connectionString: url, max: 2 });
-  const store = createPostgresGrantStore({ pool, table });
-  await store.migrate();
+  const { dir, url, table, threadId, version, step, receiptsOff, grantsStore } = JSON.parse(CHILD);
+  const warnings = [];
+  process.on('warning', (warning) => warnings.push(warning.code));
+  // The grants' store: PostgreSQL with explicit receipts on it (or none), or with no
+  // receipts option at all a durable store of durable-stores.js (SQLite or PostgreSQL),
+  // whose receipts the gate then uses by default.
+  const pool = grantsStore === undefined ? new Pool({ connectionString: url, max: 2 }) : undefined;
+  const store = grantsStore === undefined ? createPostgresGrantStore({ pool, table }) : await require('./durable-stores').openDurable(grantsStore);
+  if (grantsStore === undefined) await store.migrate();
   const checkpointer = PostgresSaver.fromConnString(url);
   await checkpointer.setup();
   const transfer = transferTool((entry) => fs.appendFileSync(path.join(dir, 'executed.log'), `${JSON.stringify(entry)}\n`));
   const grants = createApprovalGrants({ store, keys: KEYS });
-  const receipts = receiptsOff ? false : createExecutionReceipts({ store });
+  const gateOptions = { agentName: AGENT, tools: [transfer], grants, policy };
+  if (grantsStore === undefined) gateOptions.receipts = receiptsOff ? false : createExecutionReceipts({ store });
+  const config = { configurable: { thread_id: threadId } };
+  if (step === 'tool-gate') {
+    // createToolGate in a graph of the application's own: the model's message handed to gate.run.
+    const gate = createToolGate(gateOptions);
+    const model = new ScriptedChatOpenAI(ALLOWED_ONLY);
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('model', async (state) => ({ messages: [await model.invoke(state.messages)] }))
+      .addNode('tools', async (state) => ({ messages: (await gate.run(state.messages.at(-1))).messages }))
+      .addEdge(START, 'model')
+      .addEdge('model', 'tools')
+      .addEdge('tools', END)
+      .compile({ checkpointer });
+    let answers;
+    try {
+      let beforeTools;
+      for await (const state of graph.getStateHistory(config)) if (state.next.includes('tools')) beforeTools = state;
+      const done = beforeTools === undefined
+        ? await graph.invoke({ messages: [{ role: 'user', content: 'pay' }] }, config)
+        : await graph.invoke(null, beforeTools.config);
+      answers = toolAnswers(done).slice(-2);
+    } finally {
+      await checkpointer.end();
+      await store.close();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    process.stdout.write(JSON.stringify({ answers, warnings }));
+    return;
+  }
   const agent = createAgent({
     model: new ScriptedChatOpenAI(ASKING),
     tools: [transfer],
-    middleware: [toolGateMiddleware({ agentName: AGENT, tools: [transfer], grants, policy, receipts })],
+    middleware: [toolGateMiddleware(gateOptions)],
     checkpointer,
     version,
   });
-  const config = { configurable: { thread_id: threadId } };
   let result;
   try {
     if (step === 'ask') {
@@ -220,9 +253,10 @@ async function child() {
   } finally {
     await checkpointer.end();
     await store.close();
-    await pool.end();
+    if (pool !== undefined) await pool.end();
   }
-  process.stdout.write(JSON.stringify({ answers: toolAnswers(result) }));
+  await new Promise((resolve) => setImmediate(resolve));
+  process.stdout.write(JSON.stringify({ answers: toolAnswers(result), warnings }));
 }
 
 if (CHILD) {
@@ -455,6 +489,79 @@ if (CHILD) {
           // Best effort: a failure here never hides the test's own result.
           pool.query(`DROP TABLE IF EXISTS ${table}, ${table}_nonces, ${table}_proposals, ${table}_receipts`).catch(() => {}).finally(() => pool.end());
         }
+      });
+    }
+  });
+
+  describe('no receipts option, grants on a durable store: the gate keeps its receipts in the grants\' store (issue 33)', () => {
+    let installed = true;
+    try {
+      require.resolve('@langchain/langgraph-checkpoint-postgres');
+      require.resolve('pg');
+    } catch {
+      installed = false;
+    }
+    const { KINDS, durableStore, dropDurable } = require('./durable-stores');
+
+    /** Runs the steps of one scenario, each in a process of its own; `run(step)` answers the child's report. */
+    async function scenario(t, kind, name, body) {
+      if (!installed) {
+        t.skip('@langchain/langgraph-checkpoint-postgres (or pg) is not installed in node_modules');
+        return;
+      }
+      const { service } = require('./services');
+      // The checkpoints are in PostgreSQL whatever keeps the grants: a step is a process.
+      const url = service(t, 'pg');
+      if (url === null) return;
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-lc-default-receipts-'));
+      const grantsStore = durableStore(t, kind, dir);
+      const threadId = `default-${name}-${kind}-${process.pid}-${Date.now()}`;
+      const run = (step, version) => {
+        const env = { ...process.env, TAS_LC_RECEIPTS_CHILD: JSON.stringify({ dir, url, threadId, version, step, grantsStore }) };
+        delete env.NODE_TEST_CONTEXT;
+        const result = spawnSync(process.execPath, [__filename], { env, encoding: 'utf8' });
+        assert.equal(result.status, 0, result.stderr);
+        return JSON.parse(result.stdout);
+      };
+      const executed = () => (fs.existsSync(path.join(dir, 'executed.log')) ? fs.readFileSync(path.join(dir, 'executed.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+      try {
+        await body(run, executed);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+        await dropDurable(grantsStore);
+      }
+    }
+
+    for (const kind of KINDS) {
+      for (const version of ['v1', 'v2']) {
+        test(`toolGateMiddleware, tool version ${version}, grants on ${kind}: asked, resumed, and re-resumed from the interrupted checkpoint in a third process; nothing runs twice and the replay is call_already_executed, never approved_without_grant`, async (t) => {
+          await scenario(t, kind, `mw-${version}`, async (run, executed) => {
+            run('ask', version);
+            const resumed = run('resume', version);
+            assert.deepEqual(resumed.answers, [['call_1', 'sent 500 cents to alice'], ['call_2', 'sent 250000 cents to bob']]);
+            assert.equal(executed().length, 2);
+            const again = run('re-resume', version);
+            assert.equal(executed().length, 2, 'the third process ran nothing');
+            assert.deepEqual(again.answers, [
+              ['call_1', 'The tool call was denied [call_already_executed].'],
+              ['call_2', 'The tool call was denied [call_already_executed].'],
+            ]);
+            assert.deepEqual(again.warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'), []);
+          });
+        });
+      }
+
+      test(`createToolGate in a LangGraph node, grants on ${kind}: re-invoking from the checkpoint before the tools in a second process runs nothing twice (call_already_executed)`, async (t) => {
+        await scenario(t, kind, 'tool-gate', async (run, executed) => {
+          const first = run('tool-gate');
+          assert.deepEqual(first.answers, [['call_1', 'sent 500 cents to alice'], ['call_3', 'sent 700 cents to carol']]);
+          const again = run('tool-gate');
+          assert.deepEqual(executed().map(([to, cents]) => [to, cents]), [['alice', 500], ['carol', 700]], 'each call ran once, in the first process');
+          assert.deepEqual(again.answers, [
+            ['call_1', 'The tool call was denied [call_already_executed].'],
+            ['call_3', 'The tool call was denied [call_already_executed].'],
+          ]);
+        });
       });
     }
   });

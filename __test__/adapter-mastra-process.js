@@ -18,8 +18,13 @@ const { mastra, scriptedModel, drain, callChunks, resultsOf, openGrantStore } = 
 
 const [mode, dir, runId, toolCallId] = process.argv.slice(2);
 
-const opened = openGrantStore(path.join(dir, 'grants'));
-const grants = createApprovalGrants({ store: opened.store, keys: [{ id: 'k1', secret: process.env.TAS_SEAL_KEY }] });
+// TAS_MASTRA_STORE: a durable-stores.js spec (JSON) the grants are kept on; else a store
+// file in DIR. TAS_MASTRA_DB: the name of Mastra's LibSQL file in DIR (mastra.db).
+const durable = process.env.TAS_MASTRA_STORE;
+const mastraDb = process.env.TAS_MASTRA_DB ?? 'mastra.db';
+const opened = durable === undefined ? openGrantStore(path.join(dir, 'grants')) : { store: undefined, kind: 'durable' };
+let grants;
+let gate;
 
 const pay = createTool({
   id: 'pay',
@@ -31,19 +36,24 @@ const pay = createTool({
   },
 });
 
-const gate = createToolGate({
-  agentName: 'billing',
-  tools: { pay },
-  grants,
-  policy: { pay: ({ parsedArguments }) => (parsedArguments.cents <= 1000 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large payment' }) },
-});
+async function init() {
+  if (durable !== undefined) opened.store = await require('./durable-stores').openDurable(JSON.parse(durable));
+  grants = createApprovalGrants({ store: opened.store, keys: [{ id: 'k1', secret: process.env.TAS_SEAL_KEY }] });
+  // No receipts option: the gate's receipts are the ones the grants' store keeps.
+  gate = createToolGate({
+    agentName: 'billing',
+    tools: { pay },
+    grants,
+    policy: { pay: ({ parsedArguments }) => (parsedArguments.cents <= 1000 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large payment' }) },
+  });
+}
 
 function app(steps) {
   const { Agent, Mastra } = mastra();
   const { LibSQLStore } = require('@mastra/libsql');
   const prompts = [];
   const agent = new Agent({ id: 'billing', name: 'billing', instructions: 'Pay what the user asks.', model: gate.model(scriptedModel(steps, prompts)), tools: gate.tools });
-  const app = new Mastra({ agents: { billing: agent }, storage: new LibSQLStore({ id: 'tas-test', url: `file:${path.join(dir, 'mastra.db')}` }), logger: false });
+  const app = new Mastra({ agents: { billing: agent }, storage: new LibSQLStore({ id: 'tas-test', url: `file:${path.join(dir, mastraDb)}` }), logger: false });
   return { agent: app.getAgent('billing'), prompts };
 }
 
@@ -86,8 +96,9 @@ async function main() {
   throw new Error(`unknown mode ${mode}`);
 }
 
-main().then(
-  (answer) => {
+init().then(main).then(
+  async (answer) => {
+    if (durable !== undefined) await opened.store.close();
     process.stdout.write(`${JSON.stringify(answer)}\n`);
   },
   (error) => {

@@ -12,6 +12,8 @@ const path = require('node:path');
 const { z } = require('zod');
 const { createApprovalGrants, createExecutionReceipts, canonicalize } = require('tool-argument-snapshot');
 const { MASTRA_SKIP, mastra, scriptedModel, drain, resultsOf, createFileStandInGrantStore } = require('./adapter-mastra-support');
+const { spawnSync } = require('node:child_process');
+const { KINDS, durableStore, dropDurable } = require('./durable-stores');
 
 const skip = MASTRA_SKIP;
 const KEYS = [{ id: 'k1', secret: 'a secret of at least thirty-two bytes!' }];
@@ -190,3 +192,42 @@ test('pending with a grant scope that is a function of the run needs the scope: 
   const listed = await app.gate.pending(suspended, { grantScope: 'user:alice' });
   assert.deepEqual(listed.map((e) => [e.toolCallId, e.proposal.argsCanonicalJson]), [['c1', '{"cents":250000,"to":"bob"}']]);
 });
+
+// ---------------------------------------------------------------------------------
+// No receipts option, grants on a durable store (issue 33): the gate keeps its receipts in
+// the grants' store. A run suspended in one process, approved in a second, resumed in a
+// third; then resumed again in a fourth from a copy of Mastra's storage taken before the
+// first resume (a job redelivered from a queue, a worker that read the suspended run).
+
+for (const kind of KINDS) {
+  test(`no receipts option, grants on ${kind}: a Mastra run resumed twice in two processes runs its call once; the second resume is call_already_executed, never approved_without_grant`, { skip, timeout: 240_000 }, async (t) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-mastra-default-receipts-'));
+    const durable = durableStore(t, kind, dir);
+    try {
+      if (durable === null) return;
+      const env = { ...process.env, TAS_SEAL_KEY: 'k'.repeat(40), TAS_MASTRA_STORE: JSON.stringify(durable) };
+      delete env.NODE_TEST_CONTEXT;
+      const runChild = (db, ...args) => {
+        const result = spawnSync(process.execPath, ['--trace-warnings', path.join(__dirname, 'adapter-mastra-process.js'), ...args], { encoding: 'utf8', env: { ...env, TAS_MASTRA_DB: db }, timeout: 120_000 });
+        assert.equal(result.status, 0, `${args[0]}: ${result.stderr}`);
+        return { answer: JSON.parse(result.stdout.trim().split('\n').pop()), stderr: result.stderr };
+      };
+      const executed = () => (fs.existsSync(path.join(dir, 'executed.log')) ? fs.readFileSync(path.join(dir, 'executed.log'), 'utf8').trim().split('\n').filter(Boolean) : []);
+      const started = runChild('mastra.db', 'start', dir).answer;
+      runChild('mastra.db', 'review', dir, started.runId, 'call_1');
+      // Mastra's storage as the second worker read it: the run still suspended.
+      for (const name of fs.readdirSync(dir).filter((n) => n.startsWith('mastra.db'))) {
+        fs.copyFileSync(path.join(dir, name), path.join(dir, name.replace('mastra.db', 'worker-b.db')));
+      }
+      const resumed = runChild('mastra.db', 'resume', dir, started.runId, 'call_1').answer;
+      assert.deepEqual(resumed.results, { call_1: { paid: 250000 } });
+      const again = runChild('worker-b.db', 'resume', dir, started.runId, 'call_1');
+      assert.equal(executed().length, 1, 'the handler ran in one process');
+      assert.deepEqual(again.answer.results.call_1, { error: true, message: 'The tool call was not executed (deny: call_already_executed).', decision: 'deny', reason: 'call_already_executed', decidedBy: 'runtime' });
+      assert.equal(again.stderr.includes('TAS_APPROVED_WITHOUT_GRANT'), false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await dropDurable(durable);
+    }
+  });
+}

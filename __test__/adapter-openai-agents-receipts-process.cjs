@@ -1,7 +1,8 @@
 'use strict';
 // One process of adapter-openai-agents-receipts.test.js: restores a stored RunState of the
 // Payments agent and resumes it, with grants and execution receipts on one shared SQLite file.
-//   node adapter-openai-agents-receipts-process.cjs DIR MODE
+//   node adapter-openai-agents-receipts-process.cjs DIR MODE [STORE]
+// STORE: a durable-stores.js spec (JSON): grants on it and no receipts option.
 // MODE: 'resume'          the stored state was approved before it was stored: resume it
 //       'approve-resume'  approve the stored state's pending call through the gate, then resume
 // Each execution of the tool appends this process's id to DIR/executions.log (the oracle
@@ -18,18 +19,18 @@ const { createOpenAIAgentsGate } = require('tool-argument-snapshot/openai-agents
 
 setTracingDisabled(true);
 
-const [dir, mode] = process.argv.slice(2);
+const [dir, mode, durable] = process.argv.slice(2);
+const warnings = [];
+process.on('warning', (warning) => warnings.push(warning.code));
 
 async function main() {
-  const store = createSqliteGrantStore({ path: path.join(dir, 'shared.sqlite') });
+  // With a third argument (a durable-stores.js spec): grants on that store and no receipts
+  // option (the gate's default receipts are the store's); else explicit receipts on SQLite.
+  const store = durable === undefined ? createSqliteGrantStore({ path: path.join(dir, 'shared.sqlite') }) : await require('./durable-stores').openDurable(JSON.parse(durable));
   const grants = createApprovalGrants({ store });
-  const receipts = createExecutionReceipts({ store });
-  const gate = createOpenAIAgentsGate({
-    agentName: 'Payments',
-    grants,
-    receipts,
-    policy: () => ({ decision: 'require_approval', reason: 'every transfer' }),
-  });
+  const gateOptions = { agentName: 'Payments', grants, policy: () => ({ decision: 'require_approval', reason: 'every transfer' }) };
+  if (durable === undefined) gateOptions.receipts = createExecutionReceipts({ store });
+  const gate = createOpenAIAgentsGate(gateOptions);
   const transfer = gate.tool({
     name: 'transfer',
     description: 'Send money',
@@ -54,7 +55,8 @@ async function main() {
     if (item.type === 'tool_call_output_item') outputs[item.rawItem.callId] = item.rawItem.output.text ?? item.rawItem.output;
   }
   await store.close();
-  process.stdout.write(`${JSON.stringify({ outputs, final: result.finalOutput })}\n`);
+  await new Promise((resolve) => setImmediate(resolve));
+  process.stdout.write(`${JSON.stringify({ outputs, final: result.finalOutput, warnings })}\n`);
 }
 
 main().catch((error) => {

@@ -22,6 +22,7 @@ const {
   createApprovalGrants, createExecutionReceipts, createSqliteGrantStore, proposalHash,
 } = require('tool-argument-snapshot');
 const { createOpenAIAgentsGate } = require('tool-argument-snapshot/openai-agents');
+const { KINDS, durableStore, openDurable, dropDurable } = require('./durable-stores');
 
 setTracingDisabled(true);
 
@@ -84,10 +85,10 @@ async function warningsDuring(fn) {
 // ---------------------------------------------------------------------------------
 // Two processes, one SQLite file for grants and receipts.
 
-function child(dir, mode) {
+function child(dir, mode, durable) {
   const env = { ...process.env };
   delete env.NODE_TEST_CONTEXT;
-  const proc = spawn(process.execPath, [CHILD, dir, mode], { env, cwd: __dirname });
+  const proc = spawn(process.execPath, durable === undefined ? [CHILD, dir, mode] : [CHILD, dir, mode, JSON.stringify(durable)], { env, cwd: __dirname });
   let stdout = '';
   let stderr = '';
   proc.stdout.on('data', (chunk) => { stdout += chunk; });
@@ -110,11 +111,16 @@ async function twoProcesses(dir, mode) {
   return { reports: results.map((result) => JSON.parse(result.stdout)), executions };
 }
 
-/** Runs the agent until its transfer waits for approval (approved through the gate when `approve`), stores the state. */
-async function storeState(dir, approve) {
-  const store = createSqliteGrantStore({ path: path.join(dir, 'shared.sqlite') });
+/**
+ * Runs the agent until its transfer waits for approval (approved through the gate when
+ * `approve`), stores the state. With `durable` (a durable-stores.js spec), the grants are
+ * on that store and the gate has no receipts option.
+ */
+async function storeState(dir, approve, durable) {
+  const store = durable === undefined ? createSqliteGrantStore({ path: path.join(dir, 'shared.sqlite') }) : await openDurable(durable);
   try {
-    const { gate, agent, executed } = app({ grants: createApprovalGrants({ store }), receipts: createExecutionReceipts({ store }) },
+    const grants = createApprovalGrants({ store });
+    const { gate, agent, executed } = app(durable === undefined ? { grants, receipts: createExecutionReceipts({ store }) } : { grants },
       [['{"to":"carol","cents":250000}', 'call_2']]);
     const result = await run(agent, 'pay carol');
     assert.deepEqual(result.interruptions.map((i) => i.rawItem.callId), ['call_2']);
@@ -160,6 +166,49 @@ test('a RunState stored after its approval, resumed in two processes: the transf
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// ---------------------------------------------------------------------------------
+// No receipts option, grants on a durable store (issue 33): the gate keeps its receipts in
+// the grants' store. The processes run one after the other: the second always finds the
+// first one's receipt.
+
+/** One process restoring the stored state (`mode` as for the child), and its report. */
+async function oneProcess(dir, mode, durable) {
+  fs.writeFileSync(path.join(dir, 'go'), '');
+  const result = await child(dir, mode, durable);
+  assert.equal(result.code, 0, `the process failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
+function executionsIn(dir) {
+  const log = path.join(dir, 'executions.log');
+  return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+for (const kind of KINDS) {
+  for (const [approvedFirst, mode, what] of [
+    [true, 'resume', 'stored after its approval, then restored and resumed'],
+    [false, 'approve-resume', 'restored, approved through the gate and resumed'],
+  ]) {
+    test(`no receipts option, grants on ${kind}: a RunState ${what} in two processes runs the transfer once; the second is told call_already_executed, never approved_without_grant`, async (t) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-oai-default-receipts-'));
+      const durable = durableStore(t, kind, dir);
+      try {
+        if (durable === null) return;
+        await storeState(dir, approvedFirst, durable);
+        const first = await oneProcess(dir, mode, durable);
+        assert.equal(first.outputs.call_2, 'sent 250000 to carol');
+        const second = await oneProcess(dir, mode, durable);
+        assert.deepEqual(executionsIn(dir).length, 1, 'one execution across the two processes');
+        assert.equal(second.outputs.call_2, 'The tool call was not executed (deny: call_already_executed).');
+        assert.deepEqual(second.warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'), []);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+        await dropDurable(durable);
+      }
+    });
+  }
+}
 
 // ---------------------------------------------------------------------------------
 // One process: the stored state restored twice.

@@ -54,7 +54,7 @@ function markdownFiles() {
 }
 const FILES = markdownFiles();
 /** README and docs together have at least this many blocks that run (raise it when blocks are added). */
-const MIN_RUNNABLE = 69;
+const MIN_RUNNABLE = 70;
 const DECLARATIONS_MARKER = '<!-- declarations -->';
 const RUNS_MARKER = '<!-- runs -->';
 const NEEDS_MARKER = /^<!-- needs: ([a-z0-9>=.-]+) -->$/;

@@ -378,3 +378,164 @@ describe('two server processes sharing a SQLite receipts store', () => {
     });
   }
 });
+
+// ---------------------------------------------------------------------------------
+// Grants on a durable store and no receipts option (issue 33): the gate keeps its receipts,
+// and each approval request, in the grants' store. Server processes one after the other;
+// the reviewer is the package's own command line (bin/tool-argument-snapshot.js).
+
+describe('server processes with grants on a durable store and no receipts option', () => {
+  const { spawnSync } = require('node:child_process');
+  const { KINDS, durableStore, dropDurable } = require('./durable-stores');
+  const CLI = path.join(__dirname, '..', 'bin', 'tool-argument-snapshot.js');
+  const KEY_RING = [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes-for-mcp' }];
+
+  function executions(log) {
+    return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+  }
+
+  /** One server process for `fn(client)`, closed after. */
+  async function withServer(env, fn) {
+    const client = new Client({ name: 'retrying-client', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env: { ...process.env, ...env }, stderr: 'pipe' }));
+    try {
+      return await fn(client);
+    } finally {
+      await client.close();
+    }
+  }
+
+  /** The reviewer's command on the store: its exit status and what it printed. */
+  function review(spec, keyFile, ...args) {
+    const store = ['--store', spec.url, ...(spec.options.table === undefined ? [] : ['--table', spec.options.table])];
+    const keys = keyFile === undefined ? [] : ['--key-file', keyFile];
+    const result = spawnSync(process.execPath, [CLI, ...args, ...store, ...keys], { encoding: 'utf8', cwd: path.join(__dirname, '..') });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  async function setUp(t, kind, sealed) {
+    const folder = fs.mkdtempSync(path.join(dir, 'durable-'));
+    const spec = durableStore(t, kind, folder);
+    if (spec === null) return null;
+    const env = { MCP_EXECUTIONS: path.join(folder, 'executions.jsonl'), MCP_GRANTS_STORE: JSON.stringify(spec) };
+    let keyFile;
+    if (sealed) {
+      env.MCP_KEY_RING = JSON.stringify(KEY_RING);
+      keyFile = path.join(folder, 'keys.json');
+      fs.writeFileSync(keyFile, JSON.stringify(KEY_RING));
+    }
+    t.after(() => dropDurable(spec));
+    return { spec, env, keyFile };
+  }
+
+  for (const kind of KINDS) {
+    test(`grants on ${kind}: a retry with the same idempotency key sent to a second server process runs nothing (call_already_executed)`, async (t) => {
+      const set = await setUp(t, kind, false);
+      if (set === null) return;
+      const key = randomUUID();
+      const first = await withServer(set.env, (client) => client.callTool(keyed(key)));
+      assert.equal(first.isError, undefined);
+      const retried = await withServer(set.env, (client) => client.callTool(keyed(key)));
+      assertRefused(retried, 'call_already_executed');
+      assert.equal(executions(set.env.MCP_EXECUTIONS).length, 1, 'one execution across the two processes');
+    });
+
+    for (const sealed of [true, false]) {
+      test(`grants on ${kind}${sealed ? ' with a key ring' : ''}: an approval request is kept in the store, listed by \`pending\` under the id the answer names, granted by \`grant --id\`; the retried call runs once, in another process`, async (t) => {
+        const set = await setUp(t, kind, sealed);
+        if (set === null) return;
+        const key = randomUUID();
+        const asked = await withServer(set.env, (client) => client.callTool(keyed(key, 5000)));
+        assert.equal(asked.isError, true);
+        const { decision, pendingId, proposal, proposalHash } = asked.structuredContent;
+        assert.equal(decision, 'require_approval');
+        assert.equal(typeof pendingId, 'string');
+        assert.equal(sealed ? proposal.keyId : undefined, sealed ? 'k1' : undefined);
+        assert.ok(asked.content[0].text.includes(pendingId));
+
+        // Asked again (the client retried before anyone reviewed): still one request.
+        const again = await withServer(set.env, (client) => client.callTool(keyed(key, 5000)));
+        assert.equal(again.structuredContent.pendingId, pendingId);
+        if (sealed) assert.equal(again.structuredContent.proposal.nonce, proposal.nonce, 'the same seal');
+
+        const listed = review(set.spec, set.keyFile, 'pending', '--json');
+        assert.equal(listed.status, 0, listed.stderr);
+        const { proposals } = JSON.parse(listed.stdout);
+        assert.deepEqual(proposals.map((p) => [p.id, p.toolCallId, p.verified, p.proposal.agentName, p.proposal.toolName, p.proposal.argsCanonicalJson, p.proposal.proposalHash]), [
+          [pendingId, key, true, 'payments', 'pay', '{"amount":5000,"to":"bob"}', proposalHash],
+        ]);
+        assert.equal(executions(set.env.MCP_EXECUTIONS).length, 0);
+
+        const granted = review(set.spec, set.keyFile, 'grant', '--id', pendingId, '--json');
+        assert.equal(granted.status, 0, granted.stderr);
+        assert.equal(JSON.parse(granted.stdout).proposalHash, proposalHash);
+        assert.deepEqual(JSON.parse(review(set.spec, set.keyFile, 'pending', '--json').stdout).proposals, [], 'granted, it no longer waits');
+
+        const ran = await withServer(set.env, (client) => client.callTool(keyed(key, 5000)));
+        assert.equal(ran.isError, undefined);
+        assert.match(ran.content[0].text, /^paid 5000 to bob in \d+$/);
+        const replayed = await withServer(set.env, (client) => client.callTool(keyed(key, 5000)));
+        assertRefused(replayed, 'call_already_executed');
+        assert.deepEqual(executions(set.env.MCP_EXECUTIONS).map((line) => line.amount), [5000], 'the approved call ran once');
+        assert.equal(review(set.spec, set.keyFile, 'grant', '--id', pendingId).status, 1, 'not_pending: granted once');
+      });
+    }
+  }
+});
+
+test('grants over a store without proposal methods: the approval request is answered as before (its proposal, no pendingId), and a grant of it runs the call once', async () => {
+  const records = [];
+  const live = (r, q, now) => r.agentName === q.agentName && r.toolName === q.toolName && r.proposalHash === q.proposalHash && r.scope === q.scope && r.uses > 0 && (r.expiresAt === null || now < r.expiresAt);
+  const store = {
+    put(record) {
+      records.push({ ...record });
+      return true;
+    },
+    has: (q, now) => records.some((r) => live(r, q, now)),
+    take(q, now) {
+      const found = records.find((r) => live(r, q, now));
+      if (found === undefined) return false;
+      found.uses -= 1;
+      return true;
+    },
+  };
+  const grants = createApprovalGrants({ store });
+  const { server, runs } = slowServer(0);
+  const client = await linkedClient(server, { agentName: 'payments', grants, policy: () => ({ decision: 'require_approval', reason: 'every_payment' }) });
+  try {
+    for (let i = 0; i < 2; i++) {
+      const asked = await client.callTool({ name: 'pay', arguments: payArgs() });
+      assert.equal(asked.structuredContent.decision, 'require_approval');
+      assert.equal('pendingId' in asked.structuredContent, false);
+      assert.equal(asked.structuredContent.proposal.argsCanonicalJson, '{"amount":5,"memo":"a-memo-never-in-an-answer-5150","to":"bob"}');
+    }
+    await grants.grant((await client.callTool({ name: 'pay', arguments: payArgs() })).structuredContent.proposal);
+    assert.equal((await client.callTool({ name: 'pay', arguments: payArgs() })).isError, undefined);
+    assert.equal(runs.length, 1);
+  } finally {
+    await client.close();
+  }
+});
+
+test('proposalTtlMs: a kept approval request (and its seal) expires; listProposals shows the request under the answer\'s pendingId; a bad value is a TypeError', async () => {
+  const keys = [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes-for-mcp' }];
+  const grants = createApprovalGrants({ keys });
+  const { server } = slowServer(0);
+  const before = Date.now();
+  const client = await linkedClient(server, { agentName: 'payments', grants, proposalTtlMs: 60_000, policy: () => ({ decision: 'require_approval', reason: 'every_payment' }) });
+  try {
+    const asked = (await client.callTool({ name: 'pay', arguments: payArgs() })).structuredContent;
+    assert.ok(asked.proposal.expiresAt >= before + 60_000 && asked.proposal.expiresAt <= Date.now() + 60_000);
+    const { proposals } = await grants.listProposals();
+    assert.equal(proposals.length, 1);
+    const { runId, toolCallId } = proposals[0];
+    assert.equal(Buffer.from(`${runId.length}:${runId}${toolCallId}`, 'utf8').toString('base64url'), asked.pendingId);
+    assert.equal(toolCallId, asked.proposalHash, 'without an idempotency key, one request per proposal');
+    assert.deepEqual(proposals[0].proposal, asked.proposal);
+  } finally {
+    await client.close();
+  }
+  for (const bad of [0, -1, Infinity, '60000']) {
+    assert.throws(() => gateMcpServer(new McpServer({ name: 'x', version: '1' }), { agentName: 'a', grants, proposalTtlMs: bad }), TypeError);
+  }
+});

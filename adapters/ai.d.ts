@@ -90,8 +90,11 @@ export interface ToolGateOptions<TOOLS extends ToolSet> {
   /**
    * Execution receipts: a call runs at most once per `{ agentName, runId, toolCallId }` (the
    * chat id and the SDK's tool call id), across requests and, on a shared store, processes.
-   * Default: the process-wide memory receipts every gate shares (one hour), when `runId` is
-   * given; without a `runId` the gate knows no conversation and executes without receipts.
+   * Default, when `runId` is given: the receipts kept in the grants' store when the grants
+   * have one of yours (`createApprovalGrants({ store })`: a replay in any process on it runs
+   * nothing), else the process-wide memory receipts every gate shares (one hour); without a
+   * `runId` the gate knows no conversation and executes without receipts. Memory receipts
+   * given beside grants on a store warn once (`TAS_MEMORY_RECEIPTS`).
    * `false`: none (at most once per decision). A `createExecutionReceipts(...)` object needs
    * `runId` (a TypeError otherwise). A replay is the SDK's tool error
    * (`ToolCallNotAllowedError`, code `call_already_executed`, ...), or with `keepResults` the
@@ -190,6 +193,14 @@ export interface ToolGate<TOOLS extends ToolSet> {
     request: AIApprovalRequest,
     reason?: string,
   ): Promise<{ type: 'tool-approval-response'; approvalId: string; approved: false; reason?: string }>;
+  /**
+   * The SDK's UI message stream (`result.toUIMessageStream(...)`) with the reason of each
+   * resumed approval this gate denied (`proposal_changed`, `call_already_executed`, a
+   * policy's deny...): the SDK writes such a denial as a bare `tool-output-denied`; this
+   * stream writes a `tool-approval-response` chunk (`approved: false`, the code as `reason`)
+   * before it, so the UI part reads `approval: { id, approved: false, reason }`.
+   */
+  uiMessageStream<CHUNK>(stream: ReadableStream<CHUNK>): ReadableStream<CHUNK>;
   readonly grants: ApprovalGrants;
   /** The run proposals are kept under (the `runId` option, or this gate's random id). */
   readonly runId: string;

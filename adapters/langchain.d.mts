@@ -260,8 +260,9 @@ export declare function createToolGate<const Tools extends readonly LangChainToo
   policy?: LangChainPolicies<Tools>;
   grants?: ApprovalGrants;
   /**
-   * Execution receipts (docs/receipts.md): default, the process-wide memory receipts every
-   * gate shares, used for calls of a LangGraph thread (`config.configurable.thread_id`, or
+   * Execution receipts (docs/receipts.md): default, the receipts kept in the grants' store
+   * when the grants have one of yours (else the process-wide memory receipts every gate
+   * shares), used for calls of a LangGraph thread (`config.configurable.thread_id`, or
    * the graph node `run` is called in); `false`, none; or yours (a durable store for several
    * processes), used for every call, keyed by the thread, else `runId`, else null. The key:
    * `{ agentName, runId: thread id, toolCallId: the AIMessage's tool call id }`.
@@ -315,9 +316,11 @@ export interface ToolGateMiddlewareOptions<Tools extends readonly LangChainTool[
   grants?: ApprovalGrants;
   /**
    * Execution receipts (docs/receipts.md), keyed `{ agentName, runId: the thread_id,
-   * toolCallId: the AIMessage's tool call id }`: default, the process-wide memory receipts
-   * every gate shares (a replay in this process, time travel included, never runs a call
-   * twice); `false`, none; or yours, on a durable store, so that no process runs it twice.
+   * toolCallId: the AIMessage's tool call id }`: default, the receipts kept in the grants'
+   * store when the grants have one of yours (no process on it runs a call twice, time travel
+   * included), else the process-wide memory receipts every gate shares (a replay in this
+   * process never runs a call twice); `false`, none; or yours (memory ones beside grants on
+   * a store warn once, `TAS_MEMORY_RECEIPTS`).
    */
   receipts?: ExecutionReceipts | false;
   includePath?: boolean;

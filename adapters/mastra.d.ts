@@ -172,9 +172,11 @@ export interface MastraToolGateOptions<TOOLS extends Record<string, MastraGateab
   /**
    * Execution receipts: a call runs at most once per `{ agentName, runId, toolCallId }`
    * (Mastra's run id and the provider's call id), so a run resumed twice runs it once.
-   * Default: the process-wide memory receipts every gate shares (one hour); `false`: none
-   * (at most once per decision); or `createExecutionReceipts({ store })` to hold across
-   * processes. A replay answers the model with the receipt's code (`notExecutedOutput`), or
+   * Default: the receipts kept in the grants' store when the grants have one of yours
+   * (`createApprovalGrants({ store })`: across processes), else the process-wide memory
+   * receipts every gate shares (one hour); `false`: none (at most once per decision); or a
+   * `createExecutionReceipts(...)` object (memory ones beside grants on a store warn once,
+   * `TAS_MEMORY_RECEIPTS`). A replay answers the model with the receipt's code (`notExecutedOutput`), or
    * with `keepResults` the kept result.
    */
   receipts?: ExecutionReceipts | false;

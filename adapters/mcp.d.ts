@@ -82,17 +82,23 @@ export interface GateMcpServerOptions<Tools extends McpToolArguments = {}> {
   policy?: McpPolicyOption<Tools>;
   /**
    * Grants first: a live grant for exactly this call allows it once. With keys, an
-   * approval result carries a sealed proposal.
+   * approval result carries a sealed proposal. Each approval request is kept in their
+   * store (`grants.keepProposal`) for a reviewer: `tool-argument-snapshot pending` lists
+   * it under the result's `pendingId`.
    */
   grants?: ApprovalGrants;
   /**
    * Execution receipts for calls whose request names an idempotency key in its `_meta`
    * (`tool-argument-snapshot/idempotency-key`): a retry of such a call runs nothing. By
-   * default one process-wide memory receipts object shared by the gates of the process;
-   * `false` for none; or `createExecutionReceipts({ store })` on a store shared by
-   * processes. A call without a key is executed without receipts.
+   * default the receipts kept in the grants' store when the grants have one of the
+   * application's (SQLite, PostgreSQL, Redis: `grants.executionReceipts()`), else one
+   * process-wide memory receipts object shared by the gates of the process; `false` for
+   * none; or a `createExecutionReceipts` object. A call without a key is executed without
+   * receipts.
    */
   receipts?: ExecutionReceipts | false;
+  /** How long a kept approval request (and its seal) lives, in milliseconds; by default until granted or declined. */
+  proposalTtlMs?: number;
   /**
    * The scope of idempotency keys: the receipt key's `runId` for a call (a non-empty,
    * well-formed string, for example the authenticated client's id), or null/undefined for
@@ -150,6 +156,12 @@ export interface McpApprovalRequest {
   scope: string | null;
   /** Sealed when the grants have keys (pass it to `grants.grant`), else the four snapshot fields. */
   proposal: SealedProposal | ProposalFields;
+  /**
+   * The id the request is kept under in the grants' store, as `tool-argument-snapshot
+   * pending` lists it (`grant --id`, `decline --id`); absent when the grants' store keeps
+   * no proposals.
+   */
+  pendingId?: string;
 }
 
 /** The client side of the linked in-memory pair. */

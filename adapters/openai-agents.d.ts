@@ -99,10 +99,12 @@ export interface OpenAIAgentsGateOptions<Schemas extends OpenAIAgentsToolSchemas
    */
   grantScope?: (runContext: RunContext<Context>) => string | null | undefined;
   /**
-   * Execution receipts (once per tool call): default, the process-wide memory receipts every
-   * gate of the process shares (one hour of retention), so a replay in this process never
-   * runs a call twice; `false`: none (once per decision only); or `createExecutionReceipts({
-   * store })` on a store every process shares. The key is `{ agentName, runId, toolCallId }`:
+   * Execution receipts (once per tool call): default, the receipts kept in the grants' store
+   * when the grants have one of yours (`createApprovalGrants({ store })`: a RunState restored
+   * in any process on it runs a call once), else the process-wide memory receipts every gate
+   * of the process shares (one hour of retention); `false`: none (once per decision only); or
+   * a `createExecutionReceipts(...)` object (memory ones beside grants on a store warn once,
+   * `TAS_MEMORY_RECEIPTS`). The key is `{ agentName, runId, toolCallId }`:
    * the function call's `callId`, and `runId` below.
    */
   receipts?: ExecutionReceipts | false;

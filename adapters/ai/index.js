@@ -17,6 +17,7 @@ const { readTools } = require('./schema');
 const { createTools } = require('./tools');
 const { createModel } = require('./model');
 const { createApproval } = require('./approval');
+const { createDenials } = require('./denials');
 
 const HOW_TO_APPROVE = 'grant the reviewer\'s approval with `await gate.approve(part)` (it returns the tool-approval-response), in this process or in any other that shares the grants\' store and the gate\'s runId.';
 
@@ -39,7 +40,7 @@ function createToolGate(options) {
   // Execution receipts are keyed by the conversation (the runId option, the chat id) and the
   // SDK's tool call id. Without a runId the gate knows no conversation: by default it then
   // executes without receipts, as before; receipts given explicitly need the runId.
-  let receipts = readReceipts(opts);
+  let receipts = readReceipts(opts, grants, 'ai');
   if (runIdOption === undefined && receipts !== undefined) {
     if (own(opts, 'receipts') !== undefined) throw invalidArgument('options.receipts needs options.runId (the conversation, for example the chat id): a receipt is keyed by it and the tool call id');
     receipts = undefined;
@@ -79,6 +80,8 @@ function createToolGate(options) {
     // The receipt key's run: the conversation the application named (undefined: no receipts).
     receiptRunId: runIdOption,
     notice: approvedWithoutGrantNotice('ai', HOW_TO_APPROVE),
+    // Resumed approvals the gate denied, for uiMessageStream.
+    denials: createDenials(),
     entries,
     // Provider texts recorded by the middleware: by tool name (to pair with the SDK's
     // value in validate) and by tool call id (to check the pairing in the approval hook).
@@ -96,7 +99,9 @@ function createToolGate(options) {
   const { middleware, model } = createModel(gate);
   const { keptProposal, pending, approve, decline } = createApproval(gate);
 
-  return ObjectFreeze({ tools, toolApproval, middleware, model, proposalOf, keptProposal, pending, approve, decline, grants, runId });
+  const { uiMessageStream } = gate.denials;
+
+  return ObjectFreeze({ tools, toolApproval, middleware, model, proposalOf, keptProposal, pending, approve, decline, uiMessageStream, grants, runId });
 }
 
 module.exports = { createToolGate };

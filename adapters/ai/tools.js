@@ -230,6 +230,13 @@ function createTools(gate) {
     const toolCall = own(args, 'toolCall');
     const toolName = own(toolCall, 'toolName');
     if (gate.guardedEntry(toolName) === undefined) return unguardedApproval(args);
+    const answer = await guardedApproval(args, toolCall, toolName);
+    // A resumed approval denied: its reason, for the UI message stream (denials.js).
+    if (answer !== undefined && answer.type === 'denied') gate.denials.record(args, own(toolCall, 'toolCallId'), answer.reason);
+    return answer;
+  }
+
+  async function guardedApproval(args, toolCall, toolName) {
     const toolCallId = own(toolCall, 'toolCallId');
     const attempt = attemptFor(toolName, toolCallId, own(toolCall, 'input'));
     if (attempt === undefined) return { type: 'denied', reason: 'not_prepared' };

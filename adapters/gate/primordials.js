@@ -23,6 +23,7 @@ module.exports = Object.freeze({
   BufferFrom: Buffer.from,
   BufferPrototypeIndexOf: uncurryThis(Buffer.prototype.indexOf),
   BufferPrototypeSubarray: uncurryThis(Buffer.prototype.subarray),
+  BufferPrototypeToString: uncurryThis(Buffer.prototype.toString),
   DecodeURIComponent: decodeURIComponent,
   JSONParse: JSON.parse,
   JSONStringify: JSON.stringify,

@@ -3,7 +3,7 @@
 // read once, the namespaced key of a kept proposal, keep and grant options, granting a
 // kept record once, and the TAS_NO_PENDING_PROPOSAL error of approve and decline.
 
-const { ObjectDefineProperty, ReflectApply, SafeError } = require('./primordials');
+const { BufferFrom, BufferPrototypeToString, ObjectDefineProperty, ReflectApply, SafeError } = require('./primordials');
 const { own, setData } = require('./read');
 
 /** The code of the error every adapter's approve (and decline) answers when nothing waits for the call. */
@@ -47,6 +47,15 @@ function keptRunId(prefix, agentName, scope, runId) {
   return `${prefix} ${agentName.length}:${agentName} ${scopePart} ${runId}`;
 }
 
+/**
+ * The id a reviewer names a kept proposal by (`tool-argument-snapshot pending` lists it,
+ * `grant --id` and `decline --id` take it): the base64url form of the UTF-8 of its store
+ * key, the run id's length, `:`, the run id, then the call id (docs/cli.md).
+ */
+function keptIdOf(key) {
+  return BufferPrototypeToString(BufferFrom(`${key.runId.length}:${key.runId}${key.toolCallId}`, 'utf8'), 'base64url');
+}
+
 /** The options of keepProposal: the grant scope and, when given, the proposal's ttl. */
 function keepOptions(scope, proposalTtlMs) {
   const options = { scope };
@@ -83,5 +92,5 @@ async function grantOnce(grant, grants, record, passed, isApprovalGrantError, no
 }
 
 module.exports = {
-  NO_PENDING_PROPOSAL, noPendingProposalError, grantsMethod, proposalStore, keptRunId, keepOptions, grantOptions, grantOnce,
+  NO_PENDING_PROPOSAL, noPendingProposalError, grantsMethod, proposalStore, keptRunId, keptIdOf, keepOptions, grantOptions, grantOnce,
 };

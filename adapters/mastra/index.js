@@ -47,9 +47,10 @@ function createToolGate(options) {
   const agentName = own(opts, 'agentName');
   if (!isId(agentName)) throw invalidArgument('options.agentName must be a non-empty well-formed string');
   const { grants, given: grantsGiven } = readGrants(opts);
-  // Execution receipts, keyed by { agentName, Mastra's runId, the provider's call id }: the
-  // shared memory receipts by default, none with `receipts: false`.
-  const receipts = readReceipts(opts);
+  // Execution receipts, keyed by { agentName, Mastra's runId, the provider's call id }: by
+  // default those in the grants' store (durable grants), else the shared memory receipts;
+  // none with `receipts: false`.
+  const receipts = readReceipts(opts, grants, 'mastra');
   const scopeOption = own(opts, 'grantScope');
   if (scopeOption !== undefined && scopeOption !== null && typeof scopeOption !== 'function' && !isWellFormedString(scopeOption)) {
     throw invalidArgument('options.grantScope must be a well-formed string or a function of the run ({ requestContext, runId, threadId, resourceId })');

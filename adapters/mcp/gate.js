@@ -16,6 +16,8 @@ const { httpHandler } = require('./http');
 const { stageResult, denyResult, toolErrorResult, objectArguments, approvalResult } = require('./results');
 const { elicitedDecision } = require('./elicitation');
 const { idempotencyKeyOf, scopeOf } = require('./receipts');
+const { createKeeping } = require('./proposals');
+const { readProposalTtl } = require('../gate/options');
 const { receiptRefusalCode, replayCode: receiptRefusal } = require('../gate/replays');
 const { isGrantUnavailable } = require('../gate/execute');
 
@@ -25,7 +27,7 @@ function refusalCode(error) {
   return code !== undefined ? code : isGrantUnavailable(error) ? 'grant_unavailable' : undefined;
 }
 
-const GATE_USAGE = 'gateMcpServer expects (mcpServer, { agentName, policy?, grants?, receipts?, idempotencyScope?, elicitation?, policyContext?, http? })';
+const GATE_USAGE = 'gateMcpServer expects (mcpServer, { agentName, policy?, grants?, receipts?, idempotencyScope?, elicitation?, policyContext?, proposalTtlMs?, http? })';
 
 /** The policy context of a gate without `policyContext`: one literal per shape. */
 function gateContext(toolCallId, argumentsSource, idempotencyKey, sessionId) {
@@ -68,13 +70,16 @@ function gateMcpServer(mcpServer, options) {
   const contextOf = own(opts, 'policyContext');
   if (contextOf !== undefined && typeof contextOf !== 'function') throw invalidArgument('options.policyContext must be a function of the request extra');
   const httpOptions = readOptions(own(opts, 'http'), 'options.http');
-  // Receipts (the shared process memory ones unless given, none with false): used only
-  // for calls whose request names an idempotency key.
-  const receipts = readReceipts(opts);
+  // Receipts (unless given: those in the grants' store when the grants are durable, else the
+  // shared process memory ones; none with false): used only for calls whose request names
+  // an idempotency key.
+  const receipts = readReceipts(opts, grants, 'mcp');
   const idempotencyScope = own(opts, 'idempotencyScope');
   if (idempotencyScope !== undefined && (typeof idempotencyScope !== 'function' || isProxy(idempotencyScope))) {
     throw invalidArgument('options.idempotencyScope must be a function of the request extra');
   }
+  // Each approval request kept in the grants' store for a reviewer (adapters/mcp/proposals.js).
+  const keeping = createKeeping(grants, agentName, readProposalTtl(opts));
 
   // The policy of each tool: the map's entry or the function, behind the grants.
   const policies = new SafeMap();
@@ -111,7 +116,9 @@ function gateMcpServer(mcpServer, options) {
     // A retry comes with a new request id: only the client's idempotency key names the call.
     const idempotencyKey = idempotencyKeyOf(toolName, params);
     const keyed = idempotencyKey !== undefined && receipts !== undefined;
-    const runId = keyed ? scopeOf(idempotencyScope, extra) : undefined;
+    // The key's scope: the receipt key's run, and part of where an approval request is kept.
+    const keyScope = idempotencyKey !== undefined && (keyed || keeping !== undefined) ? scopeOf(idempotencyScope, extra) : undefined;
+    const runId = keyed ? keyScope : undefined;
     // The call's id in the package (its events, its receipt): the idempotency key when
     // there are receipts to key, else the request id.
     const callId = keyed ? idempotencyKey : toolCallId;
@@ -161,7 +168,15 @@ function gateMcpServer(mcpServer, options) {
         const refused = await receiptRefusal(receipts, { agentName, runId: runId === undefined ? null : runId, toolCallId: callId }, decision.proposalHash);
         if (refused !== undefined) return denyResult(refused, 'runtime');
       }
-      return approvalResult(grants, decision, toolCallId, scope);
+      if (keeping === undefined) return approvalResult(grants, decision, toolCallId, scope);
+      let request;
+      try {
+        request = await keeping.keep(keeping.keyOf(scope, idempotencyKey, keyScope, decision.proposalHash), decision, scope);
+      } catch {
+        // A request no reviewer could see or grant is refused instead (fails closed).
+        return denyResult('grant_store_unavailable', 'runtime');
+      }
+      return approvalResult(grants, decision, toolCallId, scope, request);
     }
     if (decision.decision !== 'allow') return denyResult(decision.reason, decision.decidedBy);
 
@@ -178,6 +193,9 @@ function gateMcpServer(mcpServer, options) {
       // The SDK passes this one through (also an McpError of its ES module build).
       if (error !== null && typeof error === 'object' && error.code === ErrorCode.UrlElicitationRequired) throw error;
       return toolErrorResult(error);
+    } finally {
+      // A call that ran on a grant: its approval request no longer waits for a reviewer.
+      if (keeping !== undefined && decision.reason === 'approval_granted') await keeping.forget(keeping.keyOf(scope, idempotencyKey, keyScope, decision.proposalHash));
     }
     // The SDK's own check of structured output against the tool's output schema.
     if (typeof mcpServer.validateToolOutput === 'function') {

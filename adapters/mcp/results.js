@@ -47,13 +47,29 @@ function approvalProposal(grants, decision, scope) {
   return { agentName: proposal.agentName, toolName: proposal.toolName, argsCanonicalJson: proposal.argsCanonicalJson, proposalHash: proposal.proposalHash };
 }
 
-function approvalResult(grants, decision, toolCallId, scope) {
-  const proposal = approvalProposal(grants, decision, scope);
+/**
+ * The answer to a call that needs an approval. `request`: where it was kept for a reviewer
+ * (`{ kept, pendingId }`, adapters/mcp/proposals.js), or undefined when the grants keep no
+ * proposals. A kept request's seal is the one the answer carries: one seal per request.
+ */
+function approvalResult(grants, decision, toolCallId, scope, request) {
+  if (request === undefined) {
+    return {
+      content: [{ type: 'text', text: `The tool call needs an approval [${decision.reason}]; proposal ${decision.proposalHash}.` }],
+      structuredContent: {
+        decision: 'require_approval', reason: decision.reason, decidedBy: 'policy',
+        toolName: decision.toolName, toolCallId, proposalHash: decision.proposalHash, scope, proposal: approvalProposal(grants, decision, scope),
+      },
+      isError: true,
+    };
+  }
+  const { kept, pendingId } = request;
+  const proposal = own(grants, 'sealing') === true ? kept : approvalProposal(grants, decision, scope);
   return {
-    content: [{ type: 'text', text: `The tool call needs an approval [${decision.reason}]; proposal ${decision.proposalHash}.` }],
+    content: [{ type: 'text', text: `The tool call needs an approval [${decision.reason}]; proposal ${decision.proposalHash}, pending id ${pendingId}.` }],
     structuredContent: {
       decision: 'require_approval', reason: decision.reason, decidedBy: 'policy',
-      toolName: decision.toolName, toolCallId, proposalHash: decision.proposalHash, scope, proposal,
+      toolName: decision.toolName, toolCallId, proposalHash: decision.proposalHash, scope, proposal, pendingId,
     },
     isError: true,
   };

@@ -55,7 +55,7 @@ function createOpenAIAgentsGate(options) {
   const runIdOption = ownOption(opts, 'runId', 'runId must be a function of the run context (an own data property)');
   if (runIdOption !== undefined && (typeof runIdOption !== 'function' || isProxy(runIdOption))) throw invalidArgument('runId must be a function of the run context');
   // The receipts every allowed call executes with (undefined: none), and whether the app gave them.
-  const receipts = readReceipts(opts);
+  const receipts = readReceipts(opts, grants, ADAPTER);
   const receiptsGiven = receipts !== undefined && own(opts, 'receipts') !== undefined;
   const onDecision = own(opts, 'onDecision');
   if (onDecision !== undefined && typeof onDecision !== 'function') throw invalidArgument('onDecision must be a function');

@@ -35,7 +35,13 @@ async function main() {
     const approved: true = response.approved;
     void approved;
   }
-  streamText({ model: gate.model(model as never), tools: gate.tools, toolApproval: gate.toolApproval, prompt: 'p' });
+  const streamed = streamText({ model: gate.model(model as never), tools: gate.tools, toolApproval: gate.toolApproval, prompt: 'p' });
+  // The UI message stream with the reasons of resumed approvals the gate denied: same chunk type.
+  const ui = gate.uiMessageStream(streamed.toUIMessageStream());
+  const same: typeof ui = streamed.toUIMessageStream();
+  void same;
+  // @ts-expect-error a UI message stream, not the result
+  gate.uiMessageStream(streamed);
 }
 void main;
 

@@ -125,7 +125,7 @@ function readGateOptions(options, what, defaultGrants) {
   if (given === undefined && defaultGrants !== undefined) given = defaultGrants();
   const grants = readGrants(given);
   assignPolicies(tools, own(opts, 'policy'), grants);
-  const receipts = readGateReceipts(opts);
+  const receipts = readGateReceipts(opts, grants === undefined ? undefined : grants.object);
   const includePath = own(opts, 'includePath') === true;
   return { agentName, tools, grants, receipts, includePath };
 }

@@ -16,12 +16,13 @@ const getRunnableConfig = AsyncLocalStorageProviderSingleton.getRunnableConfig;
 
 /**
  * `options.receipts`: `{ receipts, explicit, get }`. `receipts` is the application's
- * createExecutionReceipts object, undefined for `false`, else the process-wide memory
- * receipts every gate shares; `explicit` says the application gave the option; `get` is
- * its own `get` function, read once.
+ * createExecutionReceipts object, undefined for `false`, else the receipts kept in the
+ * grants' store (`grants`: the gate's grants object, when they are durable and their store
+ * holds receipts) or the process-wide memory receipts every gate shares; `explicit` says
+ * the application gave the option; `get` is its own `get` function, read once.
  */
-function readGateReceipts(opts) {
-  const receipts = readReceipts(opts);
+function readGateReceipts(opts, grants) {
+  const receipts = readReceipts(opts, grants, 'langchain');
   return { receipts, explicit: own(opts, 'receipts') !== undefined, get: receipts === undefined ? undefined : own(receipts, 'get') };
 }
 
