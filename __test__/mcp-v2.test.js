@@ -164,9 +164,15 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
       assert.equal(asked.structuredContent.proposal.argsCanonicalJson, '{"amount":1200,"to":"landlord"}');
       // A requestState in the gate's form cannot be checked without keys: refused.
       assertDenied(await app.call('pay', args, { requestState: 'tas1.e30' }), 'request_state_invalid');
+      // Kept for a reviewer as on 1.x (adapters/mcp/proposals.js), under the answer's pendingId.
+      const { proposals } = await grants.listProposals();
+      assert.equal(proposals.length, 1);
+      const kept = proposals[0];
+      assert.equal(Buffer.from(`${kept.runId.length}:${kept.runId}${kept.toolCallId}`).toString('base64url'), asked.structuredContent.pendingId);
       await grants.grant(asked.structuredContent.proposal);
       assert.equal((await app.call('pay', args)).content[0].text, 'paid 1200 to landlord');
       assert.equal(app.state.runs.length, 1);
+      assert.deepEqual((await grants.listProposals()).proposals, [], 'a call run on its grant no longer waits');
     } finally {
       await app.close();
     }

@@ -18,6 +18,7 @@ const { readReceipts, pruneShared } = require('../../gate/receipts');
 const { receiptRefusalCode, replayCode } = require('../../gate/replays');
 const { requirePeer } = require('../../gate/peer');
 const { readProposalTtl } = require('../../gate/options');
+const { createKeeping } = require('../proposals');
 const { stageResult, denyResult, toolErrorResult, objectArguments, approvalResult } = require('../results');
 const { INVALID, INVALID_PARAMS, INTERNAL_ERROR, KEY_MESSAGE, SCOPE_MESSAGE, readIdempotencyKey, readScope } = require('../keys');
 const { STATE_RUN_ID, DEFAULT_STATE_TTL_MS, mintState, readState, forgetState } = require('./state');
@@ -108,6 +109,8 @@ function gateMcpServerV2(factory, options) {
   // How long an approval's requestState (and the proposal kept with it) lives: a state always expires.
   const proposalTtlMs = readProposalTtl(opts);
   const stateTtlMs = proposalTtlMs ?? DEFAULT_STATE_TTL_MS;
+  // An approval request without a state (no key ring, a 2025-era request) kept for a reviewer, as on 1.x.
+  const keeping = createKeeping(grants, agentName, proposalTtlMs);
   const httpOptions = readOptions(own(opts, 'http'), 'options.http');
   // Receipts: the grants' own store's by default (the shared memory ones for memory grants), none with false.
   const receipts = readReceipts(opts, grants, 'mcp');
@@ -257,8 +260,17 @@ function gateMcpServerV2(factory, options) {
         const minted = await mintState(grants, agentName, decision.proposal, principal, stateTtlMs);
         return inputRequiredResult(decision, toolName, minted, params);
       }
-      // Without a key ring (or a 2025-era request): no requestState, the approval result of SDK 1.x.
-      return approvalResult(grants, decision, toolCallId, grantScope);
+      // Without a key ring (or a 2025-era request): no requestState, the approval result of SDK
+      // 1.x, kept for a reviewer as the 1.x gate keeps it (adapters/mcp/proposals.js).
+      if (keeping === undefined) return approvalResult(grants, decision, toolCallId, grantScope);
+      let request;
+      try {
+        request = await keeping.keep(keeping.keyOf(grantScope, idempotencyKey, scope, decision.proposalHash), decision, grantScope);
+      } catch {
+        // A request no reviewer could see or grant is refused instead (fails closed).
+        return denyResult('grant_store_unavailable', 'runtime');
+      }
+      return approvalResult(grants, decision, toolCallId, grantScope, request);
     }
     if (decision.decision !== 'allow') return denyResult(decision.reason, decision.decidedBy);
 
@@ -271,10 +283,13 @@ function gateMcpServerV2(factory, options) {
       const code = refusalCode(error);
       if (code !== undefined) return denyResult(state !== undefined && code === 'call_already_executed' ? 'request_state_used' : code, 'runtime');
       if (state !== undefined) forgetState(grants, agentName, state);
+      else if (keeping !== undefined && decision.reason === 'approval_granted') await keeping.forget(keeping.keyOf(grantScope, idempotencyKey, scope, decision.proposalHash));
       if (error !== null && typeof error === 'object' && error.code === -32042) throw error;
       return toolErrorResult(error);
     }
+    // A call that ran on a grant: its approval request no longer waits for a reviewer.
     if (state !== undefined) forgetState(grants, agentName, state);
+    else if (keeping !== undefined && decision.reason === 'approval_granted') await keeping.forget(keeping.keyOf(grantScope, idempotencyKey, scope, decision.proposalHash));
     try {
       await mcpServer.validateToolOutput(tool, result, toolName);
     } catch (error) {

@@ -10,12 +10,11 @@
 const { isApprovalGrantError } = require('tool-argument-snapshot');
 const { own } = require('../../shared');
 const {
-  BufferFrom, JSONParse, JSONStringify, PromisePrototypeThen, PromiseResolve, ReflectApply, StringPrototypeIndexOf, StringPrototypeSlice, StringPrototypeStartsWith,
+  BufferFrom, BufferPrototypeToString, JSONParse, JSONStringify, PromisePrototypeThen, PromiseResolve, ReflectApply, StringPrototypeIndexOf, StringPrototypeSlice, StringPrototypeStartsWith,
   TextDecoderPrototypeDecode, randomUUID, uncurryThis,
 } = require('../../gate/primordials');
-const { proposalStore, keptRunId } = require('../../gate/proposals');
+const { proposalStore, keptRunId, keptIdOf } = require('../../gate/proposals');
 
-const BufferPrototypeToString = uncurryThis(Buffer.prototype.toString);
 const RegExpPrototypeTest = uncurryThis(RegExp.prototype.test);
 const NumberParseInt = Number.parseInt;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -62,11 +61,6 @@ function parseScope(scope) {
 /** Where the state's proposal is kept for the reviewer: one agent, one principal, one state. */
 function keptKey(agentName, principal, stateId) {
   return { runId: keptRunId('mcp-state', agentName, null, principal === undefined ? '-' : `${principal.length}:${principal}`), toolCallId: stateId };
-}
-
-/** The id the CLI's `pending` prints for a kept proposal (its store key, base64url). */
-function keptIdOf(key) {
-  return BufferPrototypeToString(BufferFrom(`${key.runId.length}:${key.runId}${key.toolCallId}`, 'utf8'), 'base64url');
 }
 
 function encode(sealed) {
