@@ -7,6 +7,9 @@
 
 const { isProxy, ObjectDefineProperty, SafeError } = require('../gate/primordials');
 const { invalidArgument } = require('../gate/read');
+// The 2.x gate loads with the adapter (its built-ins captured now, never at a first use);
+// the SDK 2.x itself loads when a gate is served.
+const { gateMcpServerV2 } = require('./v2/gate');
 
 /** Whether a package resolves from here (nothing of it runs). */
 function resolves(name) {
@@ -45,7 +48,7 @@ function resolvesNot(name) {
  * for each request, as createMcpHandler takes).
  */
 function gateMcpServer(server, options) {
-  if (typeof server === 'function' && !isProxy(server)) return require('./v2/gate').gateMcpServerV2(server, options);
+  if (typeof server === 'function' && !isProxy(server)) return gateMcpServerV2(server, options);
   if (server !== null && typeof server === 'object' && !isProxy(server) && typeof server.toolInputSchemaJson === 'function') {
     // An McpServer of 2.x serves one request: the gate needs the factory that makes one per request.
     throw invalidArgument('gateMcpServer: with @modelcontextprotocol/server 2.x, pass the server factory (a function returning a new McpServer), not a server');
