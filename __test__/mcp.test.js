@@ -573,23 +573,34 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
   });
 });
 
-describe('the subpath names its peer', () => {
-  test('requiring tool-argument-snapshot/mcp without @modelcontextprotocol/sdk throws MODULE_NOT_FOUND naming it', () => {
+describe('the subpath names its peers', () => {
+  // Both lines of the SDK are optional peers: the adapter loads with either, and names both without them.
+  function requireWithout(prefix, after = '') {
     const script = `
       const Module = require('node:module');
       const original = Module._resolveFilename;
       Module._resolveFilename = function (request, ...rest) {
-        if (request.startsWith('@modelcontextprotocol/sdk')) { const e = new Error('Cannot find module ' + request); e.code = 'MODULE_NOT_FOUND'; throw e; }
+        if (${JSON.stringify(prefix)}.split(' ').some((p) => request.startsWith(p))) { const e = new Error('Cannot find module ' + request); e.code = 'MODULE_NOT_FOUND'; throw e; }
         return original.call(this, request, ...rest);
       };
-      try { require('tool-argument-snapshot/mcp'); console.log('loaded'); } catch (e) { console.log(JSON.stringify({ code: e.code, packageName: e.packageName, message: e.message })); }
+      try { const mcp = require('tool-argument-snapshot/mcp'); console.log(JSON.stringify({ loaded: true, ...(${after || '() => ({})'})(mcp) })); } catch (e) { console.log(JSON.stringify({ code: e.code, packageName: e.packageName, message: e.message })); }
     `;
     const result = spawnSync(process.execPath, ['-e', script], { cwd: path.join(__dirname, '..'), encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
-    const out = JSON.parse(result.stdout);
+    return JSON.parse(result.stdout);
+  }
+
+  test('without @modelcontextprotocol/sdk and @modelcontextprotocol/server: MODULE_NOT_FOUND naming both', () => {
+    const out = requireWithout('@modelcontextprotocol/sdk @modelcontextprotocol/server');
     assert.equal(out.code, 'MODULE_NOT_FOUND');
-    assert.equal(out.packageName, '@modelcontextprotocol/sdk');
+    assert.equal(out.packageName, '@modelcontextprotocol/server');
+    assert.match(out.message, /npm install @modelcontextprotocol\/server/);
     assert.match(out.message, /npm install @modelcontextprotocol\/sdk/);
+  });
+
+  test('with 2.x alone it loads; gating a 1.x server then names @modelcontextprotocol/sdk', () => {
+    const out = requireWithout('@modelcontextprotocol/sdk', `(mcp) => { try { mcp.gateMcpServer({ server: {} }, { agentName: 'a' }); return {}; } catch (e) { return { code: e.code, packageName: e.packageName }; } }`);
+    assert.deepEqual(out, { loaded: true, code: 'MODULE_NOT_FOUND', packageName: '@modelcontextprotocol/sdk' });
   });
 });
 

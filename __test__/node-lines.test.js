@@ -23,6 +23,7 @@ const NEWER_NODE_TESTS = [
   ['adapter-ai-stateless.test.js', 22],
   ['adapter-ai-json-schema.test.js', 22],
   ['adapter-ai-mcp.test.js', 22],
+  ['mcp-v2-agent.test.js', 22],
   ['adapter-ai-call-ids.test.js', 22],
   ['adapter-ai-approve-race.test.js', 22],
   ['adapter-openai-agents.test.js', 22],

@@ -1,5 +1,7 @@
 // Type declarations of tool-argument-snapshot/mcp (adapters/mcp/index.js), the RFC-0016 gate for
-// an McpServer of @modelcontextprotocol/sdk 1.x (an optional peer dependency).
+// an McpServer of @modelcontextprotocol/sdk 1.x or a server factory of
+// @modelcontextprotocol/server 2.x (both optional peer dependencies). The 2.x side is
+// described by what the gate needs (structural types), so it imports nothing from 2.x.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable, Writable } from 'node:stream';
@@ -206,6 +208,168 @@ export declare function gateMcpServer<Tools extends McpToolArguments = {}>(
   mcpServer: GateableMcpServer,
   options: GateMcpServerOptions<Tools>,
 ): McpServerGate;
+
+// ---------------------------------------------------------------------------------------
+// @modelcontextprotocol/server 2.x (the 2026-07-28 specification).
+
+/** What the 2.x SDK passes a request handler, as far as the gate and your callbacks read it (its ServerContext). */
+export interface McpServerContextV2 {
+  readonly mcpReq: { readonly id: string | number; readonly method: string; readonly _meta?: Record<string, unknown> };
+  readonly http?: { readonly authInfo?: { readonly clientId?: string; readonly [field: string]: unknown }; readonly req?: Request };
+  readonly sessionId?: string;
+}
+
+/** What createMcpHandler passes the server factory (its McpRequestContext). */
+export interface McpServerFactoryContextV2 {
+  readonly era: 'legacy' | 'modern';
+  readonly authInfo?: unknown;
+  readonly requestInfo?: Request;
+}
+
+/** An McpServer of @modelcontextprotocol/server 2.x, described by what the gate needs (either build fits). */
+export interface GateableMcpServerV2 {
+  connect(transport: any): Promise<void>;
+  registerTool(...args: any[]): unknown;
+  toolInputSchemaJson(name: string): unknown;
+  readonly server: object;
+}
+
+/** The factory createMcpHandler takes: a new McpServer for each request. */
+export type McpServerFactoryV2 = (context: McpServerFactoryContextV2) => GateableMcpServerV2 | Promise<GateableMcpServerV2>;
+
+/** createMcpHandler's options the gate passes on, and the createMcpHandler to use (default: the CommonJS build's). */
+export interface GateMcpHttpOptionsV2 {
+  legacy?: 'stateless' | 'reject';
+  responseMode?: 'auto' | 'sse' | 'json';
+  maxRequestBodySize?: number;
+  keepAliveMs?: number;
+  maxSubscriptions?: number;
+  bus?: unknown;
+  onerror?: (error: Error) => void;
+  /**
+   * The SDK's createMcpHandler, from the build your server factory imports (an ES module
+   * application passes `createMcpHandler` of its `import`). The default is the CommonJS
+   * build's; a factory whose servers are of the ES module build moves the gate to that
+   * build's handler on the first request (which then makes its server twice).
+   */
+  createMcpHandler?: (factory: any, options?: any) => { fetch(request: Request, options?: any): Promise<Response>; close(): Promise<void> };
+}
+
+export interface GateMcpServerOptionsV2<Tools extends McpToolArguments = {}>
+  extends Omit<GateMcpServerOptions<Tools>, 'idempotencyScope' | 'policyContext' | 'http' | 'receipts'> {
+  /**
+   * Execution receipts for calls whose request names an idempotency key, and for the
+   * retry of an approval (keyed by its requestState): by default the receipts kept in the
+   * grants' own store (grants.executionReceipts()), else the shared memory receipts;
+   * `false` for none.
+   */
+  receipts?: ExecutionReceipts | false;
+  /**
+   * The principal of a request: the scope of its idempotency keys (the receipt key's
+   * `runId`) and whom an approval's requestState is issued to. Default (for the state):
+   * the authenticated client, `ctx.http.authInfo.clientId`.
+   */
+  idempotencyScope?: (ctx: McpServerContextV2) => string | null | undefined;
+  /** Extra policy-input fields from the request's context (own enumerable data fields; the gate's win). */
+  policyContext?: (ctx: McpServerContextV2) => object;
+  /** How long an approval's requestState (and the proposal kept with it) can be used: default 15 minutes. */
+  proposalTtlMs?: number;
+  /**
+   * On require_approval of a 2026-07-28 request, also ask the client in-band (a form
+   * elicitation in the input_required answer); an accepted answer grants the sealed state.
+   * The client being gated answers it. Needs `grants` with a key ring.
+   */
+  elicitation?: boolean;
+  http?: GateMcpHttpOptionsV2;
+}
+
+/** The approval an input_required answer describes, in its `_meta["tool-argument-snapshot/approval"]`. */
+export interface McpStateApproval {
+  decision: 'require_approval';
+  reason: string;
+  decidedBy: 'policy';
+  toolName: string;
+  proposalHash: string;
+  /** The id of the kept proposal (the CLI's `pending` lists it, `grant --id` grants it), or null when the store keeps none. */
+  pendingId: string | null;
+  /** The proposal sealed by the grants' key ring (the state's own seal): grant it, unchanged, with `grants.grant`. */
+  proposal: SealedProposal;
+}
+
+/**
+ * The answer of a 2026-07-28 tools/call that needs an approval: send the same call again,
+ * with the same arguments and `requestState`, once the proposal is granted.
+ */
+export interface McpInputRequired {
+  resultType: 'input_required';
+  requestState: string;
+  inputRequests?: Record<string, unknown>;
+  _meta: { 'tool-argument-snapshot/approval': McpStateApproval };
+}
+
+/**
+ * The denial reasons of a retry with a requestState (`decidedBy: 'runtime'`): a state that
+ * does not verify or is not the gate's form, expired, issued for another tool or another
+ * principal, arguments whose hash is not the approved one, a state that ran already.
+ */
+export type McpRequestStateRefusal =
+  | 'request_state_invalid'
+  | 'request_state_expired'
+  | 'request_state_tool_mismatch'
+  | 'request_state_principal_mismatch'
+  | 'request_state_arguments_changed'
+  | 'request_state_used';
+
+export interface McpServerGateV2 {
+  readonly agentName: string;
+  /**
+   * The web face (a Request to a Response, as createMcpHandler's `fetch`): each POST body is
+   * read and decoded strictly by the gate, its Mcp-Method and Mcp-Name headers checked
+   * against it (-32020 on a mismatch), then served by the SDK's handler with a gated server
+   * from the factory. `authInfo` is passed through (validated by you).
+   */
+  fetch(request: Request, options?: { authInfo?: { clientId?: string; token?: string; scopes?: string[]; [field: string]: unknown } }): Promise<Response>;
+  /**
+   * A Node.js `(req, res)` handler (node:http, Express before any body parser): the request
+   * made a web Request for `fetch`, the Response written back (streamed). `req.auth`, set by
+   * an authentication middleware, is passed as `authInfo`.
+   */
+  handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Closes the exchanges in flight (the SDK handler's close). */
+  close(): Promise<void>;
+  /** The SDK's handler (its `notify` and `bus`). Serve through `fetch`: the handler's own fetch runs no gated call. */
+  readonly handler: { fetch(request: Request, options?: any): Promise<Response>; close(): Promise<void>; readonly [field: string]: unknown };
+  /**
+   * Serves one stdio connection with the SDK's serveStdio (a server from the factory for it),
+   * each line read by the gate: UTF-8 checked, decoded once, strictly; ids in flight kept.
+   * `serveStdio`: the one of the build the factory's servers are of (default: the CommonJS
+   * build's, which refuses an ES module server with an error saying so).
+   */
+  serveStdio(options?: {
+    stdin?: Readable;
+    stdout?: Writable;
+    legacy?: 'serve' | 'reject';
+    onerror?: (error: Error) => void;
+    maxSubscriptions?: number;
+    serveStdio?: (factory: any, options?: any) => { close(): Promise<void> };
+  }): { close(): Promise<void> };
+}
+
+/**
+ * Gates the servers a factory of @modelcontextprotocol/server 2.x makes, one per request,
+ * served through createMcpHandler behind the gate's `fetch`. Policies read
+ * `parsedArguments` as `unknown`; for typed policies, name the tools' argument types and
+ * the line: `gateMcpServer<Tools, 'v2'>(factory, options)` (two type arguments, so that a
+ * 1.x call with one, `gateMcpServer<Tools>(server, options)`, is checked against the 1.x
+ * signature alone).
+ * @throws {TypeError} a 2.x McpServer instead of a factory, a missing agentName,
+ * `elicitation` without grants that seal, a bad `proposalTtlMs`.
+ */
+export declare function gateMcpServer(serverFactory: McpServerFactoryV2, options: GateMcpServerOptionsV2): McpServerGateV2;
+export declare function gateMcpServer<Tools extends McpToolArguments, Line extends 'v2'>(
+  serverFactory: McpServerFactoryV2,
+  options: GateMcpServerOptionsV2<Tools>,
+): McpServerGateV2;
 
 /** The `_meta` member of a tools/call request that names its idempotency key. */
 export type McpIdempotencyKeyName = 'tool-argument-snapshot/idempotency-key';

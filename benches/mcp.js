@@ -12,6 +12,15 @@
 //                 SDK's own ReadBuffer and serializeMessage;
 //   HTTP          Streamable HTTP on 127.0.0.1: the SDK's StreamableHTTPServerTransport
 //                 (alone) or gate.handleHttp, the SDK's StreamableHTTPClientTransport.
+//   HTTP v2       SDK 2.x (@modelcontextprotocol/server and /client, the 2026-07-28
+//                 revision): createMcpHandler over a server factory (alone) or the gate's
+//                 fetch in front of it, behind a node:http server on 127.0.0.1 that makes
+//                 each request a web Request; the 2.x Client pinned to 2026-07-28.
+//   web v2        the same without the network: the 2.x Client's transport fetches
+//                 in-process (its `fetch` option calls handler.fetch or gate.fetch).
+//   stdio v2      the SDK's serveStdio (alone) or gate.serveStdio() on a pair of
+//                 in-process streams, the 2.x Client writing and reading lines with the
+//                 2.x ReadBuffer and serializeMessage.
 //
 // Contenders per transport: `SDK alone`, `gated` (no idempotency key: receipts are not
 // touched), `gated + key` (a fresh idempotency key per call: the default process-wide
@@ -30,10 +39,10 @@ const { PassThrough } = require('node:stream');
 const { randomUUID } = require('node:crypto');
 
 const KEY_NAME = 'tool-argument-snapshot/idempotency-key';
-const TRANSPORTS = ['linked pair', 'stdio', 'HTTP'];
+const TRANSPORTS = ['linked pair', 'stdio', 'HTTP', 'HTTP v2', 'web v2', 'stdio v2'];
 const CONTENDERS = ['SDK alone', 'gated', 'gated + key'];
 /** Calls per timed batch: about 50-100 ms each on a quiet machine. */
-const BATCH = { 'linked pair': 2000, stdio: 1000, HTTP: 200 };
+const BATCH = { 'linked pair': 2000, stdio: 1000, HTTP: 200, 'HTTP v2': 200, 'web v2': 500, 'stdio v2': 1000 };
 const ARGS = { to: 'acct_7f3a', amount: 4200, memo: 'invoice 2026-118' };
 
 function sdk() {
@@ -85,8 +94,105 @@ class StreamClientTransport {
   }
 }
 
+/** SDK 2.x: the server and client packages, and a factory of pay servers. */
+function sdk2() {
+  const { McpServer, createMcpHandler } = require('@modelcontextprotocol/server');
+  const { Client, StreamableHTTPClientTransport, ReadBuffer, serializeMessage } = require('@modelcontextprotocol/client');
+  const { serveStdio, StdioServerTransport } = require('@modelcontextprotocol/server/stdio');
+  const { z } = require('zod');
+  const factory = () => {
+    const server = new McpServer({ name: 'payments', version: '1.0.0' });
+    server.registerTool('pay', { inputSchema: z.object({ to: z.string(), amount: z.number(), memo: z.string() }) },
+      async ({ to, amount }) => ({ content: [{ type: 'text', text: `paid ${amount} to ${to}` }] }));
+    return server;
+  };
+  return { createMcpHandler, Client, StreamableHTTPClientTransport, ReadBuffer, serializeMessage, serveStdio, StdioServerTransport, factory };
+}
+
+/** A node:http server on 127.0.0.1 in front of a web handler (`fetch(request)`): `{ url, close }`. */
+async function webServer(fetchFace) {
+  const httpServer = http.createServer(async (req, res) => {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+    const response = await fetchFace(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? Buffer.concat(chunks) : undefined }));
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${httpServer.address().port}/mcp`,
+    close: async () => {
+      httpServer.closeAllConnections?.();
+      await new Promise((resolve) => httpServer.close(resolve));
+    },
+  };
+}
+
+/** A connected contender on SDK 2.x (`HTTP v2`, `web v2`). */
+async function connectV2(transport, contender) {
+  const m2 = sdk2();
+  const gated = contender !== 'SDK alone';
+  if (transport === 'stdio v2') {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    let handle;
+    if (gated) {
+      const { gateMcpServer } = require('../adapters/mcp/index.js');
+      const gate = gateMcpServer(m2.factory, { agentName: `bench-${transport}`, policy: () => ({ decision: 'allow', reason: 'bench' }) });
+      handle = gate.serveStdio({ stdin: toServer, stdout: toClient });
+    } else {
+      handle = m2.serveStdio(m2.factory, { transport: new m2.StdioServerTransport(toServer, toClient) });
+    }
+    const client = new m2.Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamClientTransport(m2, toClient, toServer));
+    return {
+      client,
+      close: async () => {
+        await client.close();
+        await handle.close();
+      },
+    };
+  }
+  let face;
+  let closeFace;
+  if (gated) {
+    const { gateMcpServer } = require('../adapters/mcp/index.js');
+    const gate = gateMcpServer(m2.factory, { agentName: `bench-${transport}`, policy: () => ({ decision: 'allow', reason: 'bench' }) });
+    face = (request) => gate.fetch(request);
+    closeFace = () => gate.close();
+  } else {
+    const handler = m2.createMcpHandler(m2.factory);
+    face = (request) => handler.fetch(request);
+    closeFace = () => handler.close();
+  }
+  let url = 'http://in-process/mcp';
+  let options = { fetch: (input, init) => face(new Request(input, init)) };
+  let served;
+  if (transport === 'HTTP v2') {
+    served = await webServer(face);
+    url = served.url;
+    options = {};
+  }
+  const client = new m2.Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new m2.StreamableHTTPClientTransport(new URL(url), options));
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      if (served !== undefined) await served.close();
+      await closeFace();
+    },
+  };
+}
+
 /** A connected contender: `{ call(i), close() }`, where call(i) sends one tools/call. */
 async function connect(m, transport, contender) {
+  if (transport.endsWith('v2')) {
+    const { client, close } = await connectV2(transport, contender);
+    return keyedCalls(client, contender === 'gated + key', close);
+  }
   const gated = contender !== 'SDK alone';
   const keyed = contender === 'gated + key';
   const server = payServer(m);
@@ -137,6 +243,11 @@ async function connect(m, transport, contender) {
       await new Promise((resolve) => httpServer.close(resolve));
     };
   }
+  return keyedCalls(client, keyed, close);
+}
+
+/** The calls of a contender's client: with a fresh idempotency key per call when `keyed`. */
+function keyedCalls(client, keyed, close) {
   // One key per call, made before timing (a client makes its own, once per call).
   const prefix = randomUUID();
   let next = 0;
@@ -151,6 +262,7 @@ async function connect(m, transport, contender) {
 async function check(label, entry) {
   const result = await entry.call();
   const text = result && result.content && result.content[0] && result.content[0].text;
+
   if (result.isError || text !== `paid ${ARGS.amount} to ${ARGS.to}`) throw new Error(`${label}: unexpected answer ${JSON.stringify(result)}`);
   if (label.endsWith('gated + key')) {
     const again = await entry.retryLast();
@@ -349,7 +461,7 @@ if (require.main === module) {
     else if (argv[i] === '--transport') opts.mcpTransports.push(argv[++i]);
     else if (argv[i] === '--split') opts.split = true;
     else {
-      console.error(`usage: node benches/mcp.js [--quick] [--rounds N] [--transport "linked pair"|stdio|HTTP] [--split]`);
+      console.error(`usage: node benches/mcp.js [--quick] [--rounds N] [--transport "linked pair"|stdio|HTTP|"HTTP v2"|"web v2"] [--split]`);
       process.exit(2);
     }
   }

@@ -5,14 +5,8 @@
 // in the request's `_meta`. The receipt key is { agentName, runId: the scope (null unless
 // the application scopes keys), toolCallId: the idempotency key }.
 
-const { own, isWellFormedString } = require('../shared');
 const { mcpError } = require('./sdk');
-
-/** The `_meta` member of a tools/call request that names its idempotency key. */
-const IDEMPOTENCY_KEY = 'tool-argument-snapshot/idempotency-key';
-
-/** The longest idempotency key, in UTF-16 code units (a store keeps it in an index). */
-const MAX_KEY_LENGTH = 255;
+const { IDEMPOTENCY_KEY, MAX_KEY_LENGTH, INVALID, KEY_MESSAGE, SCOPE_MESSAGE, readIdempotencyKey, readScope } = require('./keys');
 
 /**
  * The idempotency key of a tools/call's params: undefined when `_meta` does not name one,
@@ -20,13 +14,8 @@ const MAX_KEY_LENGTH = 255;
  * is an McpError (invalid params) that quotes nothing of it; nothing runs.
  */
 function idempotencyKeyOf(toolName, params) {
-  const meta = own(params, '_meta');
-  if (meta === undefined) return undefined;
-  const key = own(meta, IDEMPOTENCY_KEY);
-  if (key === undefined) return undefined;
-  if (!isWellFormedString(key) || key === '' || key.length > MAX_KEY_LENGTH) {
-    throw mcpError('InvalidParams', `Tool ${toolName}: _meta["${IDEMPOTENCY_KEY}"] must be a non-empty, well-formed string of at most ${MAX_KEY_LENGTH} characters`);
-  }
+  const key = readIdempotencyKey(params);
+  if (key === INVALID) throw mcpError('InvalidParams', KEY_MESSAGE(toolName));
   return key;
 }
 
@@ -35,12 +24,8 @@ function idempotencyKeyOf(toolName, params) {
  * `idempotencyScope(extra)` returns (undefined and null: null).
  */
 function scopeOf(idempotencyScope, extra) {
-  if (idempotencyScope === undefined) return undefined;
-  const scope = idempotencyScope(extra);
-  if (scope === undefined || scope === null) return undefined;
-  if (!isWellFormedString(scope) || scope === '') {
-    throw mcpError('InternalError', 'tool-argument-snapshot/mcp: options.idempotencyScope must return a non-empty, well-formed string, null or undefined');
-  }
+  const scope = readScope(idempotencyScope, extra);
+  if (scope === INVALID) throw mcpError('InternalError', SCOPE_MESSAGE);
   return scope;
 }
 
