@@ -81,3 +81,34 @@ test('MCP: a retry of a keyed approval request with other arguments does not cha
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('gates: durable grants over a store without all six receipt operations warn once (TAS_MEMORY_RECEIPTS) that their default receipts are in process memory (they fell back silently: a replay in another process ran again with no word)', () => {
+  const child = `
+    const { createApprovalGrants, createSqliteGrantStore } = require(${JSON.stringify(path.join(__dirname, '..'))});
+    const { gateMcpServer } = require(${JSON.stringify(path.join(__dirname, '..', 'adapters', 'mcp', 'index.js'))});
+    const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
+    const warnings = [];
+    process.on('warning', (w) => warnings.push({ code: w.code, message: w.message }));
+    const sqlite = createSqliteGrantStore({ path: ':memory:' });
+    // An application's store written before receipts (or with one receipt method missing).
+    const store = {};
+    for (const name of ['put', 'has', 'take', 'delete', 'prune', 'putProposal', 'getProposal', 'deleteProposal', 'listProposals', 'claimReceipt', 'completeReceipt', 'getReceipt', 'deleteReceipt', 'pruneReceipts']) {
+      store[name] = sqlite[name].bind(sqlite);
+    }
+    const grants = createApprovalGrants({ store });
+    for (let i = 0; i < 2; i++) gateMcpServer(new McpServer({ name: 's', version: '1' }), { agentName: 'a', grants });
+    // Memory grants and receipts: false never warn.
+    gateMcpServer(new McpServer({ name: 's', version: '1' }), { agentName: 'a', grants: createApprovalGrants() });
+    gateMcpServer(new McpServer({ name: 's', version: '1' }), { agentName: 'a', grants, receipts: false });
+    setImmediate(() => { process.stdout.write(JSON.stringify(warnings)); sqlite.close(); });
+  `;
+  const env = { ...process.env };
+  delete env.NODE_TEST_CONTEXT;
+  delete env.NODE_ENV;
+  const result = spawnSync(process.execPath, ['-e', child], { encoding: 'utf8', env, cwd: path.join(__dirname, '..') });
+  assert.equal(result.status, 0, result.stderr);
+  const warnings = JSON.parse(result.stdout).filter((w) => w.code === 'TAS_MEMORY_RECEIPTS');
+  assert.equal(warnings.length, 1, 'one warning for the process');
+  assert.match(warnings[0].message, /^tool-argument-snapshot\/mcp: /);
+  assert.match(warnings[0].message, /six receipt operations/);
+});
