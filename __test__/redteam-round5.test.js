@@ -112,3 +112,28 @@ test('gates: durable grants over a store without all six receipt operations warn
   assert.match(warnings[0].message, /^tool-argument-snapshot\/mcp: /);
   assert.match(warnings[0].message, /six receipt operations/);
 });
+
+// Not fixed (a design decision, written down with its reproducer): LangChain's createToolGate
+// keeps a proposal under the application's own run id as it is (adapters/langchain/gate/
+// proposals.js keptKeyOf), not namespaced as the other gates' keptRunId keys are. A run id
+// (a thread id a client may choose) that begins with `ai-approved ` or `mastra-approved ` is
+// taken by the CLI for a gate's evidence of an approval given: `pending` hides the proposal that
+// waits under it and `grant --id` refuses it. A run id such as `mcp 8:payments - hash` shares
+// the MCP gate's key space. Namespacing LangChain's key changes where kept records of earlier
+// versions are found, hence not changed here.
+test('CLI: a proposal kept under a run id as LangChain\'s createToolGate keeps it (the application\'s run id, raw) is listed by pending whatever the run id says', { todo: 'LangChain kept-proposal keys are not namespaced; see the comment above' }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-rt5-'));
+  const file = path.join(dir, 'grants.db');
+  const store = createSqliteGrantStore({ path: file });
+  try {
+    const { prepareToolCall, evaluateToolCall } = require('..');
+    const prepared = prepareToolCall({ agentName: 'support', toolName: 'refund', rawArguments: '{"cents":900000}' });
+    const decision = await evaluateToolCall({ prepared, policy: () => ({ decision: 'require_approval', reason: 'refunds' }) });
+    await createApprovalGrants({ store }).keepProposal({ runId: 'ai-approved thread-of-a-client', toolCallId: 'call_1' }, decision.proposal);
+    const listed = review(file, 'pending', '--json');
+    assert.equal(JSON.parse(listed.stdout).proposals.length, 1, 'the waiting proposal is listed');
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
