@@ -6,7 +6,8 @@
 // runs a call twice either. Grants in this process's memory get one process-wide memory
 // receipts object shared by every gate of the process; its retention is bounded and it is
 // pruned as calls go by, so a long-lived process does not keep every call it ever ran.
-// Explicit memory receipts beside a durable grants store warn once (TAS_MEMORY_RECEIPTS).
+// Explicit memory receipts beside a durable grants store warn once (TAS_MEMORY_RECEIPTS),
+// and so do the default ones of durable grants whose store lacks a receipt operation.
 
 const { createExecutionReceipts } = require('tool-argument-snapshot');
 const { isProxy, ProcessEmitWarning } = require('./primordials');
@@ -40,6 +41,21 @@ function warnMemoryReceipts(adapter) {
   );
 }
 
+/**
+ * Warns once per process, as warnMemoryReceipts does, that durable grants' store has not
+ * the six receipt operations: the gate's default receipts are in process memory.
+ */
+function warnStoreWithoutReceipts(adapter) {
+  if (memoryWarned) return;
+  memoryWarned = true;
+  if (nodeEnv() === 'production') return;
+  ProcessEmitWarning(
+    `tool-argument-snapshot/${adapter}: the gate's grants keep their records in a durable store without the six receipt operations, so its receipts are in process memory; ` +
+      'a call replayed in another process runs again. Give the store claimReceipt, completeReceipt, releaseReceipt, getReceipt, deleteReceipt and pruneReceipts, or options.receipts.',
+    { type: 'Warning', code: MEMORY_RECEIPTS_WARNING },
+  );
+}
+
 /** The receipts kept in the grants' own store, or undefined (memory grants, or no receipt operations). */
 function receiptsOfGrants(grants) {
   if (grants === undefined || grants === null || own(grants, 'durable') !== true) return undefined;
@@ -67,7 +83,12 @@ function sharedReceipts() {
  */
 function readReceipts(opts, grants, adapter) {
   const given = ownOption(opts, 'receipts', RECEIPTS_USAGE);
-  if (given === undefined) return receiptsOfGrants(grants) ?? sharedReceipts();
+  if (given === undefined) {
+    const ofGrants = receiptsOfGrants(grants);
+    if (ofGrants !== undefined) return ofGrants;
+    if (grants !== undefined && grants !== null && own(grants, 'durable') === true) warnStoreWithoutReceipts(adapter ?? 'gate');
+    return sharedReceipts();
+  }
   if (given === false) return undefined;
   if (given === null || typeof given !== 'object' || isProxy(given) || typeof own(given, 'get') !== 'function' || typeof own(given, 'forget') !== 'function') {
     throw invalidArgument(RECEIPTS_USAGE);

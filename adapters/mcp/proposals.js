@@ -5,10 +5,11 @@
 // `tool-argument-snapshot pending --store URL` lists it, `grant --id ID` grants it. The
 // answer names it by `pendingId`, the id `pending` lists it under.
 //
-// The key of a kept request: a call with an idempotency key is that logical call (its
-// retries ask again under the same key); a call without one is its proposal (the same
-// arguments asked again are one request). Namespaced by agent and grant scope, as every
-// gate's kept proposals are.
+// The key of a kept request: a call with an idempotency key is that logical call with its
+// proposal (its retries with the same arguments ask again under the same key; a retry with
+// other arguments is another request, so an id a reviewer listed always grants the
+// proposal they saw); a call without one is its proposal (the same arguments asked again
+// are one request). Namespaced by agent and grant scope, as every gate's kept proposals are.
 
 const { isApprovalGrantError, isSnapshotDomainError } = require('tool-argument-snapshot');
 const { own } = require('../shared');
@@ -32,7 +33,7 @@ function createKeeping(grants, agentName, proposalTtlMs) {
   /** Where the request of a call is kept: `keyScope` is the idempotency scope's string, or undefined. */
   function keyOf(scope, idempotencyKey, keyScope, proposalHash) {
     if (idempotencyKey === undefined) return { runId: keptRunId('mcp', agentName, scope, 'hash'), toolCallId: proposalHash };
-    const part = keyScope === undefined ? 'key -' : `key ${keyScope.length}:${keyScope}`;
+    const part = `${keyScope === undefined ? 'key -' : `key ${keyScope.length}:${keyScope}`} ${proposalHash}`;
     return { runId: keptRunId('mcp', agentName, scope, part), toolCallId: idempotencyKey };
   }
 
