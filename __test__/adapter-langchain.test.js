@@ -706,14 +706,14 @@ test('the declarations type-check from CommonJS and ESM and reject misuse (tsc -
   assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
 });
 
-test('langchain.d.mts is generated from langchain.d.ts and current (npm run gen:declarations)', () => {
+test('adapters/langchain/index.d.mts is generated from index.d.ts beside it and current (npm run gen:declarations)', () => {
   const { readFileSync } = require('node:fs');
   const { join } = require('node:path');
-  const dir = join(__dirname, '..', 'adapters');
-  const generated = readFileSync(join(dir, 'langchain.d.mts'), 'utf8');
+  const dir = join(__dirname, '..', 'adapters', 'langchain');
+  const generated = readFileSync(join(dir, 'index.d.mts'), 'utf8');
   const newline = generated.indexOf('\n');
-  assert.match(generated.slice(0, newline), /^\/\/ Generated from langchain\.d\.ts by scripts\/gen-declarations\.js\b/);
-  assert.equal(generated.slice(newline + 1), readFileSync(join(dir, 'langchain.d.ts'), 'utf8'));
+  assert.match(generated.slice(0, newline), /^\/\/ Generated from adapters\/langchain\/index\.d\.ts by scripts\/gen-declarations\.js\b/);
+  assert.equal(generated.slice(newline + 1), readFileSync(join(dir, 'index.d.ts'), 'utf8'));
 });
 
 test('examples/langchain-agent.js runs as written', () => {

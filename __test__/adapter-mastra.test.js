@@ -109,7 +109,7 @@ async function approvalWarnings(fn) {
 
 test('tool-argument-snapshot/mastra is exported, shipped and an optional peer on @mastra/core 1.x', () => {
   const manifest = require('../package.json');
-  assert.deepEqual(manifest.exports['./mastra'], { types: './adapters/mastra.d.ts', default: './adapters/mastra/index.js' });
+  assert.deepEqual(manifest.exports['./mastra'], { types: './adapters/mastra/index.d.ts', default: './adapters/mastra/index.js' });
   assert.ok(manifest.files.includes('adapters/'));
   assert.equal(manifest.peerDependencies['@mastra/core'], '^1.71.0');
   assert.deepEqual(manifest.peerDependenciesMeta['@mastra/core'], { optional: true });
@@ -162,7 +162,7 @@ test('installed from its tarball without Mastra, the package pulls no framework 
     const installed = npm(['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball], project);
     assert.equal(installed.status, 0, installed.stderr);
     assert.ok(fs.existsSync(path.join(project, 'node_modules', 'tool-argument-snapshot', 'adapters', 'mastra', 'index.js')));
-    assert.ok(fs.existsSync(path.join(project, 'node_modules', 'tool-argument-snapshot', 'adapters', 'mastra.d.ts')));
+    assert.ok(fs.existsSync(path.join(project, 'node_modules', 'tool-argument-snapshot', 'adapters', 'mastra', 'index.d.ts')));
     assert.equal(fs.existsSync(path.join(project, 'node_modules', '@mastra')), false, 'no framework was installed');
     const loaded = spawnSync(process.execPath, ['-e', `
       try { require('tool-argument-snapshot/mastra'); console.log('loaded'); }

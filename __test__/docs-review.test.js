@@ -38,11 +38,11 @@ test("every package docs/events.md's OpenTelemetry block requires has an install
   for (const name of required) assert.ok(installs.includes(name), `${name} is required but not installed in the page`);
 });
 
-test("docs/api.md's PolicyDecision gives require_approval a proposal, as index.d.ts does", () => {
-  const dts = read('index.d.ts');
+test("docs/api.md's PolicyDecision gives require_approval a proposal, as the declarations do (lib/run/index.d.ts)", () => {
+  const dts = read('lib/run/index.d.ts');
   const from = dts.indexOf('export type PolicyDecision<');
   const declared = dts.slice(from, dts.indexOf('});', from));
-  assert.match(declared, /readonly proposal: SuspendedToolProposal<T>/, 'index.d.ts requires the proposal');
+  assert.match(declared, /readonly proposal: SuspendedToolProposal<T>/, 'lib/run/index.d.ts requires the proposal');
   const line = read('docs/api.md').split('\n').find((l) => l.startsWith('type PolicyDecision<'));
   assert.ok(line, 'api.md shows PolicyDecision');
   assert.ok(!/proposal\?/.test(line), `api.md shows an optional proposal: ${line}`);

@@ -46,6 +46,7 @@ const path = require('node:path');
 const ts = require('typescript');
 const { lookup } = require('./services');
 const { findRestateServer, startRestateServer } = require('./restate-server');
+const { exportedNames } = require('./declarations');
 
 const ROOT = path.join(__dirname, '..');
 /** README.md, then every Markdown file under docs/, as paths relative to the root. */
@@ -356,14 +357,8 @@ describe('README.md and docs examples run as written', () => {
 });
 
 describe('declaration blocks name what the package exports', () => {
-  const dts = ts.createSourceFile('index.d.ts', fs.readFileSync(path.join(ROOT, 'index.d.ts'), 'utf8'), ts.ScriptTarget.Latest, true);
-  const exported = new Set();
-  for (const statement of dts.statements) {
-    const isExported = statement.modifiers && statement.modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-    if (!isExported) continue;
-    if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) exported.add(d.name.text);
-    else if (statement.name) exported.add(statement.name.text);
-  }
+  // Every name index.d.ts exports: its rooms' declarations, re-exported (__test__/declarations.js).
+  const exported = new Set(exportedNames('index.d.ts'));
   const runtime = require(ROOT);
   const declarationBlocks = blocks.filter((b) => b.kind === 'declarations');
 
@@ -401,17 +396,8 @@ describe('declaration blocks name what the package exports', () => {
 test('docs/api.md names every export of index.d.ts, of the package root and of each subpath', () => {
   const api = fs.readFileSync(path.join(ROOT, 'docs', 'api.md'), 'utf8');
   const named = (name) => api.includes(`\`${name}\``) || new RegExp(`\\b${name}\\b`).test(api.match(/^```ts\n[\s\S]*?^```$/gm)?.join('\n') ?? '');
-  /** Exported names of a declaration file (values only, or every name). */
-  const declared = (file, valuesOnly) => {
-    const sf = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
-    const names = [];
-    for (const statement of sf.statements) {
-      if (!(statement.modifiers && statement.modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword))) continue;
-      if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) names.push(d.name.text);
-      else if (ts.isFunctionDeclaration(statement) || (!valuesOnly && statement.name)) names.push(statement.name.text);
-    }
-    return names;
-  };
+  /** Exported names of a declaration file (values only, or every name), followed through its re-exports. */
+  const declared = (file, valuesOnly) => exportedNames(file, { valuesOnly });
   const problems = [];
   const root = new Set([...declared('index.d.ts', false), ...Object.keys(require(ROOT))]);
   for (const name of root) if (!named(name)) problems.push(`the root export ${name}`);

@@ -362,7 +362,7 @@ test("the page's diff is the step above: its decisive added lines, and 0.2.8's l
   // The error class comes right after ToolCallError, which it extends.
   assert.match(DIFF, /^ export class ToolCallError extends AIOCError \{\}\n \n\+\/\*\*\n(?:\+ \*.*\n)+\+export class ToolArgumentsValidationError extends ToolCallError \{$/m);
   // The package's types the error uses exist.
-  const declarations = fs.readFileSync(path.join(__dirname, '..', 'index.d.ts'), 'utf8');
+  const declarations = fs.readFileSync(path.join(__dirname, '..', 'lib', 'errors.d.ts'), 'utf8');
   assert.match(declarations, /export type ToolArgumentsErrorCode\b/);
   assert.match(declarations, /export declare class ToolArgumentsValidationError extends Error \{\n(?:.*\n)*?\s+readonly stage: 'json' \| 'schema' \| 'snapshot';/);
   // The names the package shares with aioc are listed, and reached through the namespace only.

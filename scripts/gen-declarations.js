@@ -14,7 +14,7 @@ const { join, relative } = require('node:path');
 const ROOT = join(__dirname, '..');
 
 /** The declarations written for both module kinds, without their extension. */
-const DUAL = ['adapters/langchain'];
+const DUAL = ['adapters/langchain/index'];
 
 /** The first line of a generated file: what it is made from and by what. */
 function notice(source) {
@@ -24,7 +24,7 @@ function notice(source) {
 for (const base of DUAL) {
   const source = join(ROOT, `${base}.d.ts`);
   const target = join(ROOT, `${base}.d.mts`);
-  const name = relative(join(ROOT, base, '..'), source);
+  const name = relative(ROOT, source).split('\\').join('/');
   const text = notice(name) + readFileSync(source, 'utf8');
   let current;
   try {

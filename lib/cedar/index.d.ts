@@ -1,4 +1,5 @@
-import type { ApprovalGrants, ToolPolicyInput } from '../../index';
+import type { ToolPolicyInput } from '../run/index';
+import type { ApprovalGrants } from '../grants/index';
 
 /** A Cedar entity reference. */
 export interface CedarEntityRef {

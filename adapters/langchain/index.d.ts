@@ -1,7 +1,7 @@
 // Type declarations of tool-argument-snapshot/langchain (adapters/langchain/index.js), the
 // RFC-0016 gate for LangChain.js: createToolGate for @langchain/core 1.x, and
 // toolGateMiddleware for LangChain v1's createAgent. The frameworks are optional peers.
-// langchain.d.mts is generated from this file (npm run gen:declarations): TypeScript resolves
+// index.d.mts is generated from this file (npm run gen:declarations): TypeScript resolves
 // @langchain/core's own types by the importer's module kind, so CommonJS and ESM each need one.
 
 import type { AIMessage, AIMessageChunk, ToolCall, ToolMessage } from '@langchain/core/messages';
