@@ -4,7 +4,7 @@
 //
 //   loaded [SUBPATH]  requires the package (or tool-argument-snapshot/SUBPATH) and prints
 //                     which of its files, which node_modules packages and whether
-//                     node:crypto were loaded
+//                     node:crypto were loaded, and whether Node's web streams were
 //   patched           requires the package, then replaces built-ins with counting
 //                     wrappers (that forward to the originals) and global constructors
 //                     with counting subclasses, makes the first call of every export
@@ -25,6 +25,7 @@ const mode = process.argv[2];
 if (mode === 'loaded') {
   const subpath = process.argv[3];
   const before = new Set(Object.keys(require.cache));
+  const modulesBefore = Array.isArray(process.moduleLoadList) ? process.moduleLoadList.length : 0;
   require(subpath === undefined ? 'tool-argument-snapshot' : `tool-argument-snapshot/${subpath}`);
   const files = [];
   const packages = new Set();
@@ -39,7 +40,7 @@ if (mode === 'loaded') {
     }
   }
   const list = Array.isArray(process.moduleLoadList) ? process.moduleLoadList : [];
-  process.stdout.write(`${JSON.stringify({ files: files.sort(), packages: [...packages].sort(), crypto: list.includes('NativeModule crypto') })}\n`);
+  process.stdout.write(`${JSON.stringify({ files: files.sort(), packages: [...packages].sort(), crypto: list.includes('NativeModule crypto'), webStreams: list.slice(modulesBefore).includes('NativeModule internal/webstreams/readablestream') })}\n`);
   return;
 }
 

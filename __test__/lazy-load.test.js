@@ -36,6 +36,7 @@ describe('requiring loads only what it needs', () => {
     assert.deepEqual(files, CORE);
     assert.deepEqual(loaded.packages, []);
     assert.equal(loaded.crypto, false, 'node:crypto was loaded');
+    assert.equal(loaded.webStreams, false, "Node's web streams were loaded");
   });
 
   for (const subpath of ['ai', 'langchain', 'openai-agents', 'mastra', 'mcp']) {
@@ -45,6 +46,8 @@ describe('requiring loads only what it needs', () => {
       const lazy = loaded.files.filter((file) => file.startsWith('lib/') && !CORE.includes(file));
       assert.deepEqual(lazy, []);
       assert.ok(loaded.files.some((file) => file.startsWith(`adapters/${subpath}/`)), 'the adapter itself loaded');
+      // Only the gates that pipe a model's stream capture the web streams (adapters/gate/streams.js).
+      assert.equal(loaded.webStreams, subpath === 'ai' || subpath === 'mastra', `${subpath}: web streams loaded`);
     });
   }
 });

@@ -14,7 +14,10 @@
 // their evaluation's async context); --receipts adds each package's loop with execution
 // receipts on its memory store. Reported per entry: the median wall and CPU (user +
 // system) µs per call over the rounds, the p10-p90 of wall time, and each median over the
-// floor's. Nothing is asserted.
+// floor's. Nothing is asserted. Two floors: 'floor' (the run group's: four JSON.parse, two
+// JSON.stringify, SHA-256) and 'floor, bare' (issue 35's: one parse, one stringify, SHA-256, a
+// parse each for the policy and the handler); ratios are given to 'floor', and the bare
+// floor's own row shows how far below it sits.
 //
 // --isolated times each entry of each round in a process of its own (this file, run with
 // --child), one package per process, still interleaved round by round. Two copies in one
@@ -86,6 +89,21 @@ async function floor(r) {
   return handler(JSON.parse(snapshot.argsCanonicalJson));
 }
 
+/**
+ * Issue 35's floor, exactly "the same work without strictness done in JavaScript": one
+ * JSON.parse of the text, one JSON.stringify, SHA-256 through node:crypto, and a parsed copy
+ * each for the policy and the handler. No second parse of the text and no stringify of the
+ * policy's view afterwards (the floor above keeps both: a mutation check's and a requested
+ * view's stand-ins), so it is the lower of the two.
+ */
+async function floorBare(r) {
+  const argsCanonicalJson = JSON.stringify(JSON.parse(r.rawArguments));
+  const snapshot = { argsCanonicalJson, proposalHash: sha256Envelope(r.agentName, r.toolName, argsCanonicalJson) };
+  const result = await policy({ agentName: r.agentName, toolName: r.toolName, parsedArguments: JSON.parse(snapshot.argsCanonicalJson), proposalHash: snapshot.proposalHash });
+  if (result.decision !== 'allow') throw new Error('bench: not allowed');
+  return handler(JSON.parse(snapshot.argsCanonicalJson));
+}
+
 const cpuNow = () => {
   const u = process.cpuUsage();
   return u.user + u.system;
@@ -110,8 +128,8 @@ async function child(opts) {
   const name = opts.child;
   const className = opts.classes[0];
   const requests = buildItems(className).map((item) => ({ agentName: item.agentName, toolName: item.toolName, rawArguments: JSON.stringify(item.value) }));
-  let fn = floor;
-  if (name !== 'floor') {
+  let fn = name === 'floor' ? floor : floorBare;
+  if (name !== 'floor' && name !== 'floor, bare') {
     const pkg = require(name.startsWith('baseline') ? opts.baseline : '..');
     if (opts.grants) pkg.createApprovalGrants();
     fn = name.endsWith('+ receipts') ? receiptsLoopOf(pkg) : loopOf(pkg);
@@ -161,6 +179,7 @@ async function main() {
       entries.push(['this tree + receipts', receiptsLoopOf(here)]);
     }
     entries.push(['floor', floor]);
+    entries.push(['floor, bare', floorBare]);
     const sizes = new Map();
     for (const [name, fn] of entries) {
       await batch(fn, requests, 200);
@@ -207,7 +226,7 @@ function isolated(opts) {
       if (opts.baseline !== null) names.push('baseline + receipts');
       names.push('this tree + receipts');
     }
-    names.push('floor');
+    names.push('floor', 'floor, bare');
     report(opts, className, names, (name) => isolatedSample(opts, name, className));
   }
 }

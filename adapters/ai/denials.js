@@ -11,8 +11,9 @@
 
 const {
   ArrayIsArray, isProxy, MapIteratorNext, MapPrototypeDelete, MapPrototypeGet, MapPrototypeKeys, MapPrototypeSet,
-  ReadableStreamPrototypePipeThrough, SafeMap, SafeSet, SafeTransformStream, SetPrototypeAdd, SetPrototypeHas,
+  SafeMap, SafeSet, SetPrototypeAdd, SetPrototypeHas,
 } = require('../gate/primordials');
+const { ReadableStreamPrototypePipeThrough, SafeTransformStream } = require('../gate/streams');
 const { invalidArgument, own, ownArray, isId, isWellFormedString } = require('../gate/read');
 
 /** How many denials a gate remembers until its stream writes them (the oldest go first). */

@@ -6,7 +6,8 @@
 const sdk = require('./sdk');
 const { ArrayIsArray, isProxy, MapPrototypeGet, ObjectFreeze } = require('../gate/primordials');
 const { own, isId } = require('../gate/read');
-const { callIdUses, recordingResult } = require('../gate/texts');
+const { callIdUses } = require('../gate/texts');
+const { recordingResult } = require('../gate/recording');
 
 function createModel(gate) {
   const { texts, textsById } = gate;

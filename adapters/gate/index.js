@@ -8,6 +8,8 @@ module.exports = {
   ...require('./peer'),
   ...require('./options'),
   ...require('./texts'),
+  ...require('./recording'),
+  streams: require('./streams'),
   ...require('./same-data'),
   ...require('./decide'),
   ...require('./execute'),

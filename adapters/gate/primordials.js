@@ -1,6 +1,6 @@
 'use strict';
 // The built-ins every framework gate calls, captured once when the first adapter loads:
-// later patching of Object, Array, Map, String.prototype, Promise or streams changes
+// later patching of Object, Array, Map, String.prototype, or Promise changes (the web streams: streams.js)
 // nothing the gates decide. Adapters take what they need from this one frozen record.
 
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
@@ -49,13 +49,11 @@ module.exports = Object.freeze({
   ProcessEmitWarning: process.emitWarning,
   PromisePrototypeThen: uncurryThis(Promise.prototype.then),
   PromiseResolve: Promise.resolve.bind(Promise),
-  ReadableStreamPrototypePipeThrough: uncurryThis(ReadableStream.prototype.pipeThrough),
   ReflectApply: Reflect.apply,
   SafeError: Error,
   SafeMap: Map,
   SafePromise: Promise,
   SafeSet: Set,
-  SafeTransformStream: TransformStream,
   SafeTypeError: TypeError,
   SafeWeakMap: WeakMap,
   SafeWeakSet: WeakSet,

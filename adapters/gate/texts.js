@@ -1,13 +1,13 @@
 'use strict';
 // Provider raw text: what a wrapped language model's responses carry as each tool call's
-// `input`, recorded per gate in bounded lists, the ids a response uses counted, a stream's
-// tool calls held until its response is complete, and a text's lenient parse.
+// `input`, recorded per gate in bounded lists, the ids a response uses counted, and a text's
+// lenient parse (a stream's tool calls held until its response is complete: recording.js).
 
 const {
   ArrayPrototypePush, ArrayPrototypeSplice, JSONParse, MapIteratorNext, MapPrototypeDelete, MapPrototypeGet,
-  MapPrototypeKeys, MapPrototypeSet, ReadableStreamPrototypePipeThrough, SafeMap, SafeTransformStream, StringPrototypeTrim,
+  MapPrototypeKeys, MapPrototypeSet, SafeMap, StringPrototypeTrim,
 } = require('./primordials');
-const { own, isId, ownDataCopy, setData } = require('./read');
+const { own, isId } = require('./read');
 
 /** Recorded items per gate before the oldest is dropped: only calls the framework never runs pile up. */
 const MAX_PENDING = 4096;
@@ -76,43 +76,6 @@ function callIdUses(parts, otherIds) {
 }
 
 /**
- * The stream result of a model's doStream with its stream piped through a recorder: the
- * chunks `isHeld` selects (gated tool calls) are held until the response is complete (its
- * `finish` chunk, or its end), handed to `recordResponse(calls, otherIds)`, and passed on
- * right before `finish`, so an id used twice is known before the framework sees either call.
- */
-function recordingResult(result, isHeld, recordResponse) {
-  let held = [];
-  let otherIds = [];
-  const release = (controller) => {
-    const calls = held;
-    recordResponse(calls, otherIds);
-    held = [];
-    otherIds = [];
-    for (let i = 0; i < calls.length; i++) controller.enqueue(calls[i]);
-  };
-  const recording = new SafeTransformStream({
-    transform(chunk, controller) {
-      if (isHeld(chunk)) {
-        ArrayPrototypePush(held, chunk);
-        return;
-      }
-      const type = chunk !== null && typeof chunk === 'object' ? own(chunk, 'type') : undefined;
-      // Another tool's call is passed on at once; its id still counts for the response.
-      if (type === 'tool-call') ArrayPrototypePush(otherIds, own(chunk, 'toolCallId'));
-      else if (type === 'finish') release(controller);
-      controller.enqueue(chunk);
-    },
-    flush(controller) {
-      release(controller);
-    },
-  });
-  const copy = ownDataCopy(result);
-  setData(copy, 'stream', ReadableStreamPrototypePipeThrough(own(result, 'stream'), recording));
-  return copy;
-}
-
-/**
  * The lenient parse of a record's `text` (what the framework's own JSON.parse makes of it;
  * blank is `{}`), cached on the record as `lenient`: `{ value }`, or null when it does not parse.
  */
@@ -127,4 +90,4 @@ function lenientParse(record) {
   return record.lenient;
 }
 
-module.exports = { MAX_PENDING, BoundedLists, callIdUses, recordingResult, lenientParse };
+module.exports = { MAX_PENDING, BoundedLists, callIdUses, lenientParse };

@@ -14,7 +14,8 @@ const {
 } = require('../gate/primordials');
 const { invalidArgument, own, setData, readOptions, isWellFormedString, isId } = require('../gate/read');
 const { readGrants, readOnDecision, readProposalTtl, readJsonSchemaOptions, entriesWithPolicies } = require('../gate/options');
-const { callIdUses, recordingResult } = require('../gate/texts');
+const { callIdUses } = require('../gate/texts');
+const { recordingResult } = require('../gate/recording');
 const { decideCall } = require('../gate/decide');
 const { executeDecision, isGrantUnavailable } = require('../gate/execute');
 const { readReceipts } = require('../gate/receipts');
