@@ -26,7 +26,9 @@ impl ToNapiValue for Outcome {
         Outcome::Receipt(row) => {
           Option::<SqliteReceiptRow>::to_napi_value(env, row.map(|r| SqliteReceiptRow::from(*r)))
         }
-        Outcome::ClaimTake(Some(row), _) => SqliteReceiptRow::to_napi_value(env, SqliteReceiptRow::from(*row)),
+        Outcome::ClaimTake(Some(row), _) => {
+          SqliteReceiptRow::to_napi_value(env, SqliteReceiptRow::from(*row))
+        }
         Outcome::ClaimTake(None, taken) => bool::to_napi_value(env, taken),
         Outcome::Done => <()>::to_napi_value(env, ()),
       }
@@ -314,7 +316,12 @@ pub fn sqlite_store_claim_receipt_and_take<'env>(
     lease_expires_at,
     expires_at,
   };
-  let grant = key(grant_agent_name, grant_tool_name, grant_proposal_hash, grant_scope);
+  let grant = key(
+    grant_agent_name,
+    grant_tool_name,
+    grant_proposal_hash,
+    grant_scope,
+  );
   queue(
     env,
     store,
