@@ -613,6 +613,101 @@ function conformance(name, open, options = {}) {
       assert.equal((await authorizeToolCall({ prepared: proposalOf('{"cents":900}'), policy, execute: () => ran.push(1), grants })).decision, 'require_approval');
     });
 
+    // Issue 35: round trips. A store wrapped to count every call per operation, and the
+    // calls made after the decision and before the handler ran.
+    const tripCounter = (store) => {
+      const all = {};
+      let log = null;
+      const wrapper = {};
+      for (const name of Object.keys(store)) {
+        if (typeof store[name] !== 'function') continue;
+        wrapper[name] = (...args) => {
+          all[name] = (all[name] ?? 0) + 1;
+          if (log !== null) log.push(name);
+          return store[name](...args);
+        };
+      }
+      return { wrapper, all, watch: () => { log = []; return log; }, stop: () => { const seen = log; log = null; return seen; } };
+    };
+
+    it('round trips (issue 35): an allowed call relying on no grant makes one store call before its handler, its claim', async ({ store }) => {
+      const { wrapper, all, watch, stop } = tripCounter(store);
+      const grants = createApprovalGrants({ store: wrapper });
+      const receipts = createExecutionReceipts({ store: wrapper, keepResults: true });
+      const policy = grants.policy(() => ({ decision: 'allow', reason: 'small' }));
+      const prepared = prepareToolCall({ agentName: 'payments', toolName: 'pay', rawArguments: '{"cents":5}', runId: 'r-35', toolCallId: 'c-plain' });
+      const seen = watch();
+      const decision = await evaluateToolCall({ prepared, policy });
+      let before;
+      const result = await executeToolCall(decision, () => { before = [...seen]; return { paid: 5 }; }, { receipts, grants });
+      stop();
+      assert.deepEqual(result, { paid: 5 });
+      assert.deepEqual(before, ['claimReceipt'], 'one store call before the handler');
+      assert.equal(all.completeReceipt, 1, 'the completion is sent before the answer');
+      assert.equal((await receipts.get({ agentName: 'payments', runId: 'r-35', toolCallId: 'c-plain' })).status, 'completed', 'read in this process, after its completion');
+      const replay = await executeToolCall(await evaluateToolCall({ prepared: prepareToolCall({ agentName: 'payments', toolName: 'pay', rawArguments: '{"cents":5}', runId: 'r-35', toolCallId: 'c-plain' }), policy }), () => assert.fail('ran twice'), { receipts, grants });
+      assert.deepEqual(replay, { paid: 5 }, 'a replay gets the kept result');
+    });
+
+    it('round trips (issue 35): an allowed call relying on a grant makes one store call after its decision and before its handler, the claim and the take together', async ({ store }) => {
+      const { wrapper, all, watch, stop } = tripCounter(store);
+      const grants = createApprovalGrants({ store: wrapper });
+      const receipts = createExecutionReceipts({ store: wrapper });
+      const policy = grants.policy(() => ({ decision: 'require_approval', reason: 'large' }));
+      const make = (toolCallId) => prepareToolCall({ agentName: 'payments', toolName: 'pay', rawArguments: '{"cents":900}', runId: 'r-35', toolCallId });
+      await grants.grant(make('c-granted'), { uses: 1 });
+      const seen = watch();
+      const decision = await evaluateToolCall({ prepared: make('c-granted'), policy });
+      assert.equal(decision.reason, 'approval_granted');
+      assert.deepEqual(seen, ['has'], 'the decision looks the grant up');
+      seen.length = 0;
+      let before;
+      await executeToolCall(decision, () => { before = [...seen]; return 'paid'; }, { receipts, grants });
+      stop();
+      assert.deepEqual(before, ['claimReceiptAndTake'], 'one store call between the decision and the handler');
+      assert.equal(all.take ?? 0, 0, 'no separate take');
+      assert.equal(all.claimReceipt ?? 0, 0, 'no separate claim');
+      assert.equal(await grants.has(make('c-granted')), false, 'the single use is spent');
+      assert.equal((await receipts.get({ agentName: 'payments', runId: 'r-35', toolCallId: 'c-granted' })).status, 'completed');
+    });
+
+    it('claimReceiptAndTake (issue 35): a refused receipt takes no use, a missing grant leaves no claim, the last use goes to one call', async ({ store }) => {
+      if (typeof store.claimReceiptAndTake !== 'function') return;
+      const q = query('agent', 'tool', hash());
+      const key = rkey('agent', 'run-j', 'call-j');
+      const first = claimOf(key);
+      assert.equal(await store.claimReceiptAndTake(first, 1000, q, 1000), false, 'no grant: false');
+      assert.equal(await store.getReceipt(key, 1000), null, 'no grant: nothing claimed');
+      assert.equal(await store.put(record(q, { uses: 2 }), 1000), true);
+      assert.equal(await store.claimReceiptAndTake(first, 1000, q, 1000), null, 'claimed and taken');
+      assertRecord(await store.getReceipt(key, 1000), inProgress(first), 'the claim is stored');
+      assertRecord(await store.claimReceiptAndTake(claimOf(key, { claimedAt: 1001 }), 1001, q, 1001), inProgress(first), 'a held key answers the record');
+      assert.equal(await store.take(q, 1002), true, 'the refused claim took no use: one is left');
+      assert.equal(await store.take(q, 1002), false);
+      // A completed receipt and no grant left: the receipt's refusal, not the grant's.
+      assert.equal(await store.completeReceipt(outcomeOf(first), 1010), true);
+      const done = await store.claimReceiptAndTake(claimOf(key, { claimedAt: 1020 }), 1020, q, 1020);
+      assert.equal(done.status, 'completed', 'the receipt refuses first');
+      // N calls of other keys race for the last use: exactly one claims.
+      const last = query('agent', 'tool', hash());
+      assert.equal(await store.put(record(last, { uses: 1 }), 1000), true);
+      const claims = Array.from({ length: 8 }, (_, i) => claimOf(rkey('agent', 'run-race', `call-${i}`)));
+      const answers = await Promise.all(claims.map((c) => store.claimReceiptAndTake(c, 1000, last, 1000)));
+      assert.equal(answers.filter((a) => a === null).length, 1, 'one winner');
+      assert.equal(answers.filter((a) => a === false).length, 7, 'the others find no grant');
+      for (let i = 0; i < claims.length; i++) {
+        const stored = await store.getReceipt(claims[i], 1000);
+        assert.equal(stored === null, answers[i] !== null, 'only the winner holds a claim');
+      }
+      // N attempts of one key with many uses: one claims, one use taken.
+      const many = query('agent', 'tool', hash());
+      assert.equal(await store.put(record(many, { uses: 20 }), 1000), true);
+      const same = Array.from({ length: 8 }, () => claimOf(rkey('agent', 'run-same', 'call')));
+      const got = await Promise.all(same.map((c) => store.claimReceiptAndTake(c, 1000, many, 1000)));
+      assert.equal(got.filter((a) => a === null).length, 1, 'one claim of one key');
+      assert.equal(await takeAll(store, many, 1000, 25), 19, 'one use taken');
+    });
+
     const checks = checksArguments === false ? 'this store trusts the grants object, which checks every argument' : false;
     test('every method refuses bad arguments before any I/O, a Proxy unread', { skip: checks }, (t) => withStore(t, open, async ({ store }) => {
       const good = query('agent', 'tool', hash());

@@ -12,7 +12,8 @@
 //
 //   node benches/load.js [--calls N] [--time-limit S] [--sessions N] [--quick]
 //                        [--no-sdk] [--no-restart] [--restart-at F] [--outage S]
-//                        [--pg-url URL [--pg-data DIR]] [--runtime node26|node20|...] [--json FILE]
+//                        [--pg-url URL [--pg-data DIR]] [--store postgres|redis [--redis-url URL]]
+//                        [--runtime node26|node20|...] [--json FILE]
 //
 // PostgreSQL: by default a throwaway cluster of the test's own (benches/load/pg.js), so the
 // restart disturbs no one else; --pg-url uses a running server (restarted only with --pg-data).
@@ -44,6 +45,8 @@ function usage() {
     '  --lease-ms MS      the receipts\' lease (default 10000)',
     '  --pg-url URL       an existing PostgreSQL (default: a throwaway cluster of the test\'s own)',
     '  --pg-data DIR      its data directory, to restart it with pg_ctl (without it: no restart)',
+    '  --store NAME       where the gate keeps grants and receipts: postgres (default) or redis (a redis-server of the test\'s own, appendfsync always)',
+    '  --redis-url URL    an existing Redis for --store redis (not restarted)',
     '  --runtime NAME     run under node26 (the default when found), node24, node22, node20 or node (this one)',
     '  --json FILE        also write the results as JSON',
     '  --no-receipts      the gate without receipts (receipts: false): the retry checks must then fail',
@@ -53,7 +56,7 @@ function usage() {
 function parseArgs(argv) {
   const opts = {
     calls: null, timeLimitS: null, sessions: 64, quick: false, sdk: true, restart: true, restartAt: 0.4,
-    outageS: null, leaseMs: 10_000, receipts: true, pgUrl: null, pgData: null, runtime: null, json: null,
+    outageS: null, leaseMs: 10_000, receipts: true, pgUrl: null, pgData: null, store: 'postgres', redisUrl: null, runtime: null, json: null,
   };
   const positive = (text, name) => {
     const n = Number(text);
@@ -88,6 +91,8 @@ function parseArgs(argv) {
       case '--lease-ms': opts.leaseMs = Math.round(positive(next(), name)); break;
       case '--pg-url': opts.pgUrl = next(); break;
       case '--pg-data': opts.pgData = next(); break;
+      case '--store': opts.store = next(); if (opts.store !== 'postgres' && opts.store !== 'redis') throw new UsageError('--store is postgres or redis'); break;
+      case '--redis-url': opts.redisUrl = next(); break;
       case '--runtime': opts.runtime = next(); break;
       case '--json': opts.json = next(); break;
       case '--here': break;
@@ -174,14 +179,14 @@ async function runOnce(mode, opts, work, pg) {
   const out = path.join(work, `${tag}-client.json`);
   const table = `load_${randomBytes(4).toString('hex')}`;
   const secret = randomBytes(32).toString('hex');
-  const server = start('server.js', { mode, pgUrl: pg ? pg.url : null, table, logFile, secret, leaseMs: opts.leaseMs, receipts: opts.receipts }, (m) => {
+  const server = start('server.js', { mode, store: opts.store, pgUrl: pg ? pg.url : null, table, logFile, secret, leaseMs: opts.leaseMs, receipts: opts.receipts }, (m) => {
     if (m.type === 'error') console.error(`server: ${m.message}`);
   });
   const { port } = await server.wait('ready');
   let reviewer = null;
   const reviews = new Map();
   if (mode === 'gated') {
-    reviewer = start('reviewer.js', { pgUrl: pg.url, table, secret });
+    reviewer = start('reviewer.js', { store: opts.store, pgUrl: pg.url, table, secret });
     await reviewer.wait('ready');
   }
   const outage = { planned: mode === 'gated' && opts.restart && pg.restartable, stopBegin: null, stopDone: null, startBegin: null, startDone: null, error: null };
@@ -231,8 +236,8 @@ async function runOnce(mode, opts, work, pg) {
   const results = JSON.parse(fs.readFileSync(out, 'utf8'));
   const executions = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : [];
   let receipts = null;
-  if (mode === 'gated') receipts = await readReceipts(pg.url, table);
-  return { mode, tag, done, results, executions, receipts, reviews, reviewerStats, outage, rss: rss.samples, cpu };
+  if (mode === 'gated') receipts = opts.store === 'redis' ? await readRedisReceipts(pg.url, table) : await readReceipts(pg.url, table);
+  return { mode, tag, done, results, executions, receipts, reviews, reviewerStats, outage, rss: rss.samples, cpu, storeName: storeName(opts) };
 }
 
 async function restartPg(pg, opts, outage) {
@@ -240,12 +245,12 @@ async function restartPg(pg, opts, outage) {
     outage.stopBegin = Date.now();
     await pg.stop();
     outage.stopDone = Date.now();
-    console.log(`  PostgreSQL stopped (pg_ctl -m fast, ${outage.stopDone - outage.stopBegin} ms); starting it again in ${opts.outageS} s`);
+    console.log(`  ${storeName(opts)} stopped (${opts.store === 'redis' ? 'SHUTDOWN' : 'pg_ctl -m fast'}, ${outage.stopDone - outage.stopBegin} ms); starting it again in ${opts.outageS} s`);
     await sleep(opts.outageS * 1000);
     outage.startBegin = Date.now();
     await pg.start();
     outage.startDone = Date.now();
-    console.log(`  PostgreSQL started (${outage.startDone - outage.startBegin} ms)`);
+    console.log(`  ${storeName(opts)} started (${outage.startDone - outage.startBegin} ms)`);
   } catch (error) {
     outage.error = error.message;
     console.error(`  PostgreSQL restart failed: ${error.message}`);
@@ -266,6 +271,34 @@ async function readReceipts(url, table) {
       await sleep(500);
     } finally {
       await client.end().catch(() => {});
+    }
+  }
+}
+
+/** The same from Redis: the receipt hashes under the run's prefix (`c` tool call id, `s` status). */
+async function readRedisReceipts(url, table) {
+  const { createClient } = require('redis');
+  for (let tries = 0; ; tries++) {
+    const client = createClient({ url });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const out = new Map();
+      let cursor = '0';
+      do {
+        const reply = await client.sendCommand(['SCAN', cursor, 'MATCH', `${table}:r:*`, 'COUNT', '1000']);
+        cursor = reply[0];
+        for (const key of reply[1]) {
+          const [c, status] = await client.sendCommand(['HMGET', key, 'c', 's']);
+          out.set(c, status);
+        }
+      } while (cursor !== '0');
+      return out;
+    } catch (error) {
+      if (tries >= 20) throw error;
+      await sleep(500);
+    } finally {
+      await client.close?.().catch?.(() => {});
     }
   }
 }
@@ -363,7 +396,7 @@ function check(run) {
     const completedNotRun = [...receipts.entries()].filter(([ref, status]) => status === 'completed' && (ranCount.get(ref) ?? 0) !== 1);
     const claimedNotRun = [...receipts.entries()].filter(([ref, status]) => status === 'in_progress' && (ranCount.get(ref) ?? 0) === 0).length;
     const receiptStatus = tally([...receipts.values()]);
-    add('PostgreSQL lost no receipt', withoutReceipt.length === 0 && completedNotRun.length === 0,
+    add(`${run.storeName} lost no receipt`, withoutReceipt.length === 0 && completedNotRun.length === 0,
       `${receipts.size} receipts (${Object.entries(receiptStatus).map(([s, n]) => `${n} ${s}`).join(', ')}); ${withoutReceipt.length} executions without a receipt${list(withoutReceipt)}; ${completedNotRun.length} completed receipts without exactly one run; ${claimedNotRun} claims that never ran (the claim's answer or the grant's spending lost to the outage: outcome_unknown, never run)`);
     if (outage.planned) {
       const t0 = results.t0;
@@ -371,7 +404,7 @@ function check(run) {
       const ranInside = inside.filter((r) => r[3] === 'ran').length;
       const ok = outage.error === null && outage.stopDone !== null && outage.startDone !== null && ranInside === 0;
       run.outageAnswers = tally(inside.map((r) => r[3]));
-      add('PostgreSQL stopped and started mid-run: calls during the outage were denied or refused', ok,
+      add(`${run.storeName} stopped and started mid-run: calls during the outage were denied or refused`, ok,
         outage.error ?? `stopped ${(outage.stopDone - outage.stopBegin)} ms after ${new Date(outage.stopBegin).toISOString()}, down ${((outage.startDone - outage.stopDone) / 1000).toFixed(1)} s; ${inside.length} requests sent and answered while it was down: ${Object.entries(run.outageAnswers).map(([c, n]) => `${n} ${c}`).join(', ') || 'none'}; ${ranInside} ran`);
     }
   }
@@ -452,8 +485,8 @@ async function main(opts) {
       console.log('\n== the SDK alone: a plain McpServer per session, no gate');
       runs.push(await runOnce('sdk', opts, work, null));
     }
-    pg = await openServer(opts);
-    console.log(`\n== gated: gateMcpServer with approval grants and execution receipts on PostgreSQL (${pg.describe})`);
+    pg = opts.store === 'redis' ? await openRedisServer(opts) : await openServer(opts);
+    console.log(`\n== gated: gateMcpServer with approval grants and execution receipts on ${storeName(opts)} (${pg.describe})`);
     if (opts.restart && !pg.restartable) console.log('  (no restart: give --pg-data with --pg-url)');
     runs.push(await runOnce('gated', { ...opts, restart: opts.restart }, work, pg));
   } finally {
@@ -510,7 +543,7 @@ function markdown(report) {
   const lines = [
     `Node ${report.meta.node}, ${report.options.sessions} sessions, ${report.meta.date.slice(0, 10)}, load average ${report.meta.loadAvgStart.join(' ')} (start) / ${report.meta.loadAvgEnd.join(' ')} (end)`,
     '',
-    `| | SDK alone | gated, grants${report.options.receipts ? ' + receipts' : ' (receipts: false)'} on PostgreSQL |`,
+    `| | SDK alone | gated, grants${report.options.receipts ? ' + receipts' : ' (receipts: false)'} on ${storeName(report.options)} |`,
     '|---|---|---|',
     ...rows.map(([label, f]) => `| ${label} | ${cell(sdk, f)} | ${cell(gated, f)} |`),
   ];
@@ -521,6 +554,11 @@ function markdown(report) {
 }
 
 const { openServer } = require('./load/pg');
+const { openRedisServer } = require('./load/redis');
+
+function storeName(opts) {
+  return opts.store === 'redis' ? 'Redis' : 'PostgreSQL';
+}
 
 /** Whether a bench command line asks for the load group (benches/bench.js hands it here). */
 function wanted(argv) {

@@ -200,6 +200,13 @@ export interface SqliteReceiptRow {
 /** Claims a receipt key: resolves null when claimed, else the stored record. */
 export declare function sqliteStoreClaimReceipt(store: ExternalObject<'SqliteGrantStore'>, agentName: string, runId: string | undefined | null, toolCallId: string, proposalHash: string, claimId: string, claimedAt: number, leaseExpiresAt: number, expiresAt: number, now: number): Promise<SqliteReceiptRow | null>
 
+/**
+ * Claims a receipt key and takes one use of a grant in one transaction: resolves the
+ * stored record that refuses the claim, false (no live grant: nothing claimed) or true
+ * (claimed and taken).
+ */
+export declare function sqliteStoreClaimReceiptAndTake(store: ExternalObject<'SqliteGrantStore'>, agentName: string, runId: string | undefined | null, toolCallId: string, proposalHash: string, claimId: string, claimedAt: number, leaseExpiresAt: number, expiresAt: number, now: number, grantAgentName: string, grantToolName: string, grantProposalHash: string, grantScope: string | undefined | null, grantNow: number): Promise<SqliteReceiptRow | boolean>
+
 /** Closes the store once the calls queued before are done; later calls reject `closed`. */
 export declare function sqliteStoreClose(store: ExternalObject<'SqliteGrantStore'>): Promise<void>
 

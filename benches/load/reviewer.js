@@ -7,15 +7,25 @@
 // restarting) is tried again until it is stored; `seal_used` on a retry means an earlier
 // attempt was stored (its answer lost), which grants.has confirms.
 //
-// argv[2]: JSON { pgUrl, table, secret }
+// argv[2]: JSON { store: 'postgres' | 'redis', pgUrl (the store's URL), table (or the Redis prefix), secret }
 
-const { Pool } = require('pg');
-const { createApprovalGrants, createPostgresGrantStore, isApprovalGrantError } = require('tool-argument-snapshot');
+const { createApprovalGrants, createPostgresGrantStore, createRedisGrantStore, isApprovalGrantError } = require('tool-argument-snapshot');
 
 const config = JSON.parse(process.argv[2]);
-const pool = new Pool({ connectionString: config.pgUrl, max: 4, connectionTimeoutMillis: 2000 });
-pool.on('error', () => {});
-const store = createPostgresGrantStore({ pool, table: config.table, timeoutMs: 5000 });
+let pool = null;
+let redis = null;
+let store;
+if (config.store === 'redis') {
+  const { createClient } = require('redis');
+  redis = createClient({ url: config.pgUrl });
+  redis.on('error', () => {});
+  store = createRedisGrantStore({ client: redis, prefix: `${config.table}:`, timeoutMs: 5000 });
+} else {
+  const { Pool } = require('pg');
+  pool = new Pool({ connectionString: config.pgUrl, max: 4, connectionTimeoutMillis: 2000 });
+  pool.on('error', () => {});
+  store = createPostgresGrantStore({ pool, table: config.table, timeoutMs: 5000 });
+}
 const grants = createApprovalGrants({ store, keys: [{ id: 'load', secret: config.secret }] });
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -64,7 +74,7 @@ process.on('message', (message) => {
       (error) => process.send({ type: 'reviewed', ref: message.ref, ok: false, code: String(error && (error.code || error.name)) }),
     );
   } else if (message.type === 'stop') {
-    pool.end().finally(() => process.send({ type: 'stopped', granted, storeRetries }, () => process.exit(0)));
+    (pool !== null ? pool.end() : redis.close()).catch(() => {}).finally(() => process.send({ type: 'stopped', granted, storeRetries }, () => process.exit(0)));
   }
 });
-process.send({ type: 'ready' });
+(redis !== null ? redis.connect() : Promise.resolve()).then(() => process.send({ type: 'ready' }));

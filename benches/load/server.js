@@ -6,7 +6,7 @@
 // appends the call's reference to this process's execution log (one line per run,
 // written synchronously before it answers), which the checks count afterwards.
 //
-// argv[2]: JSON { mode: 'gated' | 'sdk', pgUrl, table, logFile, secret, leaseMs, receipts }
+// argv[2]: JSON { mode: 'gated' | 'sdk', store: 'postgres' | 'redis', pgUrl (the store's URL), table (or the Redis prefix), logFile, secret, leaseMs, receipts }
 
 const fs = require('node:fs');
 const http = require('node:http');
@@ -36,16 +36,32 @@ function policy(input) {
   return { decision: 'require_approval', reason: 'large_payment' };
 }
 
-async function gatedFactory() {
+/** The gate's store: PostgreSQL (a pg Pool), or Redis (--store redis: a node-redis client). */
+async function openStore() {
+  const { createPostgresGrantStore, createRedisGrantStore } = require('tool-argument-snapshot');
+  if (config.store === 'redis') {
+    const { createClient } = require('redis');
+    // While Redis restarts the client reconnects on its own; commands meanwhile wait in
+    // its queue and the store's timeout answers them (the gate refuses them).
+    const client = createClient({ url: config.pgUrl });
+    client.on('error', () => {});
+    await client.connect();
+    return createRedisGrantStore({ client, prefix: `${config.table}:`, timeoutMs: 5000 });
+  }
   const { Pool } = require('pg');
-  const { createApprovalGrants, createExecutionReceipts, createPostgresGrantStore } = require('tool-argument-snapshot');
-  const { gateMcpServer } = require('tool-argument-snapshot/mcp');
   // While PostgreSQL restarts, idle connections are closed under the pool: the pool
   // reports it here, and the store calls in flight fail (the gate refuses them).
   const pool = new Pool({ connectionString: config.pgUrl, max: 16, connectionTimeoutMillis: 2000 });
   pool.on('error', () => {});
   const store = createPostgresGrantStore({ pool, table: config.table, timeoutMs: 5000 });
   await store.migrate();
+  return store;
+}
+
+async function gatedFactory() {
+  const { createApprovalGrants, createExecutionReceipts } = require('tool-argument-snapshot');
+  const { gateMcpServer } = require('tool-argument-snapshot/mcp');
+  const store = await openStore();
   const grants = createApprovalGrants({ store, keys: [{ id: 'load', secret: config.secret }] });
   const receipts = config.receipts ? createExecutionReceipts({ store, keepResults: true, leaseMs: config.leaseMs }) : false;
   return (onSession) => {

@@ -69,6 +69,8 @@ function createApprovalGrants(options) {
   const storeGetProposal = storeMethod(store, 'getProposal', true);
   const storeDeleteProposal = storeMethod(store, 'deleteProposal', true);
   const storeListProposals = storeMethod(store, 'listProposals', true);
+  // Optional (docs/stores.md): a receipt's claim and one use's take in one call.
+  const storeClaimAndTake = storeMethod(store, 'claimReceiptAndTake', true);
   // From now on, policies run inside their evaluation (./registry.js).
   grantsInUse();
   /** What identifies this grants object among the uses an evaluation relied on. */
@@ -245,6 +247,19 @@ function createApprovalGrants(options) {
   }
 
   /**
+   * What the evaluation's joint spend asks (registry.js): in this grants' own store, and
+   * unobserved (a spend-channel subscriber sees the take on its own, as without it), a
+   * function that claims the receipt of `request` and takes one use of `query` in one
+   * store call, answering the store's answer as a box. Undefined otherwise.
+   */
+  function jointFor(query) {
+    return (target) => {
+      if (target !== store || observed(SPEND)) return undefined;
+      return (request) => call(storeClaimAndTake, store, [own(request, 'claim'), own(request, 'now'), query, clock()]);
+    };
+  }
+
+  /**
    * The grant this evaluation may rely on: the marked allow, a deny when the store failed,
    * or undefined (no live grant, or an input outside its own evaluation).
    */
@@ -267,7 +282,7 @@ function createApprovalGrants(options) {
       return { decision: 'deny', reason: 'grant_store_unavailable' };
     }
     if (answer.value === true && evaluation.isOpen()) {
-      evaluation.addUse(owner, () => take(query, evaluation));
+      evaluation.addUse(owner, () => take(query, evaluation), storeClaimAndTake === undefined ? undefined : jointFor(query));
       // Marked: handed to another evaluation (a memoized answer), it is a runtime deny.
       const allow = ObjectFreeze({ decision: 'allow', reason: 'approval_granted' });
       markAnswer(allow, evaluation);

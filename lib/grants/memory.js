@@ -100,6 +100,24 @@ function createMemoryStore() {
     return expiresAt !== undefined && (expiresAt === null || now < expiresAt);
   }
 
+  /** Takes one use of the live record of the key that expires first: whether one was taken. */
+  function takeUse(query, now) {
+    const key = keyOf(query);
+    const list = liveRecords(key, now);
+    if (list === undefined) return false;
+    // The grant that expires first is used first.
+    let chosen = 0;
+    for (let i = 1; i < list.length; i++) {
+      const a = list[i].expiresAt;
+      const b = list[chosen].expiresAt;
+      if (a !== null && (b === null || a < b)) chosen = i;
+    }
+    list[chosen].uses -= 1;
+    if (list[chosen].uses === 0) ArrayPrototypeSplice(list, chosen, 1);
+    if (list.length === 0) MapPrototypeDelete(grants, key);
+    return true;
+  }
+
   return ObjectFreeze({
     put(record, now) {
       if (record.nonce !== null) {
@@ -116,22 +134,7 @@ function createMemoryStore() {
     has(query, now) {
       return hasLive(keyOf(query), now);
     },
-    take(query, now) {
-      const key = keyOf(query);
-      const list = liveRecords(key, now);
-      if (list === undefined) return false;
-      // The grant that expires first is used first.
-      let chosen = 0;
-      for (let i = 1; i < list.length; i++) {
-        const a = list[i].expiresAt;
-        const b = list[chosen].expiresAt;
-        if (a !== null && (b === null || a < b)) chosen = i;
-      }
-      list[chosen].uses -= 1;
-      if (list[chosen].uses === 0) ArrayPrototypeSplice(list, chosen, 1);
-      if (list.length === 0) MapPrototypeDelete(grants, key);
-      return true;
-    },
+    take: takeUse,
     delete(query) {
       MapPrototypeDelete(grants, keyOf(query));
     },
@@ -191,6 +194,24 @@ function createMemoryStore() {
       const key = receiptKeyOf(c);
       const existing = liveReceipt(key, t);
       if (existing !== undefined) return receiptCopy(existing);
+      c.status = 'in_progress';
+      c.completedAt = null;
+      c.resultJson = null;
+      MapPrototypeSet(receipts, key, receiptCopy(c));
+      return null;
+    },
+    /**
+     * The claim and one use of the grant `query` together (docs/stores.md): the record that
+     * refuses the claim (nothing stored, no use taken), false when no live grant is left
+     * (nothing claimed), or null: claimed and one use taken.
+     */
+    claimReceiptAndTake(claim, now, query, grantNow) {
+      const c = readReceiptClaim(claim);
+      const t = readReceiptNow(now);
+      const key = receiptKeyOf(c);
+      const existing = liveReceipt(key, t);
+      if (existing !== undefined) return receiptCopy(existing);
+      if (!takeUse(query, grantNow)) return false;
       c.status = 'in_progress';
       c.completedAt = null;
       c.resultJson = null;

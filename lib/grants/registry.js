@@ -32,9 +32,16 @@
 //   attemptId()                         the attempt id of its prepared call (events)
 //   isOpen(), close()                   open until the policy has answered
 //   fail(), failed()                    a grants store failed while the policy looked
-//   addUse(owner, take)                 take() spends one use; at most one per owner
+//   addUse(owner, take, joint?)         take() spends one use; at most one per owner. joint(store),
+//                                       synchronous and without effect, answers a function
+//                                       that claims a receipt and takes the use in one store
+//                                       call (or undefined: it cannot, in that store)
 //   hasUses()
 //   spend()                             spends every use once: the same promise for every caller
+//   spendWithClaim(store, request)      (added in 35, optional: an older copy has none) when the
+//                                       sole use can be taken with the receipt's claim in
+//                                       `store`, spends it that way and answers the store's
+//                                       answer (a box); otherwise undefined, nothing done
 
 const P = require('../primordials');
 const { ours, oursKept, isPromise } = require('../promises');
@@ -131,6 +138,24 @@ async function spendAll(uses) {
   return true;
 }
 
+/** What a joint claim-and-take answered, as a box; a throw or a rejection is a failed box. */
+async function jointAnswer(run, request) {
+  try {
+    const result = run(request);
+    const value = isPromise(result) ? await ours(result) : result;
+    if (value === null || typeof value !== 'object' || isProxy(value)) return { __proto__: null, ok: false, value: undefined };
+    return value;
+  } catch (error) {
+    return { __proto__: null, ok: false, value: error };
+  }
+}
+
+/** Whether a joint answer took the use: only a claimed-and-taken answer (null) did. */
+async function jointTaken(answer) {
+  const box = await ours(answer);
+  return box.ok === true && box.value === null;
+}
+
 /**
  * An evaluation (the protocol above): its fields are defined (class fields, so no setter
  * runs) and frozen; its methods live on a frozen prototype without Object.prototype behind
@@ -184,16 +209,42 @@ class Evaluation {
     return this.#failed;
   }
 
-  addUse(owner, take) {
+  addUse(owner, take, joint) {
     if (!this.#open || typeof take !== 'function') return;
     let uses = this.#uses;
     if (uses === null) uses = this.#uses = [];
     for (let i = 0; i < uses.length; i++) if (uses[i].owner === owner) return;
-    ArrayPrototypePush(uses, ObjectFreeze({ __proto__: null, owner, take }));
+    ArrayPrototypePush(uses, ObjectFreeze({ __proto__: null, owner, take, joint: typeof joint === 'function' ? joint : undefined }));
   }
 
   hasUses() {
     return this.#uses !== null;
+  }
+
+  /**
+   * Spends the evaluation's one use together with a receipt's claim, when the grants object
+   * that added it can do both in one call to `store`: the promise of that call's box
+   * `{ ok, value }` (value: null claimed and taken, false no live grant, else the receipt
+   * that refused the claim). Undefined, with nothing done, when the evaluation is spent, has
+   * another number of uses, or its grants object cannot (another store, an older copy).
+   * spend() then answers whether the use was taken.
+   */
+  spendWithClaim(store, request) {
+    const uses = this.#uses;
+    if (this.#spent !== undefined || uses === null || uses.length !== 1) return undefined;
+    const joint = uses[0].joint;
+    if (joint === undefined) return undefined;
+    let run;
+    try {
+      run = joint(store);
+    } catch {
+      return undefined;
+    }
+    if (typeof run !== 'function') return undefined;
+    this.#open = false;
+    const answer = oursKept(jointAnswer(run, request));
+    this.#spent = oursKept(jointTaken(answer));
+    return answer;
   }
 
   spend() {

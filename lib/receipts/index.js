@@ -12,12 +12,13 @@ const { own, optionalInput } = require('../input');
 const { createMemoryStore } = require('../grants/memory');
 const { canonicalize } = require('../snapshot');
 const P = require('../primordials');
-const { ours, isPromise } = require('../promises');
+const { ours, isPromise, attach } = require('../promises');
 
 const { ObjectFreeze, StringPrototypeIsWellFormed, isProxy, JSONParse, SafeWeakMap, WeakMapPrototypeGet, WeakMapPrototypeSet } = P;
 const { binding } = require('../native');
 // Captured when the package loaded (this module loads at first use).
 const { NumberIsSafeInteger, DateNow, SafePromise, SafeSetTimeout: timerSet, SafeClearTimeout: timerClear, SafeError, StringPrototypeSlice } = P;
+const { SafeMap, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete } = P;
 // Random bytes from the operating system through the addon (node:crypto is not loaded).
 const randomHex = binding.randomHex;
 
@@ -190,6 +191,72 @@ function callStore(state, name, args) {
   });
 }
 
+/** A promise of the package's own, bounded by the receipts' `timeoutMs` (rejects past it). */
+function bounded(state, name, promise) {
+  return new SafePromise((resolve, reject) => {
+    let done = false;
+    const timer = timerSet(() => {
+      if (done) return;
+      done = true;
+      reject(new SafeError(`receipt store ${name} timed out`));
+    }, state.timeoutMs);
+    const settle = (ok, value) => {
+      if (done) return;
+      done = true;
+      timerClear(timer);
+      if (ok) resolve(value);
+      else reject(value);
+    };
+    attach(promise, (value) => settle(true, value), (error) => settle(false, error));
+  });
+}
+
+// Completions in flight (issue 35). An outcome is recorded after the handler without
+// holding up its answer: the attempt resolves once the handler settled and its completion
+// was sent. Until the store answers, the receipt reads `in_progress` in the store (in any
+// process); a crash meanwhile leaves it so, and past its lease it reads `outcome_unknown`,
+// never runs again. In this process, every receipts object over the store waits for the
+// key's completion before it reads, claims or forgets that key: what it answers is what it
+// answered when the completion was awaited.
+const PENDING = new SafeWeakMap();
+
+/** The text that names a receipt key in the pending map (lengths first: no two keys meet). */
+function keyText(key) {
+  const run = key.runId === null ? '-' : `+${key.runId}`;
+  return `${key.agentName.length}:${key.agentName}${key.toolCallId.length}:${key.toolCallId}${run}`;
+}
+
+/** The completion in flight for a key in this receipts' store (a promise that never rejects), or undefined. */
+function pendingOf(state, key) {
+  const map = WeakMapPrototypeGet(PENDING, state.store);
+  if (map === undefined || MapPrototypeGetSize(map) === 0) return undefined;
+  return MapPrototypeGet(map, keyText(key));
+}
+
+/** Keeps a completion in flight until it settles (a failure is ignored, as when it was awaited). */
+function trackPending(state, key, promise) {
+  let map = WeakMapPrototypeGet(PENDING, state.store);
+  if (map === undefined) {
+    map = new SafeMap();
+    WeakMapPrototypeSet(PENDING, state.store, map);
+  }
+  const text = keyText(key);
+  let tracked;
+  const settled = () => {
+    if (MapPrototypeGet(map, text) === tracked) MapPrototypeDelete(map, text);
+  };
+  tracked = new SafePromise((resolve) => {
+    attach(promise, () => {
+      settled();
+      resolve(undefined);
+    }, () => {
+      settled();
+      resolve(undefined);
+    });
+  });
+  MapPrototypeSet(map, text, tracked);
+}
+
 /**
  * Makes an execution receipts object: `{ store?, leaseMs?, retentionMs?, keepResults?,
  * retryFailed?, now?, timeoutMs? }`, read as own data properties (a Proxy is refused
@@ -220,6 +287,8 @@ function createExecutionReceipts(options) {
     /** The receipt of a key (payload-free), or null. */
     async get(key) {
       const k = readKey(key);
+      const pending = pendingOf(state, k);
+      if (pending !== undefined) await pending;
       const t = clock();
       const record = readRecord(await adopt(callStore(state, 'getReceipt', [k, t])));
       return record === undefined ? null : publicReceipt(record, t);
@@ -227,6 +296,8 @@ function createExecutionReceipts(options) {
     /** Deletes the receipt of a key, whatever it says: an operator allows a new run. */
     async forget(key) {
       const k = readKey(key);
+      const pending = pendingOf(state, k);
+      if (pending !== undefined) await pending;
       return (await adopt(callStore(state, 'deleteReceipt', [k]))) === true;
     },
     /** Deletes every receipt whose outcome is past its retention (never an unfinished claim); resolves how many. */
@@ -263,6 +334,14 @@ function hex32() {
   return id;
 }
 
+/** The claim record of an attempt made at `t`. */
+function claimRecordOf(state, key, proposalHash, t) {
+  return ObjectFreeze({
+    agentName: key.agentName, runId: key.runId, toolCallId: key.toolCallId,
+    proposalHash, claimId: hex32(), claimedAt: t, leaseExpiresAt: t + state.leaseMs, expiresAt: t + state.retentionMs,
+  });
+}
+
 /**
  * Claims the receipt of a call. Resolves `{ claimed: true, claim }` when this attempt
  * runs, `{ claimed: false, replay }` when a kept result comes back, or
@@ -272,16 +351,56 @@ async function claim(state, key, proposalHash, toolName, decisionName) {
   let t;
   let answer;
   try {
+    const pending = pendingOf(state, key);
+    if (pending !== undefined) await pending;
     t = state.clock();
-    const claimRecord = ObjectFreeze({
-      agentName: key.agentName, runId: key.runId, toolCallId: key.toolCallId,
-      proposalHash, claimId: hex32(), claimedAt: t, leaseExpiresAt: t + state.leaseMs, expiresAt: t + state.retentionMs,
-    });
+    const claimRecord = claimRecordOf(state, key, proposalHash, t);
     answer = await adopt(callStore(state, 'claimReceipt', [claimRecord, t]));
     if (answer === null || answer === undefined) return { claimed: true, claim: claimRecord };
   } catch {
     return { claimed: false, error: new ToolCallNotAllowedError('receipt_store_unavailable', toolName, decisionName) };
   }
+  return refusal(state, answer, t, proposalHash, toolName, decisionName);
+}
+
+/**
+ * Claims the receipt and spends the one grant use `evaluation` relied on in one store call,
+ * when the evaluation's grants object keeps its grants in this receipts' store and can
+ * (the store's optional claimReceiptAndTake; registry.js spendWithClaim). Undefined, with
+ * nothing done, when it cannot: the caller then claims and spends in two steps. Otherwise
+ * resolves as claim() does, `{ claimed: true, claim }` meaning claimed and the use taken;
+ * `{ claimed: false, error: grant_unavailable }` when no live grant was left (nothing was
+ * claimed). A refused receipt takes no use; a missing grant leaves no claim.
+ */
+async function claimWithGrant(state, key, proposalHash, toolName, decisionName, evaluation) {
+  if (evaluation === undefined || typeof evaluation.spendWithClaim !== 'function') return undefined;
+  if (pendingOf(state, key) !== undefined) return undefined;
+  let t;
+  let claimRecord;
+  let joint;
+  try {
+    t = state.clock();
+    claimRecord = claimRecordOf(state, key, proposalHash, t);
+    joint = evaluation.spendWithClaim(state.store, ObjectFreeze({ __proto__: null, claim: claimRecord, now: t }));
+  } catch {
+    return { claimed: false, error: new ToolCallNotAllowedError('receipt_store_unavailable', toolName, decisionName) };
+  }
+  if (joint === undefined) return undefined;
+  let box;
+  try {
+    box = await ours(bounded(state, 'claimReceiptAndTake', joint));
+  } catch {
+    box = undefined;
+  }
+  if (box === undefined || box.ok !== true) return { claimed: false, error: new ToolCallNotAllowedError('receipt_store_unavailable', toolName, decisionName) };
+  const answer = box.value;
+  if (answer === null) return { claimed: true, claim: claimRecord };
+  if (answer === false) return { claimed: false, error: new ToolCallNotAllowedError('grant_unavailable', toolName, decisionName) };
+  return refusal(state, answer, t, proposalHash, toolName, decisionName);
+}
+
+/** What a store's answer other than null (claimed) says to an attempt: a replay or a refusal. */
+function refusal(state, answer, t, proposalHash, toolName, decisionName) {
   const record = readRecord(answer);
   if (record === undefined) return { claimed: false, error: new ToolCallNotAllowedError('receipt_store_unavailable', toolName, decisionName) };
   if (record.proposalHash !== proposalHash) return { claimed: false, error: new ToolCallNotAllowedError('call_id_conflict', toolName, decisionName) };
@@ -324,21 +443,25 @@ function resultJsonOf(value) {
 
 /**
  * Records the outcome of a claimed run. A store failure is ignored: the handler already
- * ran, and the claim reads as outcome_unknown after its lease, never as a second run.
+ * ran, and the claim reads as outcome_unknown after its lease, never as a second run. A
+ * store that answers with a promise is not waited for (see PENDING above): the completion
+ * is in flight when this returns.
  */
-async function record(state, claimRecord, ok, value) {
+function record(state, claimRecord, ok, value) {
   if (!ok && state.retryFailed) return release(state, claimRecord);
+  let answer;
   try {
     const t = state.clock();
-    await adopt(callStore(state, 'completeReceipt', [ObjectFreeze({
+    answer = callStore(state, 'completeReceipt', [ObjectFreeze({
       agentName: claimRecord.agentName, runId: claimRecord.runId, toolCallId: claimRecord.toolCallId,
       claimId: claimRecord.claimId, status: ok ? 'completed' : 'failed', completedAt: t,
       resultJson: ok && state.keepResults ? resultJsonOf(value) : null, expiresAt: t + state.retentionMs,
-    }), t]));
+    }), t]);
   } catch {
-    // See above.
+    return undefined;
   }
+  if (isPromise(answer)) trackPending(state, claimRecord, answer);
   return undefined;
 }
 
-module.exports = { createExecutionReceipts, receiptsState, claim, release, record, METHODS, holdsReceipts, receiptsOfStore };
+module.exports = { createExecutionReceipts, receiptsState, claim, claimWithGrant, release, record, METHODS, holdsReceipts, receiptsOfStore };

@@ -75,7 +75,15 @@ async function runWithReceipts(rstate, decision, grants, handler, context, onRef
     if (onRefused !== undefined) onRefused(key);
     throw key;
   }
-  const claimed = await ours(receiptsCore().claim(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision));
+  // One store call for the claim and the grant's use when the evaluation relied on one grant
+  // kept in this receipts' store and nobody observes the execution (its events then say
+  // what they said with two steps); otherwise the claim, then the spend.
+  const evaluation = context === undefined && needsGrants(undefined, decision) ? state.evaluation : undefined;
+  let claimed = evaluation === undefined
+    ? undefined
+    : await ours(receiptsCore().claimWithGrant(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision, evaluation));
+  const joint = claimed !== undefined;
+  if (!joint) claimed = await ours(receiptsCore().claim(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision));
   if (!claimed.claimed) {
     if (claimed.replay === true) {
       receiptFields(context, 'replayed', undefined);
@@ -89,7 +97,11 @@ async function runWithReceipts(rstate, decision, grants, handler, context, onRef
   receiptFields(context, 'claimed', undefined);
   let allowed;
   try {
-    allowed = !needsGrants(grants, decision) || (await ours(grantsAllow(grants, decision)));
+    // After a joint claim the evaluation's use is spent: only the grants option is asked
+    // (a package grants object answers with that same spend).
+    allowed = joint
+      ? grants === undefined || (await ours(grantAvailable(grants, decision)))
+      : !needsGrants(grants, decision) || (await ours(grantsAllow(grants, decision)));
   } catch (error) {
     await ours(receiptsCore().release(rstate, claimed.claim));
     throw error;

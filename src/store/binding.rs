@@ -26,6 +26,10 @@ impl ToNapiValue for Outcome {
         Outcome::Receipt(row) => {
           Option::<SqliteReceiptRow>::to_napi_value(env, row.map(|r| SqliteReceiptRow::from(*r)))
         }
+        Outcome::ClaimTake(Some(row), _) => {
+          SqliteReceiptRow::to_napi_value(env, SqliteReceiptRow::from(*row))
+        }
+        Outcome::ClaimTake(None, taken) => bool::to_napi_value(env, taken),
         Outcome::Done => <()>::to_napi_value(env, ()),
       }
     }
@@ -279,6 +283,50 @@ pub fn sqlite_store_claim_receipt<'env>(
     expires_at,
   };
   queue(env, store, Op::ClaimReceipt(Box::new(claim), now))
+}
+
+/// Claims a receipt key and takes one use of a grant in one transaction: resolves the
+/// stored record that refuses the claim, false (no live grant: nothing claimed) or true
+/// (claimed and taken).
+#[napi(ts_return_type = "Promise<SqliteReceiptRow | boolean>")]
+#[allow(clippy::too_many_arguments)]
+pub fn sqlite_store_claim_receipt_and_take<'env>(
+  env: &'env Env,
+  #[napi(ts_arg_type = "ExternalObject<'SqliteGrantStore'>")] store: &External<Worker>,
+  agent_name: String,
+  run_id: Option<String>,
+  tool_call_id: String,
+  proposal_hash: String,
+  claim_id: String,
+  claimed_at: i64,
+  lease_expires_at: i64,
+  expires_at: i64,
+  now: i64,
+  grant_agent_name: String,
+  grant_tool_name: String,
+  grant_proposal_hash: String,
+  grant_scope: Option<String>,
+  grant_now: f64,
+) -> Result<Object<'env>> {
+  let claim = ReceiptClaim {
+    key: receipt_key(agent_name, run_id, tool_call_id),
+    proposal_hash,
+    claim_id,
+    claimed_at,
+    lease_expires_at,
+    expires_at,
+  };
+  let grant = key(
+    grant_agent_name,
+    grant_tool_name,
+    grant_proposal_hash,
+    grant_scope,
+  );
+  queue(
+    env,
+    store,
+    Op::ClaimReceiptAndTake(Box::new(claim), now, grant, grant_now),
+  )
 }
 
 /// Records a claimed run's outcome (only `in_progress` under the same claim id).

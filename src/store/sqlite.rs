@@ -589,6 +589,63 @@ impl SqliteGrantStore {
     Ok(None)
   }
 
+  /// Claims the receipt and takes one use of the grant `grant` in one transaction: the
+  /// record that refuses the claim (nothing stored, no use taken), `(None, false)` when no
+  /// live grant is left (nothing claimed), or `(None, true)`: claimed and one use taken.
+  pub fn claim_receipt_and_take(
+    &mut self,
+    claim: &ReceiptClaim,
+    now: i64,
+    grant: &GrantKey,
+    grant_now: f64,
+  ) -> Result<(Option<Receipt>, bool)> {
+    let tx = self
+      .conn
+      .transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let key = &claim.key;
+    let run_key = key.run_key();
+    if let Some(existing) = Self::read_receipt(&tx, &self.sql.receipt_get, key, &run_key)? {
+      if kept(&existing, now) {
+        tx.commit()?;
+        return Ok((Some(existing), false));
+      }
+    }
+    let args = params![
+      grant.proposal_hash,
+      grant.agent_name,
+      grant.tool_name,
+      grant.scope,
+      grant_now
+    ];
+    tx.prepare_cached(&self.sql.sweep_key)?.execute(args)?;
+    let picked: Option<(i64, i64)> = tx
+      .prepare_cached(&self.sql.pick)?
+      .query_row(args, |row| Ok((row.get(0)?, row.get(1)?)))
+      .optional()?;
+    let Some((id, uses)) = picked else {
+      tx.commit()?;
+      return Ok((None, false));
+    };
+    let spend = if uses <= 1 {
+      &self.sql.spend_last
+    } else {
+      &self.sql.spend_one
+    };
+    tx.prepare_cached(spend)?.execute([id])?;
+    tx.prepare_cached(&self.sql.receipt_put)?.execute(params![
+      key.agent_name,
+      run_key,
+      key.tool_call_id,
+      claim.proposal_hash,
+      claim.claim_id,
+      claim.claimed_at,
+      claim.lease_expires_at,
+      claim.expires_at
+    ])?;
+    tx.commit()?;
+    Ok((None, true))
+  }
+
   /// Records the outcome when the key's record is `in_progress` under the same claim id.
   pub fn complete_receipt(&mut self, outcome: &ReceiptOutcome) -> Result<bool> {
     let key = &outcome.key;

@@ -26,6 +26,7 @@ pub enum Op {
   DeleteProposal(String),
   ListProposals(Option<String>, u32, f64),
   ClaimReceipt(Box<ReceiptClaim>, i64),
+  ClaimReceiptAndTake(Box<ReceiptClaim>, i64, GrantKey, f64),
   CompleteReceipt(Box<ReceiptOutcome>),
   ReleaseReceipt(ReceiptKey, String),
   GetReceipt(ReceiptKey, i64),
@@ -42,6 +43,8 @@ pub enum Outcome {
   /// Kept proposals: key, JSON, key, JSON, ...
   Texts(Vec<String>),
   Receipt(Option<Box<Receipt>>),
+  /// A joint claim and take: the refusing record, else whether claimed and taken.
+  ClaimTake(Option<Box<Receipt>>, bool),
   Done,
 }
 
@@ -188,6 +191,10 @@ fn run(
     ),
     Op::ClaimReceipt(claim, now) => {
       Outcome::Receipt(store.claim_receipt(&claim, now)?.map(Box::new))
+    }
+    Op::ClaimReceiptAndTake(claim, now, key, grant_now) => {
+      let (record, taken) = store.claim_receipt_and_take(&claim, now, &key, grant_now)?;
+      Outcome::ClaimTake(record.map(Box::new), taken)
     }
     Op::CompleteReceipt(outcome) => Outcome::Bool(store.complete_receipt(&outcome)?),
     Op::ReleaseReceipt(key, claim_id) => Outcome::Bool(store.release_receipt(&key, &claim_id)?),

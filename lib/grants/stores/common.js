@@ -337,9 +337,9 @@ function causeCode(cause) {
  * body before any I/O) becomes a rejection, like every other failure of a store call.
  */
 function method(body) {
-  return function storeMethod(a, b, c) {
+  return function storeMethod(a, b, c, d) {
     try {
-      return body(a, b, c);
+      return body(a, b, c, d);
     } catch (error) {
       return PromiseReject(error);
     }

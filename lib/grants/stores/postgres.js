@@ -13,7 +13,7 @@ const R = require('./receipt-records');
 
 const { ArrayIsArray, ObjectFreeze, StringPrototypeCharCodeAt, isProxy } = P;
 // Captured when the package loaded (this module loads at first use).
-const { MathImul } = P;
+const { MathImul, ObjectKeys, ArrayPrototypePush, SafePromise, NumberPrototypeToString } = P;
 
 /**
  * A stable number for the advisory lock that serializes migrate() per table (concurrent
@@ -27,6 +27,22 @@ function lockKey(text) {
     hash = MathImul(hash, 0x01000193);
   }
   return hash | 0;
+}
+
+/**
+ * A prepared statement's name for a text: two 32-bit FNV-1a digests (two offset bases) and
+ * the length, so that two stores (or two copies of the package) over one pool never give
+ * one name to two texts.
+ */
+function statementName(text) {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const c = StringPrototypeCharCodeAt(text, i);
+    a = MathImul(a ^ c, 0x01000193);
+    b = MathImul(b ^ c, 0x01000193) ^ (b >>> 15);
+  }
+  return `tas_${NumberPrototypeToString(a >>> 0, 16)}_${NumberPrototypeToString(b >>> 0, 16)}_${NumberPrototypeToString(text.length, 16)}`;
 }
 
 /** The migration and every statement, for one table. */
@@ -99,6 +115,27 @@ CREATE INDEX IF NOT EXISTS "${name}_receipts_expires" ON ${r} (expires_at);
       `INSERT INTO ${r} AS kept (receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, result_json, expires_at) ` +
       "VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, 'in_progress', $7::bigint, $8::bigint, NULL, NULL, $9::bigint) " +
       `ON CONFLICT (receipt_id) DO UPDATE SET ${replace} RETURNING ${receiptColumns}`,
+    // The claim and one use of a grant together (claimReceiptAndTake): `pick` locks the live
+    // grant record that expires first (as take's subquery does); the claim is inserted only
+    // from its row, so without a live grant nothing is claimed; the use is taken only when
+    // the returned claim is this one ($6), so a claim the stored receipt refuses takes no
+    // use. Without a grant, `found` reads the receipt that would refuse the claim (the
+    // refusal is the receipt's, as with two steps).
+    claimReceiptAndTake:
+      `WITH pick AS (SELECT id FROM ${g} WHERE proposal_hash = $11::text AND agent_name = $12::text AND tool_name = $13::text AND scope IS NOT DISTINCT FROM $14::text ` +
+      'AND uses > 0 AND (expires_at IS NULL OR expires_at > $15::float8) ORDER BY expires_at ASC NULLS LAST, id LIMIT 1 FOR UPDATE), ' +
+      `claim AS (INSERT INTO ${r} AS kept (receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, result_json, expires_at) ` +
+      "SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, 'in_progress', $7::bigint, $8::bigint, NULL, NULL, $9::bigint FROM pick " +
+      `ON CONFLICT (receipt_id) DO UPDATE SET ${replace} RETURNING ${receiptColumns}), ` +
+      `took AS (UPDATE ${g} SET uses = uses - 1 WHERE id = (SELECT id FROM pick) AND uses > 0 AND EXISTS (SELECT 1 FROM claim WHERE "claimId" = $6::text) RETURNING id, uses), ` +
+      `found AS (SELECT ${receiptColumns} FROM ${r} WHERE receipt_id = $1::text AND (status = 'in_progress' OR expires_at > $10::bigint) AND NOT EXISTS (SELECT 1 FROM pick)) ` +
+      'SELECT claim.*, (SELECT id FROM took) AS "tookId", (SELECT uses FROM took) AS "tookUses" FROM claim ' +
+      'UNION ALL SELECT found.*, NULL::bigint, NULL::bigint FROM found',
+    // Completions sent while one is in flight go together: one statement for the batch.
+    completeReceipts:
+      `UPDATE ${r} AS kept SET status = v.status, completed_at = v.completed_at, result_json = v.result_json, expires_at = v.expires_at ` +
+      'FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::bigint[]) AS v(receipt_id, claim_id, status, completed_at, result_json, expires_at) ' +
+      "WHERE kept.receipt_id = v.receipt_id AND kept.claim_id = v.claim_id AND kept.status = 'in_progress' RETURNING kept.receipt_id AS id, kept.claim_id AS claim",
     completeReceipt:
       `UPDATE ${r} SET status = $3::text, completed_at = $4::bigint, result_json = $5::text, expires_at = $6::bigint ` +
       "WHERE receipt_id = $1::text AND claim_id = $2::text AND status = 'in_progress' RETURNING 1 AS done",
@@ -215,6 +252,10 @@ function createPostgresGrantStore(options) {
   const table = C.readTable(C.own(opts, 'table'), true);
   const timeoutMs = C.readTimeout(C.own(opts, 'timeoutMs'));
   const sql = statements(table);
+  // Every statement but the migration is prepared once per connection (pg's named
+  // statements): the name is a digest of the text (statementName).
+  const names = { __proto__: null };
+  for (const op of ObjectKeys(sql)) if (op !== 'ddl') names[sql[op]] = statementName(sql[op]);
   const where = `PostgreSQL grant store (table "${table.schema === null ? '' : `${table.schema}.`}${table.name}")`;
   let closed = false;
 
@@ -227,8 +268,10 @@ function createPostgresGrantStore(options) {
   /** Sends `text`; resolves with pg's answer (for several statements, a list of results). */
   function sendRaw(text, values, internal) {
     if (closed && !internal) throw CLOSED;
-    if (!single) return C.call(query, pool, [{ text, values, query_timeout: timeoutMs }]);
-    const sent = C.then(tail, () => C.call(query, pool, [{ text, values, query_timeout: timeoutMs }]));
+    const name = names[text];
+    const config = name === undefined ? { text, values, query_timeout: timeoutMs } : { name, text, values, query_timeout: timeoutMs };
+    if (!single) return C.call(query, pool, [config]);
+    const sent = C.then(tail, () => C.call(query, pool, [config]));
     tail = C.then(sent, ignore, ignore);
     return sent;
   }
@@ -249,6 +292,58 @@ function createPostgresGrantStore(options) {
   let cleanups = C.then(undefined, undefined);
   function dropSpent(id) {
     cleanups = C.then(C.then(cleanups, () => sendRaw(sql.dropSpent, [id], true)), ignore, ignore);
+  }
+
+  // Completions: one statement at a time per store; those sent meanwhile wait and go
+  // together in one statement (completeReceipts), each answered for its own row.
+  let completing = false;
+  let waiting = [];
+  function complete(values) {
+    return new SafePromise((resolve, reject) => {
+      ArrayPrototypePush(waiting, { values, resolve, reject });
+      if (!completing) flushCompletions();
+    });
+  }
+  function flushCompletions() {
+    const batch = waiting;
+    waiting = [];
+    if (batch.length === 0) {
+      completing = false;
+      return;
+    }
+    completing = true;
+    let sent;
+    let match;
+    try {
+      if (batch.length === 1) {
+        sent = send(sql.completeReceipt, batch[0].values);
+        match = (rows) => [rows.length === 1];
+      } else {
+        const columns = [[], [], [], [], [], []];
+        for (let i = 0; i < batch.length; i++) for (let j = 0; j < 6; j++) ArrayPrototypePush(columns[j], batch[i].values[j]);
+        sent = send(sql.completeReceipts, columns);
+        match = (rows) => {
+          const done = { __proto__: null };
+          for (let i = 0; i < rows.length; i++) {
+            const row = rows[i];
+            if (row === null || typeof row !== 'object' || isProxy(row)) throw BAD_RESULT;
+            done[`${C.own(row, 'id')} ${C.own(row, 'claim')}`] = true;
+          }
+          const answers = [];
+          for (let i = 0; i < batch.length; i++) ArrayPrototypePush(answers, done[`${batch[i].values[0]} ${batch[i].values[1]}`] === true);
+          return answers;
+        };
+      }
+    } catch (cause) {
+      sent = SafePromise.reject(cause);
+    }
+    C.then(C.then(sent, match), (answers) => {
+      for (let i = 0; i < batch.length; i++) batch[i].resolve(answers[i]);
+      flushCompletions();
+    }, (cause) => {
+      for (let i = 0; i < batch.length; i++) batch[i].reject(cause);
+      flushCompletions();
+    });
   }
 
   function keyValues(q, now) {
@@ -347,11 +442,34 @@ function createPostgresGrantStore(options) {
         }),
       );
     }),
+    claimReceiptAndTake: C.method((claim, now, query, grantNow) => {
+      const c = R.readReceiptClaim(claim);
+      const t = R.readReceiptNow(now);
+      const q = C.readQuery(query);
+      const gt = C.readNow(grantNow);
+      const claimId = C.encodeText(c.claimId);
+      const values = [R.receiptId(c), C.encodeText(c.agentName), c.runId === null ? null : C.encodeText(c.runId), C.encodeText(c.toolCallId), c.proposalHash, claimId, c.claimedAt, c.leaseExpiresAt, c.expiresAt, t, q.proposalHash, q.agentName, q.toolName, q.scope, gt];
+      return run('claimReceiptAndTake', () =>
+        C.then(send(sql.claimReceiptAndTake, values), (rows) => {
+          const record = receiptRow(rows);
+          if (record === null) return false;
+          if (record.claimId !== c.claimId) return record;
+          const tookId = first(rows, 'tookId');
+          if (tookId === null || tookId === undefined) {
+            // Claimed with no use taken (the locked grant changed under it, which its lock
+            // forbids): the claim goes, as after a refused take.
+            return C.then(send(sql.releaseReceipt, [values[0], claimId]), () => false);
+          }
+          if (+first(rows, 'tookUses') <= 0) dropSpent(tookId);
+          return null;
+        }),
+      );
+    }),
     completeReceipt: C.method((outcome, now) => {
       const o = R.readReceiptOutcome(outcome);
       R.readReceiptNow(now);
       const values = [R.receiptId(o), C.encodeText(o.claimId), o.status, o.completedAt, o.resultJson === null ? null : C.encodeText(o.resultJson), o.expiresAt];
-      return run('completeReceipt', () => C.then(send(sql.completeReceipt, values), (rows) => rows.length === 1));
+      return run('completeReceipt', () => complete(values));
     }),
     releaseReceipt: C.method((release, now) => {
       const k = R.readReceiptRelease(release);

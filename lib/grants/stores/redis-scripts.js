@@ -191,6 +191,37 @@ redis.call('DEL', key)
 redis.call('HSET', key, 'a', ARGV[1], 'r', ARGV[2], 'c', ARGV[3], 'h', ARGV[4], 'i', ARGV[5], 's', 'in_progress', 't', ARGV[6], 'l', ARGV[7], 'e', ARGV[8])
 redis.call('ZADD', index, ARGV[8], key)
 return 0`,
+  // The claim and one use of a grant together. KEYS receipt, receipts index, meta, args,
+  // index; ARGV as claimReceipt's, then the grants' now. Returns the receipt that refuses
+  // the claim (nothing stored, no use taken), 0 when no live grant is left (nothing
+  // claimed), or 1: claimed and one use taken.
+  claimReceiptAndTake: `
+local key, rindex, meta, args, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local e = redis.call('HGET', key, 'e')
+if e and (tonumber(ARGV[9]) < tonumber(e) or redis.call('HGET', key, 's') == 'in_progress') then return redis.call('HGETALL', key) end
+local now = tonumber(ARGV[10])
+local uses, exp, raw = records(meta)
+if next(uses) == nil then return 0 end
+sweep(meta, args, index, uses, exp, raw, now)
+local best, bestN
+for id, u in pairs(uses) do
+  local n = tonumber(id)
+  if best == nil or before(exp[id], n, exp[best], bestN) then best, bestN = id, n end
+end
+if best ~= nil then
+  if uses[best] <= 1 then
+    drop(meta, args, best)
+    uses[best] = nil
+  else
+    redis.call('HINCRBY', meta, 'u' .. best, -1)
+  end
+end
+reindex(meta, args, index, uses, exp, raw)
+if best == nil then return 0 end
+redis.call('DEL', key)
+redis.call('HSET', key, 'a', ARGV[1], 'r', ARGV[2], 'c', ARGV[3], 'h', ARGV[4], 'i', ARGV[5], 's', 'in_progress', 't', ARGV[6], 'l', ARGV[7], 'e', ARGV[8])
+redis.call('ZADD', rindex, ARGV[8], key)
+return 1`,
   // ARGV claimId, status, completedAt, hasResult ('1'/'0'), resultJson, expiresAt
   completeReceipt: `
 local key, index = KEYS[1], KEYS[2]
@@ -276,7 +307,7 @@ return { more, last, out }`,
  * that named no script Redis has cached only costs an EVAL of the text (./redis.js).
  */
 const { createHash } = require('node:crypto');
-const NAMES = ['put', 'has', 'take', 'delete', 'prune', 'putProposal', 'deleteProposal', 'listProposals', 'claimReceipt', 'completeReceipt', 'releaseReceipt', 'getReceipt', 'deleteReceipt', 'pruneReceipts'];
+const NAMES = ['put', 'has', 'take', 'delete', 'prune', 'putProposal', 'deleteProposal', 'listProposals', 'claimReceipt', 'claimReceiptAndTake', 'completeReceipt', 'releaseReceipt', 'getReceipt', 'deleteReceipt', 'pruneReceipts'];
 const LOADED = {};
 for (let i = 0; i < NAMES.length; i++) {
   const name = NAMES[i];

@@ -350,6 +350,34 @@ function createRedisGrantStore(options) {
         return record;
       }));
     }),
+    claimReceiptAndTake: C.method((claim, now, query, grantNow) => {
+      const c = R.readReceiptClaim(claim);
+      const t = R.readReceiptNow(now);
+      const q = C.readQuery(query);
+      const gt = C.readNow(grantNow);
+      const args = [
+        C.encodeText(c.agentName),
+        c.runId === null ? '-' : `+${C.encodeText(c.runId)}`,
+        C.encodeText(c.toolCallId),
+        c.proposalHash,
+        C.encodeText(c.claimId),
+        NumberToString(c.claimedAt),
+        NumberToString(c.leaseExpiresAt),
+        NumberToString(c.expiresAt),
+        NumberToString(t),
+        NumberToString(gt),
+      ];
+      const rkeys = receiptKeys(c);
+      const gkeys = grantKeys(q);
+      checkDurability();
+      return run('claimReceiptAndTake', () => C.then(script('claimReceiptAndTake', [rkeys[0], rkeys[1], gkeys[0], gkeys[1], gkeys[2]], args), (reply) => {
+        if (reply === 1) return null;
+        if (reply === 0) return false;
+        const record = receiptOf(reply);
+        if (record === null) throw BAD_REPLY;
+        return record;
+      }));
+    }),
     completeReceipt: C.method((outcome, now) => {
       const o = R.readReceiptOutcome(outcome);
       R.readReceiptNow(now);

@@ -29,6 +29,7 @@ const {
   sqliteStoreListProposals,
   sqliteStoreClose,
   sqliteStoreClaimReceipt,
+  sqliteStoreClaimReceiptAndTake,
   sqliteStoreCompleteReceipt,
   sqliteStoreReleaseReceipt,
   sqliteStoreGetReceipt,
@@ -169,6 +170,17 @@ function createSqliteGrantStore(options) {
       return C.then(
         run('claimReceipt', () => sqliteStoreClaimReceipt(handle, k.agentName, k.runId, k.toolCallId, c.proposalHash, C.encodeText(c.claimId), c.claimedAt, c.leaseExpiresAt, c.expiresAt, t)),
         receiptOrNull,
+      );
+    }),
+    claimReceiptAndTake: C.method((claim, now, query, grantNow) => {
+      const c = R.readReceiptClaim(claim);
+      const t = R.readReceiptNow(now);
+      const q = C.readQuery(query);
+      const gt = C.readNow(grantNow);
+      const k = encodeKey(c);
+      return C.then(
+        run('claimReceiptAndTake', () => sqliteStoreClaimReceiptAndTake(handle, k.agentName, k.runId, k.toolCallId, c.proposalHash, C.encodeText(c.claimId), c.claimedAt, c.leaseExpiresAt, c.expiresAt, t, q.agentName, q.toolName, q.proposalHash, q.scope, gt)),
+        (answer) => (answer === true ? null : answer === false ? false : receiptOrNull(answer)),
       );
     }),
     completeReceipt: C.method((outcome, now) => {
