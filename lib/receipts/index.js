@@ -18,7 +18,6 @@ const { ObjectFreeze, StringPrototypeIsWellFormed, isProxy, JSONParse, SafeWeakM
 const { binding } = require('../native');
 // Captured when the package loaded (this module loads at first use).
 const { NumberIsSafeInteger, DateNow, SafePromise, SafeSetTimeout: timerSet, SafeClearTimeout: timerClear, SafeError, StringPrototypeSlice } = P;
-const { SafeMap, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete } = P;
 // Random bytes from the operating system through the addon (node:crypto is not loaded).
 const randomHex = binding.randomHex;
 
@@ -211,52 +210,6 @@ function bounded(state, name, promise) {
   });
 }
 
-// Completions in flight (issue 35). An outcome is recorded after the handler without
-// holding up its answer: the attempt resolves once the handler settled and its completion
-// was sent. Until the store answers, the receipt reads `in_progress` in the store (in any
-// process); a crash meanwhile leaves it so, and past its lease it reads `outcome_unknown`,
-// never runs again. In this process, every receipts object over the store waits for the
-// key's completion before it reads, claims or forgets that key: what it answers is what it
-// answered when the completion was awaited.
-const PENDING = new SafeWeakMap();
-
-/** The text that names a receipt key in the pending map (lengths first: no two keys meet). */
-function keyText(key) {
-  const run = key.runId === null ? '-' : `+${key.runId}`;
-  return `${key.agentName.length}:${key.agentName}${key.toolCallId.length}:${key.toolCallId}${run}`;
-}
-
-/** The completion in flight for a key in this receipts' store (a promise that never rejects), or undefined. */
-function pendingOf(state, key) {
-  const map = WeakMapPrototypeGet(PENDING, state.store);
-  if (map === undefined || MapPrototypeGetSize(map) === 0) return undefined;
-  return MapPrototypeGet(map, keyText(key));
-}
-
-/** Keeps a completion in flight until it settles (a failure is ignored, as when it was awaited). */
-function trackPending(state, key, promise) {
-  let map = WeakMapPrototypeGet(PENDING, state.store);
-  if (map === undefined) {
-    map = new SafeMap();
-    WeakMapPrototypeSet(PENDING, state.store, map);
-  }
-  const text = keyText(key);
-  let tracked;
-  const settled = () => {
-    if (MapPrototypeGet(map, text) === tracked) MapPrototypeDelete(map, text);
-  };
-  tracked = new SafePromise((resolve) => {
-    attach(promise, () => {
-      settled();
-      resolve(undefined);
-    }, () => {
-      settled();
-      resolve(undefined);
-    });
-  });
-  MapPrototypeSet(map, text, tracked);
-}
-
 /**
  * Makes an execution receipts object: `{ store?, leaseMs?, retentionMs?, keepResults?,
  * retryFailed?, now?, timeoutMs? }`, read as own data properties (a Proxy is refused
@@ -287,8 +240,6 @@ function createExecutionReceipts(options) {
     /** The receipt of a key (payload-free), or null. */
     async get(key) {
       const k = readKey(key);
-      const pending = pendingOf(state, k);
-      if (pending !== undefined) await pending;
       const t = clock();
       const record = readRecord(await adopt(callStore(state, 'getReceipt', [k, t])));
       return record === undefined ? null : publicReceipt(record, t);
@@ -296,8 +247,6 @@ function createExecutionReceipts(options) {
     /** Deletes the receipt of a key, whatever it says: an operator allows a new run. */
     async forget(key) {
       const k = readKey(key);
-      const pending = pendingOf(state, k);
-      if (pending !== undefined) await pending;
       return (await adopt(callStore(state, 'deleteReceipt', [k]))) === true;
     },
     /** Deletes every receipt whose outcome is past its retention (never an unfinished claim); resolves how many. */
@@ -351,8 +300,6 @@ async function claim(state, key, proposalHash, toolName, decisionName) {
   let t;
   let answer;
   try {
-    const pending = pendingOf(state, key);
-    if (pending !== undefined) await pending;
     t = state.clock();
     const claimRecord = claimRecordOf(state, key, proposalHash, t);
     answer = await adopt(callStore(state, 'claimReceipt', [claimRecord, t]));
@@ -374,7 +321,6 @@ async function claim(state, key, proposalHash, toolName, decisionName) {
  */
 async function claimWithGrant(state, key, proposalHash, toolName, decisionName, evaluation) {
   if (evaluation === undefined || typeof evaluation.spendWithClaim !== 'function') return undefined;
-  if (pendingOf(state, key) !== undefined) return undefined;
   let t;
   let claimRecord;
   let joint;
@@ -442,25 +388,23 @@ function resultJsonOf(value) {
 }
 
 /**
- * Records the outcome of a claimed run. A store failure is ignored: the handler already
- * ran, and the claim reads as outcome_unknown after its lease, never as a second run. A
- * store that answers with a promise is not waited for (see PENDING above): the completion
- * is in flight when this returns.
+ * Records the outcome of a claimed run, awaited before the attempt answers: a caller that
+ * exits right after its answer leaves a receipt that says what happened (issue 35 kept it
+ * so; docs/receipts.md). A store failure is ignored: the handler already ran, and the
+ * claim reads as outcome_unknown after its lease, never as a second run.
  */
-function record(state, claimRecord, ok, value) {
+async function record(state, claimRecord, ok, value) {
   if (!ok && state.retryFailed) return release(state, claimRecord);
-  let answer;
   try {
     const t = state.clock();
-    answer = callStore(state, 'completeReceipt', [ObjectFreeze({
+    await adopt(callStore(state, 'completeReceipt', [ObjectFreeze({
       agentName: claimRecord.agentName, runId: claimRecord.runId, toolCallId: claimRecord.toolCallId,
       claimId: claimRecord.claimId, status: ok ? 'completed' : 'failed', completedAt: t,
       resultJson: ok && state.keepResults ? resultJsonOf(value) : null, expiresAt: t + state.retentionMs,
-    }), t]);
+    }), t]));
   } catch {
-    return undefined;
+    // See above.
   }
-  if (isPromise(answer)) trackPending(state, claimRecord, answer);
   return undefined;
 }
 
