@@ -74,6 +74,7 @@ module.exports = Object.freeze({
   SafeWeakMap: WeakMap,
   WeakMapPrototypeGet: uncurryThis(WeakMap.prototype.get),
   WeakMapPrototypeSet: uncurryThis(WeakMap.prototype.set),
+  WeakMapPrototypeHas: uncurryThis(WeakMap.prototype.has),
   StringPrototypeSlice: uncurryThis(String.prototype.slice),
   StringPrototypeCharCodeAt: uncurryThis(String.prototype.charCodeAt),
   StringPrototypeIsWellFormed: uncurryThis(String.prototype.isWellFormed),
