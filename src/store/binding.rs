@@ -1,4 +1,4 @@
-//! The embedded store's N-API surface, called only by `lib/grants/stores/sqlite.js`.
+//! The embedded store's N-API surface, called only by `lib/stores/sqlite.js`.
 //!
 //! Each call queues an operation on the store's worker and returns a promise that the
 //! worker settles from its thread. A rejection's message is one of the codes of

@@ -1,4 +1,4 @@
-//! The embedded grant store behind `createSqliteGrantStore` (`lib/grants/stores/sqlite.js`).
+//! The embedded grant store behind `createSqliteGrantStore` (`lib/stores/sqlite.js`).
 //!
 //! [`sqlite`] holds the tables and the statements (plain Rust, tested without Node);
 //! [`worker`] runs one store's connection on a thread of its own, so no call waits on

@@ -6,9 +6,9 @@
 // calls never block the event loop or take a libuv pool thread, and every call
 // (waiting for its turn and for other processes' locks included) ends within timeoutMs.
 
-const { invalidArgument } = require('../../errors');
-const { binding } = require('../../native');
-const P = require('../../primordials');
+const { invalidArgument } = require('../errors');
+const { binding } = require('../native');
+const P = require('../primordials');
 const C = require('./common');
 const R = require('./receipt-records');
 
