@@ -111,7 +111,9 @@ function parseArgs(argv) {
 // Children, RSS
 
 function start(file, config, onMessage) {
-  const child = fork(path.join(__dirname, 'load', file), [JSON.stringify(config)], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // TAS_LOAD_CPU_PROF=DIR: the server writes a V8 CPU profile there (node --cpu-prof).
+  const execArgv = file === 'server.js' && process.env.TAS_LOAD_CPU_PROF ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${process.env.TAS_LOAD_CPU_PROF}`] : process.execArgv;
+  const child = fork(path.join(__dirname, 'load', file), [JSON.stringify(config)], { cwd: ROOT, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiters = [];
   child.on('message', (message) => {
     for (let i = 0; i < waiters.length; i++) {

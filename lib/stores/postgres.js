@@ -13,7 +13,7 @@ const R = require('./receipt-records');
 
 const { ArrayIsArray, ObjectFreeze, StringPrototypeCharCodeAt, isProxy } = P;
 // Captured when the package loaded (this module loads at first use).
-const { MathImul, ObjectKeys, ArrayPrototypePush, SafePromise, NumberPrototypeToString } = P;
+const { MathImul, ObjectKeys, ArrayPrototypePush, SafePromise, PromiseReject, NumberPrototypeToString } = P;
 
 /**
  * A stable number for the advisory lock that serializes migrate() per table (concurrent
@@ -59,6 +59,12 @@ function statements(table) {
   let replace = '';
   for (let i = 0; i < claimed.length; i++) {
     replace += `${i === 0 ? '' : ', '}${claimed[i]} = CASE WHEN kept.status <> 'in_progress' AND kept.expires_at <= $10::bigint THEN EXCLUDED.${claimed[i]} ELSE kept.${claimed[i]} END`;
+  }
+  // The same, for a batch of claims: the record's `now` is its row's in the batch.
+  let replaceBatch = '';
+  const expired = "kept.status <> 'in_progress' AND kept.expires_at <= (SELECT now FROM v WHERE v.receipt_id = kept.receipt_id)";
+  for (let i = 0; i < claimed.length; i++) {
+    replaceBatch += `${i === 0 ? '' : ', '}${claimed[i]} = CASE WHEN ${expired} THEN EXCLUDED.${claimed[i]} ELSE kept.${claimed[i]} END`;
   }
   const receiptColumns =
     'agent_name AS "agentName", run_id AS "runId", tool_call_id AS "toolCallId", proposal_hash AS "proposalHash", claim_id AS "claimId", status, ' +
@@ -115,6 +121,16 @@ CREATE INDEX IF NOT EXISTS "${name}_receipts_expires" ON ${r} (expires_at);
       `INSERT INTO ${r} AS kept (receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, result_json, expires_at) ` +
       "VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, 'in_progress', $7::bigint, $8::bigint, NULL, NULL, $9::bigint) " +
       `ON CONFLICT (receipt_id) DO UPDATE SET ${replace} RETURNING ${receiptColumns}`,
+    // Claims sent while one is in flight go together (issue 35): one statement for the batch,
+    // no key twice in it. Each row is the claim above, its own `now` read from the batch
+    // (only when the key's stored record conflicts); rows are inserted in key order, so two
+    // batches (of two processes) lock the keys they share in one order.
+    claimReceipts:
+      `WITH v AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[]) ` +
+      'AS v(receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, claimed_at, lease_expires_at, expires_at, now)) ' +
+      `INSERT INTO ${r} AS kept (receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, result_json, expires_at) ` +
+      "SELECT receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, 'in_progress', claimed_at, lease_expires_at, NULL, NULL, expires_at FROM v ORDER BY receipt_id " +
+      `ON CONFLICT (receipt_id) DO UPDATE SET ${replaceBatch} RETURNING receipt_id AS id, ${receiptColumns}`,
     // The claim and one use of a grant together (claimReceiptAndTake): `pick` locks the live
     // grant record that expires first (as take's subquery does); the claim is inserted only
     // from its row, so without a live grant nothing is claimed; the use is taken only when
@@ -294,57 +310,102 @@ function createPostgresGrantStore(options) {
     cleanups = C.then(C.then(cleanups, () => sendRaw(sql.dropSpent, [id], true)), ignore, ignore);
   }
 
-  // Completions: one statement at a time per store; those sent meanwhile wait and go
-  // together in one statement (completeReceipts), each answered for its own row.
-  let completing = false;
-  let waiting = [];
-  function complete(values) {
-    return new SafePromise((resolve, reject) => {
-      ArrayPrototypePush(waiting, { values, resolve, reject });
-      if (!completing) flushCompletions();
-    });
-  }
-  function flushCompletions() {
-    const batch = waiting;
-    waiting = [];
-    if (batch.length === 0) {
-      completing = false;
-      return;
-    }
-    completing = true;
-    let sent;
-    let match;
-    try {
-      if (batch.length === 1) {
-        sent = send(sql.completeReceipt, batch[0].values);
-        match = (rows) => [rows.length === 1];
-      } else {
-        const columns = [[], [], [], [], [], []];
-        for (let i = 0; i < batch.length; i++) for (let j = 0; j < 6; j++) ArrayPrototypePush(columns[j], batch[i].values[j]);
-        sent = send(sql.completeReceipts, columns);
-        match = (rows) => {
-          const done = { __proto__: null };
-          for (let i = 0; i < rows.length; i++) {
-            const row = rows[i];
-            if (row === null || typeof row !== 'object' || isProxy(row)) throw BAD_RESULT;
-            done[`${C.own(row, 'id')} ${C.own(row, 'claim')}`] = true;
-          }
-          const answers = [];
-          for (let i = 0; i < batch.length; i++) ArrayPrototypePush(answers, done[`${batch[i].values[0]} ${batch[i].values[1]}`] === true);
-          return answers;
-        };
+  // Claims and completions (issue 35): at most one statement of each kind in flight per
+  // store; those sent meanwhile wait and go together as one statement (one write, one
+  // round trip, one statement for PostgreSQL to plan and run), each answered for its own
+  // key. No key is twice in one batch (a second claim of a key waits for the next one).
+  const MAX_BATCH = 256;
+  function batcher(one, many) {
+    let busy = false;
+    let waiting = [];
+    function flush() {
+      if (waiting.length === 0) {
+        busy = false;
+        return;
       }
-    } catch (cause) {
-      sent = SafePromise.reject(cause);
+      busy = true;
+      let batch = waiting;
+      waiting = [];
+      if (batch.length > 1) {
+        const seen = { __proto__: null };
+        const taken = [];
+        for (let i = 0; i < batch.length; i++) {
+          const item = batch[i];
+          if (seen[item.key] === true || taken.length >= MAX_BATCH) ArrayPrototypePush(waiting, item);
+          else {
+            seen[item.key] = true;
+            ArrayPrototypePush(taken, item);
+          }
+        }
+        batch = taken;
+      }
+      let sent;
+      try {
+        sent = batch.length === 1 ? one(batch[0].values) : many(batch);
+      } catch (cause) {
+        sent = PromiseReject(cause);
+      }
+      C.then(sent, (answers) => {
+        for (let i = 0; i < batch.length; i++) batch[i].resolve(batch.length === 1 ? answers : answers[i]);
+        flush();
+      }, (cause) => {
+        for (let i = 0; i < batch.length; i++) batch[i].reject(cause);
+        flush();
+      });
     }
-    C.then(C.then(sent, match), (answers) => {
-      for (let i = 0; i < batch.length; i++) batch[i].resolve(answers[i]);
-      flushCompletions();
-    }, (cause) => {
-      for (let i = 0; i < batch.length; i++) batch[i].reject(cause);
-      flushCompletions();
+    return (key, values) => new SafePromise((resolve, reject) => {
+      ArrayPrototypePush(waiting, { key, values, resolve, reject });
+      if (!busy) flush();
     });
   }
+
+  /** The values of a batch as one array per column. */
+  function columnsOf(batch, width) {
+    const columns = [];
+    for (let j = 0; j < width; j++) ArrayPrototypePush(columns, []);
+    for (let i = 0; i < batch.length; i++) for (let j = 0; j < width; j++) ArrayPrototypePush(columns[j], batch[i].values[j]);
+    return columns;
+  }
+
+  /** A claim's answer from its row: null when the row is this claim's own, else the record. */
+  function claimAnswer(record, claimId) {
+    if (record === null) throw BAD_RESULT;
+    return record.claimId === claimId ? null : record;
+  }
+
+  const claims = batcher(
+    (values) => C.then(send(sql.claimReceipt, values), (rows) => claimAnswer(receiptRow(rows), C.decodeText(values[5]))),
+    (batch) => C.then(send(sql.claimReceipts, columnsOf(batch, 10)), (rows) => {
+      const byId = { __proto__: null };
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i];
+        if (row === null || typeof row !== 'object' || isProxy(row)) throw BAD_RESULT;
+        byId[C.own(row, 'id')] = row;
+      }
+      const answers = [];
+      for (let i = 0; i < batch.length; i++) {
+        const row = byId[batch[i].values[0]];
+        if (row === undefined) throw BAD_RESULT;
+        ArrayPrototypePush(answers, claimAnswer(receiptRow([row]), C.decodeText(batch[i].values[5])));
+      }
+      return answers;
+    }),
+  );
+
+  const completions = batcher(
+    (values) => C.then(send(sql.completeReceipt, values), (rows) => rows.length === 1),
+    (batch) => C.then(send(sql.completeReceipts, columnsOf(batch, 6)), (rows) => {
+      const done = { __proto__: null };
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i];
+        if (row === null || typeof row !== 'object' || isProxy(row)) throw BAD_RESULT;
+        done[`${C.own(row, 'id')} ${C.own(row, 'claim')}`] = true;
+      }
+      const answers = [];
+      for (let i = 0; i < batch.length; i++) ArrayPrototypePush(answers, done[`${batch[i].values[0]} ${batch[i].values[1]}`] === true);
+      return answers;
+    }),
+  );
 
   function keyValues(q, now) {
     return now === undefined ? [q.proposalHash, q.agentName, q.toolName, q.scope] : [q.proposalHash, q.agentName, q.toolName, q.scope, now];
@@ -434,13 +495,7 @@ function createPostgresGrantStore(options) {
       const t = R.readReceiptNow(now);
       const claimId = C.encodeText(c.claimId);
       const values = [R.receiptId(c), C.encodeText(c.agentName), c.runId === null ? null : C.encodeText(c.runId), C.encodeText(c.toolCallId), c.proposalHash, claimId, c.claimedAt, c.leaseExpiresAt, c.expiresAt, t];
-      return run('claimReceipt', () =>
-        C.then(send(sql.claimReceipt, values), (rows) => {
-          const record = receiptRow(rows);
-          if (record === null) throw BAD_RESULT;
-          return record.claimId === c.claimId ? null : record;
-        }),
-      );
+      return run('claimReceipt', () => claims(values[0], values));
     }),
     claimReceiptAndTake: C.method((claim, now, query, grantNow) => {
       const c = R.readReceiptClaim(claim);
@@ -469,7 +524,7 @@ function createPostgresGrantStore(options) {
       const o = R.readReceiptOutcome(outcome);
       R.readReceiptNow(now);
       const values = [R.receiptId(o), C.encodeText(o.claimId), o.status, o.completedAt, o.resultJson === null ? null : C.encodeText(o.resultJson), o.expiresAt];
-      return run('completeReceipt', () => complete(values));
+      return run('completeReceipt', () => completions(values[0], values));
     }),
     releaseReceipt: C.method((release, now) => {
       const k = R.readReceiptRelease(release);
