@@ -135,15 +135,19 @@ CREATE INDEX IF NOT EXISTS "${name}_receipts_expires" ON ${r} (expires_at);
     // grant record that expires first (as take's subquery does); the claim is inserted only
     // from its row, so without a live grant nothing is claimed; the use is taken only when
     // the returned claim is this one ($6), so a claim the stored receipt refuses takes no
-    // use. Without a grant, `found` reads the receipt that would refuse the claim (the
+    // use; the last use deletes the record in the same statement (`pick` returns the locked
+    // row's latest `uses`, so exactly one of kept_use and last_use applies). Without a
+    // grant, `found` reads the receipt that would refuse the claim (the
     // refusal is the receipt's, as with two steps).
     claimReceiptAndTake:
-      `WITH pick AS (SELECT id FROM ${g} WHERE proposal_hash = $11::text AND agent_name = $12::text AND tool_name = $13::text AND scope IS NOT DISTINCT FROM $14::text ` +
+      `WITH pick AS (SELECT id, uses FROM ${g} WHERE proposal_hash = $11::text AND agent_name = $12::text AND tool_name = $13::text AND scope IS NOT DISTINCT FROM $14::text ` +
       'AND uses > 0 AND (expires_at IS NULL OR expires_at > $15::float8) ORDER BY expires_at ASC NULLS LAST, id LIMIT 1 FOR UPDATE), ' +
       `claim AS (INSERT INTO ${r} AS kept (receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, result_json, expires_at) ` +
       "SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, 'in_progress', $7::bigint, $8::bigint, NULL, NULL, $9::bigint FROM pick " +
       `ON CONFLICT (receipt_id) DO UPDATE SET ${replace} RETURNING ${receiptColumns}), ` +
-      `took AS (UPDATE ${g} SET uses = uses - 1 WHERE id = (SELECT id FROM pick) AND uses > 0 AND EXISTS (SELECT 1 FROM claim WHERE "claimId" = $6::text) RETURNING id, uses), ` +
+      `kept_use AS (UPDATE ${g} SET uses = uses - 1 WHERE id = (SELECT id FROM pick) AND (SELECT uses FROM pick) > 1 AND EXISTS (SELECT 1 FROM claim WHERE "claimId" = $6::text) RETURNING id, uses), ` +
+      `last_use AS (DELETE FROM ${g} WHERE id = (SELECT id FROM pick) AND (SELECT uses FROM pick) = 1 AND EXISTS (SELECT 1 FROM claim WHERE "claimId" = $6::text) RETURNING id, 0::bigint AS uses), ` +
+      'took AS (SELECT id, uses FROM kept_use UNION ALL SELECT id, uses FROM last_use), ' +
       `found AS (SELECT ${receiptColumns} FROM ${r} WHERE receipt_id = $1::text AND (status = 'in_progress' OR expires_at > $10::bigint) AND NOT EXISTS (SELECT 1 FROM pick)) ` +
       'SELECT claim.*, (SELECT id FROM took) AS "tookId", (SELECT uses FROM took) AS "tookUses" FROM claim ' +
       'UNION ALL SELECT found.*, NULL::bigint, NULL::bigint FROM found',
@@ -515,7 +519,6 @@ function createPostgresGrantStore(options) {
             // forbids): the claim goes, as after a refused take.
             return C.then(send(sql.releaseReceipt, [values[0], claimId]), () => false);
           }
-          if (+first(rows, 'tookUses') <= 0) dropSpent(tookId);
           return null;
         }),
       );
