@@ -131,6 +131,19 @@ CREATE INDEX IF NOT EXISTS "${name}_receipts_expires" ON ${r} (expires_at);
       `INSERT INTO ${r} AS kept (receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, result_json, expires_at) ` +
       "SELECT receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, 'in_progress', claimed_at, lease_expires_at, NULL, NULL, expires_at FROM v ORDER BY receipt_id " +
       `ON CONFLICT (receipt_id) DO UPDATE SET ${replaceBatch} RETURNING receipt_id AS id, ${receiptColumns}`,
+    // Claims and completions of other keys in one statement (the two above as CTEs; a row
+    // per claim, kind 'claim', and one per completed record, kind 'done').
+    receiptWrites:
+      `WITH v AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[]) ` +
+      'AS v(receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, claimed_at, lease_expires_at, expires_at, now)), ' +
+      `done AS (UPDATE ${r} AS kept SET status = w.status, completed_at = w.completed_at, result_json = w.result_json, expires_at = w.expires_at ` +
+      'FROM unnest($11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::bigint[]) AS w(receipt_id, claim_id, status, completed_at, result_json, expires_at) ' +
+      "WHERE kept.receipt_id = w.receipt_id AND kept.claim_id = w.claim_id AND kept.status = 'in_progress' RETURNING kept.receipt_id AS id, kept.claim_id AS claim), " +
+      `claimed AS (INSERT INTO ${r} AS kept (receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, result_json, expires_at) ` +
+      "SELECT receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, 'in_progress', claimed_at, lease_expires_at, NULL, NULL, expires_at FROM v ORDER BY receipt_id " +
+      `ON CONFLICT (receipt_id) DO UPDATE SET ${replaceBatch} RETURNING receipt_id AS id, ${receiptColumns}) ` +
+      `SELECT 'claim' AS kind, claimed.* FROM claimed UNION ALL ` +
+      "SELECT 'done', id, NULL::text, NULL::text, NULL::text, NULL::text, claim, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::text, NULL::bigint FROM done",
     // The claim and one use of a grant together (claimReceiptAndTake): `pick` locks the live
     // grant record that expires first (as take's subquery does); the claim is inserted only
     // from its row, so without a live grant nothing is claimed; the use is taken only when
@@ -155,7 +168,7 @@ CREATE INDEX IF NOT EXISTS "${name}_receipts_expires" ON ${r} (expires_at);
     completeReceipts:
       `UPDATE ${r} AS kept SET status = v.status, completed_at = v.completed_at, result_json = v.result_json, expires_at = v.expires_at ` +
       'FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::bigint[]) AS v(receipt_id, claim_id, status, completed_at, result_json, expires_at) ' +
-      "WHERE kept.receipt_id = v.receipt_id AND kept.claim_id = v.claim_id AND kept.status = 'in_progress' RETURNING kept.receipt_id AS id, kept.claim_id AS claim",
+      `WHERE kept.receipt_id = v.receipt_id AND kept.claim_id = v.claim_id AND kept.status = 'in_progress' RETURNING 'done' AS kind, kept.receipt_id AS id, kept.claim_id AS "claimId"`,
     completeReceipt:
       `UPDATE ${r} SET status = $3::text, completed_at = $4::bigint, result_json = $5::text, expires_at = $6::bigint ` +
       "WHERE receipt_id = $1::text AND claim_id = $2::text AND status = 'in_progress' RETURNING 1 AS done",
@@ -314,53 +327,29 @@ function createPostgresGrantStore(options) {
     cleanups = C.then(C.then(cleanups, () => sendRaw(sql.dropSpent, [id], true)), ignore, ignore);
   }
 
-  // Claims and completions (issue 35): at most one statement of each kind in flight per
-  // store; those sent meanwhile wait and go together as one statement (one write, one
-  // round trip, one statement for PostgreSQL to plan and run), each answered for its own
-  // key. No key is twice in one batch (a second claim of a key waits for the next one).
+  // Claims and completions (issue 35): at most one receipt-writing statement of a store in
+  // flight; the claims and completions sent meanwhile wait and go together as one statement
+  // (one write, one round trip, one statement for PostgreSQL to plan and run), each answered
+  // for its own key. No key is twice in one statement: a second claim of a key, or a claim
+  // of a key being completed, waits for the next one.
   const MAX_BATCH = 256;
-  function batcher(one, many) {
-    let busy = false;
-    let waiting = [];
-    function flush() {
-      if (waiting.length === 0) {
-        busy = false;
-        return;
+  let writing = false;
+  let claimQueue = [];
+  let completeQueue = [];
+
+  /** Takes the items of `queue` whose keys are not in `seen` yet (at most MAX_BATCH); the others stay queued. */
+  function takeUnique(queue, seen) {
+    const taken = [];
+    const left = [];
+    for (let i = 0; i < queue.length; i++) {
+      const item = queue[i];
+      if (seen[item.key] === true || taken.length >= MAX_BATCH) ArrayPrototypePush(left, item);
+      else {
+        seen[item.key] = true;
+        ArrayPrototypePush(taken, item);
       }
-      busy = true;
-      let batch = waiting;
-      waiting = [];
-      if (batch.length > 1) {
-        const seen = { __proto__: null };
-        const taken = [];
-        for (let i = 0; i < batch.length; i++) {
-          const item = batch[i];
-          if (seen[item.key] === true || taken.length >= MAX_BATCH) ArrayPrototypePush(waiting, item);
-          else {
-            seen[item.key] = true;
-            ArrayPrototypePush(taken, item);
-          }
-        }
-        batch = taken;
-      }
-      let sent;
-      try {
-        sent = batch.length === 1 ? one(batch[0].values) : many(batch);
-      } catch (cause) {
-        sent = PromiseReject(cause);
-      }
-      C.then(sent, (answers) => {
-        for (let i = 0; i < batch.length; i++) batch[i].resolve(batch.length === 1 ? answers : answers[i]);
-        flush();
-      }, (cause) => {
-        for (let i = 0; i < batch.length; i++) batch[i].reject(cause);
-        flush();
-      });
     }
-    return (key, values) => new SafePromise((resolve, reject) => {
-      ArrayPrototypePush(waiting, { key, values, resolve, reject });
-      if (!busy) flush();
-    });
+    return { taken, left };
   }
 
   /** The values of a batch as one array per column. */
@@ -377,39 +366,93 @@ function createPostgresGrantStore(options) {
     return record.claimId === claimId ? null : record;
   }
 
-  const claims = batcher(
-    (values) => C.then(send(sql.claimReceipt, values), (rows) => claimAnswer(receiptRow(rows), C.decodeText(values[5]))),
-    (batch) => C.then(send(sql.claimReceipts, columnsOf(batch, 10)), (rows) => {
-      const byId = { __proto__: null };
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i];
-        if (row === null || typeof row !== 'object' || isProxy(row)) throw BAD_RESULT;
-        byId[C.own(row, 'id')] = row;
-      }
-      const answers = [];
-      for (let i = 0; i < batch.length; i++) {
-        const row = byId[batch[i].values[0]];
-        if (row === undefined) throw BAD_RESULT;
-        ArrayPrototypePush(answers, claimAnswer(receiptRow([row]), C.decodeText(batch[i].values[5])));
-      }
-      return answers;
-    }),
-  );
+  /** The answers of a statement's rows: each claim's (by its key), each completion's (whether its row was updated). */
+  function answersOf(rows, claimBatch, completeBatch) {
+    const claimed = { __proto__: null };
+    const done = { __proto__: null };
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      if (row === null || typeof row !== 'object' || isProxy(row)) throw BAD_RESULT;
+      if (C.own(row, 'kind') === 'done') done[`${C.own(row, 'id')} ${C.own(row, 'claimId')}`] = true;
+      else claimed[C.own(row, 'id')] = row;
+    }
+    const claims = [];
+    for (let i = 0; i < claimBatch.length; i++) {
+      const row = claimed[claimBatch[i].values[0]];
+      if (row === undefined) throw BAD_RESULT;
+      ArrayPrototypePush(claims, claimAnswer(receiptRow([row]), C.decodeText(claimBatch[i].values[5])));
+    }
+    const completions = [];
+    for (let i = 0; i < completeBatch.length; i++) ArrayPrototypePush(completions, done[`${completeBatch[i].values[0]} ${completeBatch[i].values[1]}`] === true);
+    return { claims, completions };
+  }
 
-  const completions = batcher(
-    (values) => C.then(send(sql.completeReceipt, values), (rows) => rows.length === 1),
-    (batch) => C.then(send(sql.completeReceipts, columnsOf(batch, 6)), (rows) => {
-      const done = { __proto__: null };
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i];
-        if (row === null || typeof row !== 'object' || isProxy(row)) throw BAD_RESULT;
-        done[`${C.own(row, 'id')} ${C.own(row, 'claim')}`] = true;
-      }
-      const answers = [];
-      for (let i = 0; i < batch.length; i++) ArrayPrototypePush(answers, done[`${batch[i].values[0]} ${batch[i].values[1]}`] === true);
-      return answers;
-    }),
-  );
+  /** One statement for what the queues hold (the single-row statements when one item waits). */
+  function sendWrites(claimBatch, completeBatch) {
+    if (completeBatch.length === 0 && claimBatch.length === 1) {
+      const values = claimBatch[0].values;
+      return C.then(send(sql.claimReceipt, values), (rows) => ({ claims: [claimAnswer(receiptRow(rows), C.decodeText(values[5]))], completions: [] }));
+    }
+    if (claimBatch.length === 0 && completeBatch.length === 1) {
+      return C.then(send(sql.completeReceipt, completeBatch[0].values), (rows) => ({ claims: [], completions: [rows.length === 1] }));
+    }
+    let text;
+    let values;
+    if (completeBatch.length === 0) {
+      text = sql.claimReceipts;
+      values = columnsOf(claimBatch, 10);
+    } else if (claimBatch.length === 0) {
+      text = sql.completeReceipts;
+      values = columnsOf(completeBatch, 6);
+    } else {
+      text = sql.receiptWrites;
+      values = columnsOf(claimBatch, 10);
+      const more = columnsOf(completeBatch, 6);
+      for (let j = 0; j < more.length; j++) ArrayPrototypePush(values, more[j]);
+    }
+    return C.then(send(text, values), (rows) => answersOf(rows, claimBatch, completeBatch));
+  }
+
+  function flushWrites() {
+    if (claimQueue.length === 0 && completeQueue.length === 0) {
+      writing = false;
+      return;
+    }
+    writing = true;
+    const seen = { __proto__: null };
+    // Completions first: a claim of a key being completed waits (it then reads the outcome).
+    const completing = takeUnique(completeQueue, seen);
+    const claiming = takeUnique(claimQueue, seen);
+    completeQueue = completing.left;
+    claimQueue = claiming.left;
+    const claimBatch = claiming.taken;
+    const completeBatch = completing.taken;
+    let sent;
+    try {
+      sent = sendWrites(claimBatch, completeBatch);
+    } catch (cause) {
+      sent = PromiseReject(cause);
+    }
+    C.then(sent, (answers) => {
+      for (let i = 0; i < claimBatch.length; i++) claimBatch[i].resolve(answers.claims[i]);
+      for (let i = 0; i < completeBatch.length; i++) completeBatch[i].resolve(answers.completions[i]);
+      flushWrites();
+    }, (cause) => {
+      for (let i = 0; i < claimBatch.length; i++) claimBatch[i].reject(cause);
+      for (let i = 0; i < completeBatch.length; i++) completeBatch[i].reject(cause);
+      flushWrites();
+    });
+  }
+
+  function queued(queue, key, values) {
+    return new SafePromise((resolve, reject) => {
+      ArrayPrototypePush(queue === 'claim' ? claimQueue : completeQueue, { key, values, resolve, reject });
+      if (!writing) flushWrites();
+    });
+  }
+
+  const claims = (key, values) => queued('claim', key, values);
+  const completions = (key, values) => queued('complete', key, values);
 
   function keyValues(q, now) {
     return now === undefined ? [q.proposalHash, q.agentName, q.toolName, q.scope] : [q.proposalHash, q.agentName, q.toolName, q.scope, now];
