@@ -709,6 +709,53 @@ function conformance(name, open, options = {}) {
     });
 
     const checks = checksArguments === false ? 'this store trusts the grants object, which checks every argument' : false;
+
+    it('concurrent claims and completions (issue 35: sent together, a store may batch them): each answers as if alone', async ({ store }) => {
+      // Claimed first, one at a time: a, b, c, d (in_progress).
+      const k = (name) => rkey('agent', 'run-batch', name);
+      const a = claimOf(k('a'));
+      const b = claimOf(k('b'));
+      const c = claimOf(k('c'));
+      const d = claimOf(k('d'), { retentionMs: 20 });
+      for (const claim of [a, b, c, d]) assert.equal(await store.claimReceipt(claim, 1000), null);
+      assert.equal(await store.completeReceipt(outcomeOf(d, { completedAt: 1005, expiresAt: 1020 }), 1005), true);
+      // Then at once: new keys twice over, completions (one with a wrong claimId), claims of
+      // keys being completed or held, and a claim of d past its retention.
+      const fresh = [claimOf(k('e'), { claimedAt: 1100 }), claimOf(k('f'), { claimedAt: 1100 })];
+      const twice = claimOf(k('e'), { claimedAt: 1100 });
+      const dAgain = claimOf(k('d'), { claimedAt: 1100 });
+      const sent = [
+        store.claimReceipt(fresh[0], 1100),
+        store.completeReceipt(outcomeOf(a, { completedAt: 1100, resultJson: '{"a":1}' }), 1100),
+        Promise.resolve(store.completeReceipt(outcomeOf(b, { completedAt: 1100 }), 1100)),
+        store.completeReceipt({ ...outcomeOf(c, { completedAt: 1100 }), claimId: 'f'.repeat(32) }, 1100),
+        store.claimReceipt(fresh[1], 1100),
+        store.claimReceipt(twice, 1100),
+        store.claimReceipt(claimOf(k('c'), { claimedAt: 1100 }), 1100),
+        store.claimReceipt(dAgain, 1100),
+      ];
+      const [e1, aDone, , cWrong, f1, e2, cHeld, dNew] = await Promise.all(sent);
+      assert.equal(e1, null, 'a new key is claimed');
+      assert.equal(f1, null, 'another new key is claimed');
+      assertRecord(e2, inProgress(fresh[0]), 'the second claim of one key answers the first');
+      assert.equal(aDone, true, 'a completion with its claimId records');
+      assert.equal(cWrong, false, 'a completion with another claimId records nothing');
+      assertRecord(cHeld, inProgress(c), 'a claim of a held key answers its record');
+      assert.equal(dNew, null, 'a claim past the outcome\'s retention replaces it');
+      const aStored = await store.getReceipt(k('a'), 1100);
+      assert.equal(aStored.status, 'completed');
+      assert.equal(aStored.resultJson, '{"a":1}');
+      assertRecord(await store.getReceipt(k('c'), 1100), inProgress(c), 'c is still held');
+      assertRecord(await store.getReceipt(k('d'), 1100), inProgress(dAgain), 'd is claimed anew');
+      // A claim sent with the completion of its key reads either the held claim or the outcome, never a second claim.
+      const g = claimOf(k('g'));
+      assert.equal(await store.claimReceipt(g, 1000), null);
+      const [gDone, gClaim] = await Promise.all([store.completeReceipt(outcomeOf(g), 1010), store.claimReceipt(claimOf(k('g'), { claimedAt: 1010 }), 1010)]);
+      assert.equal(gDone, true);
+      assert.notEqual(gClaim, null, 'not claimed twice');
+      assert.ok(gClaim.status === 'completed' || gClaim.status === 'in_progress');
+      assert.equal(gClaim.claimId, g.claimId);
+    });
     test('every method refuses bad arguments before any I/O, a Proxy unread', { skip: checks }, (t) => withStore(t, open, async ({ store }) => {
       const good = query('agent', 'tool', hash());
       let trapped = 0;
