@@ -327,15 +327,18 @@ function createPostgresGrantStore(options) {
     cleanups = C.then(C.then(cleanups, () => sendRaw(sql.dropSpent, [id], true)), ignore, ignore);
   }
 
-  // Claims and completions (issue 35): at most one receipt-writing statement of a store in
-  // flight; the claims and completions sent meanwhile wait and go together as one statement
-  // (one write, one round trip, one statement for PostgreSQL to plan and run), each answered
-  // for its own key. No key is twice in one statement: a second claim of a key, or a claim
-  // of a key being completed, waits for the next one.
+  // Claims and completions (issue 35): at most MAX_IN_FLIGHT receipt-writing statements of
+  // a store in flight; the claims and completions sent meanwhile wait and go together as one
+  // statement (one write, one round trip, one statement for PostgreSQL to plan and run),
+  // each answered for its own key. A key is in at most one statement in flight: a second
+  // claim of a key, or a claim of a key being completed, waits for the next one, and two
+  // statements of this store never wait on each other's row locks.
   const MAX_BATCH = 256;
-  let writing = false;
+  const MAX_IN_FLIGHT = 2;
+  let inFlight = 0;
   let claimQueue = [];
   let completeQueue = [];
+  let busyKeys = { __proto__: null };
 
   /** Takes the items of `queue` whose keys are not in `seen` yet (at most MAX_BATCH); the others stay queued. */
   function takeUnique(queue, seen) {
@@ -343,7 +346,7 @@ function createPostgresGrantStore(options) {
     const left = [];
     for (let i = 0; i < queue.length; i++) {
       const item = queue[i];
-      if (seen[item.key] === true || taken.length >= MAX_BATCH) ArrayPrototypePush(left, item);
+      if (seen[item.key] === true || busyKeys[item.key] === true || taken.length >= MAX_BATCH) ArrayPrototypePush(left, item);
       else {
         seen[item.key] = true;
         ArrayPrototypePush(taken, item);
@@ -414,30 +417,39 @@ function createPostgresGrantStore(options) {
   }
 
   function flushWrites() {
-    if (claimQueue.length === 0 && completeQueue.length === 0) {
-      writing = false;
-      return;
-    }
-    writing = true;
+    if (inFlight >= MAX_IN_FLIGHT || (claimQueue.length === 0 && completeQueue.length === 0)) return;
     const seen = { __proto__: null };
     // Completions first: a claim of a key being completed waits (it then reads the outcome).
     const completing = takeUnique(completeQueue, seen);
     const claiming = takeUnique(claimQueue, seen);
-    completeQueue = completing.left;
-    claimQueue = claiming.left;
     const claimBatch = claiming.taken;
     const completeBatch = completing.taken;
+    // Every waiting key is in a statement in flight: the next flush sends them.
+    if (claimBatch.length === 0 && completeBatch.length === 0) return;
+    completeQueue = completing.left;
+    claimQueue = claiming.left;
+    inFlight++;
+    for (let i = 0; i < claimBatch.length; i++) busyKeys[claimBatch[i].key] = true;
+    for (let i = 0; i < completeBatch.length; i++) busyKeys[completeBatch[i].key] = true;
     let sent;
     try {
       sent = sendWrites(claimBatch, completeBatch);
     } catch (cause) {
       sent = PromiseReject(cause);
     }
+    const settled = () => {
+      inFlight--;
+      for (let i = 0; i < claimBatch.length; i++) delete busyKeys[claimBatch[i].key];
+      for (let i = 0; i < completeBatch.length; i++) delete busyKeys[completeBatch[i].key];
+      if (inFlight === 0) busyKeys = { __proto__: null };
+    };
     C.then(sent, (answers) => {
+      settled();
       for (let i = 0; i < claimBatch.length; i++) claimBatch[i].resolve(answers.claims[i]);
       for (let i = 0; i < completeBatch.length; i++) completeBatch[i].resolve(answers.completions[i]);
       flushWrites();
     }, (cause) => {
+      settled();
       for (let i = 0; i < claimBatch.length; i++) claimBatch[i].reject(cause);
       for (let i = 0; i < completeBatch.length; i++) completeBatch[i].reject(cause);
       flushWrites();
@@ -447,7 +459,7 @@ function createPostgresGrantStore(options) {
   function queued(queue, key, values) {
     return new SafePromise((resolve, reject) => {
       ArrayPrototypePush(queue === 'claim' ? claimQueue : completeQueue, { key, values, resolve, reject });
-      if (!writing) flushWrites();
+      flushWrites();
     });
   }
 
