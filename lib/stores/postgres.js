@@ -327,15 +327,16 @@ function createPostgresGrantStore(options) {
     cleanups = C.then(C.then(cleanups, () => sendRaw(sql.dropSpent, [id], true)), ignore, ignore);
   }
 
-  // Claims and completions (issue 35): at most MAX_IN_FLIGHT receipt-writing statements of
-  // a store in flight; the claims and completions sent meanwhile wait and go together as one
-  // statement (one write, one round trip, one statement for PostgreSQL to plan and run),
-  // each answered for its own key. A key is in at most one statement in flight: a second
-  // claim of a key, or a claim of a key being completed, waits for the next one, and two
-  // statements of this store never wait on each other's row locks.
+  // Claims and completions (issue 35): at most one statement that claims and one that
+  // completes in flight per store (a statement that does both counts as each); the claims and
+  // completions sent meanwhile wait and go together as one statement (one write, one round
+  // trip, one statement for PostgreSQL to plan and run), each answered for its own key. A
+  // key is in at most one statement in flight: a second claim of a key, or a claim of a key
+  // being completed, waits for the next one, and two statements of this store never wait on
+  // each other's row locks.
   const MAX_BATCH = 256;
-  const MAX_IN_FLIGHT = 2;
-  let inFlight = 0;
+  let claiming = false;
+  let completing = false;
   let claimQueue = [];
   let completeQueue = [];
   let busyKeys = { __proto__: null };
@@ -417,18 +418,20 @@ function createPostgresGrantStore(options) {
   }
 
   function flushWrites() {
-    if (inFlight >= MAX_IN_FLIGHT || (claimQueue.length === 0 && completeQueue.length === 0)) return;
     const seen = { __proto__: null };
     // Completions first: a claim of a key being completed waits (it then reads the outcome).
-    const completing = takeUnique(completeQueue, seen);
-    const claiming = takeUnique(claimQueue, seen);
-    const claimBatch = claiming.taken;
-    const completeBatch = completing.taken;
+    const completes = completing || completeQueue.length === 0 ? undefined : takeUnique(completeQueue, seen);
+    const claims = claiming || claimQueue.length === 0 ? undefined : takeUnique(claimQueue, seen);
+    const completeBatch = completes === undefined ? [] : completes.taken;
+    const claimBatch = claims === undefined ? [] : claims.taken;
     // Every waiting key is in a statement in flight: the next flush sends them.
     if (claimBatch.length === 0 && completeBatch.length === 0) return;
-    completeQueue = completing.left;
-    claimQueue = claiming.left;
-    inFlight++;
+    if (completes !== undefined) completeQueue = completes.left;
+    if (claims !== undefined) claimQueue = claims.left;
+    const claimed = claimBatch.length > 0;
+    const completed = completeBatch.length > 0;
+    if (claimed) claiming = true;
+    if (completed) completing = true;
     for (let i = 0; i < claimBatch.length; i++) busyKeys[claimBatch[i].key] = true;
     for (let i = 0; i < completeBatch.length; i++) busyKeys[completeBatch[i].key] = true;
     let sent;
@@ -438,10 +441,11 @@ function createPostgresGrantStore(options) {
       sent = PromiseReject(cause);
     }
     const settled = () => {
-      inFlight--;
+      if (claimed) claiming = false;
+      if (completed) completing = false;
       for (let i = 0; i < claimBatch.length; i++) delete busyKeys[claimBatch[i].key];
       for (let i = 0; i < completeBatch.length; i++) delete busyKeys[completeBatch[i].key];
-      if (inFlight === 0) busyKeys = { __proto__: null };
+      if (!claiming && !completing) busyKeys = { __proto__: null };
     };
     C.then(sent, (answers) => {
       settled();
