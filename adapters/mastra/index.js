@@ -18,7 +18,7 @@ const { callIdUses } = require('../gate/texts');
 const { recordingResult } = require('../gate/recording');
 const { decideCall } = require('../gate/decide');
 const { executeDecision, isGrantUnavailable } = require('../gate/execute');
-const { readReceipts } = require('../gate/receipts');
+const { readReceipts, receiptKey } = require('../gate/receipts');
 const { executeOptions, receiptRefusalCode, replayCode } = require('../gate/replays');
 const { reviewKept } = require('../gate/pending');
 const { keptRunId, keepOptions, grantOptions: grantOptionsOf, grantOnce } = require('../gate/proposals');
@@ -123,7 +123,7 @@ function createToolGate(options) {
 
   /** The receipt key of a call: the agent, Mastra's run and the provider's call id. */
   function receiptKeyOf(call) {
-    return { agentName, runId: call.runId, toolCallId: call.toolCallId };
+    return receiptKey(agentName, call.runId, call.toolCallId);
   }
 
   /**

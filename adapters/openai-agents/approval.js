@@ -7,7 +7,8 @@ const {
 } = require('../gate/primordials');
 const { sameData } = require('../gate/same-data');
 const { api, ADAPTER, invalidArgument } = require('./common');
-const { sdkCanParse, GRANT_OPTION_FIELDS } = require('./schemas');
+const { sdkCanParse } = require('./schemas');
+const { grantOptions: grantOptionsOf } = require('../gate/proposals');
 
 const { verifySnapshot, isApprovalGrantError, isSnapshotDomainError } = api;
 
@@ -156,15 +157,8 @@ function createApproval(g) {
       }
       if (!sealing) approved = reviewed;
     }
-    const options = {};
-    if (gopts !== null) {
-      for (let i = 0; i < GRANT_OPTION_FIELDS.length; i++) {
-        const value = own(gopts, GRANT_OPTION_FIELDS[i]);
-        if (value !== undefined) setData(options, GRANT_OPTION_FIELDS[i], value);
-      }
-    }
-    // The run's scope (with keys, the seal carries it).
-    if (!sealing && found.scope !== undefined && found.scope !== null) setData(options, 'scope', found.scope);
+    // `uses`, `ttlMs`, `expiresAt` of the options, and the run's scope (with keys, the seal carries it).
+    const options = grantOptionsOf(gopts, sealing ? null : found.scope ?? null);
     await own(grants, 'grant')(approved, options);
     const callId = own(own(interruption, 'rawItem'), 'callId');
     forget(runContext, callId);

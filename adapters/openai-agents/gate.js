@@ -5,11 +5,10 @@
 const { own, setData, readOptions, isWellFormedString, approvedWithoutGrantNotice } = require('../shared');
 const { ownOption } = require('../gate/read');
 const {
-  ObjectKeys, ObjectFreeze, SafeMap, SafeWeakMap, MapPrototypeGet, MapPrototypeSet, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,
+  ObjectGetOwnPropertyNames, ObjectFreeze, SafeMap, SafeWeakMap, MapPrototypeSet, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,
   randomUUID,
 } = require('../gate/primordials');
 const { api, ADAPTER, invalidArgument } = require('./common');
-const { isSchemaObject } = require('./json-nulls');
 const { defaultNotExecutedOutput, defaultInvalidInputOutput, GATE_USAGE } = require('./schemas');
 const { createCarrier } = require('./carrier');
 const { createCapture } = require('./capture');
@@ -17,9 +16,19 @@ const { createTools } = require('./tools');
 const { createApproval } = require('./approval');
 
 const { decideCall } = require('../gate/decide');
+const { readOnDecision, readPolicy } = require('../gate/options');
 const { readReceipts } = require('../gate/receipts');
 
 const { prepareToolCallAsync: prepare, isToolArgumentsValidationError: isValidationError } = api;
+
+/** The own names of a policy map, each standing for a tool (a function policy: none). */
+function policyNames(policy) {
+  const names = new SafeMap();
+  if (policy === null || typeof policy !== 'object' || isProxy(policy)) return names;
+  const keys = ObjectGetOwnPropertyNames(policy);
+  for (let i = 0; i < keys.length; i++) MapPrototypeSet(names, keys[i], true);
+  return names;
+}
 
 /**
  * A gate for one agent's function tools: `gate.model(model)` captures the provider's raw
@@ -32,19 +41,10 @@ function createOpenAIAgentsGate(options) {
   if (opts === null) throw invalidArgument(GATE_USAGE);
   const agentName = own(opts, 'agentName');
   if (!isWellFormedString(agentName) || agentName === '') throw invalidArgument(GATE_USAGE);
+  // The kernel's readPolicy; the gate's tools are made after it (gate.tool), so a map's
+  // names are not checked against them here.
   const appPolicy = own(opts, 'policy');
-  /** toolName -> policy, when the policy is a map. */
-  let policyMap;
-  if (appPolicy !== undefined && typeof appPolicy !== 'function') {
-    if (!isSchemaObject(appPolicy)) throw invalidArgument('policy must be a function or an object { [toolName]: policy }');
-    policyMap = new SafeMap();
-    const names = ObjectKeys(appPolicy);
-    for (let i = 0; i < names.length; i++) {
-      const entry = own(appPolicy, names[i]);
-      if (typeof entry !== 'function') throw invalidArgument('each policy of the map must be a function');
-      MapPrototypeSet(policyMap, names[i], entry);
-    }
-  }
+  const policyOf = readPolicy(appPolicy, policyNames(appPolicy));
   const grants = own(opts, 'grants');
   if (grants !== undefined && (grants === null || typeof grants !== 'object' || isProxy(grants) || typeof own(grants, 'policy') !== 'function')) {
     throw invalidArgument('grants must be an object made by createApprovalGrants');
@@ -57,8 +57,7 @@ function createOpenAIAgentsGate(options) {
   // The receipts every allowed call executes with (undefined: none), and whether the app gave them.
   const receipts = readReceipts(opts, grants, ADAPTER);
   const receiptsGiven = receipts !== undefined && own(opts, 'receipts') !== undefined;
-  const onDecision = own(opts, 'onDecision');
-  if (onDecision !== undefined && typeof onDecision !== 'function') throw invalidArgument('onDecision must be a function');
+  const onDecision = readOnDecision(opts);
   const includePath = own(opts, 'includePath') === true;
   const notExecutedOutput = own(opts, 'notExecutedOutput') ?? defaultNotExecutedOutput;
   const invalidInputOutput = own(opts, 'invalidInputOutput') ?? defaultInvalidInputOutput;
@@ -73,7 +72,7 @@ function createOpenAIAgentsGate(options) {
    * policy alone (with no policy: the package's runtime deny `policy_not_configured`).
    */
   function policyFor(toolName) {
-    const app = policyMap !== undefined ? MapPrototypeGet(policyMap, toolName) : appPolicy;
+    const app = policyOf(toolName);
     return grants !== undefined ? own(grants, 'policy')(app) : app;
   }
   /** executeToolCall's options: the grants, and the receipts when the call has an id (it always has here). */

@@ -4,7 +4,7 @@
 
 const { own, setData, ownDataCopy, APPROVED_WITHOUT_GRANT } = require('../shared');
 const {
-  ArrayIsArray, ArrayPrototypePush, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, JSONParse, JSONStringify, ObjectFreeze, ReflectApply, isProxy,
+  ArrayIsArray, ArrayPrototypePush, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, JSONParse, JSONStringify, isProxy,
 } = require('../gate/primordials');
 const { sdk, api, ADAPTER, invalidArgument } = require('./common');
 const { isZodSchema } = require('./zod-nulls');
@@ -12,31 +12,11 @@ const { isSchemaObject, zodStrictNullStep, jsonStrictNullStep } = require('./jso
 const { SDK_DEFAULT_ERROR_OUTPUT, wireSchemaOf, isJsonSchema, jsonSchemaStep, GATE_TOOL_FIELDS } = require('./schemas');
 
 const { executeDecision, isGrantUnavailable } = require('../gate/execute');
-const { pruneShared } = require('../gate/receipts');
+const { pruneShared, receiptKey } = require('../gate/receipts');
+const { receiptRefusalCode, replayCode } = require('../gate/replays');
 
-const {
-  ToolArgumentsValidationError, canonicalize, isToolArgumentsValidationError: isValidationError, isToolCallNotAllowedError,
-} = api;
+const { ToolArgumentsValidationError, canonicalize, isToolArgumentsValidationError: isValidationError } = api;
 
-/** The codes a receipt refuses an attempt with (executeToolCall's ToolCallNotAllowedError). */
-const RECEIPT_CODES = ObjectFreeze({
-  __proto__: null,
-  call_id_required: true, call_already_executed: true, call_id_conflict: true, execution_in_progress: true,
-  outcome_unknown: true, receipt_store_unavailable: true,
-});
-
-function isReceiptRefusal(error) {
-  return isToolCallNotAllowedError(error) && RECEIPT_CODES[own(error, 'code')] === true;
-}
-
-/** The code an attempt of `proposalHash` would be refused with by this receipt (receipts.get's record). */
-function receiptCode(receipt, proposalHash) {
-  if (own(receipt, 'proposalHash') !== proposalHash) return 'call_id_conflict';
-  const status = own(receipt, 'status');
-  if (status === 'in_progress') return 'execution_in_progress';
-  if (status === 'outcome_unknown') return 'outcome_unknown';
-  return 'call_already_executed';
-}
 /** The SDK's tool(), called as it was taken from the SDK (no `this`). */
 function sdkTool(options) {
   const tool = sdk().tool;
@@ -48,8 +28,6 @@ function createTools(g) {
   const { agentName, grants, sealing, executeOptions, receipts, receiptsGiven, notExecutedOutput, invalidInputOutput, notice, toolNames } = g;
   const { runRecord, attempt, takeCaptured, carriedEntry, carry, carriedProposal, forget, carriedApproved, forgetApproved } = g;
 
-  // readReceipts checked it is an own data function.
-  const receiptsGet = receipts !== undefined ? own(receipts, 'get') : undefined;
   const runtimeDeny = (reason) => notExecutedOutput({ decision: 'deny', decidedBy: 'runtime', reason });
 
   /**
@@ -61,15 +39,8 @@ function createTools(g) {
    */
   async function approvedButNotAllowed(decision, toolName, callId, runId, approvedHash) {
     const proposalHash = own(decision, 'proposalHash');
-    if (receipts !== undefined) {
-      let receipt;
-      try {
-        receipt = await ReflectApply(receiptsGet, receipts, [{ agentName, runId, toolCallId: callId }]);
-      } catch {
-        return runtimeDeny('receipt_store_unavailable');
-      }
-      if (receipt !== null && receipt !== undefined) return runtimeDeny(receiptCode(receipt, proposalHash));
-    }
+    const code = await replayCode(receipts, receiptKey(agentName, runId, callId), proposalHash);
+    if (code !== undefined) return runtimeDeny(code);
     if (approvedHash !== undefined) return runtimeDeny(approvedHash === proposalHash ? 'grant_unavailable' : 'proposal_changed');
     notice();
     return runtimeDeny(APPROVED_WITHOUT_GRANT);
@@ -173,7 +144,8 @@ function createTools(g) {
         if (isGrantUnavailable(error)) return runtimeDeny('grant_unavailable');
         // A call that already ran, runs elsewhere, ran with other arguments, or whose
         // outcome is unknown: refused by its receipt, answered as every other refusal.
-        if (isReceiptRefusal(error)) return runtimeDeny(own(error, 'code'));
+        const code = receiptRefusalCode(error);
+        if (code !== undefined) return runtimeDeny(code);
         throw error;
       } finally {
         pruneShared(receipts);

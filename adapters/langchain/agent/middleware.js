@@ -6,7 +6,6 @@ const { invalidArgument, own, ownArray, setData, readOptions, isWellFormedString
 const {
   ArrayPrototypePush, SafeWeakMap, SafeError, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,
 } = require('../../gate/primordials');
-const { api } = require('../gate/core');
 const { isCallId, toolCallsOf } = require('../gate/calls');
 const { readGateOptions, toolEntry } = require('../gate/options');
 const { callProblemError, prepareAttempt, policyContextOf, scopeOf, evaluate } = require('../gate/execute');
@@ -18,13 +17,11 @@ const { DEFAULT_PREFIX, HOW_TO_APPROVE, readDecisions, lastAIMessage, callsOfTas
 const { createReview } = require('./review');
 const { createDecisions } = require('./decisions');
 
-const { createApprovalGrants } = api;
-
 function toolGateMiddleware(options) {
   const opts = readOptions(options, 'toolGateMiddleware options');
   if (opts === null) throw invalidArgument('toolGateMiddleware expects { agentName, tools, policy?, grants? }');
   // Approvals need grants; without a store of your own they live in this process only.
-  const gate = readGateOptions(opts, 'toolGateMiddleware', () => createApprovalGrants());
+  const gate = readGateOptions(opts, 'toolGateMiddleware', true);
   const { tools, grants } = gate;
   const allowedDecisions = readDecisions(own(opts, 'allowedDecisions'), 'options.allowedDecisions');
   const descriptionPrefix = own(opts, 'descriptionPrefix') ?? DEFAULT_PREFIX;

@@ -43,8 +43,6 @@ function keptKeyOf(grants, runId, id, scope) {
   return { runId: `scope ${scope.length}:${scope} ${runId}`, toolCallId: id };
 }
 
-const GRANT_OPTION_FIELDS = ObjectFreeze(['uses', 'ttlMs', 'expiresAt']);
-
 /**
  * The record kept for a run and call, verified by the grants (the key ring's signature and
  * expiry when sealed, else the hash recomputed): `{ kept }` (undefined when none is kept),
@@ -91,4 +89,4 @@ function readRunId(value, grants) {
   return value;
 }
 
-module.exports = { pendingProposal, keptKeyOf, GRANT_OPTION_FIELDS, keepPending, readRunId, verifiedKept, withRefused };
+module.exports = { pendingProposal, keptKeyOf, keepPending, readRunId, verifiedKept, withRefused };

@@ -3,8 +3,8 @@
 // pending proposals are listed, approved once and declined here.
 
 const { core, api } = require('./core');
-const { invalidArgument, own, setData, readOptions, isWellFormedString, noPendingProposalError } = require('../../shared');
-const { ownOption } = require('../../gate/read');
+const { invalidArgument, own, ownOption, setData, readOptions, isWellFormedString } = require('../../gate/read');
+const { noPendingProposalError, grantOptions: grantOptionsOf, grantOnce } = require('../../gate/proposals');
 const {
   ObjectFreeze, ArrayIsArray, ArrayPrototypePush, SafeSet, SafeWeakMap, SafeWeakSet, SetPrototypeAdd, SetPrototypeHas,
   WeakMapPrototypeGet, WeakMapPrototypeSet, WeakSetPrototypeHas, WeakSetPrototypeAdd, WeakSetPrototypeDelete, isProxy,
@@ -14,10 +14,15 @@ const { readGateOptions, toolEntry } = require('./options');
 const {
   toolMessageClass, errorMessage, callProblemError, invalidFields, prepareAttempt, policyContextOf, scopeOf, evaluate, executeAllowed,
 } = require('./execute');
-const { pendingProposal, keptKeyOf, GRANT_OPTION_FIELDS, keepPending, readRunId, verifiedKept, withRefused } = require('./proposals');
+const { pendingProposal, keptKeyOf, keepPending, readRunId, verifiedKept, withRefused } = require('./proposals');
 const { threadIdOf, ambientThreadId, receiptRun, replayCode } = require('./receipts');
 
 const { decodeView, isApprovalGrantError } = api;
+
+/** approve's answer to a proposal granted already (code TAS_NO_PENDING_PROPOSAL). */
+function approvedAlready() {
+  return noPendingProposalError('this proposal was approved already');
+}
 
 function createToolGate(options) {
   const gate = readGateOptions(options, 'createToolGate');
@@ -170,13 +175,6 @@ function createToolGate(options) {
     if (grants === undefined) throw invalidArgument('approve needs the gate\'s grants');
     if (proposal === null || typeof proposal !== 'object' || isProxy(proposal)) throw invalidArgument('approve expects a proposal of this gate');
     const gopts = readOptions(grantOptions, 'approve options');
-    const passed = {};
-    if (gopts !== null) {
-      for (let i = 0; i < GRANT_OPTION_FIELDS.length; i++) {
-        const value = own(gopts, GRANT_OPTION_FIELDS[i]);
-        if (value !== undefined) setData(passed, GRANT_OPTION_FIELDS[i], value);
-      }
-    }
     const asked = gopts === null ? undefined : own(gopts, 'scope');
     const carried = own(proposal, 'grantScope');
     let scope = asked;
@@ -185,9 +183,10 @@ function createToolGate(options) {
       if (asked !== undefined && asked !== carried) throw invalidArgument('approve options: scope differs from the scope the call was evaluated under (the proposal\'s grantScope)');
       scope = carried;
     }
-    if (scope !== undefined) setData(passed, 'scope', scope);
+    // `uses`, `ttlMs`, `expiresAt` of the options, and the scope (undefined: none).
+    const passed = grantOptionsOf(gopts, scope);
     const sealed = own(proposal, 'sealed');
-    if (WeakSetPrototypeHas(approvedProposals, proposal)) throw noPendingProposalError('this proposal was approved already');
+    if (WeakSetPrototypeHas(approvedProposals, proposal)) throw approvedAlready();
     const key = WeakMapPrototypeGet(keptKeys, proposal);
     if (key !== undefined) {
       const kept = await grants.kept(key);
@@ -199,11 +198,12 @@ function createToolGate(options) {
     WeakSetPrototypeAdd(approvedProposals, proposal);
     let record;
     try {
-      record = await grants.grant(sealed === undefined ? proposal : sealed, passed);
+      // Another approval of the same seal granted it first (seal_used): approved already.
+      await grantOnce(async (approved, passedOptions) => {
+        record = await grants.grant(approved, passedOptions);
+      }, undefined, sealed === undefined ? proposal : sealed, passed, isApprovalGrantError, approvedAlready);
     } catch (error) {
       WeakSetPrototypeDelete(approvedProposals, proposal);
-      // Another approval of the same seal granted it first.
-      if (isApprovalGrantError(error) && own(error, 'code') === 'seal_used') throw noPendingProposalError('this proposal was approved already');
       throw error;
     }
     if (key !== undefined) await grants.forget(key);
