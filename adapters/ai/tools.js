@@ -5,7 +5,7 @@
 
 const sdk = require('./sdk');
 const {
-  prepareToolCall, prepareToolCallAsync, canonicalize, ToolArgumentsValidationError, isApprovalGrantError, isSnapshotDomainError,
+  prepareToolCallAsync, canonicalize, ToolArgumentsValidationError, isApprovalGrantError, isSnapshotDomainError,
 } = require('tool-argument-snapshot');
 const {
   ArrayIsArray, ObjectFreeze, ReflectApply, SafeTypeError, SafeWeakMap, WeakMapPrototypeGet, WeakMapPrototypeSet,
@@ -17,6 +17,7 @@ const { decideCall } = require('../gate/decide');
 const { executeDecision } = require('../gate/execute');
 const { executeOptions: receiptOptions, replayCode } = require('../gate/replays');
 const { keepOptions } = require('../gate/proposals');
+const { receiptKey } = require('../gate/receipts');
 const { APPROVED_WITHOUT_GRANT } = require('../gate/warnings');
 
 const MISSING_CALL_ID = 'missing_call_id';
@@ -76,9 +77,9 @@ function createTools(gate) {
       let prepared;
       try {
         const prepareInput = { agentName, toolName: entry.toolName, rawArguments, schema: entry.schema, includePath };
-        // The call's id and its conversation: the receipt's key, and the package's events (a
-        // resumed call's id is known only later: it is prepared again then, see attemptFor).
-        if (recorded !== undefined) setData(prepareInput, 'toolCallId', recorded.id);
+        // The call's conversation (the receipt's run). Its id is given once, to the evaluation
+        // (decide): validate cannot know it for certain (a resumed call's comes later, and a
+        // recorded text's may be another call's until the approval hook checks it).
         if (receiptRunId !== undefined) setData(prepareInput, 'runId', receiptRunId);
         prepared = await prepareToolCallAsync(prepareInput);
       } catch (error) {
@@ -88,8 +89,6 @@ function createTools(gate) {
         entry,
         toolName: entry.toolName,
         toolCallId: undefined,
-        recordedId: recorded === undefined ? undefined : recorded.id,
-        reprepare: false,
         argumentsSource,
         rawArguments,
         prepared,
@@ -125,10 +124,6 @@ function createTools(gate) {
         } else if (known.toolName !== toolName || textsById.take(toolCallId, (text) => text === known.rawArguments) === undefined) {
           // The text validate paired with the SDK's value is not the one recorded for this call.
           known.refusal = 'provider_text_mismatch';
-        } else if (known.recordedId !== toolCallId) {
-          // The same text, recorded for another call (concurrent runs on one gate validate
-          // out of order): prepared under that call's id, so prepared again under its own.
-          known.reprepare = true;
         }
       }
       return known;
@@ -146,23 +141,10 @@ function createTools(gate) {
     resumed.resume = true;
     resumed.checked = true;
     resumed.toolCallId = toolCallId;
-    if (!isId(toolCallId)) {
-      resumed.refusal = MISSING_CALL_ID;
-    } else {
-      // The call's id is known now: the call is prepared again with it (and its
-      // conversation), from the canonical JSON of what the schema made of it in validate, so
-      // the schema does not run twice and the hash is the one validate computed.
-      resumed.prepared = prepareWithId(resumed.prepared, toolCallId);
-    }
+    // The call's id is known now; the evaluation gives it to the call (prepared once, in validate).
+    if (!isId(toolCallId)) resumed.refusal = MISSING_CALL_ID;
     WeakMapPrototypeSet(attempts, input, resumed);
     return resumed;
-  }
-
-  /** A prepared call again, from its canonical JSON (no schema), with the call's id and conversation. */
-  function prepareWithId(prepared, toolCallId) {
-    const input = { agentName, toolName: prepared.toolName, rawArguments: prepared.argsCanonicalJson, includePath, toolCallId };
-    if (receiptRunId !== undefined) setData(input, 'runId', receiptRunId);
-    return prepareToolCall(input);
   }
 
   /**
@@ -185,7 +167,7 @@ function createTools(gate) {
       }
     }
     if (approved !== undefined && own(approved, 'proposalHash') !== decision.proposalHash) return 'proposal_changed';
-    const code = receiptRunId === undefined ? undefined : await replayCode(receipts, { agentName, runId: receiptRunId, toolCallId: attempt.toolCallId }, decision.proposalHash);
+    const code = receiptRunId === undefined ? undefined : await replayCode(receipts, receiptKey(agentName, receiptRunId, attempt.toolCallId), decision.proposalHash);
     if (code !== undefined) return code;
     if (approved !== undefined) return 'grant_unavailable';
     gate.notice();
@@ -199,13 +181,8 @@ function createTools(gate) {
   }
 
   async function evaluate(attempt, runtimeContext) {
+    // The call's id, given once: the evaluation gives it to the call validate prepared without one.
     const toolCallId = attempt.toolCallId;
-    if (attempt.reprepare) {
-      attempt.reprepare = false;
-      const input = { agentName, toolName: attempt.toolName, rawArguments: attempt.rawArguments, schema: attempt.entry.schema, includePath, toolCallId };
-      if (receiptRunId !== undefined) setData(input, 'runId', receiptRunId);
-      attempt.prepared = await prepareToolCallAsync(input);
-    }
     const policyContext = { toolCallId, argumentsSource: attempt.argumentsSource, runtimeContext };
     if (grantScope !== null) setData(policyContext, 'grantScope', grantScope);
     const decision = await decideCall(attempt.prepared, attempt.entry.policy, policyContext, toolCallId, onDecision, { toolCallId, argumentsSource: attempt.argumentsSource, resume: attempt.resume });
