@@ -30,13 +30,8 @@ function policyNames(policy) {
   return names;
 }
 
-/**
- * A gate for one agent's function tools: `gate.model(model)` captures the provider's raw
- * argument strings, `gate.tool(options)` replaces the SDK's `tool(options)`, `gate.tools(tools)`
- * gates SDK function tools with JSON schemas (MCP tools), and
- * `gate.approve(state, interruption, proposal)` replaces `state.approve(interruption)`.
- */
-function createOpenAIAgentsGate(options) {
+/** The options of createOpenAIAgentsGate, read (the kernel's steps where they are the same). */
+function readGateOptions(options) {
   const opts = readOptions(options, GATE_USAGE);
   if (opts === null) throw invalidArgument(GATE_USAGE);
   const agentName = own(opts, 'agentName');
@@ -64,6 +59,21 @@ function createOpenAIAgentsGate(options) {
   if (typeof notExecutedOutput !== 'function' || typeof invalidInputOutput !== 'function') {
     throw invalidArgument('notExecutedOutput and invalidInputOutput must be functions');
   }
+  return {
+    agentName, policyOf, grants, sealing, grantScope, runIdOption, receipts, receiptsGiven, onDecision, includePath, notExecutedOutput, invalidInputOutput,
+  };
+}
+
+/**
+ * A gate for one agent's function tools: `gate.model(model)` captures the provider's raw
+ * argument strings, `gate.tool(options)` replaces the SDK's `tool(options)`, `gate.tools(tools)`
+ * gates SDK function tools with JSON schemas (MCP tools), and
+ * `gate.approve(state, interruption, proposal)` replaces `state.approve(interruption)`.
+ */
+function createOpenAIAgentsGate(options) {
+  const {
+    agentName, policyOf, grants, sealing, grantScope, runIdOption, receipts, receiptsGiven, onDecision, includePath, notExecutedOutput, invalidInputOutput,
+  } = readGateOptions(options);
   const notice = approvedWithoutGrantNotice(ADAPTER, 'gate.approve(state, interruption, proposal), or grants.grant(sealedProposal) before state.approve(interruption)');
 
   /**
