@@ -1,5 +1,5 @@
 'use strict';
-// Reading a Mastra gate's options (the kernel's steps: adapters/gate/options.js,
+// Reading a Mastra gate's options (the kernel's steps: adapters/gate/options.js and
 // receipts.js): the gate record every phase works with, its grants' methods read once, the
 // keys its proposals are kept under and the grant scope of a run.
 
