@@ -21,6 +21,8 @@ const { sep, toNamespacedPath } = require('node:path');
 // taken from there. What this resolves itself is only a relative request to a file of
 // this package ('./x' or '../x' naming x.js or x/index.js) and the addon by its absolute
 // path; anything else (built-ins, the platform package) goes to require() as ever.
+const ReflectApply = Reflect.apply;
+const PACKAGE_PREFIX = `${__dirname}${sep}`;
 const CJS_PARAMETERS = ['exports', 'require', 'module', '__filename', '__dirname'];
 
 /** The file a relative request from `dir` names, or undefined for the resolver to find. */
@@ -51,7 +53,7 @@ function loadFile(filename, parent) {
     } else {
       const dir = filename.slice(0, filename.lastIndexOf(sep));
       const body = compileFunction(readFileSync(filename, 'utf8'), CJS_PARAMETERS, { filename });
-      body.call(mod.exports, mod.exports, fileRequire(mod, dir), mod, filename, dir);
+      ReflectApply(body, mod.exports, [mod.exports, fileRequire(mod, dir), mod, filename, dir]);
     }
     done = true;
   } finally {
@@ -74,7 +76,7 @@ function fileRequire(mod, dir) {
       const filename = packageFile(dir, request);
       return filename === undefined ? viaNode(request) : loadFile(filename, mod);
     }
-    if (request.endsWith('.node') && request.startsWith(dir.slice(0, dir.lastIndexOf(sep) + 1)) && existsSync(request)) return loadFile(request, mod);
+    if (request.endsWith('.node') && request.startsWith(PACKAGE_PREFIX) && existsSync(request)) return loadFile(request, mod);
     return viaNode(request);
   };
 }
@@ -84,16 +86,20 @@ function builtin(request) {
   return require(request);
 }
 
-const here = (relative) => loadFile(`${__dirname}${sep}${relative.split('/').join(sep)}`, module);
+// Only under Node's own CommonJS loader (this module is in its require.cache): a module
+// system of its own (a test runner's registry, which may run each file in a context of its
+// own) gets every file by its own require(), as before.
+const nodeLoader = module instanceof nodeModule && require.cache[__filename] === module;
+const core = (relative, viaRequire) => (nodeLoader ? loadFile(`${PACKAGE_PREFIX}${relative.split('/').join(sep)}`, module) : viaRequire());
 
-const { canonicalize, createSnapshot, decodeView, proposalHash, verifySnapshot, MAX_DEPTH } = here('lib/snapshot/index.js');
+const { canonicalize, createSnapshot, decodeView, proposalHash, verifySnapshot, MAX_DEPTH } = core('lib/snapshot/index.js', () => require('./lib/snapshot'));
 const {
   SnapshotDomainError, ToolArgumentsValidationError, ToolCallNotAllowedError, ApprovalGrantError, ERROR_CODES,
   isSnapshotDomainError, isToolArgumentsValidationError, isToolCallNotAllowedError, isApprovalGrantError, RUNTIME_REASONS,
   CedarPolicyError, isCedarPolicyError,
-} = here('lib/errors.js');
-const { checkEngine } = here('lib/selftest.js');
-const { lazy } = here('lib/lazy.js');
+} = core('lib/errors.js', () => require('./lib/errors'));
+const { checkEngine } = core('lib/selftest.js', () => require('./lib/selftest'));
+const { lazy } = core('lib/lazy.js', () => require('./lib/lazy'));
 
 // What a process may never use is loaded at its first call: the run loop (decodeRequest
 // to authorizeToolCall), grants and seals, receipts, the stores and openGrantStore, diff,
