@@ -9,7 +9,7 @@ const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const { AsyncLocalStorage } = require('node:async_hooks');
 const { createApprovalGrants, prepareToolCall, evaluateToolCall, authorizeToolCall } = require('..');
-const { createMemoryStore } = require('../lib/grants/memory');
+const { createMemoryStore } = require('../lib/stores/memory');
 
 const prepare = () => prepareToolCall({ agentName: 'billing', toolName: 'pay', rawArguments: '{"cents":900,"to":"bob"}' });
 

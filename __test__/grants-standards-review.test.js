@@ -37,7 +37,7 @@ test('review: keepProposal stores the proposal it was given, whatever Object.pro
 });
 
 test('review: a durable store call looks nothing up on Promise.prototype (no live species lookup)', async () => {
-  // lib/grants/stores/common.js:271 PromiseResolve(start()) and :277/:321
+  // lib/stores/common.js:271 PromiseResolve(start()) and :277/:321
   // PromisePrototypeThen(...) on the addon's (and pg's, node-redis') promises read
   // `constructor` and Symbol.species at call time; lib/promises.js exists to avoid exactly
   // that for every other promise the package receives.

@@ -14,7 +14,7 @@ const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { ElicitRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
 const { createApprovalGrants } = require('..');
-const { createMemoryStore } = require('../lib/grants/memory');
+const { createMemoryStore } = require('../lib/stores/memory');
 const { gateMcpServer } = require('../adapters/mcp/index.js');
 
 function payServer(executed, who) {

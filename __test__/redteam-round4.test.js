@@ -210,7 +210,7 @@ test('CLI: a call approved through the AI SDK gate is no longer pending: pending
 });
 
 test('listProposals: a custom store\'s cursor that is not a well-formed string is refused (it was handed on, and the next page\'s listProposals then refused it as input)', async () => {
-  const { createMemoryStore } = require('../lib/grants/memory');
+  const { createMemoryStore } = require('../lib/stores/memory');
   const memory = createMemoryStore();
   const store = {};
   for (const name of Object.getOwnPropertyNames(memory)) if (typeof memory[name] === 'function') store[name] = memory[name].bind(memory);

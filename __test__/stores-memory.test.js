@@ -3,7 +3,7 @@
 // memory: the durable stores must answer like it, and it like them.
 
 const { conformance } = require('./stores-conformance');
-const { createMemoryStore } = require('../lib/grants/memory');
+const { createMemoryStore } = require('../lib/stores/memory');
 
 conformance('memory', async () => ({ store: createMemoryStore(), async dispose() {} }), {
   shared: true,

@@ -12,7 +12,7 @@ const path = require('node:path');
 
 const { conformance, assertStoreError, hash, query, record, receiptCalls, SECRET_RECEIPT_TEXTS } = require('./stores-conformance');
 const { service, requires } = require('./services');
-const { createPostgresGrantStore } = require('../lib/grants/stores/postgres');
+const { createPostgresGrantStore } = require('../lib/stores/postgres');
 
 let tables = 0;
 const newTable = () => `tas_test_${process.pid}_${tables++}`;

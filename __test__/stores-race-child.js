@@ -13,9 +13,9 @@
 
 const readline = require('node:readline');
 const { randomBytes } = require('node:crypto');
-const { createSqliteGrantStore } = require('../lib/grants/stores/sqlite');
-const { createPostgresGrantStore } = require('../lib/grants/stores/postgres');
-const { createRedisGrantStore } = require('../lib/grants/stores/redis');
+const { createSqliteGrantStore } = require('../lib/stores/sqlite');
+const { createPostgresGrantStore } = require('../lib/stores/postgres');
+const { createRedisGrantStore } = require('../lib/stores/redis');
 
 const [kind, target, namespace] = process.argv.slice(2);
 

@@ -17,9 +17,9 @@ const { spawn } = require('node:child_process');
 
 const { hash, record } = require('./stores-conformance');
 const { service } = require('./services');
-const { createSqliteGrantStore } = require('../lib/grants/stores/sqlite');
-const { createPostgresGrantStore } = require('../lib/grants/stores/postgres');
-const { createRedisGrantStore } = require('../lib/grants/stores/redis');
+const { createSqliteGrantStore } = require('../lib/stores/sqlite');
+const { createPostgresGrantStore } = require('../lib/stores/postgres');
+const { createRedisGrantStore } = require('../lib/stores/redis');
 
 const RACERS = 8;
 const ROUNDS = 20;

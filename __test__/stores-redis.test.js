@@ -10,7 +10,7 @@ const net = require('node:net');
 
 const { conformance, assertStoreError, hash, query, record, receiptCalls, SECRET_RECEIPT_TEXTS } = require('./stores-conformance');
 const { service, requires } = require('./services');
-const { createRedisGrantStore } = require('../lib/grants/stores/redis');
+const { createRedisGrantStore } = require('../lib/stores/redis');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

@@ -14,7 +14,7 @@ const { spawn, execFile } = require('node:child_process');
 const { conformance, assertStoreError, hash, query, record, receiptCalls, SECRET_RECEIPT_TEXTS } = require('./stores-conformance');
 const { bun, deno } = require('./services');
 const { DENO_FLAGS, BUN_FLAGS } = require('./conformance/runtime.cjs');
-const { createSqliteGrantStore } = require('../lib/grants/stores/sqlite');
+const { createSqliteGrantStore } = require('../lib/stores/sqlite');
 
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-sqlite-store-'));
 after(() => fs.rmSync(DIR, { recursive: true, force: true }));
@@ -167,7 +167,7 @@ test('receipt operations of a closed store reject with store_closed, naming the 
 
 /** A script any runtime runs: one grant taken once by a store in a fresh file. */
 function runtimeScript(file) {
-  return `const { createSqliteGrantStore } = require(${JSON.stringify(path.join(__dirname, '..', 'lib', 'grants', 'stores', 'sqlite.js'))});
+  return `const { createSqliteGrantStore } = require(${JSON.stringify(path.join(__dirname, '..', 'lib', 'stores', 'sqlite.js'))});
 (async () => {
   const store = createSqliteGrantStore({ path: ${JSON.stringify(file)} });
   const q = { agentName: 'a', toolName: 't', proposalHash: '${'c'.repeat(64)}', scope: null };
@@ -200,7 +200,7 @@ test('under Node: the same answers, no warning on stderr, and an unclosed store 
   assert.equal(run.stdout.trim(), EXPECTED);
   assert.equal(run.stderr, '', 'nothing on stderr (no ExperimentalWarning)');
   const unclosed = path.join(DIR, 'unclosed.cjs');
-  fs.writeFileSync(unclosed, `const { createSqliteGrantStore } = require(${JSON.stringify(path.join(__dirname, '..', 'lib', 'grants', 'stores', 'sqlite.js'))});
+  fs.writeFileSync(unclosed, `const { createSqliteGrantStore } = require(${JSON.stringify(path.join(__dirname, '..', 'lib', 'stores', 'sqlite.js'))});
 const store = createSqliteGrantStore({ path: ${JSON.stringify(newFile())} });
 store.prune(0).then((n) => console.log('pruned', n));`);
   const exited = await runFile(process.execPath, [unclosed]);

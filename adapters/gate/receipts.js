@@ -99,6 +99,15 @@ function readReceipts(opts, grants, adapter) {
   return given;
 }
 
+/**
+ * The key of a call's receipt (docs/receipts.md): `{ agentName, runId, toolCallId }`, a
+ * `runId` left undefined being null (its own key, distinct from every string). Every gate
+ * makes its receipt keys here.
+ */
+function receiptKey(agentName, runId, toolCallId) {
+  return { agentName, runId: runId === undefined ? null : runId, toolCallId };
+}
+
 /** Prunes the shared receipts now and then (never awaited; a failure only delays the next prune). */
 function pruneShared(receipts) {
   if (receipts !== shared || shared === undefined) return;
@@ -108,4 +117,4 @@ function pruneShared(receipts) {
   shared.prune().then(undefined, () => {});
 }
 
-module.exports = { readReceipts, receiptsOfGrants, sharedReceipts, pruneShared, SHARED_RETENTION_MS, MEMORY_RECEIPTS_WARNING };
+module.exports = { readReceipts, receiptKey, receiptsOfGrants, sharedReceipts, pruneShared, SHARED_RETENTION_MS, MEMORY_RECEIPTS_WARNING };

@@ -3,10 +3,10 @@
 // objects the receipts core passes (own data only, the strings unencoded: each durable store
 // encodes what it writes), the id a durable store indexes a key by, and a record read back.
 
-const { invalidArgument } = require('../../errors');
+const { invalidArgument } = require('../errors');
 const { decodeText, encodeText, isHash, own, readNullableString, readObject, readString } = require('./common');
-const { binding } = require('../../native');
-const P = require('../../primordials');
+const { binding } = require('../native');
+const P = require('../primordials');
 
 // Captured when the package loaded (this module loads at first use). SHA-256 is the
 // addon's: node:crypto is not loaded for it.

@@ -4,10 +4,10 @@
 // unread), the text encoding every store writes, the timeout every call runs under, and
 // the errors a failed call rejects with (never holding a key, a value or a statement).
 
-const { invalidArgument } = require('../../errors');
+const { invalidArgument } = require('../errors');
 // An own data property of an object, or undefined (an accessor is never called).
-const { own } = require('../../input');
-const P = require('../../primordials');
+const { own } = require('../input');
+const P = require('../primordials');
 
 const { ObjectDefineProperty, ObjectFreeze, StringPrototypeCharCodeAt, StringPrototypeIsWellFormed, StringPrototypeSlice, isProxy } = P;
 
@@ -15,7 +15,7 @@ const { ObjectDefineProperty, ObjectFreeze, StringPrototypeCharCodeAt, StringPro
 const { StringPrototypeIndexOf, NumberIsFinite, NumberIsSafeInteger, NumberParseInt, SafeError, SafePromise, PromiseReject } = P;
 // Promises of a database client are attached to without looking anything up on
 // Promise.prototype (lib/promises.js); a thenable that is not a native promise is refused.
-const { attach, isPromise } = require('../../promises');
+const { attach, isPromise } = require('../promises');
 const { ReflectApply, SafeSetTimeout: setTimer, SafeClearTimeout: clearTimer } = P;
 const BRAND = P.SymbolFor('tool-argument-snapshot.error');
 

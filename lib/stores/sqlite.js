@@ -6,9 +6,9 @@
 // calls never block the event loop or take a libuv pool thread, and every call
 // (waiting for its turn and for other processes' locks included) ends within timeoutMs.
 
-const { invalidArgument } = require('../../errors');
-const { binding } = require('../../native');
-const P = require('../../primordials');
+const { invalidArgument } = require('../errors');
+const { binding } = require('../native');
+const P = require('../primordials');
 const C = require('./common');
 const R = require('./receipt-records');
 
@@ -47,7 +47,7 @@ const HINTS = {
   26: 'the file is not a database',
 };
 
-/** The binding rejects with a bare code as its message (src/store/binding.rs). */
+/** The binding rejects with a bare code as its message (src/binding/store.rs). */
 function classify(cause) {
   const message = cause !== null && typeof cause === 'object' ? C.own(cause, 'message') : undefined;
   if (message === 'timeout') return { code: 'store_timeout' };

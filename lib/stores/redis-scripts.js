@@ -3,7 +3,7 @@
 // Every operation that writes is one script, so it is atomic; times are compared with the
 // `now` argument the grants give, never the server's clock.
 
-const P = require('../../primordials');
+const P = require('../primordials');
 
 const { ObjectFreeze } = P;
 

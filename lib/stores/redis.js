@@ -17,11 +17,11 @@
 // K = <agentName length>:<agentName><toolName length>:<toolName><proposalHash>, then `-`
 // for no scope or `+<scope>`. Lengths count UTF-16 units of the stored (encoded) names.
 
-const { escapeName, invalidArgument } = require('../../errors');
-const P = require('../../primordials');
+const { escapeName, invalidArgument } = require('../errors');
+const P = require('../primordials');
 const C = require('./common');
 const R = require('./receipt-records');
-const { ours } = require('../../promises');
+const { ours } = require('../promises');
 // Captured when the package loaded (this module loads at first use).
 const emitWarning = P.ProcessEmitWarning;
 

@@ -6,8 +6,8 @@
 // COMMITTED concurrent takes of one record queue on its row lock, and each re-checks the
 // row as the previous one left it: of N racing for the last use exactly one gets it.
 
-const { invalidArgument } = require('../../errors');
-const P = require('../../primordials');
+const { invalidArgument } = require('../errors');
+const P = require('../primordials');
 const C = require('./common');
 const R = require('./receipt-records');
 

@@ -6,8 +6,8 @@
 // Grants made here live as long as the process.
 
 const P = require('../primordials');
-const { readListLimit, readNow, readString } = require('./stores/common');
-const { readReceiptClaim, readReceiptKey, readReceiptNow, readReceiptOutcome, readReceiptRelease } = require('./stores/receipt-records');
+const { readListLimit, readNow, readString } = require('./common');
+const { readReceiptClaim, readReceiptKey, readReceiptNow, readReceiptOutcome, readReceiptRelease } = require('./receipt-records');
 
 const { ObjectFreeze } = P;
 // Captured when the package loaded (this module loads at first use).

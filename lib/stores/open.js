@@ -7,13 +7,13 @@
 
 const { invalidArgument } = require('../errors');
 const P = require('../primordials');
-const C = require('./stores/common');
+const C = require('./common');
 const { lazy } = require('../lazy');
 
 // Each store is loaded when a URL first asks for it.
-const sqlite = lazy(() => require('./stores/sqlite'));
-const postgres = lazy(() => require('./stores/postgres'));
-const redis = lazy(() => require('./stores/redis'));
+const sqlite = lazy(() => require('./sqlite'));
+const postgres = lazy(() => require('./postgres'));
+const redis = lazy(() => require('./redis'));
 const createSqliteGrantStore = (options) => sqlite().createSqliteGrantStore(options);
 const createPostgresGrantStore = (options) => postgres().createPostgresGrantStore(options);
 const createRedisGrantStore = (options) => redis().createRedisGrantStore(options);

@@ -1,4 +1,4 @@
-// Type declarations of tool-argument-snapshot, room stores (lib/grants/stores/, lib/grants/open.js): the store interfaces of grants and receipts, and the durable stores.
+// Type declarations of tool-argument-snapshot, room stores (lib/stores/): the store interfaces of grants and receipts, and the durable stores.
 // Re-exported by index.d.ts (the package root); imports only from rooms below it.
 
 /**
@@ -78,7 +78,7 @@ export interface ProposalPage {
 }
 
 // ---------------------------------------------------------------------------------
-// Durable grant stores (lib/grants/stores/, docs/stores.md): synchronous factories.
+// Durable grant stores (lib/stores/, docs/stores.md): synchronous factories.
 
 /** A store of `createSqliteGrantStore`, `createPostgresGrantStore` or `createRedisGrantStore`: every method answers a promise. */
 export interface DurableGrantStore extends ApprovalGrantStore, ExecutionReceiptStore {
