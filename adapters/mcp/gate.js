@@ -3,7 +3,7 @@
 // prepares, evaluates and executes each call through the package's API, and returns the
 // gated transports.
 
-const { invalidArgument, own, readOptions, isWellFormedString, ownDataCopy, setData } = require('../shared');
+const { invalidArgument, own, readOptions, isWellFormedString, ownDataCopy, setData } = require('../gate/read');
 const { ObjectFreeze, ReflectApply, SafeMap, MapPrototypeGet, MapPrototypeSet, isProxy } = require('../gate/primordials');
 const { prepareToolCallAsync, evaluateToolCall, isToolArgumentsValidationError } = require('tool-argument-snapshot');
 const { executeDecision } = require('../gate/execute');

@@ -2,7 +2,7 @@
 // The CallToolResults the gate answers with: every failure `isError: true` with
 // payload-free structuredContent (a stage error, a deny, an approval to ask for).
 
-const { own } = require('../shared');
+const { own } = require('../gate/read');
 const { JSONStringify, ReflectApply } = require('../gate/primordials');
 const { createSnapshot } = require('tool-argument-snapshot');
 

@@ -1,7 +1,8 @@
 'use strict';
 // Listing and approving the pending proposals of a RunState, live or carried in its context.
 
-const { own, setData, readOptions, noPendingProposalError } = require('../shared');
+const { own, setData, readOptions } = require('../gate/read');
+const { noPendingProposalError } = require('../gate/proposals');
 const {
   ArrayPrototypePush, MapPrototypeGet, MapPrototypeSet, ObjectFreeze, SafeWeakMap, WeakMapPrototypeGet, WeakMapPrototypeSet,
 } = require('../gate/primordials');

@@ -2,7 +2,8 @@
 // The gated SDK function tools: `needsApproval` decides on the captured text, `execute` on
 // the exact text it is given; `tool(options)` and `tools(list)` make them.
 
-const { own, setData, ownDataCopy, APPROVED_WITHOUT_GRANT } = require('../shared');
+const { own, setData, ownDataCopy } = require('../gate/read');
+const { APPROVED_WITHOUT_GRANT } = require('../gate/warnings');
 const {
   ArrayIsArray, ArrayPrototypePush, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, JSONParse, JSONStringify, ObjectFreeze, ReflectApply, isProxy,
 } = require('../gate/primordials');

@@ -2,7 +2,8 @@
 // toolGateMiddleware: a wrapToolCall middleware for LangChain v1's createAgent that pairs,
 // decides and runs every call of the tools it gates, and interrupts for review.
 
-const { invalidArgument, own, ownArray, setData, readOptions, isWellFormedString, approvedWithoutGrantNotice } = require('../../shared');
+const { invalidArgument, own, ownArray, setData, readOptions, isWellFormedString } = require('../../gate/read');
+const { approvedWithoutGrantNotice } = require('../../gate/warnings');
 const {
   ArrayPrototypePush, SafeWeakMap, SafeError, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,
 } = require('../../gate/primordials');

@@ -1,7 +1,7 @@
 'use strict';
 // The options every LangChain gate shares: agent, tools and their schemas, policy, grants.
 
-const { invalidArgument, own, setData, readOptions, isWellFormedString } = require('../../shared');
+const { invalidArgument, own, setData, readOptions, isWellFormedString } = require('../../gate/read');
 const {
   ObjectFreeze, ObjectKeys, ObjectGetPrototypeOf, ObjectPrototype, ArrayIsArray, ArrayPrototypePush, ReflectApply,
   SafeMap, MapPrototypeGet, MapPrototypeSet, MapPrototypeHas, isProxy,

@@ -3,7 +3,8 @@
 // pending proposals are listed, approved once and declined here.
 
 const { core, api } = require('./core');
-const { invalidArgument, own, setData, readOptions, isWellFormedString, noPendingProposalError } = require('../../shared');
+const { invalidArgument, own, setData, readOptions, isWellFormedString } = require('../../gate/read');
+const { noPendingProposalError } = require('../../gate/proposals');
 const { ownOption } = require('../../gate/read');
 const {
   ObjectFreeze, ArrayIsArray, ArrayPrototypePush, SafeSet, SafeWeakMap, SafeWeakSet, SetPrototypeAdd, SetPrototypeHas,

@@ -6,7 +6,7 @@
 // prepareToolCallAsync (one schema run on the arguments decoded with the message), the
 // policy (grants first), executeToolCall (a fresh view, at most once, receipts).
 
-const { invalidArgument, own, readOptions, isWellFormedString, ownDataCopy, setData } = require('../../shared');
+const { invalidArgument, own, readOptions, isWellFormedString, ownDataCopy, setData } = require('../../gate/read');
 const {
   ArrayPrototypeUnshift, ObjectFreeze, PromisePrototypeThen, ReflectApply, SafeError, SafeMap, SafeWeakSet, MapPrototypeDelete, MapPrototypeGet, MapPrototypeHas, MapPrototypeSet,
   ObjectDefineProperty, WeakSetPrototypeAdd, WeakSetPrototypeHas, isProxy,
