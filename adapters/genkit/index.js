@@ -19,7 +19,7 @@ const { invalidArgument, own, setData, readOptions, isWellFormedString, isId } =
 const { readGrants, readOnDecision, readProposalTtl, readJsonSchemaOptions, entriesWithPolicies } = require('../gate/options');
 const { decideCall } = require('../gate/decide');
 const { executeDecision, isGrantUnavailable } = require('../gate/execute');
-const { readReceipts } = require('../gate/receipts');
+const { readReceipts, receiptKey } = require('../gate/receipts');
 const { executeOptions, receiptRefusalCode, replayCode } = require('../gate/replays');
 const { reviewKept } = require('../gate/pending');
 const { proposalStore, keptRunId, keepOptions, grantOptions: grantOptionsOf, grantOnce, grantsMethod, noPendingProposalError } = require('../gate/proposals');
@@ -190,7 +190,7 @@ function createToolGate(options) {
         // history, `replaceInput`). Not run. (It is answered, not interrupted again: Genkit
         // 1.42 fails a generate whose restarted tool interrupts.)
         // A restart of a call that already ran (its grant spent): its receipt's code.
-        const code = runId === undefined ? undefined : await replayCode(receipts, { agentName, runId, toolCallId: ref }, prepared.proposalHash);
+        const code = runId === undefined ? undefined : await replayCode(receipts, receiptKey(agentName, runId, ref), prepared.proposalHash);
         if (code !== undefined) return toolResponse(toolRequest, notExecutedOutput('deny', code, 'runtime'));
         notice();
         return toolResponse(toolRequest, notExecutedOutput('deny', APPROVED_WITHOUT_GRANT, 'runtime'));

@@ -7,7 +7,7 @@ const { invalidArgument, own, readOptions, isWellFormedString, ownDataCopy, setD
 const { ObjectFreeze, ReflectApply, SafeMap, MapPrototypeGet, MapPrototypeSet, isProxy } = require('../gate/primordials');
 const { prepareToolCallAsync, evaluateToolCall, isToolArgumentsValidationError } = require('tool-argument-snapshot');
 const { executeDecision } = require('../gate/execute');
-const { readReceipts, pruneShared } = require('../gate/receipts');
+const { readReceipts, receiptKey, pruneShared } = require('../gate/receipts');
 const { types, mcpError } = require('./sdk');
 const { isRecord } = require('./messages');
 const { GatedRequestInfo } = require('./transport');
@@ -165,7 +165,7 @@ function gateMcpServer(mcpServer, options) {
       // A retry of a keyed call whose first attempt ran on a grant (spent by that run)
       // is told so, not asked to be approved again.
       if (keyed) {
-        const refused = await receiptRefusal(receipts, { agentName, runId: runId === undefined ? null : runId, toolCallId: callId }, decision.proposalHash);
+        const refused = await receiptRefusal(receipts, receiptKey(agentName, runId, callId), decision.proposalHash);
         if (refused !== undefined) return denyResult(refused, 'runtime');
       }
       if (keeping === undefined) return approvalResult(grants, decision, toolCallId, scope);

@@ -31,9 +31,10 @@ function peers() {
     const restate = requirePeer(ADAPTER, '@restatedev/restate-sdk', 'the Restate TypeScript SDK', () => require('@restatedev/restate-sdk'));
     const ai = requirePeer(ADAPTER, 'ai', 'the Vercel AI SDK 7', () => require('ai'));
     const calls = require('../durable/calls');
+    const { receiptKey } = require('../gate/receipts');
     const { readTools } = require('../ai/schema');
     const { createRecorder } = require('../durable/record');
-    loaded = { restate, ai, calls, readTools, createRecorder };
+    loaded = { restate, ai, calls, receiptKey, readTools, createRecorder };
   }
   return loaded;
 }
@@ -53,7 +54,7 @@ function readApprovals(opts) {
  * jsonSchemaOptions) and `approvals: { request }`.
  */
 function createRestateToolGate(ctx, options) {
-  const { restate, ai, calls, readTools, createRecorder } = peers();
+  const { restate, ai, calls, receiptKey, readTools, createRecorder } = peers();
   if (ctx === null || typeof ctx !== 'object' || typeof ctx.run !== 'function' || typeof ctx.awakeable !== 'function' || typeof ctx.request !== 'function') {
     throw invalidArgument('createRestateToolGate expects the Restate handler\'s context as its first argument');
   }
@@ -118,8 +119,8 @@ function createRestateToolGate(ctx, options) {
     if (recorded.refusal !== undefined) throw calls.durableError(ADAPTER, recorded.refusal, 'the call has no provider text of its own');
     // Outside any step: deterministic from the journaled response, so a replay prepares
     // the same call (a ToolArgumentsValidationError is the SDK's tool error, as for the model).
-    const key = ObjectFreeze({ runId: `${invocationId}/${recorded.step}`, toolCallId });
-    const prepared = await calls.prepareCall(gate, entry, recorded.text, key.runId, toolCallId);
+    const key = ObjectFreeze(receiptKey(gate.agentName, `${invocationId}/${recorded.step}`, toolCallId));
+    const prepared = await calls.prepareCall(gate, entry, recorded.text, key);
     let outcome = await ctx.run(`tool ${entry.toolName}`, () => step(entry, prepared, key, executeOptions));
     if (outcome.status !== 'approval_required') return answer(outcome);
     if (approvals === undefined) return answer({ status: 'denied', reason: 'approval_required', decidedBy: 'runtime' });

@@ -14,7 +14,7 @@ const {
 const { prepareToolCallAsync, isToolArgumentsValidationError, isApprovalGrantError } = require('tool-argument-snapshot');
 const { decideCall } = require('../../gate/decide');
 const { executeDecision, isGrantUnavailable } = require('../../gate/execute');
-const { readReceipts, pruneShared } = require('../../gate/receipts');
+const { readReceipts, receiptKey, pruneShared } = require('../../gate/receipts');
 const { receiptRefusalCode, replayCode } = require('../../gate/replays');
 const { requirePeer } = require('../../gate/peer');
 const { readProposalTtl } = require('../../gate/options');
@@ -248,12 +248,12 @@ function gateMcpServerV2(factory, options) {
     if (decision.decision === 'require_approval') {
       if (state !== undefined) {
         // The state ran before (its receipt), else it still waits for its grant: answered again.
-        const refused = await replayCode(receipts, { agentName, runId: STATE_RUN_ID, toolCallId: callId }, decision.proposalHash);
+        const refused = await replayCode(receipts, receiptKey(agentName, STATE_RUN_ID, callId), decision.proposalHash);
         if (refused !== undefined) return denyResult(refused === 'call_already_executed' ? 'request_state_used' : refused, 'runtime');
         return inputRequiredResult(decision, toolName, state, params);
       }
       if (keyed) {
-        const refused = await replayCode(receipts, { agentName, runId: runId === undefined ? null : runId, toolCallId: callId }, decision.proposalHash);
+        const refused = await replayCode(receipts, receiptKey(agentName, runId, callId), decision.proposalHash);
         if (refused !== undefined) return denyResult(refused, 'runtime');
       }
       if (era === 'modern' && sealing) {
