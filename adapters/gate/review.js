@@ -4,7 +4,7 @@
 // on a reference the adapter reads from its framework's own ids.
 
 const { isApprovalGrantError } = require('tool-argument-snapshot');
-const { ArrayPrototypePush } = require('./primordials');
+const { ArrayIsArray, ArrayPrototypePush, isProxy } = require('./primordials');
 const { own, readOptions, setData } = require('./read');
 const { reviewKept } = require('./pending');
 const { grantsMethod, grantOptions: grantOptionsOf, grantOnce } = require('./proposals');
@@ -77,4 +77,15 @@ function reviewFunctions(grants, store, { refOf, scopeOf, keyOf, listedOf, notPe
   return { keptProposal, pending, approve, decline };
 }
 
-module.exports = { reviewFunctions };
+/**
+ * The references `pending` is given in `source`, one item or an array (not a Proxy) of
+ * items: `addRefs(item, refs)` pushes the references of one item (or throws for a bad one).
+ */
+function collectRefs(source, addRefs) {
+  const refs = [];
+  if (ArrayIsArray(source) && !isProxy(source)) for (let i = 0; i < source.length; i++) addRefs(source[i], refs);
+  else addRefs(source, refs);
+  return refs;
+}
+
+module.exports = { reviewFunctions, collectRefs };
