@@ -3,7 +3,7 @@
 // grantScope? }` or an SDK result message, for keptProposal, pending, approve and decline
 // (the gate kernel's, adapters/gate/review.js).
 
-const { ArrayIsArray, ArrayPrototypePush, isProxy } = require('../gate/primordials');
+const { ArrayIsArray, ArrayPrototypePush, isProxy, ObjectFreeze } = require('../gate/primordials');
 const { invalidArgument, own, readOptions, isWellFormedString, isId } = require('../gate/read');
 const { noPendingProposalError } = require('../gate/proposals');
 const { reviewFunctions, collectRefs } = require('../gate/review');
@@ -45,15 +45,15 @@ function addPendingRefs(item, refs) {
   ArrayPrototypePush(refs, approvalRef(item, 'pending'));
 }
 
+/** How the gate's reviewer names a call (reviewFunctions' refs). */
+const REFS = ObjectFreeze({
+  refOf: approvalRef, scopeOf: scopeOfRequest, keyOf: (gate, scope, ref) => keyOf(gate, scope, ref.sessionId, ref.toolUseId),
+  listedOf: (ref) => ({ sessionId: ref.sessionId, toolUseId: ref.toolUseId }), notPending: notPendingError,
+});
+
 /** keptProposal, pending, approve and decline of the gate. */
 function createReview(gate) {
-  const review = reviewFunctions(gate.grants, gate.store, {
-    refOf: approvalRef,
-    scopeOf: (ref) => scopeOfRequest(gate, ref),
-    keyOf: (scope, ref) => keyOf(gate, scope, ref.sessionId, ref.toolUseId),
-    listedOf: (ref) => ({ sessionId: ref.sessionId, toolUseId: ref.toolUseId }),
-    notPending: notPendingError,
-  });
+  const review = reviewFunctions(gate, REFS);
 
   /**
    * The calls of `source` whose proposals wait for a reviewer: `{ sessionId, toolUseId,

@@ -10,13 +10,18 @@ const { reviewKept } = require('./pending');
 const { grantsMethod, grantOptions: grantOptionsOf, grantOnce } = require('./proposals');
 
 /**
- * The reviewer's functions of a gate whose proposals are kept in `store` (proposalStore of
- * `grants`). The adapter gives `refOf(request, what)`, a reference read from a request
- * (throws for a bad one, `what` naming the function); `scopeOf(ref)`, its grant scope;
- * `keyOf(scope, ref)`, the key its proposal is kept under; `listedOf(ref)`, a new record of
- * the fields `pending` lists it by; and `notPending()`, the TAS_NO_PENDING_PROPOSAL error.
+ * The reviewer's functions of a gate (`gate.grants`, and `gate.store` their proposalStore,
+ * where its proposals are kept). The adapter's `refs` say how it names a call:
+ * `refOf(request, what)`, a reference read from a request (throws for a bad one, `what`
+ * naming the function); `scopeOf(gate, ref)`, its grant scope; `keyOf(gate, scope, ref)`,
+ * the key its proposal is kept under; `listedOf(ref)`, a new record of the fields `pending`
+ * lists it by; and `notPending()`, the TAS_NO_PENDING_PROPOSAL error.
  */
-function reviewFunctions(grants, store, { refOf, scopeOf, keyOf, listedOf, notPending }) {
+function reviewFunctions(gate, refs) {
+  const { grants, store } = gate;
+  const { refOf, notPending, listedOf } = refs;
+  const scopeOf = (ref) => refs.scopeOf(gate, ref);
+  const keyOf = (scope, ref) => refs.keyOf(gate, scope, ref);
   const grantsGrant = grantsMethod(grants, 'grant');
 
   /** The proposal waiting for approval of this call (sealed with a key ring), or undefined. */
@@ -30,10 +35,10 @@ function reviewFunctions(grants, store, { refOf, scopeOf, keyOf, listedOf, notPe
    * `toolName` and `proposal` for each kept proposal that verifies (read from the store),
    * with `error: { name, code }` (nothing of the record) for one that does not.
    */
-  async function pending(refs) {
+  async function pending(read) {
     const listed = [];
-    for (let i = 0; i < refs.length; i++) {
-      const ref = refs[i];
+    for (let i = 0; i < read.length; i++) {
+      const ref = read[i];
       const found = await reviewKept(store.kept, keyOf(scopeOf(ref), ref));
       if (found === undefined) continue;
       const entry = listedOf(ref);

@@ -3,7 +3,7 @@
 // `{ runId?, toolCallId, grantScope? }`, for keptProposal, pending, approve and decline (the
 // gate kernel's, adapters/gate/review.js).
 
-const { ArrayIsArray, ArrayPrototypePush, isProxy } = require('../gate/primordials');
+const { ArrayIsArray, ArrayPrototypePush, isProxy, ObjectFreeze } = require('../gate/primordials');
 const { invalidArgument, own, isWellFormedString, isId } = require('../gate/read');
 const { noPendingProposalError } = require('../gate/proposals');
 const { reviewFunctions, collectRefs } = require('../gate/review');
@@ -52,6 +52,12 @@ function addPendingRefs(item, refs) {
   ArrayPrototypePush(refs, approvalRef(item, 'pending'));
 }
 
+/** How the gate's reviewer names a call (reviewFunctions' refs). */
+const REFS = ObjectFreeze({
+  refOf: approvalRef, scopeOf: scopeOfRequest, keyOf: (gate, scope, ref) => keyOf(gate, scope, ref.runId, ref.toolCallId),
+  listedOf: (ref) => ({ runId: ref.runId ?? null, toolCallId: ref.toolCallId }), notPending: notPendingError,
+});
+
 /**
  * keptProposal, pending, approve and decline of the gate. `pending(source)`: `{ runId,
  * toolCallId, toolName, proposal }` for each kept proposal that verifies (read from the
@@ -63,13 +69,7 @@ function addPendingRefs(item, refs) {
  * the interrupt with `tool.respond`).
  */
 function createReview(gate) {
-  const review = reviewFunctions(gate.grants, gate.store, {
-    refOf: approvalRef,
-    scopeOf: (ref) => scopeOfRequest(gate, ref),
-    keyOf: (scope, ref) => keyOf(gate, scope, ref.runId, ref.toolCallId),
-    listedOf: (ref) => ({ runId: ref.runId ?? null, toolCallId: ref.toolCallId }),
-    notPending: notPendingError,
-  });
+  const review = reviewFunctions(gate, REFS);
   const pending = async (source) => review.pending(collectRefs(source, addPendingRefs));
   return { keptProposal: review.keptProposal, pending, approve: review.approve, decline: review.decline };
 }
