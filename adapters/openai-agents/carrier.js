@@ -4,7 +4,7 @@
 // agent: the gate's run id (the execution receipts' runId when the app gives none) and the
 // proposal hash each call was approved for through the package (`gate.approve`).
 
-const { own, setData } = require('../shared');
+const { own, setData } = require('../gate/read');
 const {
   ObjectKeys, ObjectIsExtensible, MapPrototypeDelete, StringPrototypeIsWellFormed,
 } = require('../gate/primordials');

@@ -2,7 +2,8 @@
 // createOpenAIAgentsGate: reads the options, keeps what it knows per run, decides one attempt,
 // and assembles the model wrapper, the tool makers and the approval functions.
 
-const { own, setData, readOptions, isWellFormedString, approvedWithoutGrantNotice } = require('../shared');
+const { own, setData, readOptions, isWellFormedString } = require('../gate/read');
+const { approvedWithoutGrantNotice } = require('../gate/warnings');
 const { ownOption } = require('../gate/read');
 const {
   ObjectGetOwnPropertyNames, ObjectFreeze, SafeMap, SafeWeakMap, MapPrototypeSet, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,

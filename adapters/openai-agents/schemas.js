@@ -1,7 +1,7 @@
 'use strict';
 // What the SDK is given and answers: the wire schema, JSON Schema steps, default outputs.
 
-const { own } = require('../shared');
+const { own } = require('../gate/read');
 const {
   ObjectFreeze, ObjectGetPrototypeOf, ObjectPrototype, ObjectHasOwn, JSONParse,
 } = require('../gate/primordials');

@@ -1,7 +1,7 @@
 'use strict';
 // Pending proposals of createToolGate: their frozen form, and where a run's are kept.
 
-const { invalidArgument, own, setData, isWellFormedString } = require('../../shared');
+const { invalidArgument, own, setData, isWellFormedString } = require('../../gate/read');
 const {
   ObjectDefineProperty, ObjectFreeze,
 } = require('../../gate/primordials');

@@ -4,7 +4,7 @@
 // thread), the options each execution passes to executeDecision, and the code a replay of
 // a call that already has a receipt is answered with.
 
-const { own, isWellFormedString } = require('../../shared');
+const { own, isWellFormedString } = require('../../gate/read');
 const { isId } = require('../../gate/read');
 const { readReceipts, receiptKey, pruneShared } = require('../../gate/receipts');
 const { replayCode: kernelReplayCode } = require('../../gate/replays');
