@@ -1,9 +1,8 @@
 'use strict';
 // Kept proposals: a proposal kept with the grants for a run and a call, for adapters whose
 // framework has no place to carry it. Sealed with a key ring; without one, its verified
-// snapshot fields and a nonce, so it is granted once (lib/grants/index.js records the nonce
-// with the grant). Read back, it is verified again: a store is not trusted with the
-// arguments.
+// snapshot fields and a nonce, so it is granted once (./grant.js records the nonce with
+// the grant). Read back, it is verified again: a store is not trusted with the arguments.
 
 const { SnapshotDomainError, invalidArgument } = require('../errors');
 const { own, requireInput, optionalInput } = require('../input');
