@@ -445,3 +445,185 @@ test('a seal under a key the ring lacks (unknown_key) or past its expiry (seal_e
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// ---- What the review commands print and refuse (red team rounds 4 and 5) ---------------
+// An edited record, characters a terminal hides, a gate's evidence of an approval given,
+// expiries a Date cannot hold, and a run id that looks like a gate's.
+
+const { createSqliteGrantStore } = require('../..');
+
+async function keptProposalOf(rawArguments) {
+  const prepared = prepareToolCall({ agentName: 'billing', toolName: 'pay', rawArguments });
+  const decision = await evaluateToolCall({ prepared, policy: () => ({ decision: 'require_approval', reason: 'payments' }) });
+  return decision.proposal;
+}
+
+/** A kept unsealed proposal whose nonce was changed in the store (the arguments untouched). */
+async function keptWithTamperedNonce(store) {
+  const grants = createApprovalGrants({ store });
+  await grants.keepProposal({ runId: 'thread-1', toolCallId: 'call_1' }, await keptProposalOf('{"cents":987654321}'));
+  const storeKey = '8:thread-1call_1';
+  const record = JSON.parse(await store.getProposal(storeKey, Date.now()));
+  assert.equal(typeof record.nonce, 'string');
+  record.nonce = 7;
+  await store.putProposal(storeKey, JSON.stringify(record), null);
+  return grants;
+}
+
+test('CLI: a kept record whose nonce was changed is listed by its code and refused by grant --id as input (exit 3), not as a store failure (70)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-rt4-'));
+  const file = path.join(dir, 'grants.db');
+  const store = createSqliteGrantStore({ path: file });
+  try {
+    await keptWithTamperedNonce(store);
+    const listed = await cli(['pending', '--store', `sqlite:${file}`, '--json']);
+    assert.equal(listed.status, 1, listed.stderr);
+    const [entry] = JSON.parse(listed.stdout).proposals;
+    assert.deepEqual(entry.error, { name: 'SnapshotDomainError', code: 'not_a_snapshot' });
+    assert.doesNotMatch(listed.stdout + listed.stderr, /987654321/);
+    const granted = await cli(['grant', '--store', `sqlite:${file}`, '--id', entry.id]);
+    assert.equal(granted.status, 3, granted.stderr);
+    assert.match(granted.stderr, /not_a_snapshot/);
+    assert.doesNotMatch(granted.stdout + granted.stderr, /987654321/);
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('CLI: grant --id warns, as pending does, when the granted canonical JSON holds characters a terminal hides or reorders (it printed them with no warning)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-rt4-'));
+  const file = path.join(dir, 'grants.db');
+  const store = createSqliteGrantStore({ path: file });
+  try {
+    const grants = createApprovalGrants({ store });
+    // A right-to-left override: a terminal shows the digits after it reversed.
+    await grants.keepProposal({ runId: 'thread-1', toolCallId: 'call_1' }, await keptProposalOf('{"memo":"\\u202e0001","cents":100}'));
+    const listed = await cli(['pending', '--store', `sqlite:${file}`]);
+    assert.match(listed.stderr, /warning: the canonical JSON contains 1 invisible or bidirectional control character\(s\) \(U\+202E\)/);
+    const id = /^id: +(\S+)$/m.exec(listed.stdout)[1];
+    const granted = await cli(['grant', '--store', `sqlite:${file}`, '--id', id]);
+    assert.equal(granted.status, 0, granted.stderr);
+    assert.match(granted.stdout, /^granted$/m);
+    assert.match(granted.stderr, /warning: the canonical JSON contains 1 invisible or bidirectional control character\(s\) \(U\+202E\)/);
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('CLI: a call approved through the AI SDK gate is no longer pending: pending does not list the gate\'s evidence of the approval, and grant/decline --id refuse it (not_pending); it was listed as waiting for 24 hours and granted a second time', async () => {
+  const { generateText, tool, stepCountIs } = require('ai');
+  const { MockLanguageModelV4 } = require('ai/test');
+  const { z } = require('zod');
+  const { createToolGate } = require('tool-argument-snapshot/ai');
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-rt4-'));
+  const file = path.join(dir, 'grants.db');
+  const store = createSqliteGrantStore({ path: file });
+  try {
+    const grants = createApprovalGrants({ store });
+    const tools = { transfer: tool({ inputSchema: z.object({ cents: z.number() }), execute: async () => 'sent' }) };
+    const gate = createToolGate({ agentName: 'payments', tools, grants, runId: 'chat-1', policy: () => ({ decision: 'require_approval', reason: 'every transfer' }) });
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => ({ content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'transfer', input: '{"cents":500}' }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] }),
+    });
+    const asked = await generateText({ model: gate.model(model), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(1), prompt: 'pay' });
+    const request = asked.content.find((p) => p.type === 'tool-approval-request');
+    const before = await cli(['pending', '--store', `sqlite:${file}`, '--json']);
+    assert.equal(JSON.parse(before.stdout).proposals.length, 1);
+    await gate.approve(request);
+    // What the gate keeps after approve (its evidence, under the AI SDK gate's approved run).
+    const kept = await grants.listProposals();
+    assert.equal(kept.proposals.length, 1);
+    assert.match(kept.proposals[0].runId, /^ai-approved /);
+    const evidenceId = Buffer.from(`${kept.proposals[0].runId.length}:${kept.proposals[0].runId}call-1`, 'utf8').toString('base64url');
+
+    const after = await cli(['pending', '--store', `sqlite:${file}`, '--json']);
+    assert.equal(after.status, 0, after.stderr);
+    assert.deepEqual(JSON.parse(after.stdout).proposals, []);
+    const granted = await cli(['grant', '--store', `sqlite:${file}`, '--id', evidenceId]);
+    assert.equal(granted.status, 1, granted.stderr);
+    assert.match(granted.stderr, /not_pending/);
+    const declined = await cli(['decline', '--store', `sqlite:${file}`, '--id', evidenceId]);
+    assert.equal(declined.status, 1, declined.stderr);
+    // The one grant the gate's approve made is the only one: one identical call runs on
+    // it, the next needs a reviewer again.
+    const { executeToolCall } = require('../..');
+    const attempt = async () => {
+      const prepared = prepareToolCall({ agentName: 'payments', toolName: 'transfer', rawArguments: '{"cents":500}' });
+      const decision = await evaluateToolCall({ prepared, policy: grants.policy(() => ({ decision: 'require_approval', reason: 'every transfer' })) });
+      if (decision.decision !== 'allow') return decision.decision;
+      return executeToolCall(decision, () => 'ran', { receipts: undefined });
+    };
+    assert.equal(await attempt(), 'ran');
+    assert.equal(await attempt(), 'require_approval');
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('CLI: an expiry a Date cannot hold is printed as its number, never an exit 70 after the work is done (grant --ttl at its documented maximum granted, then reported "the store failed"; one record\'s expiresAt stopped the whole pending listing; verify-snapshot of a long seal was an internal error)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-rt4-'));
+  const file = path.join(dir, 'grants.db');
+  const store = createSqliteGrantStore({ path: file });
+  try {
+    const grants = createApprovalGrants({ store });
+    const proposal = await keptProposalOf('{"cents":5}');
+    await grants.keepProposal({ runId: 'thread-1', toolCallId: 'call_1' }, proposal);
+    const listed = await cli(['pending', '--store', `sqlite:${file}`]);
+    const id = /^id: +(\S+)$/m.exec(listed.stdout)[1];
+    const granted = await cli(['grant', '--store', `sqlite:${file}`, '--id', id, '--ttl', '8640000000000000']);
+    assert.equal(granted.status, 0, granted.stderr);
+    assert.match(granted.stdout, /^grant expires: +\d{16} ms since 1970-01-01T00:00:00\.000Z$/m);
+
+    // An unsealed record is trusted with its expiry (no signature covers it): printed as it is.
+    await grants.keepProposal({ runId: 'thread-2', toolCallId: 'call_1' }, proposal);
+    const storeKey = '8:thread-2call_1';
+    const record = JSON.parse(await store.getProposal(storeKey, Date.now()));
+    record.expiresAt = 1e20;
+    await store.putProposal(storeKey, JSON.stringify(record), null);
+    const after = await cli(['pending', '--store', `sqlite:${file}`]);
+    assert.equal(after.status, 0, after.stderr);
+    assert.match(after.stdout, /^kept until: +100000000000000000000 ms since 1970-01-01T00:00:00\.000Z$/m);
+
+    const keys = [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes!!' }];
+    const sealed = createApprovalGrants({ keys }).seal(proposal, { ttlMs: 8.64e15 });
+    const keyFile = path.join(dir, 'keys.json');
+    const sealedFile = path.join(dir, 'sealed.json');
+    fs.writeFileSync(keyFile, JSON.stringify(keys));
+    fs.writeFileSync(sealedFile, JSON.stringify(sealed));
+    const verified = await cli(['verify-snapshot', '--key-file', keyFile, sealedFile]);
+    assert.equal(verified.status, 0, verified.stderr);
+    assert.match(verified.stdout, /^seal expires: +\d{16} ms since 1970-01-01T00:00:00\.000Z$/m);
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Not fixed (a design decision, written down with its reproducer): LangChain's createToolGate
+// keeps a proposal under the application's own run id as it is (adapters/langchain/gate/
+// proposals.js keptKeyOf), not namespaced as the other gates' keptRunId keys are. A run id
+// (a thread id a client may choose) that begins with `ai-approved ` or `mastra-approved ` is
+// taken by the CLI for a gate's evidence of an approval given: `pending` hides the proposal that
+// waits under it and `grant --id` refuses it. A run id such as `mcp 8:payments - hash` shares
+// the MCP gate's key space. Namespacing LangChain's key changes where kept records of earlier
+// versions are found, hence not changed here.
+test('CLI: a proposal kept under a run id as LangChain\'s createToolGate keeps it (the application\'s run id, raw) is listed by pending whatever the run id says', { todo: 'LangChain kept-proposal keys are not namespaced; see the comment above' }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-rt5-'));
+  const file = path.join(dir, 'grants.db');
+  const store = createSqliteGrantStore({ path: file });
+  try {
+    const { prepareToolCall, evaluateToolCall } = require('../..');
+    const prepared = prepareToolCall({ agentName: 'support', toolName: 'refund', rawArguments: '{"cents":900000}' });
+    const decision = await evaluateToolCall({ prepared, policy: () => ({ decision: 'require_approval', reason: 'refunds' }) });
+    await createApprovalGrants({ store }).keepProposal({ runId: 'ai-approved thread-of-a-client', toolCallId: 'call_1' }, decision.proposal);
+    const listed = cli(['pending', '--json', '--store', `sqlite:${file}`]);
+    assert.equal(JSON.parse(listed.stdout).proposals.length, 1, 'the waiting proposal is listed');
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -462,3 +462,122 @@ test("passing another grants object does not skip spending the issuing object's 
   await assert.rejects(pkg.executeToolCall(b, () => runs++, { grants: other }), (error) => error.code === 'grant_unavailable');
   assert.equal(runs, 1);
 });
+
+// ---- Kept proposals an edited store or a custom store hands back (red team round 4) -----
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { createSqliteGrantStore, isSnapshotDomainError } = require('../..');
+
+async function keptProposalOf(rawArguments) {
+  const prepared = prepareToolCall({ agentName: 'billing', toolName: 'pay', rawArguments });
+  const decision = await evaluateToolCall({ prepared, policy: () => ({ decision: 'require_approval', reason: 'payments' }) });
+  return decision.proposal;
+}
+
+/** A kept unsealed proposal whose nonce was changed in the store (the arguments untouched). */
+async function keptWithTamperedNonce(store) {
+  const grants = createApprovalGrants({ store });
+  await grants.keepProposal({ runId: 'thread-1', toolCallId: 'call_1' }, await keptProposalOf('{"cents":987654321}'));
+  const storeKey = '8:thread-1call_1';
+  const record = JSON.parse(await store.getProposal(storeKey, Date.now()));
+  assert.equal(typeof record.nonce, 'string');
+  record.nonce = 7;
+  await store.putProposal(storeKey, JSON.stringify(record), null);
+  return grants;
+}
+
+test('a kept record whose nonce was changed is a record that does not verify (SnapshotDomainError), in keptProposal and listProposals', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-rt4-'));
+  const store = createSqliteGrantStore({ path: path.join(dir, 'grants.db') });
+  try {
+    const grants = await keptWithTamperedNonce(store);
+    // Before: a TypeError (ERR_INVALID_ARG_TYPE), which every adapter's pending rethrew,
+    // so one edited record stopped the whole review listing.
+    await assert.rejects(grants.keptProposal({ runId: 'thread-1', toolCallId: 'call_1' }), (error) => isSnapshotDomainError(error) && error.code === 'not_a_snapshot');
+    const page = await grants.listProposals();
+    assert.equal(page.proposals.length, 1);
+    assert.equal(isSnapshotDomainError(page.proposals[0].error), true);
+    assert.equal(page.proposals[0].proposal, undefined);
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('listProposals: a custom store\'s cursor that is not a well-formed string is refused (it was handed on, and the next page\'s listProposals then refused it as input)', async () => {
+  const { createMemoryStore } = require('../../lib/stores/memory');
+  const memory = createMemoryStore();
+  const store = {};
+  for (const name of Object.getOwnPropertyNames(memory)) if (typeof memory[name] === 'function') store[name] = memory[name].bind(memory);
+  store.listProposals = () => ({ proposals: [], next: 'page-\ud800' });
+  const grants = createApprovalGrants({ store });
+  await assert.rejects(grants.listProposals(), (error) => error instanceof TypeError && /listProposals must answer/.test(error.message));
+  store.listProposals = () => ({ proposals: [], next: 'page-2' });
+  assert.deepEqual(await createApprovalGrants({ store }).listProposals(), { proposals: [], cursor: 'page-2' });
+});
+
+// ---- The standard: built-ins captured at load (review findings) -------------------------
+// Review findings on lib/grants against the package's standard: built-ins captured at
+// load, no live lookup on a prototype the application can reach. Each test fails on main
+// (7e7def7).
+
+const { createSnapshot } = require('../..');
+
+const snapshotProposalOf = (value) => {
+  const s = createSnapshot({ agentName: 'payments', toolName: 'pay', value });
+  return { agentName: s.agentName, toolName: s.toolName, argsCanonicalJson: s.argsCanonicalJson, proposalHash: s.proposalHash };
+};
+
+test('review: keepProposal stores the proposal it was given, whatever Object.prototype.toJSON says', async () => {
+  // lib/grants/index.js:361 `JSONStringify(kept)`: JSON.stringify looks up `toJSON` on the
+  // kept object and its prototype. Without a key ring, keptProposal then verifies only
+  // that hash and JSON agree, so the adapters' approve (ai.js, mastra.js) would grant a
+  // proposal nobody was asked about.
+  const grants = createApprovalGrants();
+  const asked = snapshotProposalOf({ amount: 5, to: 'bob' });
+  const other = snapshotProposalOf({ amount: 5000000, to: 'mallory' });
+  Object.defineProperty(Object.prototype, 'toJSON', {
+    configurable: true,
+    writable: true,
+    value: function toJSON() {
+      return this !== null && typeof this === 'object' && this.proposalHash === asked.proposalHash ? other : this;
+    },
+  });
+  try {
+    await grants.keepProposal({ runId: 'run-1', toolCallId: 'call-1' }, asked);
+  } finally {
+    delete Object.prototype.toJSON;
+  }
+  const kept = await grants.keptProposal({ runId: 'run-1', toolCallId: 'call-1' });
+  assert.equal(kept.argsCanonicalJson, asked.argsCanonicalJson, 'the kept proposal is not the one that was asked about');
+});
+
+test('review: a durable store call looks nothing up on Promise.prototype (no live species lookup)', async () => {
+  // lib/stores/common.js:271 PromiseResolve(start()) and :277/:321
+  // PromisePrototypeThen(...) on the addon's (and pg's, node-redis') promises read
+  // `constructor` and Symbol.species at call time; lib/promises.js exists to avoid exactly
+  // that for every other promise the package receives.
+  const store = createSqliteGrantStore({ path: ':memory:' });
+  const query = { agentName: 'payments', toolName: 'pay', proposalHash: '0'.repeat(64), scope: null };
+  await store.has(query, 0); // opened
+  const original = Object.getOwnPropertyDescriptor(Promise.prototype, 'constructor');
+  let reads = 0;
+  Object.defineProperty(Promise.prototype, 'constructor', {
+    configurable: true,
+    get() {
+      reads++;
+      return Promise;
+    },
+  });
+  let pending;
+  try {
+    pending = store.has(query, 0); // the synchronous part of one call
+  } finally {
+    Object.defineProperty(Promise.prototype, 'constructor', original);
+  }
+  await pending;
+  await store.close();
+  assert.equal(reads, 0, `Promise.prototype.constructor was read ${reads} time(s) by one store call`);
+});

@@ -698,4 +698,26 @@ if (CHILD) {
       }
     });
   });
+
+  // A per-run option read as data (red team round 4).
+  test('LangChain createToolGate: a per-run `runId` defined by a getter is refused unread (it was read as absent: with the receipts given, calls of every run then shared the key runId null)', async () => {
+    const { createExecutionReceipts } = require('tool-argument-snapshot');
+    const lc = require('tool-argument-snapshot/langchain');
+    const { tool: lcTool } = require('@langchain/core/tools');
+    const { AIMessage } = require('@langchain/core/messages');
+    let paid = 0;
+    const gate = lc.createToolGate({
+      agentName: 'billing',
+      tools: [lcTool(async () => { paid += 1; return 'paid'; }, { name: 'pay', schema: z.object({ cents: z.number() }) })],
+      grants: createApprovalGrants(),
+      receipts: createExecutionReceipts(),
+      policy: () => ({ decision: 'allow', reason: 'small' }),
+    });
+    const message = new AIMessage({ content: '', tool_calls: [{ id: 'call_1', name: 'pay', args: { cents: 5 } }] });
+    let ran = 0;
+    const options = Object.defineProperty({}, 'runId', { get() { ran += 1; return 'thread-1'; }, enumerable: true });
+    await assert.rejects(gate.run(message, options), TypeError);
+    assert.equal(ran, 0);
+    assert.equal(paid, 0);
+  });
 }

@@ -539,3 +539,68 @@ test('proposalTtlMs: a kept approval request (and its seal) expires; listProposa
     assert.throws(() => gateMcpServer(new McpServer({ name: 'x', version: '1' }), { agentName: 'a', grants, proposalTtlMs: bad }), TypeError);
   }
 });
+
+// ---- A keyed approval request retried with other arguments before the review (red team round 5)
+
+function reviewSqlite(file, ...args) {
+  const { spawnSync } = require('node:child_process');
+  const result = spawnSync(process.execPath, [path.join(__dirname, '..', '..', '..', 'bin', 'tool-argument-snapshot.js'), ...args, '--store', `sqlite:${file}`], { encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A gated payments server over grants in the SQLite file, linked to an SDK client. */
+async function sqlitePaymentsServer(file, options = {}) {
+  const runs = [];
+  const server = new McpServer({ name: 'payments', version: '1.0.0' });
+  server.registerTool('pay', { inputSchema: { to: z.string(), amount: z.number() } }, async ({ to, amount }) => {
+    runs.push({ to, amount });
+    return { content: [{ type: 'text', text: `paid ${amount} to ${to}` }] };
+  });
+  const store = createSqliteGrantStore({ path: file });
+  const gate = gateMcpServer(server, {
+    agentName: 'payments',
+    grants: createApprovalGrants({ store }),
+    policy: () => ({ decision: 'require_approval', reason: 'every_payment' }),
+    ...options,
+  });
+  const [clientTransport, serverTransport] = gate.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name: 'agent', version: '1.0.0' });
+  await client.connect(clientTransport);
+  return { client, runs, close: async () => { await client.close(); await store.close(); } };
+}
+
+const keyedArgs = (key, args) => ({ name: 'pay', arguments: args, _meta: { [KEY_NAME]: key } });
+
+test('MCP: a retry of a keyed approval request with other arguments does not change what the listed id grants (the reviewer saw 5 to bob under the id; grant --id then granted 5000 to mallory, which ran)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-rt5-'));
+  const file = path.join(dir, 'grants.db');
+  const app = await sqlitePaymentsServer(file);
+  try {
+    const asked = await app.client.callTool(keyedArgs('k1', { to: 'bob', amount: 5 }));
+    const { pendingId } = asked.structuredContent;
+    const listed = reviewSqlite(file, 'pending', '--json');
+    assert.equal(listed.status, 0, listed.stderr);
+    const seen = JSON.parse(listed.stdout).proposals.find((p) => p.id === pendingId);
+    assert.equal(seen.proposal.argsCanonicalJson, '{"amount":5,"to":"bob"}');
+
+    // The client (or the model behind it) retries the same key with other arguments before the review.
+    const swapped = await app.client.callTool(keyedArgs('k1', { to: 'mallory', amount: 5000 }));
+    assert.equal(swapped.structuredContent.decision, 'require_approval');
+
+    // The reviewer grants the id they reviewed: what is granted is what they saw.
+    const granted = reviewSqlite(file, 'grant', '--id', pendingId, '--json');
+    assert.equal(granted.status, 0, granted.stderr);
+    assert.equal(JSON.parse(granted.stdout).argsCanonicalJson, '{"amount":5,"to":"bob"}');
+    const other = await app.client.callTool(keyedArgs('k1', { to: 'mallory', amount: 5000 }));
+    assert.equal(other.isError, true);
+    assert.equal(other.structuredContent.decision, 'require_approval', 'the swapped arguments were never granted');
+    assert.deepEqual(app.runs, []);
+    // The reviewed call runs once, under its key.
+    assert.equal((await app.client.callTool(keyedArgs('k1', { to: 'bob', amount: 5 }))).isError, undefined);
+    assert.deepEqual(app.runs, [{ to: 'bob', amount: 5 }]);
+  } finally {
+    await app.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
