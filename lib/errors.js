@@ -328,7 +328,7 @@ function nativeFailure(includePath) {
   return new WalkFailure(ObjectHasOwn(MESSAGES, code) ? code : 'internal_error', includePath ? binding.lastFailurePath() : undefined);
 }
 
-/** What a native call returns instead of its result when it failed (src/binding.rs). */
+/** What a native call returns instead of its result when it failed (src/binding/). */
 const FAILED = binding.FAILED;
 
 /**

@@ -87,7 +87,7 @@ module.exports = Object.freeze({
   isProxy: types.isProxy,
   structuredClone: globalThis.structuredClone,
   // Objects whose internal slots make them something other than a plain record, even
-  // when their prototype has been reset to Object.prototype or null. lib/walk.js calls
+  // when their prototype has been reset to Object.prototype or null. lib/snapshot/walk.js calls
   // each from its own call site (one shared call site costs V8 its fast API calls).
   isDate: types.isDate,
   isRegExp: types.isRegExp,
@@ -105,7 +105,7 @@ module.exports = Object.freeze({
   isSetIterator: types.isSetIterator,
   isModuleNamespaceObject: types.isModuleNamespaceObject,
   isArgumentsObject: types.isArgumentsObject,
-  // Missing in Deno 2 (lib/walk.js then asks the binding, which asks napi_typeof).
+  // Missing in Deno 2 (lib/snapshot/walk.js then asks the binding, which asks napi_typeof).
   isExternal: types.isExternal,
   isWeakMap: types.isWeakMap,
   isUint8Array: types.isUint8Array,

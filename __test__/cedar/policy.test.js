@@ -1,5 +1,5 @@
 'use strict';
-// createCedarPolicy (lib/cedar, src/cedar.rs): Cedar policy sets as policies of the run
+// createCedarPolicy (lib/cedar, src/cedar/): Cedar policy sets as policies of the run
 // loop. Expected decisions come from Cedar's semantics as its language reference states
 // them (default deny, forbid overrides permit), reasons from issue 27, hashes from
 // node:crypto over the text as given.

@@ -1,6 +1,6 @@
 'use strict';
 // createCedarPolicy: a Cedar policy set as a policy of evaluateToolCall (and of every
-// place a policy goes). The set is parsed and validated in the addon (src/cedar.rs); the
+// place a policy goes). The set is parsed and validated in the addon (src/cedar/, bound in src/binding/); the
 // request's context is built there from the snapshot's canonical JSON, never from a
 // JavaScript object of the caller. Default deny, forbid wins (over a live grant too), any
 // evaluation error denies, and `@approval("required")` permits ask for an approval that a
@@ -185,7 +185,7 @@ function createCedarPolicy(options) {
   }
 
   const toolSchemas = { __proto__: null };
-  // The number hints of each tool (see cedar_authorize in src/cedar.rs), given to the set once.
+  // The number hints of each tool (see cedar_authorize in src/cedar/ and its binding in src/binding/), given to the set once.
   const hints = { __proto__: null };
   let hinted = false;
   if (tools !== undefined) {

@@ -22,7 +22,7 @@ const {
 const MAX_DEPTH = binding.maxDepth();
 const { MAX_STRING_LENGTH } = require('node:buffer').constants;
 
-// Tape op codes: the constants of src/binding.rs.
+// Tape op codes: the constants of src/binding/mod.rs.
 const { OP_NULL, OP_FALSE, OP_TRUE, OP_NUMBER, OP_STRING, OP_ARRAY, OP_OBJECT, OP_BIG_STRING } = binding;
 
 /** Strings at least this long are handed to the native side as they are. */

@@ -47,7 +47,7 @@ const HINTS = {
   26: 'the file is not a database',
 };
 
-/** The binding rejects with a bare code as its message (src/store/binding.rs). */
+/** The binding rejects with a bare code as its message (src/binding/store.rs). */
 function classify(cause) {
   const message = cause !== null && typeof cause === 'object' ? C.own(cause, 'message') : undefined;
   if (message === 'timeout') return { code: 'store_timeout' };

@@ -1,8 +1,9 @@
-//! The embedded store's N-API surface, called only by `lib/stores/sqlite.js`.
+//! The embedded grant store's N-API surface (`crate::store`), called only by
+//! `lib/stores/sqlite.js`.
 //!
 //! Each call queues an operation on the store's worker and returns a promise that the
-//! worker settles from its thread. A rejection's message is one of the codes of
-//! [`failure_code`], never SQLite's text.
+//! worker settles from its thread with the operation's plain [`Outcome`], converted here.
+//! A rejection's message is one of the codes of [`failure_code`], never SQLite's text.
 
 use std::time::Duration;
 
@@ -10,10 +11,10 @@ use napi::bindgen_prelude::*;
 use napi::sys;
 use napi_derive::napi;
 
-use super::sqlite::{
+use crate::store::sqlite::{
   Grant, GrantKey, Receipt, ReceiptClaim, ReceiptKey, ReceiptOutcome, StoreError,
 };
-use super::worker::{Op, Outcome, Worker};
+use crate::store::worker::{Op, Outcome, Worker};
 
 impl ToNapiValue for Outcome {
   unsafe fn to_napi_value(env: sys::napi_env, value: Self) -> Result<sys::napi_value> {
