@@ -620,7 +620,7 @@ test('CLI: a proposal kept under a run id as LangChain\'s createToolGate keeps i
     const prepared = prepareToolCall({ agentName: 'support', toolName: 'refund', rawArguments: '{"cents":900000}' });
     const decision = await evaluateToolCall({ prepared, policy: () => ({ decision: 'require_approval', reason: 'refunds' }) });
     await createApprovalGrants({ store }).keepProposal({ runId: 'ai-approved thread-of-a-client', toolCallId: 'call_1' }, decision.proposal);
-    const listed = cli(['pending', '--json', '--store', `sqlite:${file}`]);
+    const listed = await cli(['pending', '--json', '--store', `sqlite:${file}`]);
     assert.equal(JSON.parse(listed.stdout).proposals.length, 1, 'the waiting proposal is listed');
   } finally {
     await store.close();
