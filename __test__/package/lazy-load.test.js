@@ -91,3 +91,82 @@ describe('a module loaded at first use captures nothing patched after the packag
     assert.ok(control.outcomes.includes('cedar {"amount":50} deny no_permit'));
   });
 });
+
+describe('the snapshot core is loaded without the module resolver (index.js)', () => {
+  /** Runs CODE in a fresh `node -e` in the package's folder and parses what it prints. */
+  function run(code) {
+    const result = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8', cwd: path.join(__dirname, '..'), timeout: 120000 });
+    assert.equal(result.status, 0, result.stderr);
+    return JSON.parse(result.stdout);
+  }
+
+  test("Node's path functions run for index.js alone, not for each core file", () => {
+    // Counted through the path module's exports, which Node's CommonJS loader calls too. The
+    // resolver calls path.resolve about three times per module it resolves (measured: 52 for
+    // the 14 files of the core before index.js loaded them itself); index.js, resolved
+    // before the count starts, is then loaded with its own few.
+    const counts = run(`
+      const path = require('node:path');
+      const file = require.resolve('tool-argument-snapshot');
+      const counts = { resolve: 0, normalize: 0 };
+      for (const name of Object.keys(counts)) {
+        const original = path[name];
+        path[name] = function (...args) { counts[name]++; return Reflect.apply(original, this, args); };
+      }
+      require(file);
+      process.stdout.write(JSON.stringify(counts));`);
+    assert.ok(counts.resolve <= 4, `path.resolve ran ${counts.resolve} times`);
+    assert.ok(counts.normalize <= 2, `path.normalize ran ${counts.normalize} times`);
+  });
+
+  test('each core file is one module in require.cache, the one a later require() of it returns', () => {
+    const out = run(`
+      const Module = require('node:module');
+      const path = require('node:path');
+      const pkg = require('tool-argument-snapshot');
+      // A module loaded at first use requires lib/errors.js and lib/snapshot through the resolver.
+      pkg.createApprovalGrants({});
+      const root = path.dirname(require.resolve('tool-argument-snapshot'));
+      const files = ${JSON.stringify(CORE)};
+      const wrong = [];
+      for (const file of files) {
+        const full = path.join(root, file);
+        const cached = require.cache[full];
+        if (!(cached instanceof Module) || cached.loaded !== true || cached.filename !== full || cached.id !== full) wrong.push(file + ': not a loaded Module');
+        else if (require(full) !== cached.exports) wrong.push(file + ': a second copy');
+      }
+      const errors = Object.keys(require.cache).filter((key) => key.endsWith(path.sep + 'errors.js') && key.startsWith(root + path.sep + 'lib'));
+      const addon = Object.keys(require.cache).filter((key) => key.endsWith('.node'));
+      process.stdout.write(JSON.stringify({
+        wrong, errors: errors.length, addon: addon.length,
+        sameClass: require(path.join(root, 'lib/errors.js')).ApprovalGrantError === pkg.ApprovalGrantError,
+        grantsLoaded: Object.keys(require.cache).includes(path.join(root, 'lib/grants/index.js')),
+      }));`);
+    assert.deepEqual(out.wrong, []);
+    assert.equal(out.errors, 1);
+    assert.equal(out.addon, 1);
+    assert.equal(out.sameClass, true);
+    assert.equal(out.grantsLoaded, true);
+  });
+
+  test("under a module system of its own (not in Node's require.cache), every core file comes by require()", () => {
+    // index.js run as a foreign registry would run it: its own module object and a require
+    // whose cache is not Node's. The core then comes through that require, file by file.
+    const out = run(`
+      const { compileFunction } = require('node:vm');
+      const { createRequire } = require('node:module');
+      const fs = require('node:fs');
+      const file = require.resolve('tool-argument-snapshot');
+      const real = createRequire(file);
+      const asked = [];
+      const foreign = (request) => { asked.push(request); return real(request); };
+      foreign.cache = Object.create(null);
+      const mod = { exports: {} };
+      compileFunction(fs.readFileSync(file, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file })
+        .call(mod.exports, mod.exports, foreign, mod, file, require('node:path').dirname(file));
+      process.stdout.write(JSON.stringify({ asked: asked.filter((r) => r.startsWith('./')), keys: Object.keys(mod.exports), json: mod.exports.canonicalize({ b: 1, a: [2] }) }));`);
+    assert.deepEqual(out.asked, ['./lib/snapshot', './lib/errors', './lib/selftest', './lib/lazy']);
+    assert.equal(out.json, '{"a":[2],"b":1}');
+    assert.deepEqual(out.keys, Object.keys(require('..')));
+  });
+});

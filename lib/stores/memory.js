@@ -58,20 +58,53 @@ function live(record, now) {
   return record.uses > 0 && (record.expiresAt === null || now < record.expiresAt);
 }
 
+/** prune: drops the dead grant records, nonces and kept proposals; how many went. */
+function pruneDead(grants, nonces, proposals, now) {
+  let removed = 0;
+  const emptied = [];
+  MapPrototypeForEach(grants, (list, key) => {
+    for (let i = list.length - 1; i >= 0; i--) {
+      if (!live(list[i], now)) {
+        ArrayPrototypeSplice(list, i, 1);
+        removed++;
+      }
+    }
+    if (list.length === 0) ArrayPrototypePush(emptied, key);
+  });
+  for (let i = 0; i < emptied.length; i++) MapPrototypeDelete(grants, emptied[i]);
+  const expired = [];
+  MapPrototypeForEach(nonces, (expiresAt, nonce) => {
+    if (expiresAt !== null && now >= expiresAt) ArrayPrototypePush(expired, nonce);
+  });
+  for (let i = 0; i < expired.length; i++) MapPrototypeDelete(nonces, expired[i]);
+  const stale = [];
+  MapPrototypeForEach(proposals, (entry, key) => {
+    if (entry.expiresAt !== null && now >= entry.expiresAt) ArrayPrototypePush(stale, key);
+  });
+  for (let i = 0; i < stale.length; i++) MapPrototypeDelete(proposals, stale[i]);
+  return removed + expired.length + stale.length;
+}
+
+/** listProposals: the page of live kept proposals after `after`, in code unit order. */
+function proposalPage(proposals, after, limit, now) {
+  const start = after === null || after === undefined ? null : readString(after, 'after');
+  const count = readListLimit(limit);
+  const t = readNow(now);
+  const keys = [];
+  MapPrototypeForEach(proposals, (entry, key) => {
+    if ((start === null || key > start) && (entry.expiresAt === null || t < entry.expiresAt)) ArrayPrototypePush(keys, key);
+  });
+  ArrayPrototypeSort(keys, byKey);
+  const page = [];
+  for (let i = 0; i < keys.length && i < count; i++) ArrayPrototypePush(page, { key: keys[i], json: MapPrototypeGet(proposals, keys[i]).json });
+  return { proposals: page, next: keys.length > count ? keys[count - 1] : null };
+}
+
 function createMemoryStore() {
   const grants = new SafeMap();
   const nonces = new SafeMap();
   const proposals = new SafeMap();
   const receipts = new SafeMap();
-
-  /**
-   * The record of a receipt key that is kept, or undefined: an outcome within its retention,
-   * or an unfinished claim (in_progress), whatever its retention says (until forget).
-   */
-  function liveReceipt(key, now) {
-    const r = MapPrototypeGet(receipts, key);
-    return r !== undefined && (r.status === 'in_progress' || now < r.expiresAt) ? r : undefined;
-  }
 
   /** Whether a key has a live record: a read, it changes nothing. */
   function hasLive(key, now) {
@@ -136,29 +169,7 @@ function createMemoryStore() {
       MapPrototypeDelete(grants, keyOf(query));
     },
     prune(now) {
-      let removed = 0;
-      const emptied = [];
-      MapPrototypeForEach(grants, (list, key) => {
-        for (let i = list.length - 1; i >= 0; i--) {
-          if (!live(list[i], now)) {
-            ArrayPrototypeSplice(list, i, 1);
-            removed++;
-          }
-        }
-        if (list.length === 0) ArrayPrototypePush(emptied, key);
-      });
-      for (let i = 0; i < emptied.length; i++) MapPrototypeDelete(grants, emptied[i]);
-      const expired = [];
-      MapPrototypeForEach(nonces, (expiresAt, nonce) => {
-        if (expiresAt !== null && now >= expiresAt) ArrayPrototypePush(expired, nonce);
-      });
-      for (let i = 0; i < expired.length; i++) MapPrototypeDelete(nonces, expired[i]);
-      const stale = [];
-      MapPrototypeForEach(proposals, (entry, key) => {
-        if (entry.expiresAt !== null && now >= entry.expiresAt) ArrayPrototypePush(stale, key);
-      });
-      for (let i = 0; i < stale.length; i++) MapPrototypeDelete(proposals, stale[i]);
-      return removed + expired.length + stale.length;
+      return pruneDead(grants, nonces, proposals, now);
     },
     putProposal(key, json, expiresAt) {
       MapPrototypeSet(proposals, key, { json, expiresAt });
@@ -172,18 +183,24 @@ function createMemoryStore() {
       MapPrototypeDelete(proposals, key);
     },
     listProposals(after, limit, now) {
-      const start = after === null || after === undefined ? null : readString(after, 'after');
-      const count = readListLimit(limit);
-      const t = readNow(now);
-      const keys = [];
-      MapPrototypeForEach(proposals, (entry, key) => {
-        if ((start === null || key > start) && (entry.expiresAt === null || t < entry.expiresAt)) ArrayPrototypePush(keys, key);
-      });
-      ArrayPrototypeSort(keys, byKey);
-      const page = [];
-      for (let i = 0; i < keys.length && i < count; i++) ArrayPrototypePush(page, { key: keys[i], json: MapPrototypeGet(proposals, keys[i]).json });
-      return { proposals: page, next: keys.length > count ? keys[count - 1] : null };
+      return proposalPage(proposals, after, limit, now);
     },
+    ...memoryReceipts(receipts),
+  });
+}
+
+/** The receipt operations of one memory store over its receipts map. */
+function memoryReceipts(receipts) {
+  /**
+   * The record of a receipt key that is kept, or undefined: an outcome within its retention,
+   * or an unfinished claim (in_progress), whatever its retention says (until forget).
+   */
+  function liveReceipt(key, now) {
+    const r = MapPrototypeGet(receipts, key);
+    return r !== undefined && (r.status === 'in_progress' || now < r.expiresAt) ? r : undefined;
+  }
+
+  return {
     // Receipts (docs/stores.md): synchronous, so each is atomic in this process.
     claimReceipt(claim, now) {
       const c = readReceiptClaim(claim);
@@ -234,7 +251,7 @@ function createMemoryStore() {
       for (let i = 0; i < stale.length; i++) MapPrototypeDelete(receipts, stale[i]);
       return stale.length;
     },
-  });
+  };
 }
 
 module.exports = { createMemoryStore, keyOf, receiptKeyOf };

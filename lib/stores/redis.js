@@ -107,6 +107,66 @@ function grantKey(q) {
   return `${q.agentName.length}:${q.agentName}${q.toolName.length}:${q.toolName}${q.proposalHash}${q.scope === null ? '-' : `+${q.scope}`}`;
 }
 
+function flag(reply) {
+  if (reply === 1) return true;
+  if (reply === 0) return false;
+  throw BAD_REPLY;
+}
+
+function done(reply) {
+  if (reply !== 1) throw BAD_REPLY;
+}
+
+/** A receipt hash's HGETALL reply (a flat list) as a ReceiptRecord, or null when empty. */
+function receiptOf(reply) {
+  if (reply === 0) return null;
+  if (!ArrayIsArray(reply) || isProxy(reply)) throw BAD_REPLY;
+  if (reply.length === 0) return null;
+  const f = { __proto__: null };
+  for (let i = 0; i + 1 < reply.length; i += 2) {
+    if (typeof reply[i] !== 'string' || typeof reply[i + 1] !== 'string') throw BAD_REPLY;
+    f[reply[i]] = reply[i + 1];
+  }
+  const run = f.r;
+  if (typeof f.a !== 'string' || typeof f.c !== 'string' || typeof f.i !== 'string' || typeof run !== 'string' || run.length === 0) throw BAD_REPLY;
+  const record = R.receiptFromRow({
+    agentName: f.a,
+    runId: run === '-' ? null : StringPrototypeSlice(run, 1),
+    toolCallId: f.c,
+    proposalHash: f.h,
+    claimId: f.i,
+    status: f.s,
+    claimedAt: f.t,
+    leaseExpiresAt: f.l,
+    completedAt: f.d,
+    resultJson: f.j,
+    expiresAt: f.e,
+  });
+  record.claimId = C.decodeText(record.claimId);
+  return record;
+}
+
+/**
+ * The process warning (code TAS_REDIS_NOT_DURABLE) for a server that does not keep what it
+ * acknowledged, from what CONFIG GET answered (checkDurability below).
+ */
+function warnIfNotDurable(where, found) {
+  const evicts = typeof found.policy === 'string' && StringPrototypeSlice(found.policy, 0, 8) === 'allkeys-';
+  // appendfsync everysec (Redis's default) or no acknowledges writes the disk may not hold yet.
+  const lazyFsync = found.appendonly === 'yes' && (found.fsync === 'everysec' || found.fsync === 'no');
+  if (found.appendonly === 'no' || lazyFsync || evicts) {
+    const cause = found.appendonly === 'no' ? 'does not write an append-only file (appendonly no)'
+      : lazyFsync ? `acknowledges writes before they reach the disk (appendfsync ${found.fsync})`
+        : `evicts keys (maxmemory-policy ${found.policy})`;
+    emitWarning(
+      `${where}: the Redis server ${cause}: ` +
+        'after a restart or an eviction, a spent use or a granted seal\'s nonce can be forgotten and an approval run again. ' +
+        'Use appendonly yes with appendfsync always, maxmemory-policy noeviction (or volatile-*), and no asynchronous failover (docs/stores.md).',
+      { type: 'Warning', code: 'TAS_REDIS_NOT_DURABLE' },
+    );
+  }
+}
+
 /**
  * An ApprovalGrantStore in Redis through `options.client` (connected; never closed by the
  * store). `options.prefix` (default `tas:grant:`) starts every key; `options.timeoutMs`
@@ -151,22 +211,7 @@ function createRedisGrantStore(options) {
           fsync: configValue(fsync, 'appendfsync'),
           policy: configValue(policy, 'maxmemory-policy'),
         })))));
-    C.then(settings, (found) => {
-      const evicts = typeof found.policy === 'string' && StringPrototypeSlice(found.policy, 0, 8) === 'allkeys-';
-      // appendfsync everysec (Redis's default) or no acknowledges writes the disk may not hold yet.
-      const lazyFsync = found.appendonly === 'yes' && (found.fsync === 'everysec' || found.fsync === 'no');
-      if (found.appendonly === 'no' || lazyFsync || evicts) {
-        const cause = found.appendonly === 'no' ? 'does not write an append-only file (appendonly no)'
-          : lazyFsync ? `acknowledges writes before they reach the disk (appendfsync ${found.fsync})`
-            : `evicts keys (maxmemory-policy ${found.policy})`;
-        emitWarning(
-          `${where}: the Redis server ${cause}: ` +
-            'after a restart or an eviction, a spent use or a granted seal\'s nonce can be forgotten and an approval run again. ' +
-            'Use appendonly yes with appendfsync always, maxmemory-policy noeviction (or volatile-*), and no asynchronous failover (docs/stores.md).',
-          { type: 'Warning', code: 'TAS_REDIS_NOT_DURABLE' },
-        );
-      }
-    }, () => undefined);
+    C.then(settings, (found) => warnIfNotDurable(where, found), () => undefined);
   }
 
   /** EVALSHA, and EVAL when the server has not cached the script (a restart, SCRIPT FLUSH). */
@@ -183,20 +228,35 @@ function createRedisGrantStore(options) {
     return C.run(where, operation, timeoutMs, classify, start);
   }
 
-  function flag(reply) {
-    if (reply === 1) return true;
-    if (reply === 0) return false;
-    throw BAD_REPLY;
-  }
-
-  function done(reply) {
-    if (reply !== 1) throw BAD_REPLY;
-  }
-
   function grantKeys(q) {
     const k = grantKey(q);
     return [`${prefix}g:${k}`, `${prefix}a:${k}`, index];
   }
+
+  function receiptKeys(key) {
+    return [`${prefix}r:${R.receiptId(key)}`, receiptIndex];
+  }
+
+  /** What the grant and the receipt operations below are given of this store. */
+  const conn = ObjectFreeze({
+    __proto__: null,
+    send, script, run, checkDurability, grantKeys, receiptKeys, prefix, index, receiptIndex, proposalSet,
+    isClosed: () => closed,
+  });
+  return ObjectFreeze({
+    ...redisGrants(conn),
+    ...redisReceipts(conn),
+    /** Later calls reject (store_closed); the client stays connected: it is the application's. */
+    close: C.method(() => {
+      closed = true;
+      return C.then(undefined, () => undefined);
+    }),
+  });
+}
+
+/** The grant and kept-proposal operations of one Redis store over its connection. */
+function redisGrants(conn) {
+  const { send, script, run, checkDurability, grantKeys, isClosed, prefix, index, proposalSet } = conn;
 
   async function prune(now) {
     let removed = 0;
@@ -209,50 +269,7 @@ function createRedisGrantStore(options) {
     }
   }
 
-  function receiptKeys(key) {
-    return [`${prefix}r:${R.receiptId(key)}`, receiptIndex];
-  }
-
-  /** A receipt hash's HGETALL reply (a flat list) as a ReceiptRecord, or null when empty. */
-  function receiptOf(reply) {
-    if (reply === 0) return null;
-    if (!ArrayIsArray(reply) || isProxy(reply)) throw BAD_REPLY;
-    if (reply.length === 0) return null;
-    const f = { __proto__: null };
-    for (let i = 0; i + 1 < reply.length; i += 2) {
-      if (typeof reply[i] !== 'string' || typeof reply[i + 1] !== 'string') throw BAD_REPLY;
-      f[reply[i]] = reply[i + 1];
-    }
-    const run = f.r;
-    if (typeof f.a !== 'string' || typeof f.c !== 'string' || typeof f.i !== 'string' || typeof run !== 'string' || run.length === 0) throw BAD_REPLY;
-    const record = R.receiptFromRow({
-      agentName: f.a,
-      runId: run === '-' ? null : StringPrototypeSlice(run, 1),
-      toolCallId: f.c,
-      proposalHash: f.h,
-      claimId: f.i,
-      status: f.s,
-      claimedAt: f.t,
-      leaseExpiresAt: f.l,
-      completedAt: f.d,
-      resultJson: f.j,
-      expiresAt: f.e,
-    });
-    record.claimId = C.decodeText(record.claimId);
-    return record;
-  }
-
-  async function pruneReceipts(now) {
-    let removed = 0;
-    for (;;) {
-      const reply = await ours(script('pruneReceipts', [receiptIndex], [NumberToString(now), `${PRUNE_BATCH}`]));
-      if (!ArrayIsArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') throw BAD_REPLY;
-      removed += reply[0];
-      if (reply[1] < PRUNE_BATCH) return removed;
-    }
-  }
-
-  return ObjectFreeze({
+  return {
     put: C.method((record, now) => {
       const r = C.readRecord(record);
       const t = C.readNow(now);
@@ -290,7 +307,7 @@ function createRedisGrantStore(options) {
       const name = `${prefix}p:${C.readProposalKey(key)}`;
       const t = C.readNow(now);
       return run('getProposal', () => {
-        if (closed) throw CLOSED;
+        if (isClosed()) throw CLOSED;
         return C.then(send(['HMGET', name, 'j', 'e']), (reply) => {
           if (!ArrayIsArray(reply)) throw BAD_REPLY;
           const json = reply[0];
@@ -327,6 +344,24 @@ function createRedisGrantStore(options) {
         return C.proposalPage(keys, jsons, more === 1 ? last : null);
       }));
     }),
+  };
+}
+
+/** The receipt operations of one Redis store over its connection. */
+function redisReceipts(conn) {
+  const { script, run, checkDurability, receiptKeys, receiptIndex } = conn;
+
+  async function pruneReceipts(now) {
+    let removed = 0;
+    for (;;) {
+      const reply = await ours(script('pruneReceipts', [receiptIndex], [NumberToString(now), `${PRUNE_BATCH}`]));
+      if (!ArrayIsArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') throw BAD_REPLY;
+      removed += reply[0];
+      if (reply[1] < PRUNE_BATCH) return removed;
+    }
+  }
+
+  return {
     // Receipts (docs/stores.md): a hash per receipt key, one script each.
     claimReceipt: C.method((claim, now) => {
       const c = R.readReceiptClaim(claim);
@@ -378,12 +413,7 @@ function createRedisGrantStore(options) {
       const t = R.readReceiptNow(now);
       return run('pruneReceipts', () => pruneReceipts(t));
     }),
-    /** Later calls reject (store_closed); the client stays connected: it is the application's. */
-    close: C.method(() => {
-      closed = true;
-      return C.then(undefined, () => undefined);
-    }),
-  });
+  };
 }
 
 module.exports = { createRedisGrantStore };

@@ -1,9 +1,10 @@
 'use strict';
 // The adapters' TAS_APPROVED_WITHOUT_GRANT warning is silent when NODE_ENV is `production`
-// (issue 16 item 6), on every runtime. Review finding: adapters/shared.js read it with
-// own(process.env, 'NODE_ENV'), and own() answers undefined for a Proxy; Deno's
-// process.env is a Proxy (Node's and Bun's are not), so under Deno the warning was emitted
-// in production too (the Deno test failed on 7e7def7; skips visibly without Deno).
+// (issue 16 item 6), on every runtime. Review finding: the gates' warning
+// (adapters/gate/warnings.js) read it with own(process.env, 'NODE_ENV'), and own() answers
+// undefined for a Proxy; Deno's process.env is a Proxy (Node's and Bun's are not), so under
+// Deno the warning was emitted in production too (the Deno test failed on 7e7def7; skips
+// visibly without Deno).
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
@@ -18,7 +19,7 @@ test('under Deno, NODE_ENV=production silences the approved-without-grant warnin
   const script = `
     const seen = [];
     process.on('warning', (w) => { if (w.code === 'TAS_APPROVED_WITHOUT_GRANT') seen.push(w.code); });
-    const { approvedWithoutGrantNotice } = require(${JSON.stringify(path.join(__dirname, '..', '..', '..', 'adapters', 'shared.js'))});
+    const { approvedWithoutGrantNotice } = require(${JSON.stringify(path.join(__dirname, '..', '..', '..', 'adapters', 'gate', 'warnings.js'))});
     approvedWithoutGrantNotice('ai', 'gate.approve(part)')();
     setTimeout(() => console.log(JSON.stringify(seen)), 50);
   `;
@@ -37,7 +38,7 @@ function warningsOf(env, plant) {
     ${plant}
     const seen = [];
     process.on('warning', (w) => { if (w.code === 'TAS_APPROVED_WITHOUT_GRANT') seen.push(w.code); });
-    const { approvedWithoutGrantNotice } = require(${JSON.stringify(path.join(__dirname, '..', '..', '..', 'adapters', 'shared.js'))});
+    const { approvedWithoutGrantNotice } = require(${JSON.stringify(path.join(__dirname, '..', '..', '..', 'adapters', 'gate', 'warnings.js'))});
     approvedWithoutGrantNotice('ai', 'gate.approve(part)')();
     setTimeout(() => console.log(JSON.stringify(seen)), 50);
   `;

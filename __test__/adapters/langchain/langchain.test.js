@@ -553,7 +553,7 @@ test('a JSON-schema tool is gated through fromJsonSchema: its schema runs once i
   assert.deepEqual(executed, [{ cents: 7, to: 'alice' }]);
 
   // fromJsonSchema options for every JSON-schema tool of the gate: defaults go into the snapshot.
-  const withDefaults = createToolGate({ agentName: AGENT, tools: [transfer], policy, jsonSchema: { defaults: true } });
+  const withDefaults = createToolGate({ agentName: AGENT, tools: [transfer], policy, jsonSchemaOptions: { defaults: true } });
   await withDefaults.run(await new ScriptedOpenAIChatModel([[['c5', 'transfer', '{"cents":9,"to":"alice"}']]]).invoke([new HumanMessage('x')]));
   assert.deepEqual(seen.at(-1), ['{"cents":9,"memo":"none","to":"alice"}', { cents: 9, memo: 'none', to: 'alice' }]);
 
@@ -564,7 +564,10 @@ test('a JSON-schema tool is gated through fromJsonSchema: its schema runs once i
 
 test('createToolGate refuses a bad option', () => {
   assert.throws(() => createToolGate({ agentName: AGENT, tools: 'pay' }), { name: 'TypeError' });
-  assert.throws(() => createToolGate({ agentName: AGENT, tools: [tool(async () => 'x', { name: 'raw', schema: { type: 'object' } })], jsonSchema: 'strict' }), { code: 'ERR_INVALID_ARG_TYPE' });
+  assert.throws(() => createToolGate({ agentName: AGENT, tools: [tool(async () => 'x', { name: 'raw', schema: { type: 'object' } })], jsonSchemaOptions: 'strict' }), { code: 'ERR_INVALID_ARG_TYPE' });
+  // One name per option across the gates: the former `jsonSchema` is refused, naming `jsonSchemaOptions`.
+  assert.throws(() => createToolGate({ agentName: AGENT, tools: [], jsonSchema: { defaults: true } }), { code: 'ERR_INVALID_ARG_TYPE', message: /options\.jsonSchemaOptions/ });
+  assert.throws(() => require('tool-argument-snapshot/langchain').toolGateMiddleware({ agentName: AGENT, tools: [], jsonSchema: { defaults: true } }), { code: 'ERR_INVALID_ARG_TYPE', message: /options\.jsonSchemaOptions/ });
   const inherited = Object.create({ agentName: AGENT, tools: [] });
   assert.throws(() => createToolGate(inherited), { name: 'TypeError' }, 'inherited options never count');
 });

@@ -565,6 +565,8 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
     assert.throws(() => gateMcpServer(server, new Proxy({ agentName: 'a' }, {})), TypeError);
     assert.throws(() => gateMcpServer(new Proxy(server, {}), { agentName: 'a' }), TypeError);
     assert.throws(() => gateMcpServer(server, { agentName: 'a', elicitation: true }), /needs options.grants/);
+    // A Proxy policy is refused unread, as on 2.x (the two gates read their options in one place).
+    assert.throws(() => gateMcpServer(server, { agentName: 'a', policy: new Proxy(() => ({ decision: 'allow', reason: 'x' }), {}) }), { code: 'ERR_INVALID_ARG_TYPE' });
     assert.throws(() => gateMcpServer({}, { agentName: 'a' }), /McpServer/);
     const [, serverTransport] = InMemoryTransport.createLinkedPair();
     await server.connect(serverTransport);

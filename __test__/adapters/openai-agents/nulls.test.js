@@ -4,7 +4,7 @@
 // The gate removes such a null before the tool's schema runs only where the schema is
 // known to refuse null, and keeps it everywhere else (issue 17, second review finding):
 // zod 3 and zod 4 read through their definitions; JSON Schema through `required`, `type`,
-// `enum`, `const`, `anyOf`/`oneOf`/`allOf`, local `$ref`s and `nullable` (adapters/shared.js,
+// `enum`, `const`, `anyOf`/`oneOf`/`allOf`, local `$ref`s and `nullable` (adapters/gate/json-schema.js,
 // the reader the Mastra gate uses too).
 
 const test = require('node:test');

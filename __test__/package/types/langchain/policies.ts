@@ -97,10 +97,13 @@ export async function turn(ai: AIMessage, runId: string): Promise<ToolMessage[]>
 // A JSON-schema tool (an MCP tool, a tool() given a JSON Schema): its arguments are unknown
 // to the types, and a policy narrows them.
 const raw = tool(async () => 'ok', { name: 'raw', schema: { type: 'object', properties: { cents: { type: 'number' } } } });
+// One name per option: the former `jsonSchema` is refused.
+// @ts-expect-error the option is jsonSchemaOptions
+createToolGate({ agentName: 'a', tools: [raw], jsonSchema: { defaults: true } });
 createToolGate({
   agentName: 'a',
   tools: [raw, transfer],
-  jsonSchema: { defaults: true },
+  jsonSchemaOptions: { defaults: true },
   policy: {
     raw: (input) => {
       const args = input.parsedArguments;
