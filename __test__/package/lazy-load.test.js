@@ -95,7 +95,7 @@ describe('a module loaded at first use captures nothing patched after the packag
 describe('the snapshot core is loaded without the module resolver (index.js)', () => {
   /** Runs CODE in a fresh `node -e` in the package's folder and parses what it prints. */
   function run(code) {
-    const result = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8', cwd: path.join(__dirname, '..'), timeout: 120000 });
+    const result = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8', cwd: path.join(__dirname, '..', '..'), timeout: 120000 });
     assert.equal(result.status, 0, result.stderr);
     return JSON.parse(result.stdout);
   }
