@@ -282,7 +282,7 @@ describe('the native binding', () => {
     }
     // Still working.
     assert.equal(canonicalize({ b: 1, a: 2 }), '{"a":2,"b":1}', 'canonicalize afterwards');
-    t.diagnostic(`outcomes: ${JSON.stringify(outcomes)}; getter inside bigs ran ${getterRuns} time(s) (raw binding only: lib/snapshot/tape.js owns its bigs array)`);
+    t.diagnostic(`outcomes: ${JSON.stringify(outcomes)}; getter inside bigs ran ${getterRuns} time(s) (raw binding only: lib/snapshot/tape-writer.js owns its bigs array)`);
   });
 
   test('lastFailureCode and lastFailurePath are per thread', async () => {
@@ -305,7 +305,7 @@ describe('the native binding', () => {
 });
 
 describe('a tape in shared memory, rewritten by another thread while it is encoded', () => {
-  // Only the raw binding can be handed a SharedArrayBuffer-backed tape (lib/snapshot/tape.js owns
+  // Only the raw binding can be handed a SharedArrayBuffer-backed tape (lib/snapshot/tape-writer.js owns
   // its buffers, and the package's exports keep lib/ private). The encoder checks the
   // tape in one pass and writes it in a second; a length that changed in between used to
   // make the second pass index out of bounds and panic. The binding now copies the tape

@@ -25,7 +25,7 @@ function child(...args) {
 const CORE = [
   'index.js',
   'lib/errors.js', 'lib/input.js', 'lib/lazy.js', 'lib/native.js', 'lib/primordials.js', 'lib/selftest.js',
-  'lib/snapshot/canonical.js', 'lib/snapshot/classify.js', 'lib/snapshot/index.js', 'lib/snapshot/tape.js',
+  'lib/snapshot/canonical.js', 'lib/snapshot/classify.js', 'lib/snapshot/index.js', 'lib/snapshot/tape-writer.js',
   'lib/snapshot/view.js', 'lib/snapshot/walk.js',
 ];
 
