@@ -69,7 +69,7 @@ export declare function cedarSetHash(set: ExternalObject<'CedarSet'>): string
 export declare function checkJson(text: string, flags: number): number
 
 /**
- * Encodes a tape written by `lib/snapshot/tape.js` and returns its RFC 8785 JSON, or
+ * Encodes a tape written by `lib/snapshot/tape-writer.js` and returns its RFC 8785 JSON, or
  * `FAILED`. `tape` is the tape buffer (`TAPE_HEADER_WORDS`), `text` the UTF-16 text of
  * its keys and strings, `bigs` its long strings (`OP_BIG_STRING`, read up to the
  * header's count).
@@ -269,7 +269,7 @@ export declare const TAPE_BIGS_LEN: number
 export declare const TAPE_FLAGS: number
 
 /**
- * The tape buffer `lib/snapshot/tape.js` hands to `encodeTape`: one `Uint8Array` that
+ * The tape buffer `lib/snapshot/tape-writer.js` hands to `encodeTape`: one `Uint8Array` that
  * starts with `TAPE_HEADER_WORDS` native-endian u32 words (the lengths of the tape's
  * streams, the flags, and where the numbers, lengths and op codes start in the buffer).
  */

@@ -1,6 +1,6 @@
 'use strict';
 // The snapshot API of RFC-0016: canonicalize, createSnapshot, decodeView, proposalHash,
-// verifySnapshot. Below it: the walk (./canonical.js, ./walk.js, ./tape.js,
+// verifySnapshot. Below it: the walk (./canonical.js, ./walk.js, ./tape-writer.js,
 // ./classify.js) and the views (./view.js).
 
 const { binding } = require('../native');

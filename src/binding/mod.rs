@@ -75,7 +75,7 @@ pub const JSON_OK: u32 = 0;
 #[napi]
 pub const JSON_BLANK: u32 = 1;
 
-/// The tape buffer `lib/snapshot/tape.js` hands to `encodeTape`: one `Uint8Array` that
+/// The tape buffer `lib/snapshot/tape-writer.js` hands to `encodeTape`: one `Uint8Array` that
 /// starts with `TAPE_HEADER_WORDS` native-endian u32 words (the lengths of the tape's
 /// streams, the flags, and where the numbers, lengths and op codes start in the buffer).
 #[napi]
