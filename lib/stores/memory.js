@@ -188,12 +188,12 @@ function createMemoryStore() {
     listProposals(after, limit, now) {
       return proposalPage(proposals, after, limit, now);
     },
-    ...memoryReceipts(receipts),
+    ...memoryReceipts(receipts, takeUse),
   });
 }
 
-/** The receipt operations of one memory store over its receipts map. */
-function memoryReceipts(receipts) {
+/** The receipt operations of one memory store over its receipts map (`takeUse`: its grants' take, for claimReceiptAndTake). */
+function memoryReceipts(receipts, takeUse) {
   /**
    * The record of a receipt key that is kept, or undefined: an outcome within its retention,
    * or an unfinished claim (in_progress), whatever its retention says (until forget).

@@ -288,7 +288,8 @@ function createPostgresGrantStore(options) {
   // Every statement but the migration is prepared once per connection (pg's named
   // statements): the name is a digest of the text (statementName).
   const names = { __proto__: null };
-  for (const op of ObjectKeys(sql)) if (op !== 'ddl') names[sql[op]] = statementName(sql[op]);
+  const ops = ObjectKeys(sql);
+  for (let i = 0; i < ops.length; i++) if (ops[i] !== 'ddl') names[sql[ops[i]]] = statementName(sql[ops[i]]);
   const where = `PostgreSQL grant store (table "${table.schema === null ? '' : `${table.schema}.`}${table.name}")`;
   let closed = false;
 

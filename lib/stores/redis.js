@@ -349,7 +349,7 @@ function redisGrants(conn) {
 
 /** The receipt operations of one Redis store over its connection. */
 function redisReceipts(conn) {
-  const { script, run, checkDurability, receiptKeys, receiptIndex } = conn;
+  const { script, run, checkDurability, grantKeys, receiptKeys, receiptIndex } = conn;
 
   async function pruneReceipts(now) {
     let removed = 0;
