@@ -100,6 +100,7 @@ function createRestateToolGate(ctx, options) {
   function executorFor(entry) {
     return async function execute(input, executeOptions) {
       const turn = queue;
+      /** @type {(value?: unknown) => void} */
       let release;
       queue = new SafePromise((resolve) => { release = resolve; });
       try {

@@ -104,6 +104,7 @@ function createToolGate(options) {
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i];
       if (selected !== undefined && !SetPrototypeHas(selected, call.id)) continue;
+      /** @type {Readonly<{ status: string, message?: unknown, proposal?: unknown }>} one of the results runOne makes */
       const result = ObjectFreeze(await runOne(call, config, context, runId, threadId));
       ArrayPrototypePush(results, result);
       if (result.message !== undefined) ArrayPrototypePush(messages, result.message);
