@@ -8,7 +8,7 @@
 const { PROGRAM, EXIT_OK, EXIT_MISMATCH, EXIT_REJECTED, UsageError, InputRejected, loadLibrary } = require('../shared/errors.js');
 const { readText, readKeyRing } = require('../shared/input.js');
 const { displayString, writeJson } = require('../shared/output.js');
-const { RECORD_FIELDS, SEALED_FIELDS, NOT_SEALED, readRecord, verifyRecord, rejectedRecord } = require('../shared/records.js');
+const { RECORD_FIELDS, SEALED_FIELDS, readRecord, verifyRecord, rejectedRecord } = require('../shared/records.js');
 
 const usage = `  ${PROGRAM} cedar validate --policies FILE [--tools FILE] [--json]
   ${PROGRAM} cedar explain --policies FILE [--tools FILE]

@@ -2,7 +2,7 @@
 // createToolGate: a gate for an agent loop of your own, run on each model message; its
 // pending proposals are listed, approved once and declined here.
 
-const { core, api } = require('./core');
+const { api } = require('./core');
 const { invalidArgument, own, setData, readOptions, isWellFormedString, noPendingProposalError } = require('../../shared');
 const { ownOption } = require('../../gate/read');
 const {
