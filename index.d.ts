@@ -22,9 +22,9 @@ export type { ApprovalKey, ApprovalGrantsOptions, SealedProposal, ProposalFields
 export { createExecutionReceipts } from './lib/receipts/index';
 export type { ExecutionReceiptsOptions, ExecutionReceipt, ExecutionReceipts } from './lib/receipts/index';
 
-// stores (lib/grants/stores/, lib/grants/open.js): the store interfaces of grants and receipts, and the durable stores.
-export { createSqliteGrantStore, createPostgresGrantStore, createRedisGrantStore, openGrantStore } from './lib/grants/stores/index';
-export type { ApprovalGrantRecord, ApprovalGrantQuery, ApprovalGrantStore, ProposalPage, DurableGrantStore, SqliteGrantStoreOptions, PostgresQueryable, PostgresGrantStoreOptions, PostgresGrantStore, RedisCommandClient, RedisGrantStoreOptions, GrantStoreError, ExecutionReceiptKey, ExecutionReceiptRecord, ExecutionReceiptStore, OpenGrantStoreOptions } from './lib/grants/stores/index';
+// stores (lib/stores/): the store interfaces of grants and receipts, and the durable stores.
+export { createSqliteGrantStore, createPostgresGrantStore, createRedisGrantStore, openGrantStore } from './lib/stores/index';
+export type { ApprovalGrantRecord, ApprovalGrantQuery, ApprovalGrantStore, ProposalPage, DurableGrantStore, SqliteGrantStoreOptions, PostgresQueryable, PostgresGrantStoreOptions, PostgresGrantStore, RedisCommandClient, RedisGrantStoreOptions, GrantStoreError, ExecutionReceiptKey, ExecutionReceiptRecord, ExecutionReceiptStore, OpenGrantStoreOptions } from './lib/stores/index';
 
 // json-schema (lib/json-schema/): JSON Schema tools.
 export { fromJsonSchema } from './lib/json-schema/index';

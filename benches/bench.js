@@ -1,13 +1,13 @@
 'use strict';
 // `npm run bench`: the cost of the RFC-0016 snapshot step against what runtimes use
-// today, on the deterministic payload corpus of benches/payloads.js.
+// today, on the deterministic payload corpus of support/payloads.js.
 //
 //   node benches/bench.js [--runtime LIST] [--quick] [--rounds N] [--class NAME[,NAME]]
 //                         [--groups LIST] [--json FILE] [--warmup MS] [--sample-ms MS]
 //                         [--rss-ops K] [--no-rss] [--grants]
 //
 // Where it runs: on Node 26 when one is found (as the tests find the Node lines:
-// __test__/runtime-binaries.js), otherwise on the Node running this file, saying so.
+// support/runtime-binaries.js), otherwise on the Node running this file, saying so.
 // `--runtime node26,node24,node22,node20,node,bun,deno` (any of them) runs it under each
 // listed runtime one after the other and reports them together (benches/runtimes.js);
 // `--runtime NAME` alone runs it under that one.
@@ -29,7 +29,7 @@ const path = require('node:path');
 const { isDeepStrictEqual } = require('node:util');
 const { execFileSync } = require('node:child_process');
 
-const { CLASSES } = require('./payloads');
+const { CLASSES } = require('../support/payloads');
 const { SINK, buildItems, sha256Envelope, loadContenders } = require('./contenders');
 const { measureRss } = require('./rss');
 

@@ -49,7 +49,7 @@ async function runCedarGroup({ pkg, opts, runGroup, timingTable, SINK }) {
     { id: 'evaluate-cedar', label: 'prepare + evaluateToolCall, Cedar', fn: (r) => pkg.evaluateToolCall({ prepared: pkg.prepareToolCall(r), policy: cedar }), arr: requests },
     { id: 'evaluate-js', label: 'prepare + evaluateToolCall, JavaScript', fn: (r) => pkg.evaluateToolCall({ prepared: pkg.prepareToolCall(r), policy: jsPolicy }), arr: requests },
   ], opts, Buffer.byteLength(RAW));
-  console.log(`Cedar (src/cedar.rs, cedar-policy crate) vs a JavaScript policy: 1 op = ${requests.length} calls (3 tools x 2 recipients)`);
+  console.log(`Cedar (src/cedar/, cedar-policy crate) vs a JavaScript policy: 1 op = ${requests.length} calls (3 tools x 2 recipients)`);
   console.log(timingTable(rows));
   return rows;
 }

@@ -7,7 +7,7 @@
 // than made by a shared factory, so that every contender runs its own monomorphic code.
 
 const { createHash } = require('node:crypto');
-const { CLASSES } = require('./payloads');
+const { CLASSES } = require('../support/payloads');
 
 const AGENT = 'bench-agent';
 // Tool names of the realistic corpus, in the order of its ten shapes (payloads.js SHAPES).
@@ -91,7 +91,7 @@ const CONTENDERS = [
     label: 'strict JS reference',
     agreement: 'exact',
     async load() {
-      const ref = require('./strict-reference');
+      const ref = require('../support/strict-reference');
       const { createSnapshot } = ref;
       function step(item) {
         const snapshot = createSnapshot(item);

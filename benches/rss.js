@@ -42,7 +42,7 @@ async function child(id, className, ops) {
   // The UTF-8 length of the canonical JSON, whatever the contender, from the strict
   // JavaScript reference: the package itself is not called before the baseline (its
   // first call allocates what a first step costs).
-  const { canonicalize } = require('./strict-reference');
+  const { canonicalize } = require('../support/strict-reference');
   const jsonBytes = items.reduce((sum, item) => sum + Buffer.byteLength(canonicalize(item.value), 'utf8'), 0);
   const { step } = contender;
 

@@ -1,7 +1,7 @@
 'use strict';
 // The full RFC-0016 step benchmark under several runtimes in one report: Node lines
 // (node26, node24, node22, node20: found as the tests find them, see
-// __test__/runtime-binaries.js), the Node running this file (node), Bun and Deno.
+// support/runtime-binaries.js), the Node running this file (node), Bun and Deno.
 // benches/bench.js runs once under each, one after the other (never at the same time:
 // they would share the cores), each an interleaved run of the package and the same
 // JavaScript contenders on that runtime; the ratios compare contenders on the same
@@ -19,7 +19,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const binaries = require('../__test__/runtime-binaries');
+const binaries = require('../support/runtime-binaries');
 
 const ROOT = path.join(__dirname, '..');
 const BENCH = path.join(__dirname, 'bench.js');
@@ -43,7 +43,7 @@ function nodeMajor(version) {
 }
 
 /**
- * A Node line's binary as the tests find it (__test__/runtime-binaries.js findNode:
+ * A Node line's binary as the tests find it (support/runtime-binaries.js findNode:
  * NODE<major>_BINARY, `npm run fetch-node`, node<major> on PATH, this process); where that
  * helper has no findNode yet, NODE<major>_BINARY or this process.
  */

@@ -14,9 +14,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
-const { createSqliteGrantStore } = require('../lib/grants/stores/sqlite');
-const { createPostgresGrantStore } = require('../lib/grants/stores/postgres');
-const { createRedisGrantStore } = require('../lib/grants/stores/redis');
+const { createSqliteGrantStore } = require('../lib/stores/sqlite');
+const { createPostgresGrantStore } = require('../lib/stores/postgres');
+const { createRedisGrantStore } = require('../lib/stores/redis');
 
 const PROCESSES = 8;
 

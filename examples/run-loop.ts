@@ -9,7 +9,7 @@
 // fail-closed: the handler is typed from the schema's output, and executeToolCall itself
 // refuses anything but a fresh allow that evaluateToolCall made.
 //
-// Type-checked and run by __test__/examples.test.js (tsc, then node); `main()` returns
+// Type-checked and run by __test__/docs/examples.test.js (tsc, then node); `main()` returns
 // the log of decisions.
 import { z } from 'zod';
 import {

@@ -125,7 +125,7 @@ class SnapshotDomainError extends Error {
  */
 const SCHEMA_ERRORS = new P.SafeWeakMap();
 const { WeakMapPrototypeGet, WeakMapPrototypeSet } = P;
-const WeakMapPrototypeHas = Function.prototype.call.bind(WeakMap.prototype.has);
+const { WeakMapPrototypeHas } = P;
 
 /** Tool arguments rejected at one stage of RFC-0016's pipeline: json, schema or snapshot. */
 class ToolArgumentsValidationError extends /** @type {ErrorWithFields<import('./errors.d.ts').ToolArgumentsValidationError>} */ (Error) {
@@ -337,7 +337,7 @@ function nativeFailure(includePath) {
   return new WalkFailure(ObjectHasOwn(MESSAGES, code) ? code : 'internal_error', includePath ? binding.lastFailurePath() : undefined);
 }
 
-/** What a native call returns instead of its result when it failed (src/binding.rs). */
+/** What a native call returns instead of its result when it failed (src/binding/). */
 const FAILED = binding.FAILED;
 
 /**

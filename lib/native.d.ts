@@ -69,9 +69,10 @@ export declare function cedarSetHash(set: ExternalObject<'CedarSet'>): string
 export declare function checkJson(text: string, flags: number): number
 
 /**
- * Encodes a tape written by `lib/walk.js` and returns its RFC 8785 JSON, or `FAILED`.
- * `tape` is the tape buffer (`TAPE_HEADER_WORDS`), `text` the UTF-16 text of its keys
- * and strings, `bigs` its long strings (`OP_BIG_STRING`, read up to the header's count).
+ * Encodes a tape written by `lib/snapshot/tape-writer.js` and returns its RFC 8785 JSON, or
+ * `FAILED`. `tape` is the tape buffer (`TAPE_HEADER_WORDS`), `text` the UTF-16 text of
+ * its keys and strings, `bigs` its long strings (`OP_BIG_STRING`, read up to the
+ * header's count).
  * With `agentName` and `toolName`, the result is the 64-character hex proposal hash of
  * exactly those names and the JSON, one template character (`1`: views worth copying
  * from a template), then the canonical JSON.
@@ -138,7 +139,7 @@ export declare const OP_BIG_STRING: number
 
 export declare const OP_FALSE: number
 
-/** Tape op codes (`src/jcs/tape.rs`), for `lib/walk.js`. */
+/** Tape op codes (`src/jcs/tape.rs`), for `lib/snapshot/walk.js`. */
 export declare const OP_NULL: number
 
 export declare const OP_NUMBER: number
@@ -261,9 +262,9 @@ export declare const TAPE_BIGS_LEN: number
 export declare const TAPE_FLAGS: number
 
 /**
- * The tape buffer `lib/walk.js` hands to `encodeTape`: one `Uint8Array` that starts
- * with `TAPE_HEADER_WORDS` native-endian u32 words (the lengths of the tape's streams,
- * the flags, and where the numbers, lengths and op codes start in the buffer).
+ * The tape buffer `lib/snapshot/tape-writer.js` hands to `encodeTape`: one `Uint8Array` that
+ * starts with `TAPE_HEADER_WORDS` native-endian u32 words (the lengths of the tape's
+ * streams, the flags, and where the numbers, lengths and op codes start in the buffer).
  */
 export declare const TAPE_HEADER_WORDS: number
 

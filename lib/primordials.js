@@ -74,6 +74,7 @@ module.exports = Object.freeze({
   SafeWeakMap: WeakMap,
   WeakMapPrototypeGet: uncurryThis(WeakMap.prototype.get),
   WeakMapPrototypeSet: uncurryThis(WeakMap.prototype.set),
+  WeakMapPrototypeHas: uncurryThis(WeakMap.prototype.has),
   StringPrototypeSlice: uncurryThis(String.prototype.slice),
   StringPrototypeCharCodeAt: uncurryThis(String.prototype.charCodeAt),
   StringPrototypeIsWellFormed: uncurryThis(String.prototype.isWellFormed),
@@ -86,7 +87,7 @@ module.exports = Object.freeze({
   isProxy: types.isProxy,
   structuredClone: globalThis.structuredClone,
   // Objects whose internal slots make them something other than a plain record, even
-  // when their prototype has been reset to Object.prototype or null. lib/walk.js calls
+  // when their prototype has been reset to Object.prototype or null. lib/snapshot/walk.js calls
   // each from its own call site (one shared call site costs V8 its fast API calls).
   isDate: types.isDate,
   isRegExp: types.isRegExp,
@@ -104,7 +105,7 @@ module.exports = Object.freeze({
   isSetIterator: types.isSetIterator,
   isModuleNamespaceObject: types.isModuleNamespaceObject,
   isArgumentsObject: types.isArgumentsObject,
-  // Missing in Deno 2 (lib/walk.js then asks the binding, which asks napi_typeof).
+  // Missing in Deno 2 (lib/snapshot/walk.js then asks the binding, which asks napi_typeof).
   isExternal: types.isExternal,
   isUint8Array: types.isUint8Array,
 

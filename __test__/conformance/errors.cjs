@@ -157,7 +157,7 @@ module.exports = function errors(h, pkg, extra) {
 
   return function everyCode() {
     const NO_PUBLIC_TRIGGER = {
-      internal_error: 'raised only by a package bug; adversarial.test.js raises it through the raw native binding',
+      internal_error: 'raised only by a package bug; core/adversarial.test.js raises it through the raw native binding',
       reentrant_call: 'raised only when code that runs during a walk calls the package again (on Node through a node:vm global\'s sandbox traps); no value here ran code during a walk on this runtime',
     };
     check('errors: every code of ERROR_CODES was raised in this run', () => {

@@ -1,6 +1,6 @@
 'use strict';
 // Hostile values: every value and text row of the adversarial catalogue
-// (__test__/adversarial-cases.js, whose expectations are Node's verdicts) through every
+// (__test__/helpers/adversarial-cases.js, whose expectations are Node's verdicts) through every
 // public entry point, with its foreign-code counter (Proxy traps, getters, setters,
 // planted functions: none may run), and the runtime's own host objects. A verdict may
 // differ from Node's only where runtime.cjs's DIFFERENCES names the check, and never as
@@ -112,7 +112,7 @@ module.exports = function hostile(h, pkg, extra) {
     ];
     for (const [label, actual] of verdicts) {
       // A schema whose output is a native Promise (whatever its prototype) is an async
-      // schema for prepareToolCall (issue 9), as adversarial.test.js has it.
+      // schema for prepareToolCall (issue 9), as core/adversarial.test.js has it.
       const promise = label === 'prepareToolCall' && nodeVerdict.code !== undefined && pkg.ERROR_CODES.includes('async_schema') && require('node:util').types.isPromise(value);
       sameVerdict(id, label, actual, promise ? [{ code: 'async_schema' }] : expected);
     }
@@ -222,7 +222,7 @@ module.exports = function hostile(h, pkg, extra) {
   const others = CASES.filter((row) => !['value', 'text', 'stored', 'schema'].includes(row.kind));
   if (others.length > 0) {
     const byKind = [...new Set(others.map((row) => row.kind))].map((kind) => `${kinds[kind]} ${kind}`).join(', ');
-    skip('hostile: catalogue rows of other kinds', `${byKind} row(s) call the raw native binding or internals, not the public API (run by adversarial.test.js under Node)`);
+    skip('hostile: catalogue rows of other kinds', `${byKind} row(s) call the raw native binding or internals, not the public API (run by core/adversarial.test.js under Node)`);
   }
   check('hostile: the catalogue holds value and text rows', () => assert.ok((kinds.value || 0) > 100 && (kinds.text || 0) > 50, `kinds ${show(kinds)}`));
 

@@ -1,6 +1,6 @@
 'use strict';
 // Monkey-patching after load changes no decision and no output, and no lying replacement
-// is ever called: __test__/monkeypatch-child.js runs ~450 cases on pristine built-ins,
+// is ever called: __test__/core/monkeypatch-child.js runs ~450 cases on pristine built-ins,
 // patches (lying, counting replacements of Object, Reflect, Array, JSON, String,
 // Function.prototype, Set, WeakMap, structuredClone, util.types; counting accessors on
 // Object.prototype; frozen intrinsics), runs them again and reports. Each variant runs in

@@ -10,7 +10,7 @@
 // TEXT). Environment: JCS_VECTORS_DIR (published vectors, default ../shared/jcs-vectors).
 // The last line is
 // `conformance: N passed, N failed, N skipped`; the exit code is 1 when a check failed.
-// __test__/runtimes.test.js runs it under each installed runtime.
+// __test__/conformance/runtimes.test.js runs it under each installed runtime.
 
 const path = require('node:path');
 const h = require('./harness.cjs');
@@ -32,7 +32,7 @@ const extra = {
   DIFFERENCES,
   seenCodes: new Set(),
   nodeVerdicts: {},
-  catalogue: require('../adversarial-cases.js'),
+  catalogue: require('../helpers/adversarial-cases.js'),
 };
 
 require('./vectors.cjs')(h, pkg, ROOT);

@@ -34,7 +34,7 @@ function childCommand(script, args) {
  * `verdict` is what the runtime gives instead of Node's. A difference can only ever be
  * another rejection: the harness fails any accept where Node rejects, whatever this
  * table says. docs/runtimes.md ("Where the runtimes differ") lists the same entries, and
- * __test__/runtimes.test.js checks that it names each one with its verdict.
+ * __test__/conformance/runtimes.test.js checks that it names each one with its verdict.
  */
 const DIFFERENCES = {
   bun: {

@@ -4,14 +4,12 @@
 // and the wire schema the SDK's in-process MCP server runs instead: a zod 4 object that
 // accepts every object unchanged and reports the tool's JSON Schema.
 
-const api = require('tool-argument-snapshot');
 const {
-  ArrayIsArray, ArrayPrototypePush, isProxy, JSONParse, JSONStringify, ObjectGetPrototypeOf, ObjectHasOwn, ObjectKeys, ObjectPrototype,
-  StringPrototypeCharCodeAt, StringPrototypeSlice, StringPrototypeStartsWith,
+  ArrayPrototypePush, isProxy, JSONParse, JSONStringify, ObjectKeys, StringPrototypeCharCodeAt, StringPrototypeSlice, StringPrototypeStartsWith,
 } = require('../gate/primordials');
 const { invalidArgument, own, setData } = require('../gate/read');
-const { ownTools } = require('../gate/options');
-const { compileToolJsonSchema } = require('../gate/json-schema');
+const { ownTools, readExecuteTool } = require('../gate/options');
+const { isPlainJsonSchema } = require('../gate/json-schema');
 
 /** A tool name the SDK accepts for an MCP tool (its own rule for in-process tools). */
 function isToolName(name) {
@@ -22,14 +20,6 @@ function isToolName(name) {
     if (!ok) return false;
   }
   return true;
-}
-
-/** Whether `schema` is a plain JSON Schema object (not zod, not a Standard Schema). */
-function isPlainJsonSchema(schema) {
-  if (schema === null || typeof schema !== 'object' || ArrayIsArray(schema) || isProxy(schema)) return false;
-  const proto = ObjectGetPrototypeOf(schema);
-  if (proto !== ObjectPrototype && proto !== null) return false;
-  return !ObjectHasOwn(schema, '~standard') && !ObjectHasOwn(schema, '_zod') && !ObjectHasOwn(schema, '_def');
 }
 
 /** A JSON value with only JSON data (a JSON round trip: no `~standard`, no functions). */
@@ -80,17 +70,7 @@ function readTools(tools, jsonSchemaOptions) {
   for (let i = 0; i < pairs.length; i++) {
     const toolName = pairs[i][0];
     const given = pairs[i][1];
-    const execute = own(given, 'execute');
-    if (typeof execute !== 'function' || isProxy(execute)) throw invalidArgument(`options.tools["${toolName}"].execute must be a function`);
-    const description = own(given, 'description') ?? '';
-    if (typeof description !== 'string') throw invalidArgument(`options.tools["${toolName}"].description must be a string`);
-    const inputSchema = own(given, 'inputSchema');
-    const plain = isPlainJsonSchema(inputSchema);
-    let schema = inputSchema;
-    if (plain) {
-      const fromJsonSchema = own(api, 'fromJsonSchema');
-      schema = compileToolJsonSchema(fromJsonSchema, inputSchema, toolName, jsonSchemaOptions, false);
-    }
+    const { execute, description, inputSchema, schema } = readExecuteTool(toolName, given, jsonSchemaOptions);
     ArrayPrototypePush(entries, {
       toolName,
       description,

@@ -18,31 +18,25 @@
 const {
   prepareToolCallAsync, evaluateToolCall, executeToolCall, isToolCallNotAllowedError, isApprovalGrantError, isSnapshotDomainError,
 } = require('tool-argument-snapshot');
-const { ObjectFreeze, ReflectApply, MapPrototypeGet, SafeError, ObjectDefineProperty, ProcessEmitWarning } = require('../gate/primordials');
+const { ObjectFreeze, ReflectApply, MapPrototypeGet, SafeError, ObjectDefineProperty } = require('../gate/primordials');
 const { invalidArgument, own, readOptions, isWellFormedString, isId } = require('../gate/read');
 const { readGrants, readOnDecision, readJsonSchemaOptions, entriesWithPolicies } = require('../gate/options');
 const { readReceipts } = require('../gate/receipts');
 const { executeOptions, receiptRefusalCode } = require('../gate/replays');
-const { nodeEnv } = require('../gate/warnings');
-
-/** The code of the warning for a durable-engine gate whose receipts live in process memory. */
-const MEMORY_RECEIPTS_WARNING = 'TAS_DURABLE_MEMORY_RECEIPTS';
-let memoryWarned = false;
+const { warnOncePerProcess } = require('../gate/warnings');
 
 /**
- * Warns once per process (not with NODE_ENV=production) that a durable-engine gate runs
- * with receipts in process memory: the engine retries a step in another process (or after
- * this one died), where those receipts are gone, so the tool would run again.
+ * The code of the warning, once per process (not with NODE_ENV=production), for a
+ * durable-engine gate whose receipts live in process memory: the engine retries a step in
+ * another process (or after this one died), where those receipts are gone, so the tool
+ * would run again.
  */
+const MEMORY_RECEIPTS_WARNING = 'TAS_DURABLE_MEMORY_RECEIPTS';
+
 function warnMemoryReceipts(adapter) {
-  if (memoryWarned) return;
-  memoryWarned = true;
-  if (nodeEnv() === 'production') return;
-  ProcessEmitWarning(
-    `tool-argument-snapshot/${adapter}: the gate's execution receipts live in this process's memory; ` +
-      'a step the engine retries after the process died runs its tool again. Give the grants a durable store (SQLite, PostgreSQL, Redis): the receipts default to it.',
-    { type: 'Warning', code: MEMORY_RECEIPTS_WARNING },
-  );
+  warnOncePerProcess(MEMORY_RECEIPTS_WARNING, adapter,
+    'the gate\'s execution receipts live in this process\'s memory; ' +
+      'a step the engine retries after the process died runs its tool again. Give the grants a durable store (SQLite, PostgreSQL, Redis): the receipts default to it.');
 }
 /** An Error of the helpers: a stable `code`, a message that names the code and never a payload. */
 function durableError(adapter, code, what) {
@@ -93,16 +87,18 @@ function recordedProposal(gate, proposal) {
   };
 }
 
-/** Prepares a call from its provider text: strict decoding, the tool's schema once, the snapshot. */
-function prepareCall(gate, entry, rawArguments, runId, toolCallId) {
-  return prepareToolCallAsync({ agentName: gate.agentName, toolName: entry.toolName, rawArguments, schema: entry.schema, runId, toolCallId });
+/**
+ * Prepares a call from its provider text (strict decoding, the tool's schema once, the
+ * snapshot) under `key`, its receipt's key (receiptKey of the gate's agent, the run, the call).
+ */
+function prepareCall(gate, entry, rawArguments, key) {
+  return prepareToolCallAsync({ agentName: gate.agentName, toolName: entry.toolName, rawArguments, schema: entry.schema, runId: key.runId, toolCallId: key.toolCallId });
 }
 
 /**
- * One attempt of a prepared call, inside the engine's step. `key` is the `{ runId,
- * toolCallId }` it was prepared with (its receipt's key, with the gate's agent);
- * `handlerArgs(view)` gives the arguments of the tool's own execute; `policyContext`
- * reaches the policy.
+ * One attempt of a prepared call, inside the engine's step. `key` is the receipt key it
+ * was prepared under (prepareCall); `handlerArgs(view)` gives the arguments of the tool's
+ * own execute; `policyContext` reaches the policy.
  */
 async function attemptCall(gate, entry, prepared, key, policyContext, handlerArgs) {
   const { receipts } = gate;
@@ -113,7 +109,7 @@ async function attemptCall(gate, entry, prepared, key, policyContext, handlerArg
     // attempt spent never turns into a second request to the reviewer.
     let receipt;
     try {
-      receipt = await ReflectApply(own(receipts, 'get'), receipts, [{ agentName: gate.agentName, runId: key.runId, toolCallId: key.toolCallId }]);
+      receipt = await ReflectApply(own(receipts, 'get'), receipts, [key]);
     } catch {
       return { status: 'retry', code: 'receipt_store_unavailable' };
     }

@@ -4,7 +4,7 @@
 // with the package's fromJsonSchema, the tool named in a compile error.
 
 const {
-  ArrayIsArray, DecodeURIComponent, isProxy, ObjectFreeze, ObjectHasOwn, StringPrototypeReplaceAll,
+  ArrayIsArray, DecodeURIComponent, isProxy, ObjectFreeze, ObjectGetPrototypeOf, ObjectHasOwn, ObjectPrototype, StringPrototypeReplaceAll,
   StringPrototypeSlice, StringPrototypeSplit, StringPrototypeStartsWith,
 } = require('./primordials');
 const { own, invalidArgument, setData } = require('./read');
@@ -98,4 +98,12 @@ function compileToolJsonSchema(fromJsonSchema, json, toolName, jsonSchemaOptions
   }
 }
 
-module.exports = { jsonSchemaLocalRef, jsonSchemaRefusesNull, compileToolJsonSchema };
+/** Whether `schema` is a plain JSON Schema object (not zod, not a Standard Schema, not a Proxy). */
+function isPlainJsonSchema(schema) {
+  if (schema === null || typeof schema !== 'object' || ArrayIsArray(schema) || isProxy(schema)) return false;
+  const proto = ObjectGetPrototypeOf(schema);
+  if (proto !== ObjectPrototype && proto !== null) return false;
+  return !ObjectHasOwn(schema, '~standard') && !ObjectHasOwn(schema, '_zod') && !ObjectHasOwn(schema, '_def');
+}
+
+module.exports = { jsonSchemaLocalRef, jsonSchemaRefusesNull, compileToolJsonSchema, isPlainJsonSchema };

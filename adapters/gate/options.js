@@ -3,11 +3,12 @@
 // createApprovalGrants, or a fresh one), the policy per tool (the grants' policy first),
 // onDecision, proposalTtlMs and jsonSchemaOptions. Messages name the option, never a value.
 
-const { createApprovalGrants } = require('tool-argument-snapshot');
+const { createApprovalGrants, fromJsonSchema } = require('tool-argument-snapshot');
 const {
   ArrayPrototypePush, isProxy, MapPrototypeGet, MapPrototypeSet, NumberIsFinite, ObjectGetOwnPropertyNames, SafeMap,
 } = require('./primordials');
 const { invalidArgument, own } = require('./read');
+const { compileToolJsonSchema, isPlainJsonSchema } = require('./json-schema');
 
 /** `options.grants`: `{ grants, given }`, a fresh createApprovalGrants() when not given. */
 function readGrants(opts) {
@@ -106,4 +107,22 @@ function ownTools(tools, isName, messages) {
   return pairs;
 }
 
-module.exports = { ownTools, readGrants, readOnDecision, readProposalTtl, readJsonSchemaOptions, readPolicy, entriesWithPolicies };
+/**
+ * A tool given as `{ description, inputSchema?, execute }` (own data properties): its
+ * `execute` (a function, not a Proxy), its `description` ('' when absent), its
+ * `inputSchema`, and the `schema` the package runs: a plain JSON Schema compiled now with
+ * fromJsonSchema (jsonSchemaOptions), any other schema as it is.
+ */
+function readExecuteTool(toolName, given, jsonSchemaOptions) {
+  const execute = own(given, 'execute');
+  if (typeof execute !== 'function' || isProxy(execute)) throw invalidArgument(`options.tools["${toolName}"].execute must be a function`);
+  const description = own(given, 'description') ?? '';
+  if (typeof description !== 'string') throw invalidArgument(`options.tools["${toolName}"].description must be a string`);
+  const inputSchema = own(given, 'inputSchema');
+  const schema = isPlainJsonSchema(inputSchema)
+    ? compileToolJsonSchema(fromJsonSchema, inputSchema, toolName, jsonSchemaOptions, false)
+    : inputSchema;
+  return { execute, description, inputSchema, schema };
+}
+
+module.exports = { ownTools, readExecuteTool, readGrants, readOnDecision, readProposalTtl, readJsonSchemaOptions, readPolicy, entriesWithPolicies };

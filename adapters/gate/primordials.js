@@ -2,6 +2,10 @@
 // The built-ins every framework gate calls, captured once when the first adapter loads:
 // later patching of Object, Array, Map, String.prototype, or Promise changes (the web streams: streams.js)
 // nothing the gates decide. Adapters take what they need from this one frozen record.
+//
+// Why the adapters keep their own record instead of lib/primordials.js: an adapter uses only
+// the package's public API (the subpath's exports and `tool-argument-snapshot` itself), and
+// lib/ is not part of it, so the gates capture their built-ins here, in their own floor.
 
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 const { isProxy } = require('node:util').types;

@@ -10,9 +10,9 @@
 // and so do the default ones of durable grants whose store lacks a receipt operation.
 
 const { createExecutionReceipts } = require('tool-argument-snapshot');
-const { isProxy, ProcessEmitWarning } = require('./primordials');
+const { isProxy } = require('./primordials');
 const { invalidArgument, own, ownOption } = require('./read');
-const { nodeEnv } = require('./warnings');
+const { warnOncePerProcess } = require('./warnings');
 
 const DateNow = Date.now;
 
@@ -22,38 +22,25 @@ const SHARED_PRUNE_EVERY_MS = 60 * 1000;
 
 const RECEIPTS_USAGE = 'options.receipts must be an object made by createExecutionReceipts, or false (an own data property)';
 
-/** The code of the warning for memory receipts given beside grants in a durable store. */
-const MEMORY_RECEIPTS_WARNING = 'TAS_MEMORY_RECEIPTS';
-let memoryWarned = false;
-
 /**
- * Warns once per process (not with NODE_ENV=production) that a gate runs with memory
- * receipts while its grants are durable: a replay in another process would run again.
+ * The code of the warning, once per process (whichever of the two comes first; not with
+ * NODE_ENV=production), for a gate with memory receipts beside durable grants: a replay in
+ * another process would run again.
  */
+const MEMORY_RECEIPTS_WARNING = 'TAS_MEMORY_RECEIPTS';
+
+/** Memory receipts given beside grants that keep their records in a durable store. */
 function warnMemoryReceipts(adapter) {
-  if (memoryWarned) return;
-  memoryWarned = true;
-  if (nodeEnv() === 'production') return;
-  ProcessEmitWarning(
-    `tool-argument-snapshot/${adapter}: the gate was given receipts in process memory while its grants keep their records in a durable store; ` +
-      'a call replayed in another process runs again. Leave options.receipts out to keep receipts in the grants\' store.',
-    { type: 'Warning', code: MEMORY_RECEIPTS_WARNING },
-  );
+  warnOncePerProcess(MEMORY_RECEIPTS_WARNING, adapter,
+    'the gate was given receipts in process memory while its grants keep their records in a durable store; ' +
+      'a call replayed in another process runs again. Leave options.receipts out to keep receipts in the grants\' store.');
 }
 
-/**
- * Warns once per process, as warnMemoryReceipts does, that durable grants' store has not
- * the six receipt operations: the gate's default receipts are in process memory.
- */
+/** Durable grants whose store has not the six receipt operations: the default receipts are in process memory. */
 function warnStoreWithoutReceipts(adapter) {
-  if (memoryWarned) return;
-  memoryWarned = true;
-  if (nodeEnv() === 'production') return;
-  ProcessEmitWarning(
-    `tool-argument-snapshot/${adapter}: the gate's grants keep their records in a durable store without the six receipt operations, so its receipts are in process memory; ` +
-      'a call replayed in another process runs again. Give the store claimReceipt, completeReceipt, releaseReceipt, getReceipt, deleteReceipt and pruneReceipts, or options.receipts.',
-    { type: 'Warning', code: MEMORY_RECEIPTS_WARNING },
-  );
+  warnOncePerProcess(MEMORY_RECEIPTS_WARNING, adapter,
+    'the gate\'s grants keep their records in a durable store without the six receipt operations, so its receipts are in process memory; ' +
+      'a call replayed in another process runs again. Give the store claimReceipt, completeReceipt, releaseReceipt, getReceipt, deleteReceipt and pruneReceipts, or options.receipts.');
 }
 
 /** The receipts kept in the grants' own store, or undefined (memory grants, or no receipt operations). */
@@ -99,6 +86,15 @@ function readReceipts(opts, grants, adapter) {
   return given;
 }
 
+/**
+ * The key of a call's receipt (docs/receipts.md): `{ agentName, runId, toolCallId }`, a
+ * `runId` left undefined being null (its own key, distinct from every string). Every gate
+ * makes its receipt keys here.
+ */
+function receiptKey(agentName, runId, toolCallId) {
+  return { agentName, runId: runId === undefined ? null : runId, toolCallId };
+}
+
 /** Prunes the shared receipts now and then (never awaited; a failure only delays the next prune). */
 function pruneShared(receipts) {
   if (receipts !== shared || shared === undefined) return;
@@ -108,4 +104,4 @@ function pruneShared(receipts) {
   shared.prune().then(undefined, () => {});
 }
 
-module.exports = { readReceipts, receiptsOfGrants, sharedReceipts, pruneShared, SHARED_RETENTION_MS, MEMORY_RECEIPTS_WARNING };
+module.exports = { readReceipts, receiptKey, receiptsOfGrants, sharedReceipts, pruneShared, SHARED_RETENTION_MS, MEMORY_RECEIPTS_WARNING };

@@ -1,9 +1,10 @@
 'use strict';
 // The warning a gate gives, once, when a call was approved the framework's own way without
-// a grant (such a call is refused with reason `approved_without_grant`), and the runtime's
-// NODE_ENV that silences it in production.
+// a grant (such a call is refused with reason `approved_without_grant`), the warnings given
+// once per process (receipts in memory: receipts.js, durable/calls.js), and the runtime's
+// NODE_ENV that silences them in production.
 
-const { isProxy, ProcessEmitWarning } = require('./primordials');
+const { isProxy, ProcessEmitWarning, SafeSet, SetPrototypeAdd, SetPrototypeHas } = require('./primordials');
 const { own } = require('./read');
 
 /** The reason of a call approved the framework's own way, without a grant. */
@@ -48,4 +49,18 @@ function approvedWithoutGrantNotice(adapter, howToApprove) {
   };
 }
 
-module.exports = { APPROVED_WITHOUT_GRANT, WARNING_CODE, nodeEnv, approvedWithoutGrantNotice };
+/** The codes warnOncePerProcess has warned with (or passed over in production). */
+const warnedCodes = new SafeSet();
+
+/**
+ * Emits the process warning `code` once per process (never with NODE_ENV=production): its
+ * message names the adapter, then says `what` (never a payload).
+ */
+function warnOncePerProcess(code, adapter, what) {
+  if (SetPrototypeHas(warnedCodes, code)) return;
+  SetPrototypeAdd(warnedCodes, code);
+  if (nodeEnv() === 'production') return;
+  ProcessEmitWarning(`tool-argument-snapshot/${adapter}: ${what}`, { type: 'Warning', code });
+}
+
+module.exports = { APPROVED_WITHOUT_GRANT, WARNING_CODE, nodeEnv, approvedWithoutGrantNotice, warnOncePerProcess };

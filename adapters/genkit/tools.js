@@ -3,22 +3,11 @@
 // package), its JSON Schema (what Genkit lists to the model: `inputJsonSchema`, which Genkit
 // itself only validates when a tool runs without the gate's middleware) and its execute.
 
-const api = require('tool-argument-snapshot');
-const {
-  ArrayIsArray, ArrayPrototypePush, isProxy, JSONParse, JSONStringify, ObjectGetPrototypeOf, ObjectHasOwn, ObjectPrototype,
-} = require('../gate/primordials');
+const { ArrayPrototypePush, JSONParse, JSONStringify } = require('../gate/primordials');
 const { invalidArgument, own, isId } = require('../gate/read');
-const { ownTools } = require('../gate/options');
-const { compileToolJsonSchema } = require('../gate/json-schema');
+const { ownTools, readExecuteTool } = require('../gate/options');
+const { isPlainJsonSchema } = require('../gate/json-schema');
 const { genkitToJsonSchema } = require('./framework');
-
-/** Whether `schema` is a plain JSON Schema object (not zod, not a Standard Schema). */
-function isPlainJsonSchema(schema) {
-  if (schema === null || typeof schema !== 'object' || ArrayIsArray(schema) || isProxy(schema)) return false;
-  const proto = ObjectGetPrototypeOf(schema);
-  if (proto !== ObjectPrototype && proto !== null) return false;
-  return !ObjectHasOwn(schema, '~standard') && !ObjectHasOwn(schema, '_zod') && !ObjectHasOwn(schema, '_def');
-}
 
 /**
  * The JSON Schema listed for a tool: the JSON Schema itself, the schema's Standard JSON
@@ -48,15 +37,7 @@ function readTools(tools, jsonSchemaOptions) {
   const entries = [];
   for (let i = 0; i < pairs.length; i++) {
     const toolName = pairs[i][0];
-    const given = pairs[i][1];
-    const execute = own(given, 'execute');
-    if (typeof execute !== 'function' || isProxy(execute)) throw invalidArgument(`options.tools["${toolName}"].execute must be a function`);
-    const description = own(given, 'description') ?? '';
-    if (typeof description !== 'string') throw invalidArgument(`options.tools["${toolName}"].description must be a string`);
-    const inputSchema = own(given, 'inputSchema');
-    const schema = isPlainJsonSchema(inputSchema)
-      ? compileToolJsonSchema(own(api, 'fromJsonSchema'), inputSchema, toolName, jsonSchemaOptions, false)
-      : inputSchema;
+    const { execute, description, inputSchema, schema } = readExecuteTool(toolName, pairs[i][1], jsonSchemaOptions);
     ArrayPrototypePush(entries, { toolName, description, execute, schema, jsonSchema: jsonSchemaOf(inputSchema, toolName), policy: undefined });
   }
   return entries;

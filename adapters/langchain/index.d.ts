@@ -271,7 +271,9 @@ export declare function createToolGate<const Tools extends readonly LangChainToo
   /** Attach JSON Pointers to argument errors (`error.cause.path`); they hold payload keys. */
   includePath?: boolean;
   /** `fromJsonSchema` options for the tools whose schema is a JSON Schema (defaults off, formats asserted). */
-  jsonSchema?: FromJsonSchemaOptions;
+  jsonSchemaOptions?: FromJsonSchemaOptions;
+  /** Refused (a TypeError): the option is `jsonSchemaOptions`, as in every gate. */
+  jsonSchema?: never;
 }): LangChainToolGate<Tools>;
 
 // ---------------------------------------------------------------------------------
@@ -324,7 +326,10 @@ export interface ToolGateMiddlewareOptions<Tools extends readonly LangChainTool[
    */
   receipts?: ExecutionReceipts | false;
   includePath?: boolean;
-  jsonSchema?: FromJsonSchemaOptions;
+  /** `fromJsonSchema` options for the tools whose schema is a JSON Schema (defaults off, formats asserted). */
+  jsonSchemaOptions?: FromJsonSchemaOptions;
+  /** Refused (a TypeError): the option is `jsonSchemaOptions`, as in every gate. */
+  jsonSchema?: never;
   /** The decisions a reviewer may make (default: all three). */
   allowedDecisions?: readonly ReviewDecisionType[];
   /** The start of each action request's description (default: humanInTheLoopMiddleware's). */

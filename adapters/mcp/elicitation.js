@@ -3,7 +3,7 @@
 // person at that client, not an independent approval. An accepted ask becomes a one-use
 // grant under a scope of its own, and the call is evaluated again in it.
 
-const { own, ownDataCopy, setData } = require('../shared');
+const { own, ownDataCopy, setData } = require('../gate/read');
 const { ReflectApply, randomUUID } = require('../gate/primordials');
 const { evaluateToolCall } = require('tool-argument-snapshot');
 const { approvalProposal } = require('./results');

@@ -3,7 +3,7 @@
 // request and given the body the gate read and checked itself (strict decoding, ids in
 // flight): each HTTP request gets one answer, its own.
 
-const { own, setData } = require('../shared');
+const { own, setData } = require('../gate/read');
 const {
   ArrayPrototypePush, BufferConcat, JSONStringify, ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn,
   SafePromise, randomUUID,

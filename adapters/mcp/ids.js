@@ -4,7 +4,7 @@
 // second request with an id still in flight would take over the first's routing. Such a
 // request runs nothing and is answered -32600 with its id (the answer holds no payload).
 
-const { own } = require('../shared');
+const { own } = require('../gate/read');
 const { NumberIsFinite, ObjectHasOwn, SafeMap, MapPrototypeDelete, MapPrototypeGet, MapPrototypeHas, MapPrototypeSet } = require('../gate/primordials');
 const { INVALID_REQUEST, isRecord, errorResponse } = require('./messages');
 

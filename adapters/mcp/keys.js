@@ -3,7 +3,7 @@
 // SDK loaded here): each reader answers the value, or INVALID, and the caller makes the
 // error of its line (an McpError of SDK 1.x, a JSON-RPC error with the same code on 2.x).
 
-const { own, isWellFormedString } = require('../shared');
+const { own, isWellFormedString } = require('../gate/read');
 const { ObjectFreeze } = require('../gate/primordials');
 
 /**

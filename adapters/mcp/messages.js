@@ -3,7 +3,7 @@
 // `arguments` set aside) and the exact text of a tools/call's `params.arguments`, carried
 // by a key object that stands in its place. Payload-free error answers.
 
-const { own, isWellFormedString } = require('../shared');
+const { own, isWellFormedString } = require('../gate/read');
 const { decodeRequest, isArgumentsText, isToolArgumentsValidationError } = require('tool-argument-snapshot');
 const {
   ArrayIsArray, ArrayPrototypePush, JSONParse, NumberIsFinite, ObjectDefineProperty, ObjectFreeze, ObjectHasOwn, SafeWeakMap,

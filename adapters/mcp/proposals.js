@@ -12,7 +12,7 @@
 // are one request). Namespaced by agent and grant scope, as every gate's kept proposals are.
 
 const { isApprovalGrantError, isSnapshotDomainError } = require('tool-argument-snapshot');
-const { own } = require('../shared');
+const { own } = require('../gate/read');
 const { SafeTypeError } = require('../gate/primordials');
 const { proposalStore, keptRunId, keptIdOf, keepOptions } = require('../gate/proposals');
 

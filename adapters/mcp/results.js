@@ -2,11 +2,11 @@
 // The CallToolResults the gate answers with: every failure `isError: true` with
 // payload-free structuredContent (a stage error, a deny, an approval to ask for).
 
-const { own } = require('../shared');
+const { own } = require('../gate/read');
 const { JSONStringify, ReflectApply } = require('../gate/primordials');
 const { createSnapshot } = require('tool-argument-snapshot');
 
-// Not in the shared record: captured here.
+// Not in the gates' primordials record (gate/primordials.js): captured here.
 const SafeString = String;
 
 /** The payload-free result of a call that failed at stage json, schema or snapshot. */

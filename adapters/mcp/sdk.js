@@ -3,7 +3,7 @@
 // naming the package when it is missing), its types at their first use, its Streamable
 // HTTP transport at its first use.
 
-const { requirePeer, peerModule } = require('../shared');
+const { requirePeer, peerModule } = require('../gate/peer');
 
 const WHAT = 'the MCP TypeScript SDK 1.x';
 const types = peerModule('mcp', '@modelcontextprotocol/sdk', WHAT, () => require.resolve('@modelcontextprotocol/sdk/types.js'), () => require('@modelcontextprotocol/sdk/types.js'));

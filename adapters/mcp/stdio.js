@@ -2,7 +2,7 @@
 // The text transports: stdio (the SDK's StdioServerTransport, re-read so each line's text
 // is kept) and a linked client/server pair in memory whose client sends JSON text.
 
-const { invalidArgument, own, readOptions } = require('../shared');
+const { invalidArgument, own, readOptions } = require('../gate/read');
 const {
   ArrayPrototypePush, BufferConcat, BufferFrom, BufferPrototypeIndexOf, BufferPrototypeSubarray,
   JSONStringify, PromisePrototypeThen, SafeError, SafePromise,

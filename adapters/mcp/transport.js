@@ -3,7 +3,7 @@
 // reuses an id in flight, and passes the rest on with each tools/call's arguments text
 // in `extra.requestInfo` (an object made for that one message).
 
-const { own } = require('../shared');
+const { own } = require('../gate/read');
 const { types } = require('./sdk');
 const { ObjectFreeze, PromisePrototypeThen } = require('../gate/primordials');
 const { INTERNAL_ERROR, isRecord, errorResponse, argumentsTextFor, readOneMessage } = require('./messages');

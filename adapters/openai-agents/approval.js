@@ -1,15 +1,14 @@
 'use strict';
 // Listing and approving the pending proposals of a RunState, live or carried in its context.
 
-const { own, setData, readOptions, noPendingProposalError } = require('../shared');
-const {
-  ArrayPrototypePush, MapPrototypeGet, MapPrototypeSet, ObjectFreeze, SafeWeakMap, WeakMapPrototypeGet, WeakMapPrototypeSet,
-} = require('../gate/primordials');
-const { sameData } = require('../gate/same-data');
+const { own, setData, readOptions } = require('../gate/read');
+const { ArrayPrototypePush, MapPrototypeGet, MapPrototypeSet, ObjectFreeze } = require('../gate/primordials');
+const { noPendingProposalError, grantOptions: grantOptionsOf } = require('../gate/proposals');
 const { api, ADAPTER, invalidArgument } = require('./common');
-const { sdkCanParse, GRANT_OPTION_FIELDS } = require('./schemas');
+const { sdkCanParse } = require('./schemas');
+const { contextOf, createWaiting } = require('./waiting');
 
-const { verifySnapshot, isApprovalGrantError, isSnapshotDomainError } = api;
+const { isApprovalGrantError } = api;
 
 /** The payload-free report of a carried proposal that does not verify: its error's class and code. */
 function invalidReport(error) {
@@ -18,74 +17,8 @@ function invalidReport(error) {
 
 /** `proposal`, `pending` and `approve` of one gate (`g`: its options and per-run state). */
 function createApproval(g) {
-  const { agentName, grants, sealing, toolNames, runRecord, carriedEntry, forget, carryApproved } = g;
-
-  /**
-   * A carried proposal verified as a reviewer may be shown it: with a key ring, the seal
-   * (signature, expiry and hash) by `grants.verify`; without, the hash recomputed from the
-   * canonical JSON by `verifySnapshot`. Returns `{ proposal, sealed }` (fresh copies), or
-   * `{ error }` with the package's error (ApprovalGrantError or SnapshotDomainError).
-   */
-  function verifyCarried(carried) {
-    const verified = verifyCarriedNow(carried);
-    if (verified.error !== undefined) return verified;
-    // Verified every time it is read; the same carried record, unchanged, gives the same copy.
-    const previous = WeakMapPrototypeGet(verifiedCopies, carried);
-    if (previous !== undefined && sameData(previous.proposal, verified.proposal)) return previous;
-    WeakMapPrototypeSet(verifiedCopies, carried, verified);
-    return verified;
-  }
-
-  /** carried record -> its last verified copy. */
-  const verifiedCopies = new SafeWeakMap();
-
-  function verifyCarriedNow(carried) {
-    try {
-      if (sealing) {
-        const sealed = own(grants, 'verify')(carried);
-        return { __proto__: null, proposal: sealed, sealed };
-      }
-      const snapshot = verifySnapshot(carried);
-      const proposal = {
-        agentName: snapshot.agentName,
-        toolName: snapshot.toolName,
-        argsCanonicalJson: snapshot.argsCanonicalJson,
-        proposalHash: snapshot.proposalHash,
-      };
-      return { __proto__: null, proposal, sealed: undefined };
-    } catch (error) {
-      if (isApprovalGrantError(error) || isSnapshotDomainError(error)) return { __proto__: null, error };
-      throw error;
-    }
-  }
-
-  /** The pending entry of an interruption of this gate's tools: live in this process, else carried. */
-  function pendingOf(runContext, interruption) {
-    const rawItem = own(interruption, 'rawItem');
-    const callId = own(rawItem, 'callId');
-    const name = own(rawItem, 'name');
-    const rawArguments = own(rawItem, 'arguments');
-    if (typeof callId !== 'string' || MapPrototypeGet(toolNames, name) !== true) return undefined;
-    const live = runContext !== undefined ? MapPrototypeGet(runRecord(runContext).pending, callId) : undefined;
-    if (live !== undefined) {
-      return live.rawArguments === rawArguments && live.toolName === name ? live : undefined;
-    }
-    const entry = runContext !== undefined ? carriedEntry(runContext, callId) : undefined;
-    if (entry === undefined || entry.rawArguments !== rawArguments || entry.toolName !== name) return undefined;
-    // Carried in a state that was stored somewhere: shown and granted only once it verifies.
-    const verified = verifyCarried(entry.proposal);
-    if (verified.error !== undefined) {
-      return { __proto__: null, toolName: name, rawArguments, proposal: undefined, sealed: undefined, error: verified.error, scope: entry.scope };
-    }
-    const proposal = verified.proposal;
-    if (own(proposal, 'agentName') !== agentName || own(proposal, 'toolName') !== name) return undefined;
-    return { __proto__: null, toolName: name, rawArguments, proposal, sealed: verified.sealed, reason: entry.reason, scope: entry.scope };
-  }
-
-  function contextOf(state) {
-    const runContext = own(state, '_context');
-    return runContext !== null && typeof runContext === 'object' ? runContext : undefined;
-  }
+  const { grants, sealing, toolNames, runRecord, forget, carryApproved } = g;
+  const pendingOf = createWaiting(g);
 
   /**
    * The proposal an interruption of `state` carries, if any (same call id, same raw
@@ -156,15 +89,8 @@ function createApproval(g) {
       }
       if (!sealing) approved = reviewed;
     }
-    const options = {};
-    if (gopts !== null) {
-      for (let i = 0; i < GRANT_OPTION_FIELDS.length; i++) {
-        const value = own(gopts, GRANT_OPTION_FIELDS[i]);
-        if (value !== undefined) setData(options, GRANT_OPTION_FIELDS[i], value);
-      }
-    }
-    // The run's scope (with keys, the seal carries it).
-    if (!sealing && found.scope !== undefined && found.scope !== null) setData(options, 'scope', found.scope);
+    // `uses`, `ttlMs`, `expiresAt` of the options, and the run's scope (with keys, the seal carries it).
+    const options = grantOptionsOf(gopts, sealing ? null : found.scope ?? null);
     await own(grants, 'grant')(approved, options);
     const callId = own(own(interruption, 'rawItem'), 'callId');
     forget(runContext, callId);

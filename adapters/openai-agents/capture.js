@@ -2,7 +2,7 @@
 // The provider's raw argument strings, captured from the model's response per run turn (the
 // turn's tracing span) and taken once by the call id.
 
-const { own } = require('../shared');
+const { own } = require('../gate/read');
 const {
   ArrayIsArray, SafeMap, SafeWeakMap, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,
 } = require('../gate/primordials');

@@ -2,7 +2,8 @@
 // The OpenAI Agents SDK (resolved first, so a missing peer is named; loaded at its first
 // use), the package's public API, and the adapter's error for a bad argument.
 
-const { peerModule, invalidArgument: sharedInvalidArgument } = require('../shared');
+const { invalidArgument: sharedInvalidArgument } = require('../gate/read');
+const { peerModule } = require('../gate/peer');
 
 // The framework first: without it, requiring this subpath names the package to install.
 const sdk = peerModule('openai-agents', '@openai/agents', 'the OpenAI Agents SDK', () => require.resolve('@openai/agents'), () => require('@openai/agents'));

@@ -2,14 +2,14 @@
 // createOpenAIAgentsGate: reads the options, keeps what it knows per run, decides one attempt,
 // and assembles the model wrapper, the tool makers and the approval functions.
 
-const { own, setData, readOptions, isWellFormedString, approvedWithoutGrantNotice } = require('../shared');
+const { own, setData, readOptions, isWellFormedString } = require('../gate/read');
+const { approvedWithoutGrantNotice } = require('../gate/warnings');
 const { ownOption } = require('../gate/read');
 const {
-  ObjectKeys, ObjectFreeze, SafeMap, SafeWeakMap, MapPrototypeGet, MapPrototypeSet, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,
+  ObjectGetOwnPropertyNames, ObjectFreeze, SafeMap, SafeWeakMap, MapPrototypeSet, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,
   randomUUID,
 } = require('../gate/primordials');
 const { api, ADAPTER, invalidArgument } = require('./common');
-const { isSchemaObject } = require('./json-nulls');
 const { defaultNotExecutedOutput, defaultInvalidInputOutput, GATE_USAGE } = require('./schemas');
 const { createCarrier } = require('./carrier');
 const { createCapture } = require('./capture');
@@ -17,34 +17,30 @@ const { createTools } = require('./tools');
 const { createApproval } = require('./approval');
 
 const { decideCall } = require('../gate/decide');
+const { readOnDecision, readPolicy } = require('../gate/options');
 const { readReceipts } = require('../gate/receipts');
 
 const { prepareToolCallAsync: prepare, isToolArgumentsValidationError: isValidationError } = api;
 
-/**
- * A gate for one agent's function tools: `gate.model(model)` captures the provider's raw
- * argument strings, `gate.tool(options)` replaces the SDK's `tool(options)`, `gate.tools(tools)`
- * gates SDK function tools with JSON schemas (MCP tools), and
- * `gate.approve(state, interruption, proposal)` replaces `state.approve(interruption)`.
- */
-function createOpenAIAgentsGate(options) {
+/** The own names of a policy map, each standing for a tool (a function policy: none). */
+function policyNames(policy) {
+  const names = new SafeMap();
+  if (policy === null || typeof policy !== 'object' || isProxy(policy)) return names;
+  const keys = ObjectGetOwnPropertyNames(policy);
+  for (let i = 0; i < keys.length; i++) MapPrototypeSet(names, keys[i], true);
+  return names;
+}
+
+/** The options of createOpenAIAgentsGate, read (the kernel's steps where they are the same). */
+function readGateOptions(options) {
   const opts = readOptions(options, GATE_USAGE);
   if (opts === null) throw invalidArgument(GATE_USAGE);
   const agentName = own(opts, 'agentName');
   if (!isWellFormedString(agentName) || agentName === '') throw invalidArgument(GATE_USAGE);
+  // The kernel's readPolicy; the gate's tools are made after it (gate.tool), so a map's
+  // names are not checked against them here.
   const appPolicy = own(opts, 'policy');
-  /** toolName -> policy, when the policy is a map. */
-  let policyMap;
-  if (appPolicy !== undefined && typeof appPolicy !== 'function') {
-    if (!isSchemaObject(appPolicy)) throw invalidArgument('policy must be a function or an object { [toolName]: policy }');
-    policyMap = new SafeMap();
-    const names = ObjectKeys(appPolicy);
-    for (let i = 0; i < names.length; i++) {
-      const entry = own(appPolicy, names[i]);
-      if (typeof entry !== 'function') throw invalidArgument('each policy of the map must be a function');
-      MapPrototypeSet(policyMap, names[i], entry);
-    }
-  }
+  const policyOf = readPolicy(appPolicy, policyNames(appPolicy));
   const grants = own(opts, 'grants');
   if (grants !== undefined && (grants === null || typeof grants !== 'object' || isProxy(grants) || typeof own(grants, 'policy') !== 'function')) {
     throw invalidArgument('grants must be an object made by createApprovalGrants');
@@ -57,14 +53,28 @@ function createOpenAIAgentsGate(options) {
   // The receipts every allowed call executes with (undefined: none), and whether the app gave them.
   const receipts = readReceipts(opts, grants, ADAPTER);
   const receiptsGiven = receipts !== undefined && own(opts, 'receipts') !== undefined;
-  const onDecision = own(opts, 'onDecision');
-  if (onDecision !== undefined && typeof onDecision !== 'function') throw invalidArgument('onDecision must be a function');
+  const onDecision = readOnDecision(opts);
   const includePath = own(opts, 'includePath') === true;
   const notExecutedOutput = own(opts, 'notExecutedOutput') ?? defaultNotExecutedOutput;
   const invalidInputOutput = own(opts, 'invalidInputOutput') ?? defaultInvalidInputOutput;
   if (typeof notExecutedOutput !== 'function' || typeof invalidInputOutput !== 'function') {
     throw invalidArgument('notExecutedOutput and invalidInputOutput must be functions');
   }
+  return {
+    agentName, policyOf, grants, sealing, grantScope, runIdOption, receipts, receiptsGiven, onDecision, includePath, notExecutedOutput, invalidInputOutput,
+  };
+}
+
+/**
+ * A gate for one agent's function tools: `gate.model(model)` captures the provider's raw
+ * argument strings, `gate.tool(options)` replaces the SDK's `tool(options)`, `gate.tools(tools)`
+ * gates SDK function tools with JSON schemas (MCP tools), and
+ * `gate.approve(state, interruption, proposal)` replaces `state.approve(interruption)`.
+ */
+function createOpenAIAgentsGate(options) {
+  const {
+    agentName, policyOf, grants, sealing, grantScope, runIdOption, receipts, receiptsGiven, onDecision, includePath, notExecutedOutput, invalidInputOutput,
+  } = readGateOptions(options);
   const notice = approvedWithoutGrantNotice(ADAPTER, 'gate.approve(state, interruption, proposal), or grants.grant(sealedProposal) before state.approve(interruption)');
 
   /**
@@ -73,7 +83,7 @@ function createOpenAIAgentsGate(options) {
    * policy alone (with no policy: the package's runtime deny `policy_not_configured`).
    */
   function policyFor(toolName) {
-    const app = policyMap !== undefined ? MapPrototypeGet(policyMap, toolName) : appPolicy;
+    const app = policyOf(toolName);
     return grants !== undefined ? own(grants, 'policy')(app) : app;
   }
   /** executeToolCall's options: the grants, and the receipts when the call has an id (it always has here). */

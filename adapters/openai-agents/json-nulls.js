@@ -1,7 +1,8 @@
 'use strict';
 // Strict mode's null-for-optional in JSON Schema tools, and the schema steps that undo it.
 
-const { own, jsonSchemaRefusesNull, jsonSchemaLocalRef } = require('../shared');
+const { own } = require('../gate/read');
+const { jsonSchemaRefusesNull, jsonSchemaLocalRef } = require('../gate/json-schema');
 const {
   ObjectKeys, ObjectHasOwn, ArrayIsArray, ArrayPrototypeIncludes, isProxy,
 } = require('../gate/primordials');

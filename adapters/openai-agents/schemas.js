@@ -1,7 +1,7 @@
 'use strict';
 // What the SDK is given and answers: the wire schema, JSON Schema steps, default outputs.
 
-const { own } = require('../shared');
+const { own } = require('../gate/read');
 const {
   ObjectFreeze, ObjectGetPrototypeOf, ObjectPrototype, ObjectHasOwn, JSONParse,
 } = require('../gate/primordials');
@@ -77,9 +77,6 @@ function jsonSchemaStep(jsonSchema) {
 /** The fields of gate.tool options the gate reads itself (the rest go to the SDK's tool()). */
 const GATE_TOOL_FIELDS = ObjectFreeze(['parameters', 'execute', 'jsonSchema', 'needsApproval', 'errorFunction']);
 
-/** The grant options approve passes on (the scope is the run's). */
-const GRANT_OPTION_FIELDS = ObjectFreeze(['uses', 'ttlMs', 'expiresAt']);
-
 /** The run context's `context` key that carries pending proposals in the serialized state. */
 const CARRIER_KEY = 'tool-argument-snapshot';
 
@@ -87,5 +84,5 @@ const GATE_USAGE = 'createOpenAIAgentsGate expects { agentName, policy?, grants?
 
 module.exports = {
   sdkCanParse, defaultNotExecutedOutput, defaultInvalidInputOutput, SDK_DEFAULT_ERROR_OUTPUT, wireSchemaOf,
-  isJsonSchema, jsonSchemaStep, GATE_TOOL_FIELDS, GRANT_OPTION_FIELDS, CARRIER_KEY, GATE_USAGE,
+  isJsonSchema, jsonSchemaStep, GATE_TOOL_FIELDS, CARRIER_KEY, GATE_USAGE,
 };

@@ -1,7 +1,7 @@
 'use strict';
 // Strict mode's null-for-optional in zod 3 and zod 4 schemas, read through their definitions.
 
-const { own } = require('../shared');
+const { own } = require('../gate/read');
 const {
   ObjectKeys, ObjectFreeze, ObjectHasOwn, ArrayIsArray, ArrayPrototypeIncludes, isProxy,
 } = require('../gate/primordials');

@@ -3,7 +3,7 @@
 // service, virtual object or workflow (@restatedev/restate-sdk 1.17, with the model call
 // made durable by @restatedev/vercel-ai-middleware's durableCalls). docs/adapters/durable-engines.md.
 //
-// Per tool call, in the handler:
+// Per tool call, in the handler (steps.js):
 //   1. the provider's text, from the model response Restate journaled (gate.model records
 //      it outside durableCalls), prepared: strict decoding, the tool's schema once, the
 //      snapshot (the SDK validates nothing: its input schema passes the value through);
@@ -19,8 +19,9 @@
 // have (claimed, no outcome: outcome_unknown), so the handler never runs twice.
 
 const { requirePeer } = require('../gate/peer');
-const { ObjectFreeze, ObjectDefineProperty, PromiseResolve, SafePromise } = require('../gate/primordials');
+const { ObjectFreeze } = require('../gate/primordials');
 const { invalidArgument, own, setData, ownDataCopy } = require('../gate/read');
+const { executorMaker } = require('./steps');
 
 const ADAPTER = 'restate';
 
@@ -31,9 +32,10 @@ function peers() {
     const restate = requirePeer(ADAPTER, '@restatedev/restate-sdk', 'the Restate TypeScript SDK', () => require('@restatedev/restate-sdk'));
     const ai = requirePeer(ADAPTER, 'ai', 'the Vercel AI SDK 7', () => require('ai'));
     const calls = require('../durable/calls');
+    const { receiptKey } = require('../gate/receipts');
     const { readTools } = require('../ai/schema');
     const { createRecorder } = require('../durable/record');
-    loaded = { restate, ai, calls, readTools, createRecorder };
+    loaded = { restate, ai, calls, receiptKey, readTools, createRecorder };
   }
   return loaded;
 }
@@ -53,7 +55,7 @@ function readApprovals(opts) {
  * jsonSchemaOptions) and `approvals: { request }`.
  */
 function createRestateToolGate(ctx, options) {
-  const { restate, ai, calls, readTools, createRecorder } = peers();
+  const { restate, ai, calls, receiptKey, readTools, createRecorder } = peers();
   if (ctx === null || typeof ctx !== 'object' || typeof ctx.run !== 'function' || typeof ctx.awakeable !== 'function' || typeof ctx.request !== 'function') {
     throw invalidArgument('createRestateToolGate expects the Restate handler\'s context as its first argument');
   }
@@ -66,78 +68,7 @@ function createRestateToolGate(ctx, options) {
   if (!calls.isKeyPart(invocationId)) throw invalidArgument('the Restate context has no invocation id');
   const recorder = createRecorder((toolName) => calls.guardedEntry(gate.byName, toolName) !== undefined);
 
-  /** Refusals after which the call must not run: a terminal error, so rethrowTerminalToolError stops the invocation. */
-  function terminal(code, what) {
-    const error = new restate.TerminalError(`tool-argument-snapshot/${ADAPTER}: ${what} (${code})`);
-    ObjectDefineProperty(error, 'reason', { __proto__: null, value: code, enumerable: true, writable: false, configurable: true });
-    return error;
-  }
-
-  /** Inside a step: the attempt's outcome, or a retryable error for `retry` (Restate attempts the step again). */
-  async function step(entry, prepared, key, executeOptions) {
-    const outcome = await calls.attemptCall(gate, entry, prepared, key, { toolCallId: key.toolCallId }, (view) => [view, executeOptions]);
-    if (outcome.status === 'retry') throw calls.durableError(ADAPTER, outcome.code, 'the call cannot be attempted now');
-    return outcome;
-  }
-
-  /** The tool's answer to the SDK for an outcome the steps recorded. */
-  function answer(outcome) {
-    if (outcome.status === 'executed') return outcome.result;
-    if (outcome.status === 'denied') {
-      const error = calls.durableError(ADAPTER, 'denied', 'the call was denied');
-      setData(error, 'reason', outcome.reason);
-      setData(error, 'decidedBy', outcome.decidedBy);
-      throw error;
-    }
-    throw terminal(outcome.code, 'the call must not run');
-  }
-
-  // The steps of the calls run one call after another, in the order the SDK starts them: the
-  // SDK runs a response's calls concurrently, and Restate's SDK fails an invocation whose
-  // steps are awaited concurrently by a plain Promise.all ("awaitNext already pending").
-  let queue = PromiseResolve();
-
-  function executorFor(entry) {
-    return async function execute(input, executeOptions) {
-      const turn = queue;
-      /** @type {(value?: unknown) => void} */
-      let release;
-      queue = new SafePromise((resolve) => { release = resolve; });
-      try {
-        await turn;
-        return await callSteps(entry, executeOptions);
-      } finally {
-        release();
-      }
-    };
-  }
-
-  /** The steps of one call: prepare, decide and execute; on require_approval, the awakeable round trip. */
-  async function callSteps(entry, executeOptions) {
-    const toolCallId = own(executeOptions, 'toolCallId');
-    const recorded = recorder.take(entry.toolName, toolCallId);
-    if (recorded.refusal !== undefined) throw calls.durableError(ADAPTER, recorded.refusal, 'the call has no provider text of its own');
-    // Outside any step: deterministic from the journaled response, so a replay prepares
-    // the same call (a ToolArgumentsValidationError is the SDK's tool error, as for the model).
-    const key = ObjectFreeze({ runId: `${invocationId}/${recorded.step}`, toolCallId });
-    const prepared = await calls.prepareCall(gate, entry, recorded.text, key.runId, toolCallId);
-    let outcome = await ctx.run(`tool ${entry.toolName}`, () => step(entry, prepared, key, executeOptions));
-    if (outcome.status !== 'approval_required') return answer(outcome);
-    if (approvals === undefined) return answer({ status: 'denied', reason: 'approval_required', decidedBy: 'runtime' });
-
-    const asked = outcome.proposal;
-    const awakeable = ctx.awakeable();
-    await ctx.run(`request approval ${entry.toolName}`, async () => {
-      await approvals.request(ObjectFreeze({ awakeableId: awakeable.id, toolName: entry.toolName, toolCallId, reason: outcome.reason, proposal: asked }));
-      return null;
-    });
-    const reviewed = await awakeable.promise;
-    const granted = await ctx.run(`grant ${entry.toolName}`, () => calls.grantAnswer(gate, reviewed, asked));
-    if (own(granted, 'granted') !== true) return answer({ status: 'denied', reason: own(granted, 'refused'), decidedBy: 'runtime' });
-    outcome = await ctx.run(`tool ${entry.toolName} (approved)`, () => step(entry, prepared, key, executeOptions));
-    if (outcome.status === 'approval_required') return answer({ status: 'denied', reason: 'grant_unavailable', decidedBy: 'runtime' });
-    return answer(outcome);
-  }
+  const executorFor = executorMaker({ ctx, gate, restate, calls, receiptKey, approvals, recorder, invocationId });
 
   const tools = {};
   for (let i = 0; i < gate.entries.length; i++) {

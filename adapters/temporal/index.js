@@ -27,8 +27,9 @@ function peers() {
     const activity = requirePeer(ADAPTER, '@temporalio/activity', 'the Temporal activity SDK', () => require('@temporalio/activity'));
     requirePeer(ADAPTER, 'ai', 'the Vercel AI SDK 7', () => require('ai'));
     const calls = require('../durable/calls');
+    const { receiptKey } = require('../gate/receipts');
     const { readTools } = require('../ai/schema');
-    loaded = { activity, calls, readTools };
+    loaded = { activity, calls, receiptKey, readTools };
   }
   return loaded;
 }
@@ -39,7 +40,7 @@ function peers() {
  * grantScope, onDecision, jsonSchemaOptions).
  */
 function createToolActivities(options) {
-  const { activity, calls, readTools } = peers();
+  const { activity, calls, receiptKey, readTools } = peers();
   const gate = calls.readDurableOptions(options, ADAPTER, readTools);
   const { isToolArgumentsValidationError } = require('tool-argument-snapshot');
 
@@ -52,7 +53,7 @@ function createToolActivities(options) {
     const workflowId = own(execution, 'workflowId');
     const runId = own(execution, 'runId');
     // A standalone activity (no workflow): its id alone.
-    return ObjectFreeze({ runId: isId(workflowId) && isId(runId) ? `${workflowId}/${runId}` : null, toolCallId: activityId });
+    return ObjectFreeze(receiptKey(gate.agentName, isId(workflowId) && isId(runId) ? `${workflowId}/${runId}` : null, activityId));
   }
 
   async function runToolCall(request) {
@@ -65,7 +66,7 @@ function createToolActivities(options) {
     const key = keyOfActivity();
     let prepared;
     try {
-      prepared = await calls.prepareCall(gate, entry, rawArguments, key.runId, key.toolCallId);
+      prepared = await calls.prepareCall(gate, entry, rawArguments, key);
     } catch (error) {
       // Invalid input is the model's to correct, never a failure Temporal would retry.
       if (isToolArgumentsValidationError(error)) return { status: 'invalid', stage: error.stage, code: error.code };

@@ -1,6 +1,6 @@
 'use strict';
 // createCedarPolicy: a Cedar policy set as a policy of evaluateToolCall (and of every
-// place a policy goes). The set is parsed and validated in the addon (src/cedar.rs); the
+// place a policy goes). The set is parsed and validated in the addon (src/cedar/, bound in src/binding/); the
 // request's context is built there from the snapshot's canonical JSON, never from a
 // JavaScript object of the caller. Default deny, forbid wins (over a live grant too), any
 // evaluation error denies, and `@approval("required")` permits ask for an approval that a
@@ -167,25 +167,21 @@ function principalOf(principalFn, input, agentName) {
   return { type, id };
 }
 
-function createCedarPolicy(options) {
-  requireInput(options, USAGE);
-  const policies = own(options, 'policies');
-  const tools = own(options, 'tools');
-  const entities = own(options, 'entities');
-  const principalFn = own(options, 'principal');
-  const schemaOption = own(options, 'schema');
-  const grants = own(options, 'grants');
-  if (principalFn !== undefined && typeof principalFn !== 'function') throw invalidArgument('principal must be a function');
+/** `options.entities`: Cedar entities JSON (an array or its text), or undefined. */
+function readEntities(entities) {
+  if (entities === undefined) return undefined;
+  if (typeof entities === 'string') return entities;
+  if (ArrayIsArray(entities) && !isProxy(entities)) return JSONStringify(entities);
+  throw invalidArgument('entities must be Cedar entities JSON (an array or its text)');
+}
 
-  let entitiesJson;
-  if (entities !== undefined) {
-    if (typeof entities === 'string') entitiesJson = entities;
-    else if (ArrayIsArray(entities) && !isProxy(entities)) entitiesJson = JSONStringify(entities);
-    else throw invalidArgument('entities must be Cedar entities JSON (an array or its text)');
-  }
-
+/**
+ * `options.tools`: each tool's Cedar record type derived from its schema, and the number
+ * hints of the tools that have some (see cedar_authorize in src/cedar/ and its binding in
+ * src/binding/), given to the set once as JSON (undefined: none).
+ */
+function readTools(tools) {
   const toolSchemas = { __proto__: null };
-  // The number hints of each tool (see cedar_authorize in src/cedar.rs), given to the set once.
   const hints = { __proto__: null };
   let hinted = false;
   if (tools !== undefined) {
@@ -203,27 +199,45 @@ function createCedarPolicy(options) {
       }
     }
   }
+  return { toolSchemas, hintsJson: hinted ? JSONStringify(hints) : undefined };
+}
 
-  let schema;
+/** `options.schema` (JSON or its text), else the schema derived from the tools, else none. */
+function readSchema(schemaOption, tools, toolSchemas, entities) {
   if (schemaOption !== undefined) {
-    if (typeof schemaOption === 'string') schema = { text: schemaOption, isText: !isJsonText(schemaOption) };
-    else if (schemaOption !== null && typeof schemaOption === 'object' && !isProxy(schemaOption)) schema = { text: JSONStringify(schemaOption), isText: false };
-    else throw invalidArgument('schema must be a Cedar schema (JSON or its text)');
-  } else if (tools !== undefined) {
-    schema = { text: deriveSchema(toolSchemas, entityTypesOf(entities === undefined ? undefined : typeof entities === 'string' ? JSONParse(entities) : entities)), isText: false };
-  } else {
-    schema = { text: undefined, isText: false };
+    if (typeof schemaOption === 'string') return { text: schemaOption, isText: !isJsonText(schemaOption) };
+    if (schemaOption !== null && typeof schemaOption === 'object' && !isProxy(schemaOption)) return { text: JSONStringify(schemaOption), isText: false };
+    throw invalidArgument('schema must be a Cedar schema (JSON or its text)');
   }
-
-  let grantPolicy;
-  if (grants !== undefined) {
-    if (grants === null || typeof grants !== 'object' || isProxy(grants) || typeof own(grants, 'policy') !== 'function') {
-      throw invalidArgument('grants must be an object made by createApprovalGrants()');
-    }
-    grantPolicy = own(grants, 'policy');
+  if (tools !== undefined) {
+    return { text: deriveSchema(toolSchemas, entityTypesOf(entities === undefined ? undefined : typeof entities === 'string' ? JSONParse(entities) : entities)), isText: false };
   }
+  return { text: undefined, isText: false };
+}
 
-  const hintsJson = hinted ? JSONStringify(hints) : undefined;
+/** `options.grants`: the grants object's policy helper, or undefined. */
+function readGrantPolicy(grants) {
+  if (grants === undefined) return undefined;
+  if (grants === null || typeof grants !== 'object' || isProxy(grants) || typeof own(grants, 'policy') !== 'function') {
+    throw invalidArgument('grants must be an object made by createApprovalGrants()');
+  }
+  return own(grants, 'policy');
+}
+
+function createCedarPolicy(options) {
+  requireInput(options, USAGE);
+  const policies = own(options, 'policies');
+  const tools = own(options, 'tools');
+  const entities = own(options, 'entities');
+  const principalFn = own(options, 'principal');
+  const schemaOption = own(options, 'schema');
+  const grants = own(options, 'grants');
+  if (principalFn !== undefined && typeof principalFn !== 'function') throw invalidArgument('principal must be a function');
+
+  const entitiesJson = readEntities(entities);
+  const { toolSchemas, hintsJson } = readTools(tools);
+  const schema = readSchema(schemaOption, tools, toolSchemas, entities);
+  const grantPolicy = readGrantPolicy(grants);
   let state = compile(policies, schema, entitiesJson, hintsJson);
 
   /**

@@ -3,7 +3,7 @@
 
 import type { ToolPolicyInput, ToolPolicyResult } from '../run/index';
 import type { ExecutionReceipts } from '../receipts/index';
-import type { ApprovalGrantStore, ApprovalGrantRecord, ApprovalGrantQuery } from './stores/index';
+import type { ApprovalGrantStore, ApprovalGrantRecord, ApprovalGrantQuery } from '../stores/index';
 
 // ---------------------------------------------------------------------------------
 // Approval grants bound to the proposal hash and an optional scope (lib/grants/).

@@ -1,9 +1,8 @@
 'use strict';
 // Kept proposals: a proposal kept with the grants for a run and a call, for adapters whose
 // framework has no place to carry it. Sealed with a key ring; without one, its verified
-// snapshot fields and a nonce, so it is granted once (lib/grants/index.js records the nonce
-// with the grant). Read back, it is verified again: a store is not trusted with the
-// arguments.
+// snapshot fields and a nonce, so it is granted once (./grant.js records the nonce with
+// the grant). Read back, it is verified again: a store is not trusted with the arguments.
 
 const { SnapshotDomainError, invalidArgument } = require('../errors');
 const { own, requireInput, optionalInput } = require('../input');
@@ -52,6 +51,66 @@ function idsOf(storeKey) {
 }
 
 /**
+ * A kept record's text verified as keptProposal answers it (throws its code otherwise),
+ * with the grants' key ring (or undefined) and verifiedProposal.
+ */
+function verifiedKept(text, t, ring, verifiedProposal) {
+  if (typeof text !== 'string') throw new SnapshotDomainError('not_a_snapshot', undefined);
+  let record;
+  try {
+    record = JSONParse(text);
+  } catch {
+    throw new SnapshotDomainError('not_a_snapshot', undefined);
+  }
+  if (record === null || typeof record !== 'object') throw new SnapshotDomainError('not_a_snapshot', undefined);
+  if (ring !== undefined) {
+    const fields = verifySealed(record, ring, t);
+    verifiedProposal(fields);
+    return sealedCopy(fields);
+  }
+  const snapshot = verifiedProposal(record);
+  // A nonce changed in the store is a record that does not verify, reported by its code
+  // like any other (never a TypeError that would stop a whole listing).
+  let nonce;
+  try {
+    nonce = readNonce(own(record, 'nonce'));
+  } catch {
+    throw new SnapshotDomainError('not_a_snapshot', undefined);
+  }
+  const keptUntil = own(record, 'expiresAt');
+  return {
+    agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson,
+    proposalHash: snapshot.proposalHash, nonce, expiresAt: typeof keptUntil === 'number' && NumberIsFinite(keptUntil) ? keptUntil : null,
+  };
+}
+
+/** listProposals' options, checked: the page's limit and the cursor it continues (null: from the start). */
+function readListOptions(listOptions) {
+  const lopts = optionalInput(listOptions, 'listProposals options must be an object');
+  const limit = lopts === null ? undefined : own(lopts, 'limit');
+  const cursor = lopts === null ? undefined : own(lopts, 'cursor');
+  if (limit !== undefined && (!NumberIsSafeInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT)) {
+    throw invalidArgument(`listProposals limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
+  }
+  if (!(cursor === undefined || cursor === null || (typeof cursor === 'string' && StringPrototypeIsWellFormed(cursor)))) {
+    throw invalidArgument('listProposals cursor must be the cursor of a previous page (a string), or null');
+  }
+  return { limit: limit ?? DEFAULT_LIST_LIMIT, cursor: cursor ?? null };
+}
+
+/** The rows and the next cursor of a store's listProposals answer, checked (a TypeError otherwise). */
+function pageOf(page) {
+  if (page === null || typeof page !== 'object' || isProxy(page)) throw invalidArgument('store.listProposals must answer { proposals, next }');
+  const rows = own(page, 'proposals');
+  const next = own(page, 'next');
+  // The cursor goes back to the store as listProposals reads a cursor: a well-formed string.
+  if (!ArrayIsArray(rows) || isProxy(rows) || !(next === null || (typeof next === 'string' && StringPrototypeIsWellFormed(next)))) {
+    throw invalidArgument('store.listProposals must answer { proposals: [{ key, json }], next: string | null }');
+  }
+  return { rows, next };
+}
+
+/**
  * The kept-proposal methods of one grants object: its store with putProposal, getProposal
  * and deleteProposal bound once (undefined when the store has none), the key ring (or
  * undefined), the grants' clock, and its verifiedProposal and sealOf.
@@ -93,37 +152,6 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
     return kept;
   }
 
-  /** A kept record's text verified as keptProposal answers it (throws its code otherwise). */
-  function verifiedKept(text, t) {
-    if (typeof text !== 'string') throw new SnapshotDomainError('not_a_snapshot', undefined);
-    let record;
-    try {
-      record = JSONParse(text);
-    } catch {
-      throw new SnapshotDomainError('not_a_snapshot', undefined);
-    }
-    if (record === null || typeof record !== 'object') throw new SnapshotDomainError('not_a_snapshot', undefined);
-    if (ring !== undefined) {
-      const fields = verifySealed(record, ring, t);
-      verifiedProposal(fields);
-      return sealedCopy(fields);
-    }
-    const snapshot = verifiedProposal(record);
-    // A nonce changed in the store is a record that does not verify, reported by its code
-    // like any other (never a TypeError that would stop a whole listing).
-    let nonce;
-    try {
-      nonce = readNonce(own(record, 'nonce'));
-    } catch {
-      throw new SnapshotDomainError('not_a_snapshot', undefined);
-    }
-    const keptUntil = own(record, 'expiresAt');
-    return {
-      agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson,
-      proposalHash: snapshot.proposalHash, nonce, expiresAt: typeof keptUntil === 'number' && NumberIsFinite(keptUntil) ? keptUntil : null,
-    };
-  }
-
   /**
    * The proposal kept for a run and a call, verified again (a store is not trusted with
    * the arguments: a changed record throws), or undefined when none is kept or it expired.
@@ -135,7 +163,7 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
     const found = await ours(call(storeGetProposal, store, [storeKey, t]));
     if (!found.ok) throw found.value;
     if (found.value === null || found.value === undefined) return undefined;
-    return verifiedKept(found.value, t);
+    return verifiedKept(found.value, t, ring, verifiedProposal);
   }
 
   /**
@@ -146,27 +174,12 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
    * bounds the page, which may hold fewer (even none) while the cursor is not null.
    */
   async function listProposals(listOptions) {
-    const lopts = optionalInput(listOptions, 'listProposals options must be an object');
-    const limit = lopts === null ? undefined : own(lopts, 'limit');
-    const cursor = lopts === null ? undefined : own(lopts, 'cursor');
-    if (limit !== undefined && (!NumberIsSafeInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT)) {
-      throw invalidArgument(`listProposals limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
-    }
-    if (!(cursor === undefined || cursor === null || (typeof cursor === 'string' && StringPrototypeIsWellFormed(cursor)))) {
-      throw invalidArgument('listProposals cursor must be the cursor of a previous page (a string), or null');
-    }
+    const { limit, cursor } = readListOptions(listOptions);
     if (storeListProposals === undefined) throw invalidArgument('listProposals needs a store with an own listProposals function');
     const t = clock();
-    const found = await ours(call(storeListProposals, store, [cursor ?? null, limit ?? DEFAULT_LIST_LIMIT, t]));
+    const found = await ours(call(storeListProposals, store, [cursor, limit, t]));
     if (!found.ok) throw found.value;
-    const page = found.value;
-    if (page === null || typeof page !== 'object' || isProxy(page)) throw invalidArgument('store.listProposals must answer { proposals, next }');
-    const rows = own(page, 'proposals');
-    const next = own(page, 'next');
-    // The cursor goes back to the store as listProposals reads a cursor: a well-formed string.
-    if (!ArrayIsArray(rows) || isProxy(rows) || !(next === null || (typeof next === 'string' && StringPrototypeIsWellFormed(next)))) {
-      throw invalidArgument('store.listProposals must answer { proposals: [{ key, json }], next: string | null }');
-    }
+    const { rows, next } = pageOf(found.value);
     const length = own(rows, 'length');
     const proposals = [];
     for (let i = 0; i < length; i++) {
@@ -177,7 +190,7 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
       const entry = ids === undefined ? { runId: null, toolCallId: null } : { runId: ids.runId, toolCallId: ids.toolCallId };
       try {
         if (ids === undefined) throw new SnapshotDomainError('not_a_snapshot', undefined);
-        entry.proposal = verifiedKept(own(row, 'json'), t);
+        entry.proposal = verifiedKept(own(row, 'json'), t, ring, verifiedProposal);
       } catch (error) {
         entry.error = error;
       }

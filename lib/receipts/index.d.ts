@@ -1,7 +1,7 @@
 // Type declarations of tool-argument-snapshot, room receipts (lib/receipts/): execution receipts.
 // Re-exported by index.d.ts (the package root); imports only from rooms below it.
 
-import type { ExecutionReceiptStore, ExecutionReceiptKey } from '../grants/stores/index';
+import type { ExecutionReceiptStore, ExecutionReceiptKey } from '../stores/index';
 
 // ---------------------------------------------------------------------------------
 // Execution receipts: once per tool call (lib/receipts/, docs/receipts.md).

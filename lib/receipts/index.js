@@ -9,7 +9,7 @@
 
 const { invalidArgument, ToolCallNotAllowedError } = require('../errors');
 const { own, optionalInput } = require('../input');
-const { createMemoryStore } = require('../grants/memory');
+const { createMemoryStore } = require('../stores/memory');
 const { canonicalize } = require('../snapshot');
 const P = require('../primordials');
 const { ours, isPromise } = require('../promises');

@@ -30,7 +30,8 @@ async function authorizeToolCall(input) {
   if (typeof execute !== 'function') throw invalidArgument('execute must be a function');
   const grants = readGrants(input);
   const rstate = readReceipts(input);
-  if (rstate !== undefined && read.toolCallId !== read.attempt.toolCallId) {
+  // The call id is given once: to prepareToolCall, or here for a call prepared without one.
+  if (rstate !== undefined && read.attempt.toolCallId !== undefined && read.toolCallId !== read.attempt.toolCallId) {
     throw invalidArgument('with receipts, the toolCallId given to authorizeToolCall must be the prepared call\'s');
   }
   let decision;

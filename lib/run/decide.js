@@ -10,7 +10,7 @@ const { decodeView, policyViewOf, policyViewUnchanged, releasePolicyView, spareO
 const { preparedSnapshotOf, preparedRequestOf, preparedAttemptOf, parseRequest, readToolCallId } = require('./prepare');
 const { ours, settleNative, isPromise, thenIsHookFree } = require('../promises');
 const { EVALUATE, observed, traceAsync, attemptIdOf, setField } = require('../events');
-const { grantsUsed, openEvaluation, runInEvaluation, isAnswerOfAnother, bindDecision } = require('../grants/registry');
+const { grantsUsed, openEvaluation, runInEvaluation, isAnswerOfAnother, bindDecision } = require('./registry');
 const P = require('../primordials');
 const { cedarEventFields } = require('../cedar/shared');
 

@@ -43,17 +43,18 @@ function readReceipts(options) {
 
 /**
  * The receipt key of a decision, or a ToolCallNotAllowedError (call_id_required) when the
- * call has no id. A call id given to the evaluation that differs from the prepared one is
- * a TypeError: the key is the prepared call's.
+ * call has no id. The call id is given once: to prepareToolCall, or, for a call prepared
+ * before its id was known, to the evaluation. A call id given to the evaluation that
+ * differs from the prepared one is a TypeError: the key is the prepared call's.
  */
 function receiptKeyOf(decision) {
   const state = DecisionState.of(decision);
   const attempt = state.attempt;
-  if (state.toolCallId !== attempt.toolCallId) {
+  if (attempt.toolCallId !== undefined && state.toolCallId !== attempt.toolCallId) {
     throw invalidArgument('with receipts, the toolCallId given to the evaluation must be the prepared call\'s');
   }
-  if (attempt.toolCallId === undefined) return new ToolCallNotAllowedError('call_id_required', state.snapshot.toolName, state.decision);
-  return { agentName: state.snapshot.agentName, runId: attempt.runId === undefined ? null : attempt.runId, toolCallId: attempt.toolCallId };
+  if (state.toolCallId === undefined) return new ToolCallNotAllowedError('call_id_required', state.snapshot.toolName, state.decision);
+  return { agentName: state.snapshot.agentName, runId: attempt.runId === undefined ? null : attempt.runId, toolCallId: state.toolCallId };
 }
 
 /** Records in an execute event's context what the receipt did (no payload). */

@@ -84,7 +84,10 @@ export interface PrepareInput<S extends ToolSchema | undefined = undefined> {
   schema?: S;
   /** Attach JSON Pointers (`path`, `issuePaths`) to errors. Off by default: they hold payload keys. */
   includePath?: boolean;
-  /** The provider's call id (events, and the execution receipt's key); never hashed. */
+  /**
+   * The provider's call id (events, and the execution receipt's key); never hashed. Given
+   * once: here, or, for a call prepared before its id is known, to evaluateToolCall.
+   */
   toolCallId?: string;
   /** The run the call belongs to (the execution receipt's key, null when absent); never hashed. */
   runId?: string;
@@ -271,7 +274,12 @@ export declare function evaluateToolCall<T, P extends ToolPolicyResult = ToolPol
    * fields. Its `grantScope` (a string) is the scope grants are looked up in.
    */
   policyContext?: C;
-  /** The provider's call id, for events only (default: the one given to prepareToolCall); never hashed. */
+  /**
+   * The provider's call id (default: the one given to prepareToolCall); never hashed. For a
+   * call prepared without one, it is the call's id: its events' and, with receipts, its
+   * execution receipt's key, so the call is never prepared again to be given it. With
+   * receipts, one that differs from the prepared call's is a TypeError at execution.
+   */
   toolCallId?: string;
 }): Promise<ToolCallDecision<T, P>>;
 
@@ -334,8 +342,9 @@ export declare function authorizeToolCall<T, R, P extends ToolPolicyResult = Too
   grants?: ToolGrantSpender;
   receipts?: ExecutionReceipts;
   /**
-   * The provider's call id (default: the one given to prepareToolCall); never hashed.
-   * With receipts, one that differs from the prepared call's is a TypeError.
+   * The provider's call id (default: the one given to prepareToolCall); never hashed. For a
+   * call prepared without one, it is the call's id (the receipt's key). With receipts, one
+   * that differs from the prepared call's is a TypeError.
    */
   toolCallId?: string;
 }): Promise<ToolCallOutcome<R, P, T>>;

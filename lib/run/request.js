@@ -12,7 +12,7 @@ const { JSONParse, StringPrototypeCharCodeAt, StringPrototypeSlice, StringProtot
 // Captured when the package loaded (the run loop loads at its first use).
 const { ObjectIsFrozen } = P;
 
-// Native flags and checkJson results: the constants src/binding.rs exports.
+// Native flags and checkJson results: the constants src/binding/mod.rs exports.
 const { FLAG_PATH, JSON_BLANK } = binding;
 
 /** Strict check of provider text: true when it is empty or whitespace only. */

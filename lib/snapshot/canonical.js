@@ -16,7 +16,7 @@ const { binding } = require('../native');
 const { WalkFailure, nativeFailure } = require('../errors');
 const P = require('../primordials');
 const { walk, resetWalk, flatRoot, MAX_DEPTH } = require('./walk');
-const { encode, resetTape, skeletonTemplate } = require('./tape');
+const { encode, resetTape, skeletonTemplate } = require('./tape-writer');
 const { NO_SKELETON_TEMPLATE, FlatTemplate } = require('./view');
 
 const { JSONParse, StringPrototypeSlice, StringPrototypeCharCodeAt } = P;

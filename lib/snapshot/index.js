@@ -1,6 +1,6 @@
 'use strict';
 // The snapshot API of RFC-0016: canonicalize, createSnapshot, decodeView, proposalHash,
-// verifySnapshot. Below it: the walk (./canonical.js, ./walk.js, ./tape.js,
+// verifySnapshot. Below it: the walk (./canonical.js, ./walk.js, ./tape-writer.js,
 // ./classify.js) and the views (./view.js).
 
 const { binding } = require('../native');
@@ -15,7 +15,7 @@ const P = require('../primordials');
 
 const { ObjectFreeze, JSONParse, StringPrototypeIsWellFormed, isProxy } = P;
 
-// Native flags and checkJson results: the constants src/binding.rs exports.
+// Native flags and checkJson results: the constants src/binding/mod.rs exports.
 const { FLAG_PATH, FLAG_REJECT_NEGATIVE_ZERO, JSON_BLANK } = binding;
 
 const NO_TEMPLATE = Symbol('no template yet');

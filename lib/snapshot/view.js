@@ -29,7 +29,7 @@ const {
   ArrayPrototype, ArrayPrototypeSlice, ArrayPrototypeToSpliced, SafeArray, speciesGetter,
   ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectPrototype, ReflectOwnKeys,
 } = P;
-const ObjectIs = Object.is;
+const { ObjectIs } = P;
 const { isOrdinaryWhenEmpty } = require('./classify');
 
 /** Marks a snapshot whose views are parsed from its JSON every time. */

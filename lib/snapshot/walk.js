@@ -2,7 +2,7 @@
 // The strict walk. It visits a value once, without running any of its code (no getter,
 // setter, toJSON, toString or Proxy trap), checks every rule of the strict snapshot
 // domain that needs the JavaScript object model, and writes the value to the tape
-// (./tape.js). The walk is iterative, so no value can exhaust the stack, and it stops at
+// (./tape-writer.js). The walk is iterative, so no value can exhaust the stack, and it stops at
 // the same depth limit as the native side. Its stack and the containers it has seen are
 // module state, reused from call to call; ./canonical.js makes sure only one walk runs
 // at a time.
@@ -10,7 +10,7 @@
 const { binding } = require('../native');
 const { WalkFailure } = require('../errors');
 const P = require('../primordials');
-const { pushOp, pushLen, pushNum, pushBig, appendText, ownSlots } = require('./tape');
+const { pushOp, pushLen, pushNum, pushBig, appendText, ownSlots } = require('./tape-writer');
 const { hasSlotsBeforeKeys, hasTaggedSlots, isOrdinaryWhenEmpty } = require('./classify');
 
 const {
@@ -22,7 +22,7 @@ const {
 const MAX_DEPTH = binding.maxDepth();
 const { MAX_STRING_LENGTH } = require('node:buffer').constants;
 
-// Tape op codes: the constants of src/binding.rs.
+// Tape op codes: the constants of src/binding/mod.rs.
 const { OP_NULL, OP_FALSE, OP_TRUE, OP_NUMBER, OP_STRING, OP_ARRAY, OP_OBJECT, OP_BIG_STRING } = binding;
 
 /** Strings at least this long are handed to the native side as they are. */

@@ -1,25 +1,30 @@
-//! The N-API surface, and the only place that converts between JavaScript values and
-//! the plain-Rust core. It is called by `lib/walk.js`, `lib/snapshot.js` and
-//! `lib/pipeline.js`; the public API is JavaScript.
+//! The N-API surface: every `#[napi]` item of the crate is under this module, the only
+//! place that converts between JavaScript values and the plain-Rust core. `lib/native.js`
+//! loads it for the rest of `lib/`; the public API is JavaScript.
 //!
 //! Strings are read as UTF-16 (never UTF-8, which would hide lone surrogates) into
-//! per-thread scratch buffers. A failure is not thrown: the function records the code
-//! and the path (`lastFailureCode`, `lastFailurePath`) and returns the number `FAILED`
-//! instead of its result. Creating an error object would set its `code` with an
-//! ordinary assignment, which a setter planted on `Object.prototype` could intercept;
-//! `lib/errors.js` builds the exported errors without such assignments.
+//! per-thread scratch buffers. A failure of a snapshot, decoding or hashing function is
+//! not thrown: the function records the code and the path (`lastFailureCode`,
+//! `lastFailurePath`) and returns the number `FAILED` instead of its result. Creating an
+//! error object would set its `code` with an ordinary assignment, which a setter planted
+//! on `Object.prototype` could intercept; `lib/errors.js` builds the exported errors
+//! without such assignments. (The store's calls reject with a code as the message, and
+//! the Cedar calls throw, for `lib/` to map.)
 //!
 //! One file per thing bound: [`scratch`] (per-thread buffers and the last failure),
 //! [`strings`] (results as JavaScript strings), [`snapshot`] (the snapshot of a value),
 //! [`decode`] (provider text and hashes), [`seal`] (sealed proposals), [`random`] (OS
-//! randomness and SHA-256 for the JavaScript layers); the grant store's
-//! bindings are `store::binding`. This file holds the numbers `lib/` shares with them.
+//! randomness and SHA-256 for the JavaScript layers), [`store`] (the embedded grant
+//! store), [`cedar`] (Cedar policy sets). This file holds the numbers `lib/` shares with
+//! them.
 
+pub mod cedar;
 pub mod decode;
 pub mod random;
 pub mod scratch;
 pub mod seal;
 pub mod snapshot;
+pub mod store;
 pub mod strings;
 
 use napi::bindgen_prelude::*;
@@ -31,7 +36,7 @@ use crate::jcs::MAX_DEPTH;
 
 // Every number `lib/` shares with this file is defined here once and exported.
 
-/// Tape op codes (`src/jcs/tape.rs`), for `lib/walk.js`.
+/// Tape op codes (`src/jcs/tape.rs`), for `lib/snapshot/walk.js`.
 #[napi]
 pub const OP_NULL: u32 = tape::NULL as u32;
 #[napi]
@@ -70,9 +75,9 @@ pub const JSON_OK: u32 = 0;
 #[napi]
 pub const JSON_BLANK: u32 = 1;
 
-/// The tape buffer `lib/walk.js` hands to `encodeTape`: one `Uint8Array` that starts
-/// with `TAPE_HEADER_WORDS` native-endian u32 words (the lengths of the tape's streams,
-/// the flags, and where the numbers, lengths and op codes start in the buffer).
+/// The tape buffer `lib/snapshot/tape-writer.js` hands to `encodeTape`: one `Uint8Array` that
+/// starts with `TAPE_HEADER_WORDS` native-endian u32 words (the lengths of the tape's
+/// streams, the flags, and where the numbers, lengths and op codes start in the buffer).
 #[napi]
 pub const TAPE_HEADER_WORDS: u32 = 16;
 /// Header word: the number of op codes.

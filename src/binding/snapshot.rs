@@ -1,6 +1,6 @@
-//! The snapshot of a JavaScript value: `encodeTape` reads the tape `lib/walk.js` wrote
-//! (its header, typed arrays, text and long strings) and encodes it; `takeSkeleton`
-//! hands over the skeleton it left.
+//! The snapshot of a JavaScript value: `encodeTape` reads the tape that
+//! `lib/snapshot/walk.js` wrote through `lib/snapshot/tape-writer.js` (its header, typed arrays,
+//! text and long strings) and encodes it; `takeSkeleton` hands over the skeleton it left.
 
 use std::ptr;
 
@@ -36,9 +36,10 @@ fn region(buffer: &[u8], offset: usize, count: usize, size: usize) -> Outcome<&[
   buffer.get(offset..end).ok_or_else(internal)
 }
 
-/// Encodes a tape written by `lib/walk.js` and returns its RFC 8785 JSON, or `FAILED`.
-/// `tape` is the tape buffer (`TAPE_HEADER_WORDS`), `text` the UTF-16 text of its keys
-/// and strings, `bigs` its long strings (`OP_BIG_STRING`, read up to the header's count).
+/// Encodes a tape written by `lib/snapshot/tape-writer.js` and returns its RFC 8785 JSON, or
+/// `FAILED`. `tape` is the tape buffer (`TAPE_HEADER_WORDS`), `text` the UTF-16 text of
+/// its keys and strings, `bigs` its long strings (`OP_BIG_STRING`, read up to the
+/// header's count).
 /// With `agentName` and `toolName`, the result is the 64-character hex proposal hash of
 /// exactly those names and the JSON, one template character (`1`: views worth copying
 /// from a template), then the canonical JSON.

@@ -126,24 +126,15 @@ fn the_split_set_decides_as_the_whole_set() {
     ),
   ];
   for entities in entities {
-    let compiled =
-      cedar_compile(text.to_owned(), entities.map(str::to_owned), None).expect("compiles");
+    let compiled = CedarSet::compile(text, entities, None).expect("compiles");
     let whole = PolicySet::from_str(text).expect("parses");
     for action in ["a", "b", "c", "d", "e", "group", "zz"] {
       for n in ["1", "3", "7", "12"] {
         let input = format!(r#"{{"n":{n}}}"#);
         let value = json::parse(&input).expect("json");
         let agent = compiled.agent_type.clone();
-        let answer = authorize(
-          &compiled,
-          agent.clone(),
-          "x".into(),
-          action.into(),
-          "x".into(),
-          &value,
-          None,
-        )
-        .expect("representable");
+        let answer = authorize(&compiled, agent.clone(), "x", action, "x", &value, None)
+          .expect("representable");
         let context =
           Context::from_pairs([("input".to_owned(), to_cedar(&value, None).expect("value"))])
             .expect("context");
@@ -175,14 +166,14 @@ fn the_split_set_decides_as_the_whole_set() {
         let case = format!("action {action}, n {n}, entities {}", entities.is_some());
         if errors.is_empty() {
           let outcome = if response.decision() == Decision::Allow {
-            "allow"
+            Outcome::Allow
           } else {
-            "deny"
+            Outcome::Deny
           };
           assert_eq!(answer.outcome, outcome, "{case}");
           assert_eq!(got, reasons, "{case}");
         } else {
-          assert_eq!(answer.outcome, "error", "{case}");
+          assert_eq!(answer.outcome, Outcome::Error, "{case}");
           assert_eq!(got, errors, "{case}");
         }
       }
@@ -202,7 +193,7 @@ fn a_decimal_compared_as_a_long_says_what_to_write() {
     let text = format!(
       "@id(\"p\")\npermit(principal, action == Action::\"buy\", resource) when {{ {condition} }};"
     );
-    let issues = cedar_check(text, Some(schema.to_owned()), false);
+    let issues = check(&text, Some(schema), false);
     issues.into_iter().map(|i| i.message).collect::<Vec<_>>()
   };
   let write = |s: &str| {

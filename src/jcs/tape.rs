@@ -232,7 +232,7 @@ impl Shape {
   /// value of this shape whose canonical JSON has `json_len` characters. A template costs
   /// a parse and a copy for the first view and a copy for each later one: with the two
   /// views of a step (policy, execution) it wins when a copy costs less than half a
-  /// parse. Measured on Node 20 (benches/payloads.js, minimum of 15 rounds): a copy about
+  /// parse. Measured on Node 20 (support/payloads.js, minimum of 15 rounds): a copy about
   /// 50 ns per container and 10 ns per member, a parse about 250 ns plus 3 ns per
   /// character. Deep, container-heavy values (200 nested two-member containers in 2.7 kB)
   /// stay parsed; so do very wide objects, which V8 keeps as dictionaries.

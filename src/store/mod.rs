@@ -1,12 +1,11 @@
-//! The embedded grant store behind `createSqliteGrantStore` (`lib/grants/stores/sqlite.js`).
+//! The embedded grant store behind `createSqliteGrantStore` (`lib/stores/sqlite.js`).
 //!
 //! [`sqlite`] holds the tables and the statements (plain Rust, tested without Node);
 //! [`worker`] runs one store's connection on a thread of its own, so no call waits on
-//! the JavaScript thread, nor on the libuv pool that `fs`, `dns` and `crypto` share;
-//! [`binding`] is the only part that speaks N-API: it queues a call and returns a promise
-//! the worker settles.
+//! the JavaScript thread, nor on the libuv pool that `fs`, `dns` and `crypto` share.
+//! Both are plain Rust; `crate::binding::store` is the store's N-API surface: it queues a
+//! call and returns a promise the worker settles.
 
-pub mod binding;
 pub mod sqlite;
 pub mod worker;
 

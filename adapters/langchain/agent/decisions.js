@@ -2,7 +2,8 @@
 // What a call under the middleware ends with: its ToolMessage for an allow, a deny, or a
 // reviewer's approve, edit or reject.
 
-const { own, setData, APPROVED_WITHOUT_GRANT } = require('../../shared');
+const { own, setData } = require('../../gate/read');
+const { APPROVED_WITHOUT_GRANT } = require('../../gate/warnings');
 const {
   JSONStringify,
 } = require('../../gate/primordials');

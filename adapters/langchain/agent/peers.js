@@ -1,7 +1,7 @@
 'use strict';
 // LangGraph and langchain (createAgent), loaded when toolGateMiddleware is first called.
 
-const { requirePeer } = require('../../shared');
+const { requirePeer } = require('../../gate/peer');
 require('../gate/core');
 
 // LangGraph first: langchain requires it too, and a missing one is named as itself.

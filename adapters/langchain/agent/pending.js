@@ -3,7 +3,8 @@
 // grants' store for the calls of a thread's state, verified, never the interrupt value's
 // text (a checkpointer keeps that value, and whoever can write the checkpoints can edit it).
 
-const { invalidArgument, own, ownArray, setData, isWellFormedString, NO_PENDING_PROPOSAL } = require('../../shared');
+const { invalidArgument, own, ownArray, setData, isWellFormedString } = require('../../gate/read');
+const { NO_PENDING_PROPOSAL } = require('../../gate/proposals');
 const { ArrayPrototypePush, ObjectFreeze, isProxy } = require('../../gate/primordials');
 const { api } = require('../gate/core');
 const { verifiedKept, withRefused } = require('../gate/proposals');

@@ -2,7 +2,7 @@
 // The review of a pass: humanInTheLoopMiddleware's interrupt value plus the kept proposals,
 // and the resume's decisions, checked as that middleware checks them.
 
-const { own } = require('../../shared');
+const { own } = require('../../gate/read');
 const {
   ArrayIsArray, ArrayPrototypePush, ArrayPrototypeIncludes, ArrayPrototypeSlice, JSONStringify, isProxy,
 } = require('../../gate/primordials');

@@ -2,7 +2,7 @@
 // What one tools task of createAgent runs: its message, its unanswered calls, the decision
 // types a reviewer may give, and a deferred for the calls of one pass to wait on.
 
-const { invalidArgument, own, ownArray } = require('../../shared');
+const { invalidArgument, own, ownArray } = require('../../gate/read');
 const {
   ObjectFreeze, ArrayIsArray, ArrayPrototypePush, ArrayPrototypeIncludes, SafePromise, PromisePrototypeThen, isProxy,
 } = require('../../gate/primordials');

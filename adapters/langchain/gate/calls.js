@@ -2,7 +2,7 @@
 // The tool calls of a model message, each paired with the provider's own argument text by id
 // where that pairing is unambiguous, or with the problem that makes it invalid input.
 
-const { invalidArgument, own, ownArray } = require('../../shared');
+const { invalidArgument, own, ownArray } = require('../../gate/read');
 const { isId: isCallId } = require('../../gate/read');
 const {
   ObjectFreeze, ArrayIsArray, ArrayPrototypePush, SafeMap, MapPrototypeGet, MapPrototypeSet, isProxy,

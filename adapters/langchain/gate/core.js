@@ -2,7 +2,7 @@
 // @langchain/core, resolved first so that a missing peer is named (and loaded at its first
 // use: `core()`), and the package's public API.
 
-const { peerModule } = require('../../shared');
+const { peerModule } = require('../../gate/peer');
 
 const core = peerModule('langchain', '@langchain/core', '@langchain/core 1.x', () => {
   require.resolve('@langchain/core/tools');

@@ -2,7 +2,7 @@
 // One attempt of a call: prepare, evaluate, and run an allow through the tool's own `_call`
 // (LangChain's callbacks and ToolMessage, no second schema run); its error answers.
 
-const { own, setData, ownDataCopy, isWellFormedString } = require('../../shared');
+const { own, setData, ownDataCopy, isWellFormedString } = require('../../gate/read');
 const {
   ObjectDefineProperty, ReflectApply, SafeError,
 } = require('../../gate/primordials');

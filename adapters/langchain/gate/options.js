@@ -1,11 +1,15 @@
 'use strict';
-// The options every LangChain gate shares: agent, tools and their schemas, policy, grants.
+// The options every LangChain gate shares: agent, tools and their schemas, policy, grants,
+// read with the kernel's steps (adapters/gate/options.js), and the grants' functions read once.
 
-const { invalidArgument, own, setData, readOptions, isWellFormedString } = require('../../shared');
+const { invalidArgument, own, readOptions, isWellFormedString } = require('../../gate/read');
 const {
-  ObjectFreeze, ObjectKeys, ObjectGetPrototypeOf, ObjectPrototype, ArrayIsArray, ArrayPrototypePush, ReflectApply,
+  ObjectFreeze, ObjectGetPrototypeOf, ObjectPrototype, ArrayIsArray, ArrayPrototypePush, ReflectApply,
   SafeMap, MapPrototypeGet, MapPrototypeSet, MapPrototypeHas, isProxy,
 } = require('../../gate/primordials');
+const { readGrants: readKernelGrants, readPolicy, readJsonSchemaOptions } = require('../../gate/options');
+const { proposalStore, grantsMethod } = require('../../gate/proposals');
+const { compileToolJsonSchema } = require('../../gate/json-schema');
 const { api } = require('./core');
 const { readGateReceipts } = require('./receipts');
 
@@ -44,7 +48,7 @@ function readTools(tools, jsonSchemaOptions) {
     let schema = own(target, 'schema');
     if (!isSchema(schema)) {
       if (!isJsonSchema(schema)) throw invalidArgument(`options.tools[${i}] must have a zod, Standard Schema or JSON Schema schema`);
-      schema = fromJsonSchema(schema, jsonSchemaOptions);
+      schema = compileToolJsonSchema(fromJsonSchema, schema, name, jsonSchemaOptions, true);
     }
     if (MapPrototypeHas(byName, name)) throw invalidArgument(`options.tools has two tools with the name at index ${i}`);
     const entry = { target, name, schema, call, policy: undefined };
@@ -54,77 +58,68 @@ function readTools(tools, jsonSchemaOptions) {
   return { byName, entries };
 }
 
-const GRANTS_FUNCTIONS = ObjectFreeze(['policy', 'spend', 'grant', 'seal', 'keepProposal', 'keptProposal', 'forgetProposal']);
-
-/** The grants object's functions, read once as own data properties. */
-function readGrants(grants) {
-  if (grants === undefined) return undefined;
-  if (grants === null || typeof grants !== 'object' || isProxy(grants)) throw invalidArgument('options.grants must be an object made by createApprovalGrants');
-  const fns = {};
-  for (let i = 0; i < GRANTS_FUNCTIONS.length; i++) {
-    const name = GRANTS_FUNCTIONS[i];
-    const fn = own(grants, name);
-    if (typeof fn !== 'function') throw invalidArgument(`options.grants must have an own ${name} function (createApprovalGrants)`);
-    setData(fns, name, fn);
+/**
+ * The grants of a LangChain gate, read with the kernel's readGrants (`options.grants`, or
+ * with `byDefault` a fresh createApprovalGrants() when not given; else none: undefined),
+ * their functions read once as own data properties. LangChain gates keep, seal and spend
+ * through them, so all of those must be there.
+ */
+function readGrants(opts, byDefault) {
+  if (own(opts, 'grants') === undefined && !byDefault) return undefined;
+  const { grants } = readKernelGrants(opts);
+  const store = proposalStore(grants);
+  const policy = own(grants, 'policy');
+  const grant = own(grants, 'grant');
+  const seal = grantsMethod(grants, 'seal');
+  if (!store.present || seal === undefined || grantsMethod(grants, 'spend') === undefined) {
+    throw invalidArgument('options.grants must be an object made by createApprovalGrants (own spend, seal, keepProposal, keptProposal and forgetProposal functions)');
   }
   return ObjectFreeze({
     object: grants,
     sealing: own(grants, 'sealing') === true,
-    policy: (fallback) => ReflectApply(fns.policy, grants, fallback === undefined ? [] : [fallback]),
-    grant: (approved, options) => ReflectApply(fns.grant, grants, options === undefined ? [approved] : [approved, options]),
-    seal: (proposal, options) => ReflectApply(fns.seal, grants, [proposal, options]),
-    keep: (key, proposal, options) => ReflectApply(fns.keepProposal, grants, [key, proposal, options]),
-    kept: (key) => ReflectApply(fns.keptProposal, grants, [key]),
-    forget: (key) => ReflectApply(fns.forgetProposal, grants, [key]),
+    policy: (fallback) => ReflectApply(policy, grants, fallback === undefined ? [] : [fallback]),
+    grant: (approved, options) => ReflectApply(grant, grants, options === undefined ? [approved] : [approved, options]),
+    seal: (proposal, options) => ReflectApply(seal, grants, [proposal, options]),
+    keep: store.keep,
+    kept: store.kept,
+    forget: store.forget,
   });
 }
 
 /**
- * Gives each tool its policy. `policy` is one function for every tool (its input a union
- * discriminated by `toolName`), or a map `{ [toolName]: policy }` whose own data
- * properties name tools of the gate (a name the gate does not have is a TypeError: a
- * misspelt entry would leave its tool without its policy). A tool without a policy is
- * denied (`policy_not_configured`), or, with grants, needs approval unless granted.
- * With grants, the tool's policy decides first; a live grant for exactly this agent, tool
- * and hash answers its require_approval.
+ * Gives each tool its policy, read with the kernel's readPolicy: one function for every
+ * tool (its input a union discriminated by `toolName`), or a map `{ [toolName]: policy }`
+ * whose own data properties name tools of the gate (a name the gate does not have is a
+ * TypeError: a misspelt entry would leave its tool without its policy). A tool without a
+ * policy is denied (`policy_not_configured`), or, with grants, needs approval unless
+ * granted. With grants, the tool's policy decides first; a live grant for exactly this
+ * agent, tool and hash answers its require_approval.
  */
 function assignPolicies(tools, policy, grants) {
-  let byName;
-  if (policy !== undefined && typeof policy !== 'function') {
-    if (policy === null || typeof policy !== 'object' || isProxy(policy)) {
-      throw invalidArgument('options.policy must be a function or an object { [toolName]: policy }');
-    }
-    byName = new SafeMap();
-    const names = ObjectKeys(policy);
-    for (let i = 0; i < names.length; i++) {
-      const fn = own(policy, names[i]);
-      if (!MapPrototypeHas(tools.byName, names[i])) throw invalidArgument('options.policy has an entry for a tool the gate does not have');
-      if (fn !== undefined && typeof fn !== 'function') throw invalidArgument('options.policy entries must be functions');
-      MapPrototypeSet(byName, names[i], fn);
-    }
-  }
+  const policyOf = readPolicy(policy, tools.byName);
   for (let i = 0; i < tools.entries.length; i++) {
     const entry = tools.entries[i];
-    const appPolicy = byName === undefined ? policy : MapPrototypeGet(byName, entry.name);
+    const appPolicy = policyOf(entry.name);
     entry.policy = grants === undefined ? appPolicy : grants.policy(appPolicy);
     ObjectFreeze(entry);
   }
 }
 
-/** The options every LangChain gate shares: agent, tools, policy, grants, receipts, includePath. */
-function readGateOptions(options, what, defaultGrants) {
+/**
+ * The options every LangChain gate shares: agent, tools, policy, grants (with
+ * `grantsByDefault`, a fresh createApprovalGrants() when not given), receipts, includePath,
+ * jsonSchemaOptions.
+ */
+function readGateOptions(options, what, grantsByDefault) {
   const opts = readOptions(options, `${what} options`);
   if (opts === null) throw invalidArgument(`${what} expects { agentName, tools, policy?, grants? }`);
   const agentName = own(opts, 'agentName');
   if (!isWellFormedString(agentName)) throw invalidArgument('options.agentName must be a well-formed string');
-  const jsonSchemaOptions = own(opts, 'jsonSchema');
-  if (jsonSchemaOptions !== undefined && (jsonSchemaOptions === null || typeof jsonSchemaOptions !== 'object' || isProxy(jsonSchemaOptions))) {
-    throw invalidArgument('options.jsonSchema must be the options of fromJsonSchema ({ defaults?, formats? })');
-  }
+  // One name per option across the gates: fromJsonSchema's options are `jsonSchemaOptions`.
+  if (own(opts, 'jsonSchema') !== undefined) throw invalidArgument('options.jsonSchema is not an option: pass fromJsonSchema\'s options as options.jsonSchemaOptions');
+  const jsonSchemaOptions = readJsonSchemaOptions(opts);
   const tools = readTools(own(opts, 'tools'), jsonSchemaOptions);
-  let given = own(opts, 'grants');
-  if (given === undefined && defaultGrants !== undefined) given = defaultGrants();
-  const grants = readGrants(given);
+  const grants = readGrants(opts, grantsByDefault);
   assignPolicies(tools, own(opts, 'policy'), grants);
   const receipts = readGateReceipts(opts, grants === undefined ? undefined : grants.object);
   const includePath = own(opts, 'includePath') === true;

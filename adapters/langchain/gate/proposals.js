@@ -1,7 +1,7 @@
 'use strict';
 // Pending proposals of createToolGate: their frozen form, and where a run's are kept.
 
-const { invalidArgument, own, setData, isWellFormedString } = require('../../shared');
+const { invalidArgument, own, setData, isWellFormedString } = require('../../gate/read');
 const {
   ObjectDefineProperty, ObjectFreeze,
 } = require('../../gate/primordials');
@@ -42,8 +42,6 @@ function keptKeyOf(grants, runId, id, scope) {
   if (grants.sealing || scope === null) return { runId, toolCallId: id };
   return { runId: `scope ${scope.length}:${scope} ${runId}`, toolCallId: id };
 }
-
-const GRANT_OPTION_FIELDS = ObjectFreeze(['uses', 'ttlMs', 'expiresAt']);
 
 /**
  * The record kept for a run and call, verified by the grants (the key ring's signature and
@@ -91,4 +89,4 @@ function readRunId(value, grants) {
   return value;
 }
 
-module.exports = { pendingProposal, keptKeyOf, GRANT_OPTION_FIELDS, keepPending, readRunId, verifiedKept, withRefused };
+module.exports = { pendingProposal, keptKeyOf, keepPending, readRunId, verifiedKept, withRefused };

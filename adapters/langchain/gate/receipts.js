@@ -4,9 +4,9 @@
 // thread), the options each execution passes to executeDecision, and the code a replay of
 // a call that already has a receipt is answered with.
 
-const { own, isWellFormedString } = require('../../shared');
+const { own, isWellFormedString } = require('../../gate/read');
 const { isId } = require('../../gate/read');
-const { readReceipts, pruneShared } = require('../../gate/receipts');
+const { readReceipts, receiptKey, pruneShared } = require('../../gate/receipts');
 const { replayCode: kernelReplayCode } = require('../../gate/replays');
 const { ReflectApply } = require('../../gate/primordials');
 const { core } = require('./core');
@@ -93,7 +93,7 @@ function afterExecution(run) {
  */
 async function replayCode(gate, run, toolCallId, proposalHash) {
   if (run === undefined || !isId(toolCallId)) return undefined;
-  return kernelReplayCode(run.receipts, { agentName: gate.agentName, runId: run.runId === undefined ? null : run.runId, toolCallId }, proposalHash);
+  return kernelReplayCode(run.receipts, receiptKey(gate.agentName, run.runId, toolCallId), proposalHash);
 }
 
 module.exports = { readGateReceipts, threadIdOf, ambientThreadId, receiptRun, executeOptionsOf, afterExecution, replayCode };

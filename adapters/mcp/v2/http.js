@@ -6,7 +6,7 @@
 // as its `parsedBody`; the text of `arguments` is kept for the gated tools/call handler of
 // the server made for this very request (found by the Request object, one per message).
 
-const { own, invalidArgument } = require('../../shared');
+const { own, invalidArgument } = require('../../gate/read');
 const {
   ArrayIsArray, ArrayPrototypePush, BufferConcat, BufferFrom, JSONParse, JSONStringify, ObjectHasOwn, PromisePrototypeThen, SafePromise, SafeWeakMap,
   StringPrototypeSlice, StringPrototypeStartsWith, TextDecoderPrototypeDecode, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy, uncurryThis,

@@ -8,7 +8,7 @@
 // its execution receipt is keyed by the seal's nonce, so a replay of the state runs nothing.
 
 const { isApprovalGrantError } = require('tool-argument-snapshot');
-const { own } = require('../../shared');
+const { own } = require('../../gate/read');
 const {
   BufferFrom, BufferPrototypeToString, JSONParse, JSONStringify, PromisePrototypeThen, PromiseResolve, ReflectApply, StringPrototypeIndexOf, StringPrototypeSlice, StringPrototypeStartsWith,
   TextDecoderPrototypeDecode, randomUUID, uncurryThis,

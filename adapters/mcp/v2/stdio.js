@@ -6,7 +6,7 @@
 // tools/call handler finds the reading of its request by the request's id, unique while it
 // is in flight in the connection.
 
-const { own, readOptions, invalidArgument, setData } = require('../../shared');
+const { own, readOptions, invalidArgument, setData } = require('../../gate/read');
 const {
   BufferConcat, BufferFrom, BufferPrototypeIndexOf, BufferPrototypeSubarray, JSONStringify, MapPrototypeDelete, MapPrototypeGet,
   MapPrototypeHas, MapPrototypeSet, PromisePrototypeThen, SafeError, SafeMap, SafePromise, isProxy,
