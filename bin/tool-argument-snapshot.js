@@ -333,7 +333,7 @@ async function main(argv) {
 }
 
 // A closed pipe (`... | head -1`) ends the output, not the program with a stack.
-process.stdout.on('error', (error) => {
+process.stdout.on('error', (/** @type {NodeJS.ErrnoException} */ error) => {
   if (error && error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT_OK);
   process.stderr.write(`${PROGRAM}: internal error: cannot write the output (${error && error.code})\n`);
   process.exit(EXIT_INTERNAL);

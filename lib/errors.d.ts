@@ -41,6 +41,11 @@ export type JsonSchemaIssueKeyword =
 
 /** Tool arguments rejected at one stage of the RFC-0016 pipeline. */
 export declare class ToolArgumentsValidationError extends Error {
+  /**
+   * Made by the pipeline and by the framework adapters (stage json, a ToolCallPairingCode,
+   * for a tool call they cannot pair with its provider text); `path` as the `path` field.
+   */
+  constructor(stage: 'json' | 'schema' | 'snapshot', toolName: string, code: ToolArgumentsErrorCode, path?: string);
   readonly name: 'ToolArgumentsValidationError';
   readonly stage: 'json' | 'schema' | 'snapshot';
   readonly toolName: string;

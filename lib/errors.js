@@ -98,6 +98,15 @@ function defineData(target, name, value, enumerable) {
   ObjectDefineProperty(target, name, { __proto__: null, value, enumerable, writable: false, configurable: true });
 }
 
+/**
+ * Error, as TypeScript sees it (`npm run typecheck`), with the fields a class below defines
+ * as own data properties (defineData, which the checker cannot follow): the fields of its
+ * declaration in errors.d.ts, each optional (the checker cannot tell which the constructor
+ * defined; its methods are the class's own). Only a type: each class extends Error itself.
+ * @template E
+ * @typedef {new (message?: string) => Error & Partial<Omit<E, keyof Error | 'getSchemaError'>>} ErrorWithFields
+ */
+
 /** A value outside the strict snapshot domain (or text that is not strict JSON). */
 class SnapshotDomainError extends Error {
   constructor(code, path) {
@@ -119,7 +128,7 @@ const { WeakMapPrototypeGet, WeakMapPrototypeSet } = P;
 const { WeakMapPrototypeHas } = P;
 
 /** Tool arguments rejected at one stage of RFC-0016's pipeline: json, schema or snapshot. */
-class ToolArgumentsValidationError extends Error {
+class ToolArgumentsValidationError extends /** @type {ErrorWithFields<import('./errors.d.ts').ToolArgumentsValidationError>} */ (Error) {
   /**
    * `detail` (stage schema only): a null-prototype record of `schemaError` (what the
    * schema threw or reported), `issueCount`, `issueCodes` and `issuePaths`, each optional.
@@ -201,7 +210,7 @@ const NOT_ALLOWED_CODES = ObjectFreeze([
  * an expired claim with no outcome (`outcome_unknown`), or a receipt store that failed or
  * timed out at claim (`receipt_store_unavailable`). Nothing ran.
  */
-class ToolCallNotAllowedError extends Error {
+class ToolCallNotAllowedError extends /** @type {ErrorWithFields<import('./errors.d.ts').ToolCallNotAllowedError>} */ (Error) {
   constructor(code, toolName, decision, receipt) {
     const subject = toolName === undefined ? 'Tool call' : `Call of tool "${escapeName(toolName)}"`;
     const what = code === 'not_allowed' ? `the decision is ${decision}, not allow` : NOT_ALLOWED_REASONS[code];
@@ -238,7 +247,7 @@ const GRANT_REASONS = {
  * never granted before (`seal_used`). Nothing was granted. The message names the code
  * only: never a field of the record.
  */
-class ApprovalGrantError extends Error {
+class ApprovalGrantError extends /** @type {ErrorWithFields<import('./errors.d.ts').ApprovalGrantError>} */ (Error) {
   constructor(code) {
     super(`Approval not granted: ${GRANT_REASONS[code]} [${code}]`);
     defineData(this, 'name', 'ApprovalGrantError', false);

@@ -28,7 +28,7 @@ function isMusl() {
   if (/\/(?:ld-musl-|libc\.musl-)[^\n/]*$/m.test(maps)) return true;
   if (/\/(?:libc\.so\.6|libc-[0-9.]+\.so)$/m.test(maps)) return false;
   try {
-    return !process.report.getReport().header.glibcVersionRuntime;
+    return !(/** @type {{ header: { glibcVersionRuntime?: string } }} */ (process.report.getReport())).header.glibcVersionRuntime;
   } catch {
     return existsSync('/etc/alpine-release');
   }

@@ -107,7 +107,6 @@ module.exports = Object.freeze({
   isArgumentsObject: types.isArgumentsObject,
   // Missing in Deno 2 (lib/snapshot/walk.js then asks the binding, which asks napi_typeof).
   isExternal: types.isExternal,
-  isWeakMap: types.isWeakMap,
   isUint8Array: types.isUint8Array,
 
   // For the modules loaded at first use (and any other module of the package).

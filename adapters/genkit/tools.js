@@ -4,7 +4,7 @@
 // itself only validates when a tool runs without the gate's middleware) and its execute.
 
 const { ArrayPrototypePush, JSONParse, JSONStringify } = require('../gate/primordials');
-const { invalidArgument, own, isId } = require('../gate/read');
+const { invalidArgument, isId } = require('../gate/read');
 const { ownTools, readExecuteTool } = require('../gate/options');
 const { isPlainJsonSchema } = require('../gate/json-schema');
 const { genkitToJsonSchema } = require('./framework');

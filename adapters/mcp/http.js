@@ -44,6 +44,7 @@ function writeJson(res, status, body) {
 
 /** The handleHttp of a gated server (`httpOptions`: the SDK transport's options, or null). */
 function httpHandler(mcpServer, httpOptions) {
+  /** @type {GatedTransport & { inner?: any, maxBody?: number }} the gated transport, with the SDK's transport inside and its body limit */
   let httpTransport;
   let httpConnected;
   async function connectHttp() {

@@ -52,6 +52,7 @@ function executorMaker(run) {
   function executorFor(entry) {
     return async function execute(input, executeOptions) {
       const turn = queue;
+      /** @type {(value?: unknown) => void} */
       let release;
       queue = new SafePromise((resolve) => { release = resolve; });
       try {

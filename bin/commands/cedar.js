@@ -8,7 +8,7 @@
 const { PROGRAM, EXIT_OK, EXIT_MISMATCH, EXIT_REJECTED, UsageError, InputRejected, loadLibrary } = require('../shared/errors.js');
 const { readText, readKeyRing } = require('../shared/input.js');
 const { displayString, writeJson } = require('../shared/output.js');
-const { RECORD_FIELDS, SEALED_FIELDS, NOT_SEALED, readRecord, verifyRecord, rejectedRecord } = require('../shared/records.js');
+const { RECORD_FIELDS, SEALED_FIELDS, readRecord, verifyRecord, rejectedRecord } = require('../shared/records.js');
 
 const usage = `  ${PROGRAM} cedar validate --policies FILE [--tools FILE] [--json]
   ${PROGRAM} cedar explain --policies FILE [--tools FILE]
@@ -179,7 +179,7 @@ async function runExplain(values, file) {
   const prepared = lib.prepareToolCall({ agentName, toolName, rawArguments: argsCanonicalJson });
   if (prepared.proposalHash !== proposalHash) throw new Error('the verified proposal does not hash to its own proposal hash');
   const decision = await lib.evaluateToolCall({ prepared, policy: made.policy, policyContext: scope === null ? {} : { grantScope: scope } });
-  const { policies: ids, policySetHash } = decision.policyResult;
+  const { policies: ids, policySetHash } = /** @type {import('../..').CedarPolicyResult} */ (decision.policyResult);
   if (values.json) {
     writeJson({ decision: decision.decision, reason: decision.reason, policies: ids, policySetHash, agentName, toolName, proposalHash, scope });
     return EXIT_OK;

@@ -72,7 +72,7 @@ async function runGrant({ values, file }) {
     try {
       record = await grants.grant(proposal, options);
     } catch (error) {
-      if (error instanceof TypeError && error.code === 'ERR_INVALID_ARG_TYPE') {
+      if (error instanceof TypeError && /** @type {NodeJS.ErrnoException} */ (error).code === 'ERR_INVALID_ARG_TYPE') {
         // The grants refuse an option that does not fit the proposal (a scope other than
         // the sealed one), or a record that is no proposal: their message names no field value.
         if (/scope/.test(error.message)) throw new UsageError(error.message);

@@ -14,7 +14,7 @@ const EXIT_INTERNAL = 70; // EX_SOFTWARE of sysexits.h
 class UsageError extends Error {}
 
 /** Input refused: exit 3. `stage` and `code` are printed; the message never holds the payload. */
-class InputRejected extends Error {
+class InputRejected extends /** @type {new (message?: string) => Error & { exitStatus?: number }} */ (Error) {
   constructor(message, stage, code, path) {
     super(message);
     this.stage = stage;

@@ -125,7 +125,7 @@ async function withReview(values, body) {
     if (values.prefix !== undefined) options.prefix = values.prefix;
     store = await lib.openGrantStore(url, options);
   } catch (error) {
-    if (error instanceof TypeError && error.code !== 'MODULE_NOT_FOUND') {
+    if (error instanceof TypeError && /** @type {NodeJS.ErrnoException} */ (error).code !== 'MODULE_NOT_FOUND') {
       // openGrantStore's messages name the option, never the URL.
       throw new UsageError(/options\.(table|prefix)/.test(error.message)
         ? `--table or --prefix does not fit the store: ${error.message}`

@@ -150,7 +150,7 @@ function compile(text, schema, entitiesJson, hintsJson) {
   let handle;
   try {
     handle = cedarCompile(text, entitiesJson, hintsJson);
-  } catch (error) {
+  } catch {
     throw new CedarPolicyError(ObjectFreeze([ObjectFreeze({ code: 'parse_error', policyId: null, message: 'the entities are not valid Cedar entities' })]));
   }
   return ObjectFreeze({ handle, policySetHash: cedarSetHash(handle) });
@@ -158,7 +158,7 @@ function compile(text, schema, entitiesJson, hintsJson) {
 
 /** The principal of a policy input: the option's function, else `policyContext.principal`, else the agent. */
 function principalOf(principalFn, input, agentName) {
-  let principal = principalFn === undefined ? own(input, 'principal') : principalFn(input);
+  const principal = principalFn === undefined ? own(input, 'principal') : principalFn(input);
   if (principal === undefined || principal === null) return { type: 'Agent', id: agentName };
   if (typeof principal !== 'object' || isProxy(principal)) return null;
   const type = own(principal, 'type');

@@ -43,6 +43,7 @@ async function authorizeToolCall(input) {
   }
   if (decision.decision !== 'allow') return outcomeOf(decision);
   // The decision is fresh and an allow: only the grant can refuse it.
+  /** @type {ReturnType<typeof grantRefused> | undefined} the ToolCallNotAllowedError that refused the call */
   let refused;
   let replayed = false;
   const run = rstate !== undefined ? async (context) => {

@@ -61,7 +61,10 @@ function flatTemplate(keys, values) {
 
 let busy = false;
 let reentered = false;
-/** The template run made from a skeleton (template character 2), taken by hashedCanonicalJson. */
+/**
+ * The template run made from a skeleton (template character 2), taken by hashedCanonicalJson.
+ * @type {symbol | ReturnType<typeof skeletonTemplate> | FlatTemplate}
+ */
 let madeTemplate = NO_SKELETON_TEMPLATE;
 
 /** The template character of a hashed native result: how views are made. */

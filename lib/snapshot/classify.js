@@ -54,6 +54,10 @@ const WELL_KNOWN_SYMBOLS = [];
  * built-in an application could have replaced. Node's and Bun's are native code.
  */
 const CLONE_IN_JAVASCRIPT = !StringPrototypeEndsWith(FunctionPrototypeToString(structuredClone), '{ [native code] }');
+/**
+ * @type {any} an iterable of no element (its iterator is defined below), which the transfer
+ * option takes as a WebIDL sequence; TypeScript's libraries type that option as an array.
+ */
 const NO_TRANSFER = { __proto__: null };
 {
   const done = { __proto__: null, done: true, value: undefined };

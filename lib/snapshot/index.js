@@ -59,7 +59,10 @@ class SnapshotState extends Stamp {
     this.#template = template;
   }
 
-  /** Whether `value` is a snapshot this package made or verified. */
+  /**
+   * Whether `value` is a snapshot this package made or verified.
+   * @returns {boolean}
+   */
   static has(value) {
     return #template in value;
   }

@@ -406,5 +406,7 @@ module.exports = {
   isHash,
   run,
   storeError,
+  // A module only require()d inside the package, never awaited: its `then` is the helper above.
+  // oxlint-disable-next-line unicorn/no-thenable
   then,
 };
