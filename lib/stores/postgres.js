@@ -11,10 +11,11 @@ const P = require('../primordials');
 const C = require('./common');
 const R = require('./receipt-records');
 const { statements, statementName } = require('./postgres-sql');
+const { receiptBatches } = require('./postgres-batch');
 
 const { ArrayIsArray, ObjectFreeze, isProxy } = P;
 // Captured when the package loaded (this module loads at first use).
-const { ObjectKeys, ArrayPrototypePush, SafePromise, PromiseReject } = P;
+const { ObjectKeys } = P;
 
 /** SQLSTATEs that mean the server gave up waiting (statement_timeout, lock_timeout). */
 const TIMEOUT_STATES = { __proto__: null, 57014: true, '55P03': true };
@@ -63,6 +64,10 @@ function first(rows, name) {
   if (rows.length === 0) return undefined;
   const row = rows[0];
   return row !== null && typeof row === 'object' && !isProxy(row) ? C.own(row, name) : undefined;
+}
+
+function keyValues(q, now) {
+  return now === undefined ? [q.proposalHash, q.agentName, q.toolName, q.scope] : [q.proposalHash, q.agentName, q.toolName, q.scope, now];
 }
 
 /**
@@ -126,156 +131,29 @@ function createPostgresGrantStore(options) {
     cleanups = C.then(C.then(cleanups, () => sendRaw(sql.dropSpent, [id], true)), ignore, ignore);
   }
 
-  // Claims and completions (issue 35): at most one statement that claims and one that
-  // completes in flight per store (a statement that does both counts as each); the claims and
-  // completions sent meanwhile wait and go together as one statement (one write, one round
-  // trip, one statement for PostgreSQL to plan and run), each answered for its own key. A
-  // key is in at most one statement in flight: a second claim of a key, or a claim of a key
-  // being completed, waits for the next one, and two statements of this store never wait on
-  // each other's row locks.
-  const MAX_BATCH = 256;
-  let claiming = false;
-  let completing = false;
-  let claimQueue = [];
-  let completeQueue = [];
-  let busyKeys = { __proto__: null };
-
-  /** Takes the items of `queue` whose keys are not in `seen` yet (at most MAX_BATCH); the others stay queued. */
-  function takeUnique(queue, seen) {
-    const taken = [];
-    const left = [];
-    for (let i = 0; i < queue.length; i++) {
-      const item = queue[i];
-      if (seen[item.key] === true || busyKeys[item.key] === true || taken.length >= MAX_BATCH) ArrayPrototypePush(left, item);
-      else {
-        seen[item.key] = true;
-        ArrayPrototypePush(taken, item);
-      }
-    }
-    return { taken, left };
-  }
-
-  /** The values of a batch as one array per column. */
-  function columnsOf(batch, width) {
-    const columns = [];
-    for (let j = 0; j < width; j++) ArrayPrototypePush(columns, []);
-    for (let i = 0; i < batch.length; i++) for (let j = 0; j < width; j++) ArrayPrototypePush(columns[j], batch[i].values[j]);
-    return columns;
-  }
-
-  /** A claim's answer from its row: null when the row is this claim's own, else the record. */
-  function claimAnswer(record, claimId) {
-    if (record === null) throw BAD_RESULT;
-    return record.claimId === claimId ? null : record;
-  }
-
-  /** The answers of a statement's rows: each claim's (by its key), each completion's (whether its row was updated). */
-  function answersOf(rows, claimBatch, completeBatch) {
-    const claimed = { __proto__: null };
-    const done = { __proto__: null };
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i];
-      if (row === null || typeof row !== 'object' || isProxy(row)) throw BAD_RESULT;
-      if (C.own(row, 'kind') === 'done') done[`${C.own(row, 'id')} ${C.own(row, 'claimId')}`] = true;
-      else claimed[C.own(row, 'id')] = row;
-    }
-    const claims = [];
-    for (let i = 0; i < claimBatch.length; i++) {
-      const row = claimed[claimBatch[i].values[0]];
-      if (row === undefined) throw BAD_RESULT;
-      ArrayPrototypePush(claims, claimAnswer(receiptRow([row]), C.decodeText(claimBatch[i].values[5])));
-    }
-    const completions = [];
-    for (let i = 0; i < completeBatch.length; i++) ArrayPrototypePush(completions, done[`${completeBatch[i].values[0]} ${completeBatch[i].values[1]}`] === true);
-    return { claims, completions };
-  }
-
-  /** One statement for what the queues hold (the single-row statements when one item waits). */
-  function sendWrites(claimBatch, completeBatch) {
-    if (completeBatch.length === 0 && claimBatch.length === 1) {
-      const values = claimBatch[0].values;
-      return C.then(send(sql.claimReceipt, values), (rows) => ({ claims: [claimAnswer(receiptRow(rows), C.decodeText(values[5]))], completions: [] }));
-    }
-    if (claimBatch.length === 0 && completeBatch.length === 1) {
-      return C.then(send(sql.completeReceipt, completeBatch[0].values), (rows) => ({ claims: [], completions: [rows.length === 1] }));
-    }
-    let text;
-    let values;
-    if (completeBatch.length === 0) {
-      text = sql.claimReceipts;
-      values = columnsOf(claimBatch, 10);
-    } else if (claimBatch.length === 0) {
-      text = sql.completeReceipts;
-      values = columnsOf(completeBatch, 6);
-    } else {
-      text = sql.receiptWrites;
-      values = columnsOf(claimBatch, 10);
-      const more = columnsOf(completeBatch, 6);
-      for (let j = 0; j < more.length; j++) ArrayPrototypePush(values, more[j]);
-    }
-    return C.then(send(text, values), (rows) => answersOf(rows, claimBatch, completeBatch));
-  }
-
-  function flushWrites() {
-    const seen = { __proto__: null };
-    // Completions first: a claim of a key being completed waits (it then reads the outcome).
-    const completes = completing || completeQueue.length === 0 ? undefined : takeUnique(completeQueue, seen);
-    const claims = claiming || claimQueue.length === 0 ? undefined : takeUnique(claimQueue, seen);
-    const completeBatch = completes === undefined ? [] : completes.taken;
-    const claimBatch = claims === undefined ? [] : claims.taken;
-    // Every waiting key is in a statement in flight: the next flush sends them.
-    if (claimBatch.length === 0 && completeBatch.length === 0) return;
-    if (completes !== undefined) completeQueue = completes.left;
-    if (claims !== undefined) claimQueue = claims.left;
-    const claimed = claimBatch.length > 0;
-    const completed = completeBatch.length > 0;
-    if (claimed) claiming = true;
-    if (completed) completing = true;
-    for (let i = 0; i < claimBatch.length; i++) busyKeys[claimBatch[i].key] = true;
-    for (let i = 0; i < completeBatch.length; i++) busyKeys[completeBatch[i].key] = true;
-    let sent;
-    try {
-      sent = sendWrites(claimBatch, completeBatch);
-    } catch (cause) {
-      sent = PromiseReject(cause);
-    }
-    const settled = () => {
-      if (claimed) claiming = false;
-      if (completed) completing = false;
-      for (let i = 0; i < claimBatch.length; i++) delete busyKeys[claimBatch[i].key];
-      for (let i = 0; i < completeBatch.length; i++) delete busyKeys[completeBatch[i].key];
-      if (!claiming && !completing) busyKeys = { __proto__: null };
-    };
-    C.then(sent, (answers) => {
-      settled();
-      for (let i = 0; i < claimBatch.length; i++) claimBatch[i].resolve(answers.claims[i]);
-      for (let i = 0; i < completeBatch.length; i++) completeBatch[i].resolve(answers.completions[i]);
-      flushWrites();
-    }, (cause) => {
-      settled();
-      for (let i = 0; i < claimBatch.length; i++) claimBatch[i].reject(cause);
-      for (let i = 0; i < completeBatch.length; i++) completeBatch[i].reject(cause);
-      flushWrites();
-    });
-  }
-
-  function queued(queue, key, values) {
-    return new SafePromise((resolve, reject) => {
-      ArrayPrototypePush(queue === 'claim' ? claimQueue : completeQueue, { key, values, resolve, reject });
-      flushWrites();
-    });
-  }
-
-  const claims = (key, values) => queued('claim', key, values);
-  const completions = (key, values) => queued('complete', key, values);
-
-  function keyValues(q, now) {
-    return now === undefined ? [q.proposalHash, q.agentName, q.toolName, q.scope] : [q.proposalHash, q.agentName, q.toolName, q.scope, now];
-  }
-
+  /** What the grant and the receipt operations below are given of this store. */
+  const conn = ObjectFreeze({
+    __proto__: null,
+    sql, send, run, dropSpent, receiptRow, BAD_RESULT,
+    cleanups: () => cleanups,
+  });
   return ObjectFreeze({
     /** Creates the tables and indexes when missing (the DDL in docs/stores.md). */
     migrate: C.method(() => run('migrate', () => C.then(sendRaw(sql.ddl, undefined), () => undefined))),
+    ...postgresGrants(conn),
+    ...postgresReceipts(conn),
+    /** Later calls reject (store_closed); the pool stays open: it is the application's. */
+    close: C.method(() => {
+      closed = true;
+      return C.then(cleanups, ignore);
+    }),
+  });
+}
+
+/** The grant and kept-proposal operations of one PostgreSQL store over its connection. */
+function postgresGrants(conn) {
+  const { sql, send, run, dropSpent, cleanups } = conn;
+  return {
     put: C.method((record, now) => {
       const r = C.readRecord(record);
       const t = C.readNow(now);
@@ -308,7 +186,7 @@ function createPostgresGrantStore(options) {
     }),
     prune: C.method((now) => {
       const t = C.readNow(now);
-      return run('prune', () => C.then(cleanups, () => C.then(send(sql.prune, [t]), (rows) => +first(rows, 'removed'))));
+      return run('prune', () => C.then(cleanups(), () => C.then(send(sql.prune, [t]), (rows) => +first(rows, 'removed'))));
     }),
     putProposal: C.method((key, json, expiresAt) => {
       const values = [C.readProposalKey(key), C.encodeText(C.readString(json, 'json')), C.readTime(expiresAt, 'expiresAt')];
@@ -351,6 +229,14 @@ function createPostgresGrantStore(options) {
         }),
       );
     }),
+  };
+}
+
+/** The receipt operations of one PostgreSQL store over its connection (claims and completions batched: postgres-batch.js). */
+function postgresReceipts(conn) {
+  const { sql, send, run } = conn;
+  const { claims, completions } = receiptBatches(conn);
+  return {
     // Receipts (docs/stores.md): the `<table>_receipts` table, one statement each.
     claimReceipt: C.method((claim, now) => {
       const c = R.readReceiptClaim(claim);
@@ -405,12 +291,7 @@ function createPostgresGrantStore(options) {
       const values = [R.readReceiptNow(now)];
       return run('pruneReceipts', () => C.then(send(sql.pruneReceipts, values), (rows) => +first(rows, 'removed')));
     }),
-    /** Later calls reject (store_closed); the pool stays open: it is the application's. */
-    close: C.method(() => {
-      closed = true;
-      return C.then(cleanups, ignore);
-    }),
-  });
+  };
 }
 
 module.exports = { createPostgresGrantStore };
