@@ -63,7 +63,7 @@ describe('a module loaded at first use captures nothing patched after the packag
     assert.ok(patched.first.every((line) => line.endsWith(': ok')), patched.first.join('; '));
     assert.deepEqual(patched.loaded, control.loaded);
     for (const file of ['lib/run/index.js', 'lib/grants/index.js', 'lib/grants/seal.js', 'lib/stores/memory.js', 'lib/receipts/index.js',
-      'lib/stores/sqlite.js', 'lib/stores/postgres.js', 'lib/stores/redis.js', 'lib/stores/open.js',
+      'lib/stores/sqlite.js', 'lib/stores/postgres.js', 'lib/stores/postgres-sql.js', 'lib/stores/postgres-batch.js', 'lib/stores/redis.js', 'lib/stores/open.js',
       'lib/diff.js', 'lib/json-schema/index.js', 'lib/cedar/index.js']) {
       assert.ok(patched.loaded.includes(file), `${file} was not loaded by its first call`);
     }

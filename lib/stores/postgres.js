@@ -10,213 +10,12 @@ const { invalidArgument } = require('../errors');
 const P = require('../primordials');
 const C = require('./common');
 const R = require('./receipt-records');
+const { statements, statementName } = require('./postgres-sql');
+const { receiptBatches } = require('./postgres-batch');
 
-const { ArrayIsArray, ObjectFreeze, StringPrototypeCharCodeAt, isProxy } = P;
+const { ArrayIsArray, ObjectFreeze, isProxy } = P;
 // Captured when the package loaded (this module loads at first use).
-const { MathImul, ObjectKeys, ArrayPrototypePush, SafePromise, PromiseReject, NumberPrototypeToString } = P;
-
-/**
- * A stable number for the advisory lock that serializes migrate() per table (concurrent
- * CREATE TABLE IF NOT EXISTS can fail on PostgreSQL's catalog): FNV-1a of the qualified
- * name, as a signed 32-bit integer.
- */
-function lockKey(text) {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= StringPrototypeCharCodeAt(text, i);
-    hash = MathImul(hash, 0x01000193);
-  }
-  return hash | 0;
-}
-
-/**
- * A prepared statement's name for a text: two 32-bit FNV-1a digests (two offset bases) and
- * the length, so that two stores (or two copies of the package) over one pool never give
- * one name to two texts.
- */
-function statementName(text) {
-  let a = 0x811c9dc5;
-  let b = 0x050c5d1f;
-  for (let i = 0; i < text.length; i++) {
-    const c = StringPrototypeCharCodeAt(text, i);
-    a = MathImul(a ^ c, 0x01000193);
-    b = MathImul(b ^ c, 0x01000193) ^ (b >>> 15);
-  }
-  return `tas_${NumberPrototypeToString(a >>> 0, 16)}_${NumberPrototypeToString(b >>> 0, 16)}_${NumberPrototypeToString(text.length, 16)}`;
-}
-
-/** The migration and every statement, for one table. */
-function statements(table) {
-  const schema = table.schema === null ? '' : `"${table.schema}".`;
-  const name = table.name;
-  const g = `${schema}"${name}"`;
-  const n = `${schema}"${name}_nonces"`;
-  const p = `${schema}"${name}_proposals"`;
-  const r = `${schema}"${name}_receipts"`;
-  // A claim's columns, each kept unless the stored record is an outcome past its retention
-  // ($10): an unfinished claim (in_progress) is kept whatever its retention says.
-  const claimed = ['agent_name', 'run_id', 'tool_call_id', 'proposal_hash', 'claim_id', 'status', 'claimed_at', 'lease_expires_at', 'completed_at', 'result_json', 'expires_at'];
-  let replace = '';
-  for (let i = 0; i < claimed.length; i++) {
-    replace += `${i === 0 ? '' : ', '}${claimed[i]} = CASE WHEN kept.status <> 'in_progress' AND kept.expires_at <= $10::bigint THEN EXCLUDED.${claimed[i]} ELSE kept.${claimed[i]} END`;
-  }
-  // The same, for a batch of claims: the record's `now` is its row's in the batch.
-  let replaceBatch = '';
-  const expired = "kept.status <> 'in_progress' AND kept.expires_at <= (SELECT now FROM v WHERE v.receipt_id = kept.receipt_id)";
-  for (let i = 0; i < claimed.length; i++) {
-    replaceBatch += `${i === 0 ? '' : ', '}${claimed[i]} = CASE WHEN ${expired} THEN EXCLUDED.${claimed[i]} ELSE kept.${claimed[i]} END`;
-  }
-  const receiptColumns =
-    'agent_name AS "agentName", run_id AS "runId", tool_call_id AS "toolCallId", proposal_hash AS "proposalHash", claim_id AS "claimId", status, ' +
-    'claimed_at AS "claimedAt", lease_expires_at AS "leaseExpiresAt", completed_at AS "completedAt", result_json AS "resultJson", expires_at AS "expiresAt"';
-  const key = 'proposal_hash = $1::text AND agent_name = $2::text AND tool_name = $3::text AND scope IS NOT DISTINCT FROM $4::text';
-  const columns = '(proposal_hash, agent_name, tool_name, scope, args_canonical_json, expires_at, uses)';
-  const values = '$1::text, $2::text, $3::text, $4::text, $5::text, $6::float8, $7::bigint';
-  return ObjectFreeze({
-    ddl: `SELECT pg_advisory_xact_lock(${lockKey(`tool-argument-snapshot ${g}`)});
-CREATE TABLE IF NOT EXISTS ${g} (
-  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  agent_name text NOT NULL,
-  tool_name text NOT NULL,
-  proposal_hash text NOT NULL,
-  scope text,
-  args_canonical_json text NOT NULL,
-  expires_at double precision,
-  uses bigint NOT NULL
-);
-CREATE INDEX IF NOT EXISTS "${name}_key" ON ${g} (proposal_hash);
-CREATE INDEX IF NOT EXISTS "${name}_expires" ON ${g} (expires_at) WHERE expires_at IS NOT NULL;
-CREATE TABLE IF NOT EXISTS ${n} (
-  nonce text PRIMARY KEY,
-  expires_at double precision
-);
-CREATE INDEX IF NOT EXISTS "${name}_nonces_expires" ON ${n} (expires_at) WHERE expires_at IS NOT NULL;
-CREATE TABLE IF NOT EXISTS ${p} (
-  proposal_key text PRIMARY KEY,
-  json text NOT NULL,
-  expires_at double precision
-);
-CREATE INDEX IF NOT EXISTS "${name}_proposals_expires" ON ${p} (expires_at) WHERE expires_at IS NOT NULL;
-CREATE TABLE IF NOT EXISTS ${r} (
-  receipt_id text PRIMARY KEY,
-  agent_name text NOT NULL,
-  run_id text,
-  tool_call_id text NOT NULL,
-  proposal_hash text NOT NULL,
-  claim_id text NOT NULL,
-  status text NOT NULL,
-  claimed_at bigint NOT NULL,
-  lease_expires_at bigint NOT NULL,
-  completed_at bigint,
-  result_json text,
-  expires_at bigint NOT NULL
-);
-CREATE INDEX IF NOT EXISTS "${name}_receipts_expires" ON ${r} (expires_at);
-`,
-    // One statement: the insert, or on a conflict an update that locks the key's row and
-    // keeps every column unless the record is past its retention. RETURNING gives the row
-    // as it now is (the latest committed version, whatever the statement's snapshot):
-    // the caller claimed it when the claim_id is its own.
-    claimReceipt:
-      `INSERT INTO ${r} AS kept (receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, result_json, expires_at) ` +
-      "VALUES ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, 'in_progress', $7::bigint, $8::bigint, NULL, NULL, $9::bigint) " +
-      `ON CONFLICT (receipt_id) DO UPDATE SET ${replace} RETURNING ${receiptColumns}`,
-    // Claims sent while one is in flight go together (issue 35): one statement for the batch,
-    // no key twice in it. Each row is the claim above, its own `now` read from the batch
-    // (only when the key's stored record conflicts); rows are inserted in key order, so two
-    // batches (of two processes) lock the keys they share in one order.
-    claimReceipts:
-      `WITH v AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[]) ` +
-      'AS v(receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, claimed_at, lease_expires_at, expires_at, now)) ' +
-      `INSERT INTO ${r} AS kept (receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, result_json, expires_at) ` +
-      "SELECT receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, 'in_progress', claimed_at, lease_expires_at, NULL, NULL, expires_at FROM v ORDER BY receipt_id " +
-      `ON CONFLICT (receipt_id) DO UPDATE SET ${replaceBatch} RETURNING receipt_id AS id, ${receiptColumns}`,
-    // Claims and completions of other keys in one statement (the two above as CTEs; a row
-    // per claim, kind 'claim', and one per completed record, kind 'done').
-    receiptWrites:
-      `WITH v AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[]) ` +
-      'AS v(receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, claimed_at, lease_expires_at, expires_at, now)), ' +
-      `done AS (UPDATE ${r} AS kept SET status = w.status, completed_at = w.completed_at, result_json = w.result_json, expires_at = w.expires_at ` +
-      'FROM unnest($11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::bigint[]) AS w(receipt_id, claim_id, status, completed_at, result_json, expires_at) ' +
-      "WHERE kept.receipt_id = w.receipt_id AND kept.claim_id = w.claim_id AND kept.status = 'in_progress' RETURNING kept.receipt_id AS id, kept.claim_id AS claim), " +
-      `claimed AS (INSERT INTO ${r} AS kept (receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, result_json, expires_at) ` +
-      "SELECT receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, 'in_progress', claimed_at, lease_expires_at, NULL, NULL, expires_at FROM v ORDER BY receipt_id " +
-      `ON CONFLICT (receipt_id) DO UPDATE SET ${replaceBatch} RETURNING receipt_id AS id, ${receiptColumns}) ` +
-      `SELECT 'claim' AS kind, claimed.* FROM claimed UNION ALL ` +
-      "SELECT 'done', id, NULL::text, NULL::text, NULL::text, NULL::text, claim, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::text, NULL::bigint FROM done",
-    // The claim and one use of a grant together (claimReceiptAndTake): `pick` locks the live
-    // grant record that expires first (as take's subquery does); the claim is inserted only
-    // from its row, so without a live grant nothing is claimed; the use is taken only when
-    // the returned claim is this one ($6), so a claim the stored receipt refuses takes no
-    // use; the last use deletes the record in the same statement (`pick` returns the locked
-    // row's latest `uses`, so exactly one of kept_use and last_use applies). Without a
-    // grant, `found` reads the receipt that would refuse the claim (the
-    // refusal is the receipt's, as with two steps).
-    claimReceiptAndTake:
-      `WITH pick AS (SELECT id, uses FROM ${g} WHERE proposal_hash = $11::text AND agent_name = $12::text AND tool_name = $13::text AND scope IS NOT DISTINCT FROM $14::text ` +
-      'AND uses > 0 AND (expires_at IS NULL OR expires_at > $15::float8) ORDER BY expires_at ASC NULLS LAST, id LIMIT 1 FOR UPDATE), ' +
-      `claim AS (INSERT INTO ${r} AS kept (receipt_id, agent_name, run_id, tool_call_id, proposal_hash, claim_id, status, claimed_at, lease_expires_at, completed_at, result_json, expires_at) ` +
-      "SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, 'in_progress', $7::bigint, $8::bigint, NULL, NULL, $9::bigint FROM pick " +
-      `ON CONFLICT (receipt_id) DO UPDATE SET ${replace} RETURNING ${receiptColumns}), ` +
-      `kept_use AS (UPDATE ${g} SET uses = uses - 1 WHERE id = (SELECT id FROM pick) AND (SELECT uses FROM pick) > 1 AND EXISTS (SELECT 1 FROM claim WHERE "claimId" = $6::text) RETURNING id, uses), ` +
-      `last_use AS (DELETE FROM ${g} WHERE id = (SELECT id FROM pick) AND (SELECT uses FROM pick) = 1 AND EXISTS (SELECT 1 FROM claim WHERE "claimId" = $6::text) RETURNING id, 0::bigint AS uses), ` +
-      'took AS (SELECT id, uses FROM kept_use UNION ALL SELECT id, uses FROM last_use), ' +
-      `found AS (SELECT ${receiptColumns} FROM ${r} WHERE receipt_id = $1::text AND (status = 'in_progress' OR expires_at > $10::bigint) AND NOT EXISTS (SELECT 1 FROM pick)) ` +
-      'SELECT claim.*, (SELECT id FROM took) AS "tookId", (SELECT uses FROM took) AS "tookUses" FROM claim ' +
-      'UNION ALL SELECT found.*, NULL::bigint, NULL::bigint FROM found',
-    // Completions sent while one is in flight go together: one statement for the batch.
-    completeReceipts:
-      `UPDATE ${r} AS kept SET status = v.status, completed_at = v.completed_at, result_json = v.result_json, expires_at = v.expires_at ` +
-      'FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::bigint[]) AS v(receipt_id, claim_id, status, completed_at, result_json, expires_at) ' +
-      `WHERE kept.receipt_id = v.receipt_id AND kept.claim_id = v.claim_id AND kept.status = 'in_progress' RETURNING 'done' AS kind, kept.receipt_id AS id, kept.claim_id AS "claimId"`,
-    completeReceipt:
-      `UPDATE ${r} SET status = $3::text, completed_at = $4::bigint, result_json = $5::text, expires_at = $6::bigint ` +
-      "WHERE receipt_id = $1::text AND claim_id = $2::text AND status = 'in_progress' RETURNING 1 AS done",
-    releaseReceipt: `DELETE FROM ${r} WHERE receipt_id = $1::text AND claim_id = $2::text AND status = 'in_progress' RETURNING 1 AS done`,
-    getReceipt: `SELECT ${receiptColumns} FROM ${r} WHERE receipt_id = $1::text AND (status = 'in_progress' OR expires_at > $2::bigint)`,
-    deleteReceipt: `DELETE FROM ${r} WHERE receipt_id = $1::text RETURNING 1 AS done`,
-    pruneReceipts:
-      `WITH gone AS (DELETE FROM ${r} WHERE receipt_id IN (SELECT receipt_id FROM ${r} WHERE expires_at <= $1::bigint AND status <> 'in_progress' FOR UPDATE SKIP LOCKED) RETURNING 1) ` +
-      'SELECT count(*) AS removed FROM gone',
-    put: `INSERT INTO ${g} ${columns} VALUES (${values}) RETURNING id`,
-    // The nonce is claimed (inserted, or renewed when its record has expired) and the
-    // grant inserted only from the claim's row: one statement, so both or neither. A
-    // concurrent put of the same nonce waits on the claim and then finds it live.
-    putWithNonce:
-      `WITH claim AS (INSERT INTO ${n} AS kept (nonce, expires_at) VALUES ($8::text, $9::float8) ` +
-      'ON CONFLICT (nonce) DO UPDATE SET expires_at = EXCLUDED.expires_at ' +
-      'WHERE kept.expires_at IS NOT NULL AND kept.expires_at <= $10::float8 RETURNING nonce) ' +
-      `INSERT INTO ${g} ${columns} SELECT ${values} FROM claim RETURNING id`,
-    has: `SELECT EXISTS (SELECT 1 FROM ${g} WHERE ${key} AND uses > 0 AND (expires_at IS NULL OR expires_at > $5::float8)) AS found`,
-    // The subquery picks the live record that expires first and locks it; a concurrent
-    // take waits for that lock, then re-checks `uses > 0` on the row as committed (and, if
-    // the row is gone or spent, the subquery goes on to the next record). The key's dead
-    // records go in the same statement, skipping any another call holds.
-    take:
-      `WITH swept AS (DELETE FROM ${g} WHERE id IN (SELECT id FROM ${g} WHERE ${key} AND (uses <= 0 OR expires_at <= $5::float8) ` +
-      'FOR UPDATE SKIP LOCKED)) ' +
-      `UPDATE ${g} SET uses = uses - 1 WHERE id = (SELECT id FROM ${g} WHERE ${key} AND uses > 0 ` +
-      'AND (expires_at IS NULL OR expires_at > $5::float8) ORDER BY expires_at ASC NULLS LAST, id LIMIT 1 FOR UPDATE) ' +
-      'AND uses > 0 RETURNING id, uses',
-    // After the last use: the spent row goes (it is already unusable: uses = 0).
-    dropSpent: `DELETE FROM ${g} WHERE id = $1::bigint AND uses <= 0`,
-    delete: `DELETE FROM ${g} WHERE ${key}`,
-    prune:
-      `WITH grants AS (DELETE FROM ${g} WHERE id IN (SELECT id FROM ${g} WHERE uses <= 0 OR expires_at <= $1::float8 FOR UPDATE SKIP LOCKED) RETURNING 1), ` +
-      `nonces AS (DELETE FROM ${n} WHERE nonce IN (SELECT nonce FROM ${n} WHERE expires_at <= $1::float8 FOR UPDATE SKIP LOCKED) RETURNING 1), ` +
-      `proposals AS (DELETE FROM ${p} WHERE proposal_key IN (SELECT proposal_key FROM ${p} WHERE expires_at <= $1::float8 FOR UPDATE SKIP LOCKED) RETURNING 1) ` +
-      'SELECT (SELECT count(*) FROM grants) + (SELECT count(*) FROM nonces) + (SELECT count(*) FROM proposals) AS removed',
-    putProposal:
-      `INSERT INTO ${p} (proposal_key, json, expires_at) VALUES ($1::text, $2::text, $3::float8) ` +
-      'ON CONFLICT (proposal_key) DO UPDATE SET json = EXCLUDED.json, expires_at = EXCLUDED.expires_at',
-    getProposal: `SELECT json FROM ${p} WHERE proposal_key = $1::text AND (expires_at IS NULL OR expires_at > $2::float8)`,
-    deleteProposal: `DELETE FROM ${p} WHERE proposal_key = $1::text`,
-    // A page in the order of the primary key's index (the column's collation), one row
-    // more than asked.
-    listProposalsFirst: `SELECT proposal_key, json FROM ${p} WHERE (expires_at IS NULL OR expires_at > $1::float8) ORDER BY proposal_key LIMIT $2::bigint`,
-    listProposalsAfter: `SELECT proposal_key, json FROM ${p} WHERE proposal_key > $3::text AND (expires_at IS NULL OR expires_at > $1::float8) ORDER BY proposal_key LIMIT $2::bigint`,
-  });
-}
+const { ObjectKeys } = P;
 
 /** SQLSTATEs that mean the server gave up waiting (statement_timeout, lock_timeout). */
 const TIMEOUT_STATES = { __proto__: null, 57014: true, '55P03': true };
@@ -265,6 +64,10 @@ function first(rows, name) {
   if (rows.length === 0) return undefined;
   const row = rows[0];
   return row !== null && typeof row === 'object' && !isProxy(row) ? C.own(row, name) : undefined;
+}
+
+function keyValues(q, now) {
+  return now === undefined ? [q.proposalHash, q.agentName, q.toolName, q.scope] : [q.proposalHash, q.agentName, q.toolName, q.scope, now];
 }
 
 /**
@@ -328,156 +131,29 @@ function createPostgresGrantStore(options) {
     cleanups = C.then(C.then(cleanups, () => sendRaw(sql.dropSpent, [id], true)), ignore, ignore);
   }
 
-  // Claims and completions (issue 35): at most one statement that claims and one that
-  // completes in flight per store (a statement that does both counts as each); the claims and
-  // completions sent meanwhile wait and go together as one statement (one write, one round
-  // trip, one statement for PostgreSQL to plan and run), each answered for its own key. A
-  // key is in at most one statement in flight: a second claim of a key, or a claim of a key
-  // being completed, waits for the next one, and two statements of this store never wait on
-  // each other's row locks.
-  const MAX_BATCH = 256;
-  let claiming = false;
-  let completing = false;
-  let claimQueue = [];
-  let completeQueue = [];
-  let busyKeys = { __proto__: null };
-
-  /** Takes the items of `queue` whose keys are not in `seen` yet (at most MAX_BATCH); the others stay queued. */
-  function takeUnique(queue, seen) {
-    const taken = [];
-    const left = [];
-    for (let i = 0; i < queue.length; i++) {
-      const item = queue[i];
-      if (seen[item.key] === true || busyKeys[item.key] === true || taken.length >= MAX_BATCH) ArrayPrototypePush(left, item);
-      else {
-        seen[item.key] = true;
-        ArrayPrototypePush(taken, item);
-      }
-    }
-    return { taken, left };
-  }
-
-  /** The values of a batch as one array per column. */
-  function columnsOf(batch, width) {
-    const columns = [];
-    for (let j = 0; j < width; j++) ArrayPrototypePush(columns, []);
-    for (let i = 0; i < batch.length; i++) for (let j = 0; j < width; j++) ArrayPrototypePush(columns[j], batch[i].values[j]);
-    return columns;
-  }
-
-  /** A claim's answer from its row: null when the row is this claim's own, else the record. */
-  function claimAnswer(record, claimId) {
-    if (record === null) throw BAD_RESULT;
-    return record.claimId === claimId ? null : record;
-  }
-
-  /** The answers of a statement's rows: each claim's (by its key), each completion's (whether its row was updated). */
-  function answersOf(rows, claimBatch, completeBatch) {
-    const claimed = { __proto__: null };
-    const done = { __proto__: null };
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i];
-      if (row === null || typeof row !== 'object' || isProxy(row)) throw BAD_RESULT;
-      if (C.own(row, 'kind') === 'done') done[`${C.own(row, 'id')} ${C.own(row, 'claimId')}`] = true;
-      else claimed[C.own(row, 'id')] = row;
-    }
-    const claims = [];
-    for (let i = 0; i < claimBatch.length; i++) {
-      const row = claimed[claimBatch[i].values[0]];
-      if (row === undefined) throw BAD_RESULT;
-      ArrayPrototypePush(claims, claimAnswer(receiptRow([row]), C.decodeText(claimBatch[i].values[5])));
-    }
-    const completions = [];
-    for (let i = 0; i < completeBatch.length; i++) ArrayPrototypePush(completions, done[`${completeBatch[i].values[0]} ${completeBatch[i].values[1]}`] === true);
-    return { claims, completions };
-  }
-
-  /** One statement for what the queues hold (the single-row statements when one item waits). */
-  function sendWrites(claimBatch, completeBatch) {
-    if (completeBatch.length === 0 && claimBatch.length === 1) {
-      const values = claimBatch[0].values;
-      return C.then(send(sql.claimReceipt, values), (rows) => ({ claims: [claimAnswer(receiptRow(rows), C.decodeText(values[5]))], completions: [] }));
-    }
-    if (claimBatch.length === 0 && completeBatch.length === 1) {
-      return C.then(send(sql.completeReceipt, completeBatch[0].values), (rows) => ({ claims: [], completions: [rows.length === 1] }));
-    }
-    let text;
-    let values;
-    if (completeBatch.length === 0) {
-      text = sql.claimReceipts;
-      values = columnsOf(claimBatch, 10);
-    } else if (claimBatch.length === 0) {
-      text = sql.completeReceipts;
-      values = columnsOf(completeBatch, 6);
-    } else {
-      text = sql.receiptWrites;
-      values = columnsOf(claimBatch, 10);
-      const more = columnsOf(completeBatch, 6);
-      for (let j = 0; j < more.length; j++) ArrayPrototypePush(values, more[j]);
-    }
-    return C.then(send(text, values), (rows) => answersOf(rows, claimBatch, completeBatch));
-  }
-
-  function flushWrites() {
-    const seen = { __proto__: null };
-    // Completions first: a claim of a key being completed waits (it then reads the outcome).
-    const completes = completing || completeQueue.length === 0 ? undefined : takeUnique(completeQueue, seen);
-    const claims = claiming || claimQueue.length === 0 ? undefined : takeUnique(claimQueue, seen);
-    const completeBatch = completes === undefined ? [] : completes.taken;
-    const claimBatch = claims === undefined ? [] : claims.taken;
-    // Every waiting key is in a statement in flight: the next flush sends them.
-    if (claimBatch.length === 0 && completeBatch.length === 0) return;
-    if (completes !== undefined) completeQueue = completes.left;
-    if (claims !== undefined) claimQueue = claims.left;
-    const claimed = claimBatch.length > 0;
-    const completed = completeBatch.length > 0;
-    if (claimed) claiming = true;
-    if (completed) completing = true;
-    for (let i = 0; i < claimBatch.length; i++) busyKeys[claimBatch[i].key] = true;
-    for (let i = 0; i < completeBatch.length; i++) busyKeys[completeBatch[i].key] = true;
-    let sent;
-    try {
-      sent = sendWrites(claimBatch, completeBatch);
-    } catch (cause) {
-      sent = PromiseReject(cause);
-    }
-    const settled = () => {
-      if (claimed) claiming = false;
-      if (completed) completing = false;
-      for (let i = 0; i < claimBatch.length; i++) delete busyKeys[claimBatch[i].key];
-      for (let i = 0; i < completeBatch.length; i++) delete busyKeys[completeBatch[i].key];
-      if (!claiming && !completing) busyKeys = { __proto__: null };
-    };
-    C.then(sent, (answers) => {
-      settled();
-      for (let i = 0; i < claimBatch.length; i++) claimBatch[i].resolve(answers.claims[i]);
-      for (let i = 0; i < completeBatch.length; i++) completeBatch[i].resolve(answers.completions[i]);
-      flushWrites();
-    }, (cause) => {
-      settled();
-      for (let i = 0; i < claimBatch.length; i++) claimBatch[i].reject(cause);
-      for (let i = 0; i < completeBatch.length; i++) completeBatch[i].reject(cause);
-      flushWrites();
-    });
-  }
-
-  function queued(queue, key, values) {
-    return new SafePromise((resolve, reject) => {
-      ArrayPrototypePush(queue === 'claim' ? claimQueue : completeQueue, { key, values, resolve, reject });
-      flushWrites();
-    });
-  }
-
-  const claims = (key, values) => queued('claim', key, values);
-  const completions = (key, values) => queued('complete', key, values);
-
-  function keyValues(q, now) {
-    return now === undefined ? [q.proposalHash, q.agentName, q.toolName, q.scope] : [q.proposalHash, q.agentName, q.toolName, q.scope, now];
-  }
-
+  /** What the grant and the receipt operations below are given of this store. */
+  const conn = ObjectFreeze({
+    __proto__: null,
+    sql, send, run, dropSpent, receiptRow, BAD_RESULT,
+    cleanups: () => cleanups,
+  });
   return ObjectFreeze({
     /** Creates the tables and indexes when missing (the DDL in docs/stores.md). */
     migrate: C.method(() => run('migrate', () => C.then(sendRaw(sql.ddl, undefined), () => undefined))),
+    ...postgresGrants(conn),
+    ...postgresReceipts(conn),
+    /** Later calls reject (store_closed); the pool stays open: it is the application's. */
+    close: C.method(() => {
+      closed = true;
+      return C.then(cleanups, ignore);
+    }),
+  });
+}
+
+/** The grant and kept-proposal operations of one PostgreSQL store over its connection. */
+function postgresGrants(conn) {
+  const { sql, send, run, dropSpent, cleanups } = conn;
+  return {
     put: C.method((record, now) => {
       const r = C.readRecord(record);
       const t = C.readNow(now);
@@ -510,7 +186,7 @@ function createPostgresGrantStore(options) {
     }),
     prune: C.method((now) => {
       const t = C.readNow(now);
-      return run('prune', () => C.then(cleanups, () => C.then(send(sql.prune, [t]), (rows) => +first(rows, 'removed'))));
+      return run('prune', () => C.then(cleanups(), () => C.then(send(sql.prune, [t]), (rows) => +first(rows, 'removed'))));
     }),
     putProposal: C.method((key, json, expiresAt) => {
       const values = [C.readProposalKey(key), C.encodeText(C.readString(json, 'json')), C.readTime(expiresAt, 'expiresAt')];
@@ -553,6 +229,14 @@ function createPostgresGrantStore(options) {
         }),
       );
     }),
+  };
+}
+
+/** The receipt operations of one PostgreSQL store over its connection (claims and completions batched: postgres-batch.js). */
+function postgresReceipts(conn) {
+  const { sql, send, run } = conn;
+  const { claims, completions } = receiptBatches(conn);
+  return {
     // Receipts (docs/stores.md): the `<table>_receipts` table, one statement each.
     claimReceipt: C.method((claim, now) => {
       const c = R.readReceiptClaim(claim);
@@ -607,12 +291,7 @@ function createPostgresGrantStore(options) {
       const values = [R.readReceiptNow(now)];
       return run('pruneReceipts', () => C.then(send(sql.pruneReceipts, values), (rows) => +first(rows, 'removed')));
     }),
-    /** Later calls reject (store_closed); the pool stays open: it is the application's. */
-    close: C.method(() => {
-      closed = true;
-      return C.then(cleanups, ignore);
-    }),
-  });
+  };
 }
 
 module.exports = { createPostgresGrantStore };

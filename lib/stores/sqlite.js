@@ -105,7 +105,19 @@ function createSqliteGrantStore(options) {
     return C.run(where, operation, timeoutMs, classify, start);
   }
 
+  /** What the grant and the receipt operations below are given of this store. */
+  const conn = ObjectFreeze({ __proto__: null, handle, run });
   return ObjectFreeze({
+    ...sqliteGrants(conn),
+    ...sqliteReceipts(conn),
+    close: C.method(() => run('close', () => sqliteStoreClose(handle))),
+  });
+}
+
+/** The grant and kept-proposal operations of one SQLite store over its connection. */
+function sqliteGrants(conn) {
+  const { handle, run } = conn;
+  return {
     put: C.method((record, now) => {
       const r = C.readRecord(record);
       const t = C.readNow(now);
@@ -162,6 +174,13 @@ function createSqliteGrantStore(options) {
         return C.proposalPage(keys, jsons, flat.length / 2 > n ? keys[n - 1] : null);
       });
     }),
+  };
+}
+
+/** The receipt operations of one SQLite store over its connection. */
+function sqliteReceipts(conn) {
+  const { handle, run } = conn;
+  return {
     // Receipts (docs/stores.md): the `<table>_receipts` table, one transaction each.
     claimReceipt: C.method((claim, now) => {
       const c = R.readReceiptClaim(claim);
@@ -209,8 +228,7 @@ function createSqliteGrantStore(options) {
       const t = R.readReceiptNow(now);
       return run('pruneReceipts', () => sqliteStorePruneReceipts(handle, t));
     }),
-    close: C.method(() => run('close', () => sqliteStoreClose(handle))),
-  });
+  };
 }
 
 module.exports = { createSqliteGrantStore };
