@@ -7,12 +7,60 @@ export { canonicalize, createSnapshot, decodeView, verifySnapshot, proposalHash,
 export type { SnapshotValue, ToolArgumentSnapshot, SnapshotErrorCode, PathOption } from './lib/snapshot/index';
 
 // errors (lib/errors.js): the error classes, their codes and guards.
-export { SnapshotDomainError, ToolArgumentsValidationError, ToolCallNotAllowedError, ApprovalGrantError, isApprovalGrantError, isSnapshotDomainError, isToolArgumentsValidationError, isToolCallNotAllowedError, ERROR_CODES } from './lib/errors';
-export type { SnapshotDomainErrorCode, ToolArgumentsErrorCode, ToolCallPairingCode, ZodIssueCode, JsonSchemaIssueKeyword, ToolCallNotAllowedCode, ExecutionReceiptCode, ApprovalGrantErrorCode } from './lib/errors';
+export {
+  SnapshotDomainError,
+  ToolArgumentsValidationError,
+  ToolCallNotAllowedError,
+  ApprovalGrantError,
+  isApprovalGrantError,
+  isSnapshotDomainError,
+  isToolArgumentsValidationError,
+  isToolCallNotAllowedError,
+  ERROR_CODES,
+} from './lib/errors';
+export type {
+  SnapshotDomainErrorCode,
+  ToolArgumentsErrorCode,
+  ToolCallPairingCode,
+  ZodIssueCode,
+  JsonSchemaIssueKeyword,
+  ToolCallNotAllowedCode,
+  ExecutionReceiptCode,
+  ApprovalGrantErrorCode,
+} from './lib/errors';
 
 // run (lib/run/): the run-loop pipeline.
-export { decodeRequest, isArgumentsText, prepareToolCall, prepareToolCallAsync, RUNTIME_REASONS, evaluateToolCall, executeToolCall, authorizeToolCall } from './lib/run/index';
-export type { ReadonlySnapshotValue, DeepReadonly, StandardSchemaV1, ToolSchema, SchemaOutput, PrepareInput, ArgumentsText, PreparedToolCall, ToolPolicyInput, ToolPolicyResult, RuntimeReason, SuspendedToolProposal, PolicyDecision, RuntimeDecision, ToolCallDecision, ToolPolicyInputField, PolicyInputWith, ToolGrantSpender, ToolCallOutcome } from './lib/run/index';
+export {
+  decodeRequest,
+  isArgumentsText,
+  prepareToolCall,
+  prepareToolCallAsync,
+  RUNTIME_REASONS,
+  evaluateToolCall,
+  executeToolCall,
+  authorizeToolCall,
+} from './lib/run/index';
+export type {
+  ReadonlySnapshotValue,
+  DeepReadonly,
+  StandardSchemaV1,
+  ToolSchema,
+  SchemaOutput,
+  PrepareInput,
+  ArgumentsText,
+  PreparedToolCall,
+  ToolPolicyInput,
+  ToolPolicyResult,
+  RuntimeReason,
+  SuspendedToolProposal,
+  PolicyDecision,
+  RuntimeDecision,
+  ToolCallDecision,
+  ToolPolicyInputField,
+  PolicyInputWith,
+  ToolGrantSpender,
+  ToolCallOutcome,
+} from './lib/run/index';
 
 // grants (lib/grants/): approval grants.
 export { createApprovalGrants } from './lib/grants/index';
@@ -24,7 +72,24 @@ export type { ExecutionReceiptsOptions, ExecutionReceipt, ExecutionReceipts } fr
 
 // stores (lib/stores/): the store interfaces of grants and receipts, and the durable stores.
 export { createSqliteGrantStore, createPostgresGrantStore, createRedisGrantStore, openGrantStore } from './lib/stores/index';
-export type { ApprovalGrantRecord, ApprovalGrantQuery, ApprovalGrantStore, ProposalPage, DurableGrantStore, SqliteGrantStoreOptions, PostgresQueryable, PostgresGrantStoreOptions, PostgresGrantStore, RedisCommandClient, RedisGrantStoreOptions, GrantStoreError, ExecutionReceiptKey, ExecutionReceiptRecord, ExecutionReceiptStore, OpenGrantStoreOptions } from './lib/stores/index';
+export type {
+  ApprovalGrantRecord,
+  ApprovalGrantQuery,
+  ApprovalGrantStore,
+  ProposalPage,
+  DurableGrantStore,
+  SqliteGrantStoreOptions,
+  PostgresQueryable,
+  PostgresGrantStoreOptions,
+  PostgresGrantStore,
+  RedisCommandClient,
+  RedisGrantStoreOptions,
+  GrantStoreError,
+  ExecutionReceiptKey,
+  ExecutionReceiptRecord,
+  ExecutionReceiptStore,
+  OpenGrantStoreOptions,
+} from './lib/stores/index';
 
 // json-schema (lib/json-schema/): JSON Schema tools.
 export { fromJsonSchema } from './lib/json-schema/index';
@@ -36,4 +101,12 @@ export type { SnapshotDiffEntry } from './lib/diff';
 
 // Cedar policies (lib/cedar/).
 export { createCedarPolicy, isCedarPolicyError, CedarPolicyError } from './lib/cedar/index';
-export type { CedarPolicyOptions, CedarPolicy, CedarPolicyResult, CedarPolicyIssue, CedarPolicyErrorCode, CedarDecisionReason, CedarEntityRef } from './lib/cedar/index';
+export type {
+  CedarPolicyOptions,
+  CedarPolicy,
+  CedarPolicyResult,
+  CedarPolicyIssue,
+  CedarPolicyErrorCode,
+  CedarDecisionReason,
+  CedarEntityRef,
+} from './lib/cedar/index';

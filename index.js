@@ -94,9 +94,18 @@ const core = (relative, viaRequire) => (nodeLoader ? loadFile(`${PACKAGE_PREFIX}
 
 const { canonicalize, createSnapshot, decodeView, proposalHash, verifySnapshot, MAX_DEPTH } = core('lib/snapshot/index.js', () => require('./lib/snapshot'));
 const {
-  SnapshotDomainError, ToolArgumentsValidationError, ToolCallNotAllowedError, ApprovalGrantError, ERROR_CODES,
-  isSnapshotDomainError, isToolArgumentsValidationError, isToolCallNotAllowedError, isApprovalGrantError, RUNTIME_REASONS,
-  CedarPolicyError, isCedarPolicyError,
+  SnapshotDomainError,
+  ToolArgumentsValidationError,
+  ToolCallNotAllowedError,
+  ApprovalGrantError,
+  ERROR_CODES,
+  isSnapshotDomainError,
+  isToolArgumentsValidationError,
+  isToolCallNotAllowedError,
+  isApprovalGrantError,
+  RUNTIME_REASONS,
+  CedarPolicyError,
+  isCedarPolicyError,
 } = core('lib/errors.js', () => require('./lib/errors'));
 const { checkEngine } = core('lib/selftest.js', () => require('./lib/selftest'));
 const { lazy } = core('lib/lazy.js', () => require('./lib/lazy'));
@@ -192,7 +201,9 @@ module.exports = {
   openGrantStore,
   diffSnapshots,
   fromJsonSchema,
-  createCedarPolicy, CedarPolicyError, isCedarPolicyError,
+  createCedarPolicy,
+  CedarPolicyError,
+  isCedarPolicyError,
   SnapshotDomainError,
   ToolArgumentsValidationError,
   ToolCallNotAllowedError,

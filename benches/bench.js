@@ -59,7 +59,7 @@ function usage() {
     '                     the frameworks (only when named; 20 rounds unless --rounds): benches/load-time.js',
     '                     load: the MCP load test alone (needs PostgreSQL; never a default group): benches/load.js --help',
     '  --grants           make an approval grants object before timing, as an application with approvals has',
-    '                     (from then on every policy runs inside its evaluation\'s async context)',
+    "                     (from then on every policy runs inside its evaluation's async context)",
   ].join('\n');
 }
 
@@ -70,7 +70,20 @@ const GROUPS = ['full', 'canonicalize', 'prepare', 'run', 'decode', 'cedar'];
 const NAMED_ONLY_GROUPS = ['mcp', 'load-time'];
 
 function parseArgs(argv) {
-  const opts = { quick: false, rounds: null, classes: [], json: null, warmupMs: null, sampleMs: null, rssOps: null, rss: true, groups: [], runtimes: [], here: false, grants: false };
+  const opts = {
+    quick: false,
+    rounds: null,
+    classes: [],
+    json: null,
+    warmupMs: null,
+    sampleMs: null,
+    rssOps: null,
+    rss: true,
+    groups: [],
+    runtimes: [],
+    here: false,
+    grants: false,
+  };
   const value = (i, name) => {
     if (i >= argv.length) throw new UsageError(`${name} needs a value\n${usage()}`);
     return argv[i];
@@ -87,28 +100,58 @@ function parseArgs(argv) {
     const inline = arg.startsWith('--') && eq !== -1 ? arg.slice(eq + 1) : undefined;
     const next = () => (inline !== undefined ? inline : value(++i, name));
     switch (name) {
-      case '--quick': opts.quick = true; break;
-      case '--rounds': opts.rounds = Math.round(positive(next(), name)); break;
-      case '--class': opts.classes.push(...next().split(',').filter(Boolean)); break;
-      case '--json': opts.json = next(); break;
-      case '--warmup': opts.warmupMs = positive(next(), name); break;
-      case '--sample-ms': opts.sampleMs = positive(next(), name); break;
-      case '--rss-ops': opts.rssOps = Math.round(positive(next(), name)); break;
-      case '--no-rss': opts.rss = false; break;
-      case '--grants': opts.grants = true; break;
-      case '--groups': opts.groups.push(...next().split(',').filter(Boolean)); break;
-      case '--runtime': opts.runtimes.push(...next().split(',').filter(Boolean)); break;
+      case '--quick':
+        opts.quick = true;
+        break;
+      case '--rounds':
+        opts.rounds = Math.round(positive(next(), name));
+        break;
+      case '--class':
+        opts.classes.push(...next().split(',').filter(Boolean));
+        break;
+      case '--json':
+        opts.json = next();
+        break;
+      case '--warmup':
+        opts.warmupMs = positive(next(), name);
+        break;
+      case '--sample-ms':
+        opts.sampleMs = positive(next(), name);
+        break;
+      case '--rss-ops':
+        opts.rssOps = Math.round(positive(next(), name));
+        break;
+      case '--no-rss':
+        opts.rss = false;
+        break;
+      case '--grants':
+        opts.grants = true;
+        break;
+      case '--groups':
+        opts.groups.push(...next().split(',').filter(Boolean));
+        break;
+      case '--runtime':
+        opts.runtimes.push(...next().split(',').filter(Boolean));
+        break;
       // Internal: run in this process (set for the runs benches/runtimes.js starts).
-      case '--here': opts.here = true; break;
-      case '-h': case '--help': console.log(usage()); process.exit(0); break;
-      default: throw new UsageError(`unknown argument ${arg}\n${usage()}`);
+      case '--here':
+        opts.here = true;
+        break;
+      case '-h':
+      case '--help':
+        console.log(usage());
+        process.exit(0);
+        break;
+      default:
+        throw new UsageError(`unknown argument ${arg}\n${usage()}`);
     }
   }
   for (const c of opts.classes) {
     if (!Object.hasOwn(CLASSES, c)) throw new UsageError(`unknown class ${c}; known: ${Object.keys(CLASSES).join(', ')}`);
   }
   for (const g of opts.groups) {
-    if (!GROUPS.includes(g) && !NAMED_ONLY_GROUPS.includes(g)) throw new UsageError(`unknown group ${g}; known: ${[...GROUPS, ...NAMED_ONLY_GROUPS].join(', ')}`);
+    if (!GROUPS.includes(g) && !NAMED_ONLY_GROUPS.includes(g))
+      throw new UsageError(`unknown group ${g}; known: ${[...GROUPS, ...NAMED_ONLY_GROUPS].join(', ')}`);
   }
   if (opts.groups.length === 0) opts.groups = [...GROUPS];
   if (opts.classes.length === 0) opts.classes = Object.keys(CLASSES);
@@ -127,7 +170,9 @@ function parseArgs(argv) {
 function gitDescribe() {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !==
+      '';
     return dirty ? `${commit} (+ uncommitted changes)` : commit;
   } catch {
     return null;
@@ -229,7 +274,8 @@ function checkAgreement(corpus, contenders) {
       if (pkg.proposalHash({ agentName: item.agentName, toolName: item.toolName, argsCanonicalJson: json }) !== mine.proposalHash) {
         fatal.push(`package: proposalHash() and createSnapshot() differ on ${where}`);
       }
-      if (sha256Envelope(item.agentName, item.toolName, json) !== mine.proposalHash) fatal.push(`package: proposalHash is not the sha256 of the RFC-0016 envelope on ${where}`);
+      if (sha256Envelope(item.agentName, item.toolName, json) !== mine.proposalHash)
+        fatal.push(`package: proposalHash is not the sha256 of the RFC-0016 envelope on ${where}`);
       // decodeView must give what JSON.parse of the same text gives, by either route.
       const parsed = JSON.parse(json);
       if (!isDeepStrictEqual(pkg.decodeView(mine), parsed)) fatal.push(`package: decodeView(snapshot) differs from JSON.parse on ${where}`);
@@ -254,7 +300,11 @@ function checkAgreement(corpus, contenders) {
           continue;
         }
         t.differing++;
-        const what = theirs.error ? `throws ${theirs.error.message}` : !sameJson ? firstDifference(json, theirs.argsCanonicalJson) : `same JSON, different proposalHash (${theirs.proposalHash} vs ${mine.proposalHash})`;
+        const what = theirs.error
+          ? `throws ${theirs.error.message}`
+          : !sameJson
+            ? firstDifference(json, theirs.argsCanonicalJson)
+            : `same JSON, different proposalHash (${theirs.proposalHash} vs ${mine.proposalHash})`;
         if (c.agreement === 'exact') {
           fatal.push(`${c.label} must agree exactly with the package on ${where}: ${what}`);
         } else if (c.agreement === 'lenient') {
@@ -315,7 +365,10 @@ function quantile(sorted, q) {
 }
 
 function median(values) {
-  return quantile([...values].sort((a, b) => a - b), 0.5);
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 /** Warm-up of at least `warmupNs`, calibrating the batch size to about `targetNs`. */
@@ -403,7 +456,12 @@ function fmtMiB(n) {
 
 function table(headers, rows, rightAligned) {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
-  const line = (cells) => '  ' + cells.map((cell, i) => (rightAligned[i] ? String(cell).padStart(widths[i]) : String(cell).padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells) =>
+    '  ' +
+    cells
+      .map((cell, i) => (rightAligned[i] ? String(cell).padStart(widths[i]) : String(cell).padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
@@ -436,9 +494,13 @@ async function main(opts) {
   if (opts.grants) pkg.createApprovalGrants();
 
   console.log(`tool-argument-snapshot ${meta.package} benchmark${opts.quick ? ' (--quick)' : ''}${opts.grants ? ', a grants object in the process' : ''}`);
-  console.log(`machine  ${meta.cpu}, ${meta.cores} cores (available parallelism ${meta.availableParallelism}), ${meta.platform}, load avg ${meta.loadAvg.join(' ')}`);
+  console.log(
+    `machine  ${meta.cpu}, ${meta.cores} cores (available parallelism ${meta.availableParallelism}), ${meta.platform}, load avg ${meta.loadAvg.join(' ')}`,
+  );
   console.log(`runtime  Node ${meta.node}, V8 ${meta.v8}`);
-  console.log(`build    ${meta.commit ? `commit ${meta.commit}, ` : ''}addon ${meta.addon.file}${meta.addon.modified ? ` (${fmtBytes(meta.addon.bytes)}, built ${meta.addon.modified})` : ''}`);
+  console.log(
+    `build    ${meta.commit ? `commit ${meta.commit}, ` : ''}addon ${meta.addon.file}${meta.addon.modified ? ` (${fmtBytes(meta.addon.bytes)}, built ${meta.addon.modified})` : ''}`,
+  );
   console.log(`date     ${meta.date}`);
   console.log(`method   own hrtime loop; per class and group: >= ${opts.warmupMs} ms warm-up per contender calibrating ops/sample to ~${opts.sampleMs} ms,`);
   console.log(`         then ${opts.rounds} rounds, each timing one sample of every contender in a rotating order; median and spread across rounds.`);
@@ -470,7 +532,12 @@ async function main(opts) {
   for (const c of contenders) {
     if (c.id === 'package') continue;
     const t = agreement.tally[c.id];
-    const rule = c.agreement === 'exact' ? 'must agree exactly' : c.agreement === 'lenient' ? 'must agree; only a warning on risky inputs such as integer-like keys' : 'not canonical: sorts and checks nothing';
+    const rule =
+      c.agreement === 'exact'
+        ? 'must agree exactly'
+        : c.agreement === 'lenient'
+          ? 'must agree; only a warning on risky inputs such as integer-like keys'
+          : 'not canonical: sorts and checks nothing';
     console.log(`  ${c.label.padEnd(32)} ${String(t.identical).padStart(3)}/${t.total} identical  (${rule})`);
   }
   for (const warning of agreement.warnings) console.log(`  WARNING: ${warning}`);
@@ -489,12 +556,19 @@ async function main(opts) {
     const snapshots = items.map((item) => pkg.createSnapshot(item));
     const texts = snapshots.map((s) => s.argsCanonicalJson);
     const canonicalBytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0);
-    console.log(`\n== ${className}: ${items.length > 1 ? `1 op = ${items.length} different tool calls, each snapshotted separately; ` : ''}canonical JSON ${fmtBytes(canonicalBytes)} per op`);
+    console.log(
+      `\n== ${className}: ${items.length > 1 ? `1 op = ${items.length} different tool calls, each snapshotted separately; ` : ''}canonical JSON ${fmtBytes(canonicalBytes)} per op`,
+    );
 
     const groups = {};
-    if (opts.groups.includes('cedar') && className === opts.classes[0]) groups.cedar = await require('./cedar').runCedarGroup({ pkg, opts, runGroup, timingTable, SINK });
+    if (opts.groups.includes('cedar') && className === opts.classes[0])
+      groups.cedar = await require('./cedar').runCedarGroup({ pkg, opts, runGroup, timingTable, SINK });
     if (opts.groups.includes('full')) {
-      const full = await runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? `${c.label} (package)` : c.label, fn: c.step, arr: items })), opts, canonicalBytes);
+      const full = await runGroup(
+        contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? `${c.label} (package)` : c.label, fn: c.step, arr: items })),
+        opts,
+        canonicalBytes,
+      );
       console.log('full RFC-0016 step: snapshot (canonical JSON + proposal hash) + policy view + execution view');
       console.log(timingTable(full));
       if (items.length > 1) console.log(`  (per call: package ${fmtUs(full[0].medianUs / items.length)} us; divide any median by ${items.length})`);
@@ -502,7 +576,23 @@ async function main(opts) {
     }
 
     if (opts.groups.includes('canonicalize')) {
-      const canon = await runGroup(contenders.map((c) => ({ id: c.id, label: c.id === 'package' ? 'canonicalize() (package)' : c.id === 'strict-reference' ? 'strict JS reference canonicalize' : c.id === 'floor' ? 'floor: JSON.stringify' : c.label.replace(/ \+ sha256$/, ''), fn: c.canonicalize, arr: values })), opts, canonicalBytes);
+      const canon = await runGroup(
+        contenders.map((c) => ({
+          id: c.id,
+          label:
+            c.id === 'package'
+              ? 'canonicalize() (package)'
+              : c.id === 'strict-reference'
+                ? 'strict JS reference canonicalize'
+                : c.id === 'floor'
+                  ? 'floor: JSON.stringify'
+                  : c.label.replace(/ \+ sha256$/, ''),
+          fn: c.canonicalize,
+          arr: values,
+        })),
+        opts,
+        canonicalBytes,
+      );
       console.log('canonicalize alone (no hash, no views)');
       console.log(timingTable(canon));
       groups.canonicalize = canon;
@@ -517,55 +607,59 @@ async function main(opts) {
       const requests = items.map((item) => ({ agentName: item.agentName, toolName: item.toolName, rawArguments: JSON.stringify(item.value) }));
       const { createSnapshotFromText } = require('../lib/snapshot');
       const reference = contenders.find((c) => c.id === 'strict-reference');
-      const prepare = await runGroup([
-        {
-          id: 'prepare-package',
-          label: 'prepareToolCall + 2 views (package)',
-          fn: (r) => {
-            const prepared = pkg.prepareToolCall(r);
-            // Two policy views stand in for the policy's and the handler's views: the
-            // execution view exists only inside executeToolCall (the run group below).
-            SINK.view = prepared.policyView();
-            return prepared.policyView();
+      const prepare = await runGroup(
+        [
+          {
+            id: 'prepare-package',
+            label: 'prepareToolCall + 2 views (package)',
+            fn: (r) => {
+              const prepared = pkg.prepareToolCall(r);
+              // Two policy views stand in for the policy's and the handler's views: the
+              // execution view exists only inside executeToolCall (the run group below).
+              SINK.view = prepared.policyView();
+              return prepared.policyView();
+            },
+            arr: requests,
           },
-          arr: requests,
-        },
-        // (Absent from builds before the one native pass: the bench then skips the row.)
-        createSnapshotFromText !== undefined && {
-          id: 'prepare-one-pass',
-          label: 'one native pass + parse + 2 views',
-          fn: (r) => {
-            const snapshot = createSnapshotFromText(r.agentName, r.toolName, r.rawArguments, false);
-            SINK.requested = JSON.parse(r.rawArguments);
-            SINK.view = decodeViewOf(snapshot);
-            return decodeViewOf(snapshot);
+          // (Absent from builds before the one native pass: the bench then skips the row.)
+          createSnapshotFromText !== undefined && {
+            id: 'prepare-one-pass',
+            label: 'one native pass + parse + 2 views',
+            fn: (r) => {
+              const snapshot = createSnapshotFromText(r.agentName, r.toolName, r.rawArguments, false);
+              SINK.requested = JSON.parse(r.rawArguments);
+              SINK.view = decodeViewOf(snapshot);
+              return decodeViewOf(snapshot);
+            },
+            arr: requests,
           },
-          arr: requests,
-        },
-        {
-          id: 'prepare-reference',
-          label: 'strict JS reference',
-          fn: (r) => {
-            SINK.requested = JSON.parse(r.rawArguments);
-            const snapshot = reference.snapshot({ agentName: r.agentName, toolName: r.toolName, value: JSON.parse(r.rawArguments) });
-            SINK.view = JSON.parse(snapshot.argsCanonicalJson);
-            return JSON.parse(snapshot.argsCanonicalJson);
+          {
+            id: 'prepare-reference',
+            label: 'strict JS reference',
+            fn: (r) => {
+              SINK.requested = JSON.parse(r.rawArguments);
+              const snapshot = reference.snapshot({ agentName: r.agentName, toolName: r.toolName, value: JSON.parse(r.rawArguments) });
+              SINK.view = JSON.parse(snapshot.argsCanonicalJson);
+              return JSON.parse(snapshot.argsCanonicalJson);
+            },
+            arr: requests,
           },
-          arr: requests,
-        },
-        {
-          id: 'prepare-floor',
-          label: 'floor: parse + stringify + sha256',
-          fn: (r) => {
-            SINK.requested = JSON.parse(r.rawArguments);
-            const argsCanonicalJson = JSON.stringify(JSON.parse(r.rawArguments));
-            SINK.hash = sha256Envelope(r.agentName, r.toolName, argsCanonicalJson);
-            SINK.view = JSON.parse(argsCanonicalJson);
-            return JSON.parse(argsCanonicalJson);
+          {
+            id: 'prepare-floor',
+            label: 'floor: parse + stringify + sha256',
+            fn: (r) => {
+              SINK.requested = JSON.parse(r.rawArguments);
+              const argsCanonicalJson = JSON.stringify(JSON.parse(r.rawArguments));
+              SINK.hash = sha256Envelope(r.agentName, r.toolName, argsCanonicalJson);
+              SINK.view = JSON.parse(argsCanonicalJson);
+              return JSON.parse(argsCanonicalJson);
+            },
+            arr: requests,
           },
-          arr: requests,
-        },
-      ].filter(Boolean), opts, canonicalBytes);
+        ].filter(Boolean),
+        opts,
+        canonicalBytes,
+      );
       console.log('prepareToolCall without a schema: provider text -> prepared call (requestedArguments, snapshot) + policy view + execution view');
       console.log(timingTable(prepare));
       groups.prepare = prepare;
@@ -599,52 +693,69 @@ async function main(opts) {
       };
       let receiptsForBench;
       let receiptCalls = 0;
-      const run = await runGroup([
-        {
-          id: 'run-package',
-          label: 'prepare + evaluate + execute (package)',
-          async: true,
-          fn: async (r) => {
-            const prepared = pkg.prepareToolCall(r);
-            const decision = await pkg.evaluateToolCall({ prepared, policy });
-            return pkg.executeToolCall(decision, handler);
+      const run = await runGroup(
+        [
+          {
+            id: 'run-package',
+            label: 'prepare + evaluate + execute (package)',
+            async: true,
+            fn: async (r) => {
+              const prepared = pkg.prepareToolCall(r);
+              const decision = await pkg.evaluateToolCall({ prepared, policy });
+              return pkg.executeToolCall(decision, handler);
+            },
+            arr: requests,
           },
-          arr: requests,
-        },
-        ...(typeof pkg.createExecutionReceipts === 'function' ? [{
-          // The same steps with execution receipts on the memory store: one new call id per
-          // operation (claim, then record completed); a fresh receipts object every 10,000
-          // calls keeps the store's map bounded.
-          id: 'run-package-receipts',
-          label: 'the same with receipts (memory store)',
-          async: true,
-          fn: async (r) => {
-            if (receiptCalls % 10_000 === 0) receiptsForBench = pkg.createExecutionReceipts();
-            receiptCalls += 1;
-            const prepared = pkg.prepareToolCall({ agentName: r.agentName, toolName: r.toolName, rawArguments: r.rawArguments, runId: 'bench', toolCallId: `call-${receiptCalls}` });
-            const decision = await pkg.evaluateToolCall({ prepared, policy });
-            return pkg.executeToolCall(decision, handler, { receipts: receiptsForBench });
+          ...(typeof pkg.createExecutionReceipts === 'function'
+            ? [
+                {
+                  // The same steps with execution receipts on the memory store: one new call id per
+                  // operation (claim, then record completed); a fresh receipts object every 10,000
+                  // calls keeps the store's map bounded.
+                  id: 'run-package-receipts',
+                  label: 'the same with receipts (memory store)',
+                  async: true,
+                  fn: async (r) => {
+                    if (receiptCalls % 10_000 === 0) receiptsForBench = pkg.createExecutionReceipts();
+                    receiptCalls += 1;
+                    const prepared = pkg.prepareToolCall({
+                      agentName: r.agentName,
+                      toolName: r.toolName,
+                      rawArguments: r.rawArguments,
+                      runId: 'bench',
+                      toolCallId: `call-${receiptCalls}`,
+                    });
+                    const decision = await pkg.evaluateToolCall({ prepared, policy });
+                    return pkg.executeToolCall(decision, handler, { receipts: receiptsForBench });
+                  },
+                  arr: requests,
+                },
+              ]
+            : []),
+          {
+            id: 'run-reference',
+            label: 'strict JS reference',
+            async: true,
+            fn: jsStep((r) => reference.snapshot({ agentName: r.agentName, toolName: r.toolName, value: JSON.parse(r.rawArguments) }), reference.canonicalize),
+            arr: requests,
           },
-          arr: requests,
-        }] : []),
-        {
-          id: 'run-reference',
-          label: 'strict JS reference',
-          async: true,
-          fn: jsStep((r) => reference.snapshot({ agentName: r.agentName, toolName: r.toolName, value: JSON.parse(r.rawArguments) }), reference.canonicalize),
-          arr: requests,
-        },
-        {
-          id: 'run-floor',
-          label: 'floor: parse + stringify + sha256',
-          async: true,
-          fn: jsStep((r) => {
-            const argsCanonicalJson = JSON.stringify(JSON.parse(r.rawArguments));
-            return { argsCanonicalJson, proposalHash: sha256Envelope(r.agentName, r.toolName, argsCanonicalJson) };
-          }, (view) => JSON.stringify(view)),
-          arr: requests,
-        },
-      ], opts, canonicalBytes);
+          {
+            id: 'run-floor',
+            label: 'floor: parse + stringify + sha256',
+            async: true,
+            fn: jsStep(
+              (r) => {
+                const argsCanonicalJson = JSON.stringify(JSON.parse(r.rawArguments));
+                return { argsCanonicalJson, proposalHash: sha256Envelope(r.agentName, r.toolName, argsCanonicalJson) };
+              },
+              (view) => JSON.stringify(view),
+            ),
+            arr: requests,
+          },
+        ],
+        opts,
+        canonicalBytes,
+      );
       console.log('the three steps, asynchronously: prepareToolCall (no schema) + evaluateToolCall (a policy that allows) + executeToolCall (a handler)');
       console.log(timingTable(run));
       groups.run = run;
@@ -652,25 +763,29 @@ async function main(opts) {
 
     if (opts.groups.includes('decode')) {
       const { decodeView } = pkg;
-      const decode = await runGroup([
-        { id: 'decodeView-snapshot', label: 'decodeView(snapshot), same snapshot each op (package)', fn: (snapshot) => decodeView(snapshot), arr: snapshots },
-        {
-          id: 'decodeView-fresh',
-          label: 'decodeView(snapshot), first view of each snapshot',
-          fn: (snapshot) => decodeView(snapshot),
-          // n operations' worth of snapshots never decoded before, made outside the clock;
-          // at most about 256 MB of them at once (a first view that copies the value's own
-          // template is so fast that a 10 ms sample would otherwise hold thousands).
-          maxBatch: Math.max(1, Math.floor(256e6 / (2 * canonicalBytes))),
-          fresh: (n) => {
-            const arr = [];
-            for (let b = 0; b < n; b++) for (const item of items) arr.push(pkg.createSnapshot(item));
-            return arr;
+      const decode = await runGroup(
+        [
+          { id: 'decodeView-snapshot', label: 'decodeView(snapshot), same snapshot each op (package)', fn: (snapshot) => decodeView(snapshot), arr: snapshots },
+          {
+            id: 'decodeView-fresh',
+            label: 'decodeView(snapshot), first view of each snapshot',
+            fn: (snapshot) => decodeView(snapshot),
+            // n operations' worth of snapshots never decoded before, made outside the clock;
+            // at most about 256 MB of them at once (a first view that copies the value's own
+            // template is so fast that a 10 ms sample would otherwise hold thousands).
+            maxBatch: Math.max(1, Math.floor(256e6 / (2 * canonicalBytes))),
+            fresh: (n) => {
+              const arr = [];
+              for (let b = 0; b < n; b++) for (const item of items) arr.push(pkg.createSnapshot(item));
+              return arr;
+            },
           },
-        },
-        { id: 'decodeView-string', label: 'decodeView(argsCanonicalJson)', fn: (text) => decodeView(text), arr: texts },
-        { id: 'JSON.parse', label: 'JSON.parse(argsCanonicalJson)', fn: (text) => JSON.parse(text), arr: texts },
-      ], opts, canonicalBytes);
+          { id: 'decodeView-string', label: 'decodeView(argsCanonicalJson)', fn: (text) => decodeView(text), arr: texts },
+          { id: 'JSON.parse', label: 'JSON.parse(argsCanonicalJson)', fn: (text) => JSON.parse(text), arr: texts },
+        ],
+        opts,
+        canonicalBytes,
+      );
       console.log('decodeView alone vs JSON.parse of the same argsCanonicalJson (snapshots made beforehand, outside the clock):');
       console.log('the same snapshot decoded again every op; a snapshot never decoded before; its string (the path of a');
       console.log('stored snapshot: strict check, then decode)');
@@ -684,20 +799,41 @@ async function main(opts) {
   let crashed = false;
   if (opts.rss && opts.classes.includes(RSS_CLASS)) {
     const labelOf = (id) => contenders.find((c) => c.id === id).label;
-    const rssTable = (rss) => table(
-      ['', 'baseline MiB', 'sampled +MiB', 'maxRSS +MiB', 'VmHWM +MiB', 'peak +MiB', 'peak / JSON size'],
-      rss.map((r) => (r.error
-        ? [labelOf(r.contender), 'crashed', '', '', '', '', '']
-        : [labelOf(r.contender), fmtMiB(r.baselineRss), fmtMiB(r.sampledDelta), fmtMiB(r.maxRssDelta), fmtMiB(r.hwmDelta), fmtMiB(r.peakDelta), `${r.peakPerJsonByte.toFixed(2)}x`])),
-      [false, true, true, true, true, true, true],
-    );
+    const rssTable = (rss) =>
+      table(
+        ['', 'baseline MiB', 'sampled +MiB', 'maxRSS +MiB', 'VmHWM +MiB', 'peak +MiB', 'peak / JSON size'],
+        rss.map((r) =>
+          r.error
+            ? [labelOf(r.contender), 'crashed', '', '', '', '', '']
+            : [
+                labelOf(r.contender),
+                fmtMiB(r.baselineRss),
+                fmtMiB(r.sampledDelta),
+                fmtMiB(r.maxRssDelta),
+                fmtMiB(r.hwmDelta),
+                fmtMiB(r.peakDelta),
+                `${r.peakPerJsonByte.toFixed(2)}x`,
+              ],
+        ),
+        [false, true, true, true, true, true, true],
+      );
     // One full step: the peak a single call adds (issue 20: under 3x the canonical JSON).
-    const one = measureRss(contenders.map((c) => c.id), RSS_CLASS, 1);
-    const many = measureRss(contenders.map((c) => c.id), RSS_CLASS, opts.rssOps);
+    const one = measureRss(
+      contenders.map((c) => c.id),
+      RSS_CLASS,
+      1,
+    );
+    const many = measureRss(
+      contenders.map((c) => c.id),
+      RSS_CLASS,
+      opts.rssOps,
+    );
     results.rss = many;
     results.rssOneStep = one;
     const jsonBytes = one.find((r) => r.jsonBytes !== undefined)?.jsonBytes;
-    console.log(`\n== peak RSS of the full step on ${RSS_CLASS} (canonical JSON ${jsonBytes === undefined ? '?' : fmtBytes(jsonBytes)} in UTF-8): one child per contender, node --expose-gc,`);
+    console.log(
+      `\n== peak RSS of the full step on ${RSS_CLASS} (canonical JSON ${jsonBytes === undefined ? '?' : fmtBytes(jsonBytes)} in UTF-8): one child per contender, node --expose-gc,`,
+    );
     console.log('   baseline = RSS after loading and gc(); peak = max(RSS after each step, resourceUsage().maxRSS, VmHWM) - baseline');
     console.log('one full step');
     console.log(rssTable(one));
@@ -735,7 +871,13 @@ function markdownSummary(results) {
   const rows = Object.entries(results.classes).filter(([, entry]) => entry.groups.full);
   if (rows.length === 0) return '';
   const fmt = (us) => (us >= 100 ? us.toFixed(0) : us >= 10 ? us.toFixed(1) : us.toFixed(2));
-  const labels = { 'strict-reference': 'strict JS reference', canonicalize: 'canonicalize + SHA-256', 'json-canonicalize': 'json-canonicalize + SHA-256', 'sorted-keys': 'sorted-keys + SHA-256', floor: 'floor' };
+  const labels = {
+    'strict-reference': 'strict JS reference',
+    canonicalize: 'canonicalize + SHA-256',
+    'json-canonicalize': 'json-canonicalize + SHA-256',
+    'sorted-keys': 'sorted-keys + SHA-256',
+    floor: 'floor',
+  };
   const lines = [
     `Full RFC-0016 step on Node ${results.meta.node} (V8 ${results.meta.v8}), ${results.options.rounds} rounds, commit ${results.meta.commit}: median µs per op, contender / package in parentheses`,
     '',
@@ -750,10 +892,16 @@ function markdownSummary(results) {
       return r ? `${fmt(r.medianUs)} (${(r.medianUs / pkg.medianUs).toFixed(2)}x)` : '-';
     });
     const floor = full.find((r) => r.id === 'floor');
-    lines.push(`| ${className} | ${fmt(pkg.medianUs)} (${fmt(pkg.p10Us)}–${fmt(pkg.p90Us)}) | ${cells.join(' | ')} | ${floor ? (pkg.medianUs / floor.medianUs).toFixed(2) : '-'} |`);
+    lines.push(
+      `| ${className} | ${fmt(pkg.medianUs)} (${fmt(pkg.p10Us)}–${fmt(pkg.p90Us)}) | ${cells.join(' | ')} | ${floor ? (pkg.medianUs / floor.medianUs).toFixed(2) : '-'} |`,
+    );
   }
   const one = results.rssOneStep && results.rssOneStep.find((r) => r.contender === 'package' && !r.error);
-  if (one) lines.push('', `Peak RSS of one full step on large over the idle process: ${fmtMiB(one.peakDelta)} MiB, ${one.peakPerJsonByte.toFixed(2)}x the UTF-8 length of its canonical JSON.`);
+  if (one)
+    lines.push(
+      '',
+      `Peak RSS of one full step on large over the idle process: ${fmtMiB(one.peakDelta)} MiB, ${one.peakPerJsonByte.toFixed(2)}x the UTF-8 length of its canonical JSON.`,
+    );
   return lines.join('\n');
 }
 

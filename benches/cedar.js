@@ -42,13 +42,34 @@ async function runCedarGroup({ pkg, opts, runGroup, timingTable, SINK }) {
     const b = jsPolicy(input);
     if (a.decision !== b.decision || a.reason !== b.reason) throw new Error(`cedar bench: the Cedar and JavaScript policies disagree on ${input.toolName}`);
   }
-  const rows = await runGroup([
-    { id: 'cedar-policy', label: 'Cedar policy (20 policies) alone', fn: (input) => cedar(input), arr: inputs },
-    { id: 'js-policy', label: 'JavaScript policy, same checks', fn: (input) => jsPolicy(input), arr: inputs },
-    { id: 'prepare', label: 'prepareToolCall (same arguments)', fn: (r) => { SINK.prepared = pkg.prepareToolCall(r); }, arr: requests },
-    { id: 'evaluate-cedar', label: 'prepare + evaluateToolCall, Cedar', fn: (r) => pkg.evaluateToolCall({ prepared: pkg.prepareToolCall(r), policy: cedar }), arr: requests },
-    { id: 'evaluate-js', label: 'prepare + evaluateToolCall, JavaScript', fn: (r) => pkg.evaluateToolCall({ prepared: pkg.prepareToolCall(r), policy: jsPolicy }), arr: requests },
-  ], opts, Buffer.byteLength(RAW));
+  const rows = await runGroup(
+    [
+      { id: 'cedar-policy', label: 'Cedar policy (20 policies) alone', fn: (input) => cedar(input), arr: inputs },
+      { id: 'js-policy', label: 'JavaScript policy, same checks', fn: (input) => jsPolicy(input), arr: inputs },
+      {
+        id: 'prepare',
+        label: 'prepareToolCall (same arguments)',
+        fn: (r) => {
+          SINK.prepared = pkg.prepareToolCall(r);
+        },
+        arr: requests,
+      },
+      {
+        id: 'evaluate-cedar',
+        label: 'prepare + evaluateToolCall, Cedar',
+        fn: (r) => pkg.evaluateToolCall({ prepared: pkg.prepareToolCall(r), policy: cedar }),
+        arr: requests,
+      },
+      {
+        id: 'evaluate-js',
+        label: 'prepare + evaluateToolCall, JavaScript',
+        fn: (r) => pkg.evaluateToolCall({ prepared: pkg.prepareToolCall(r), policy: jsPolicy }),
+        arr: requests,
+      },
+    ],
+    opts,
+    Buffer.byteLength(RAW),
+  );
   console.log(`Cedar (src/cedar/, cedar-policy crate) vs a JavaScript policy: 1 op = ${requests.length} calls (3 tools x 2 recipients)`);
   console.log(timingTable(rows));
   return rows;

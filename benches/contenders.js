@@ -12,12 +12,27 @@ const { CLASSES } = require('../support/payloads');
 const AGENT = 'bench-agent';
 // Tool names of the realistic corpus, in the order of its ten shapes (payloads.js SHAPES).
 const REALISTIC_TOOLS = [
-  'web_search', 'edit_file', 'sql_query', 'http_request', 'create_event',
-  'run_command', 'send_email', 'update_ticket', 'find_places', 'write_records',
+  'web_search',
+  'edit_file',
+  'sql_query',
+  'http_request',
+  'create_event',
+  'run_command',
+  'send_email',
+  'update_ticket',
+  'find_places',
+  'write_records',
 ];
 const CLASS_TOOLS = {
-  small: 'write_file', medium: 'import_records', large: 'upload_document',
-  numberHeavy: 'store_series', wide: 'set_config', intKeysDense: 'set_table', intKeysSparse: 'set_index', wideIntKeys: 'set_registers', deep: 'apply_tree',
+  small: 'write_file',
+  medium: 'import_records',
+  large: 'upload_document',
+  numberHeavy: 'store_series',
+  wide: 'set_config',
+  intKeysDense: 'set_table',
+  intKeysSparse: 'set_index',
+  wideIntKeys: 'set_registers',
+  deep: 'apply_tree',
 };
 
 /**
@@ -109,7 +124,12 @@ const CONTENDERS = [
       const canonicalize = (await import('canonicalize')).default;
       function step(item) {
         const argsCanonicalJson = canonicalize(item.value);
-        const snapshot = { agentName: item.agentName, toolName: item.toolName, argsCanonicalJson, proposalHash: sha256Envelope(item.agentName, item.toolName, argsCanonicalJson) };
+        const snapshot = {
+          agentName: item.agentName,
+          toolName: item.toolName,
+          argsCanonicalJson,
+          proposalHash: sha256Envelope(item.agentName, item.toolName, argsCanonicalJson),
+        };
         SINK.view = JSON.parse(snapshot.argsCanonicalJson);
         return JSON.parse(snapshot.argsCanonicalJson);
       }
@@ -124,7 +144,12 @@ const CONTENDERS = [
       const { canonicalize } = require('json-canonicalize');
       function step(item) {
         const argsCanonicalJson = canonicalize(item.value);
-        const snapshot = { agentName: item.agentName, toolName: item.toolName, argsCanonicalJson, proposalHash: sha256Envelope(item.agentName, item.toolName, argsCanonicalJson) };
+        const snapshot = {
+          agentName: item.agentName,
+          toolName: item.toolName,
+          argsCanonicalJson,
+          proposalHash: sha256Envelope(item.agentName, item.toolName, argsCanonicalJson),
+        };
         SINK.view = JSON.parse(snapshot.argsCanonicalJson);
         return JSON.parse(snapshot.argsCanonicalJson);
       }
@@ -138,7 +163,12 @@ const CONTENDERS = [
     async load() {
       function step(item) {
         const argsCanonicalJson = sortedKeysStringify(item.value);
-        const snapshot = { agentName: item.agentName, toolName: item.toolName, argsCanonicalJson, proposalHash: sha256Envelope(item.agentName, item.toolName, argsCanonicalJson) };
+        const snapshot = {
+          agentName: item.agentName,
+          toolName: item.toolName,
+          argsCanonicalJson,
+          proposalHash: sha256Envelope(item.agentName, item.toolName, argsCanonicalJson),
+        };
         SINK.view = JSON.parse(snapshot.argsCanonicalJson);
         return JSON.parse(snapshot.argsCanonicalJson);
       }
@@ -153,7 +183,12 @@ const CONTENDERS = [
       const stringify = JSON.stringify;
       function step(item) {
         const argsCanonicalJson = stringify(item.value);
-        const snapshot = { agentName: item.agentName, toolName: item.toolName, argsCanonicalJson, proposalHash: sha256Envelope(item.agentName, item.toolName, argsCanonicalJson) };
+        const snapshot = {
+          agentName: item.agentName,
+          toolName: item.toolName,
+          argsCanonicalJson,
+          proposalHash: sha256Envelope(item.agentName, item.toolName, argsCanonicalJson),
+        };
         SINK.view = JSON.parse(snapshot.argsCanonicalJson);
         return JSON.parse(snapshot.argsCanonicalJson);
       }
@@ -163,7 +198,12 @@ const CONTENDERS = [
 ];
 
 function jsSnapshot(item, argsCanonicalJson) {
-  return { agentName: item.agentName, toolName: item.toolName, argsCanonicalJson, proposalHash: sha256Envelope(item.agentName, item.toolName, argsCanonicalJson) };
+  return {
+    agentName: item.agentName,
+    toolName: item.toolName,
+    argsCanonicalJson,
+    proposalHash: sha256Envelope(item.agentName, item.toolName, argsCanonicalJson),
+  };
 }
 
 function findContender(id) {

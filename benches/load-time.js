@@ -47,8 +47,10 @@ function targets() {
 function childCode(before, timed) {
   const pre = before.map((m) => `require(${JSON.stringify(m)});`).join('');
   const req = timed.map((m) => `require(${JSON.stringify(m)});`).join('');
-  return `${pre}const t=process.hrtime.bigint();${req}const ms=Number(process.hrtime.bigint()-t)/1e6;` +
-    'process.stdout.write(JSON.stringify({ms,rss:process.memoryUsage.rss()}))';
+  return (
+    `${pre}const t=process.hrtime.bigint();${req}const ms=Number(process.hrtime.bigint()-t)/1e6;` +
+    'process.stdout.write(JSON.stringify({ms,rss:process.memoryUsage.rss()}))'
+  );
 }
 
 function sample(code) {
@@ -124,8 +126,10 @@ function printLoadTime(result) {
       console.log(`| ${row.label} | failed: ${row.error} | | |`);
       continue;
     }
-    console.log(`| ${row.label} | ${row.requireMs.toFixed(2)} (${row.p10Ms.toFixed(2)}-${row.p90Ms.toFixed(2)}) | ${row.wallOverBareMs.toFixed(1)} | ` +
-      `${row.rssOverBareMiB.toFixed(2)} (${row.rssP10MiB.toFixed(2)}-${row.rssP90MiB.toFixed(2)}) |`);
+    console.log(
+      `| ${row.label} | ${row.requireMs.toFixed(2)} (${row.p10Ms.toFixed(2)}-${row.p90Ms.toFixed(2)}) | ${row.wallOverBareMs.toFixed(1)} | ` +
+        `${row.rssOverBareMiB.toFixed(2)} (${row.rssP10MiB.toFixed(2)}-${row.rssP90MiB.toFixed(2)}) |`,
+    );
   }
 }
 

@@ -42,10 +42,10 @@ function usage() {
     '  --no-restart       do not restart PostgreSQL',
     '  --restart-at F     stop PostgreSQL when this fraction of the requests was sent (default 0.4)',
     '  --outage S         seconds PostgreSQL stays stopped (default 4; --quick: 2)',
-    '  --lease-ms MS      the receipts\' lease (default 10000)',
-    '  --pg-url URL       an existing PostgreSQL (default: a throwaway cluster of the test\'s own)',
+    "  --lease-ms MS      the receipts' lease (default 10000)",
+    "  --pg-url URL       an existing PostgreSQL (default: a throwaway cluster of the test's own)",
     '  --pg-data DIR      its data directory, to restart it with pg_ctl (without it: no restart)',
-    '  --store NAME       where the gate keeps grants and receipts: postgres (default) or redis (a redis-server of the test\'s own, appendfsync always)',
+    "  --store NAME       where the gate keeps grants and receipts: postgres (default) or redis (a redis-server of the test's own, appendfsync always)",
     '  --redis-url URL    an existing Redis for --store redis (not restarted)',
     '  --runtime NAME     run under node26 (the default when found), node24, node22, node20 or node (this one)',
     '  --json FILE        also write the results as JSON',
@@ -55,8 +55,22 @@ function usage() {
 
 function parseArgs(argv) {
   const opts = {
-    calls: null, timeLimitS: null, sessions: 64, quick: false, sdk: true, restart: true, restartAt: 0.4,
-    outageS: null, leaseMs: 10_000, receipts: true, pgUrl: null, pgData: null, store: 'postgres', redisUrl: null, runtime: null, json: null,
+    calls: null,
+    timeLimitS: null,
+    sessions: 64,
+    quick: false,
+    sdk: true,
+    restart: true,
+    restartAt: 0.4,
+    outageS: null,
+    leaseMs: 10_000,
+    receipts: true,
+    pgUrl: null,
+    pgData: null,
+    store: 'postgres',
+    redisUrl: null,
+    runtime: null,
+    json: null,
   };
   const positive = (text, name) => {
     const n = Number(text);
@@ -76,28 +90,68 @@ function parseArgs(argv) {
     switch (name) {
       case '--groups': {
         const groups = next().split(',').filter(Boolean);
-        if (groups.some((g) => g !== 'load')) throw new UsageError('the load group runs alone: --groups load (the other groups need no database; run them separately)');
+        if (groups.some((g) => g !== 'load'))
+          throw new UsageError('the load group runs alone: --groups load (the other groups need no database; run them separately)');
         break;
       }
-      case '--calls': opts.calls = Math.round(positive(next(), name)); break;
-      case '--time-limit': opts.timeLimitS = positive(next(), name); break;
-      case '--sessions': opts.sessions = Math.round(positive(next(), name)); break;
-      case '--quick': opts.quick = true; break;
-      case '--no-sdk': opts.sdk = false; break;
-      case '--no-restart': opts.restart = false; break;
-      case '--no-receipts': opts.receipts = false; break;
-      case '--restart-at': opts.restartAt = positive(next(), name); break;
-      case '--outage': opts.outageS = positive(next(), name); break;
-      case '--lease-ms': opts.leaseMs = Math.round(positive(next(), name)); break;
-      case '--pg-url': opts.pgUrl = next(); break;
-      case '--pg-data': opts.pgData = next(); break;
-      case '--store': opts.store = next(); if (opts.store !== 'postgres' && opts.store !== 'redis') throw new UsageError('--store is postgres or redis'); break;
-      case '--redis-url': opts.redisUrl = next(); break;
-      case '--runtime': opts.runtime = next(); break;
-      case '--json': opts.json = next(); break;
-      case '--here': break;
-      case '-h': case '--help': console.log(usage()); process.exit(0); break;
-      default: throw new UsageError(`unknown argument ${arg}\n${usage()}`);
+      case '--calls':
+        opts.calls = Math.round(positive(next(), name));
+        break;
+      case '--time-limit':
+        opts.timeLimitS = positive(next(), name);
+        break;
+      case '--sessions':
+        opts.sessions = Math.round(positive(next(), name));
+        break;
+      case '--quick':
+        opts.quick = true;
+        break;
+      case '--no-sdk':
+        opts.sdk = false;
+        break;
+      case '--no-restart':
+        opts.restart = false;
+        break;
+      case '--no-receipts':
+        opts.receipts = false;
+        break;
+      case '--restart-at':
+        opts.restartAt = positive(next(), name);
+        break;
+      case '--outage':
+        opts.outageS = positive(next(), name);
+        break;
+      case '--lease-ms':
+        opts.leaseMs = Math.round(positive(next(), name));
+        break;
+      case '--pg-url':
+        opts.pgUrl = next();
+        break;
+      case '--pg-data':
+        opts.pgData = next();
+        break;
+      case '--store':
+        opts.store = next();
+        if (opts.store !== 'postgres' && opts.store !== 'redis') throw new UsageError('--store is postgres or redis');
+        break;
+      case '--redis-url':
+        opts.redisUrl = next();
+        break;
+      case '--runtime':
+        opts.runtime = next();
+        break;
+      case '--json':
+        opts.json = next();
+        break;
+      case '--here':
+        break;
+      case '-h':
+      case '--help':
+        console.log(usage());
+        process.exit(0);
+        break;
+      default:
+        throw new UsageError(`unknown argument ${arg}\n${usage()}`);
     }
   }
   if (opts.restartAt >= 1) throw new UsageError('--restart-at must be below 1');
@@ -112,7 +166,10 @@ function parseArgs(argv) {
 
 function start(file, config, onMessage) {
   // TAS_LOAD_CPU_PROF=DIR: the server writes a V8 CPU profile there (node --cpu-prof).
-  const execArgv = file === 'server.js' && process.env.TAS_LOAD_CPU_PROF ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${process.env.TAS_LOAD_CPU_PROF}`] : process.execArgv;
+  const execArgv =
+    file === 'server.js' && process.env.TAS_LOAD_CPU_PROF
+      ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${process.env.TAS_LOAD_CPU_PROF}`]
+      : process.execArgv;
   const child = fork(path.join(__dirname, 'load', file), [JSON.stringify(config)], { cwd: ROOT, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiters = [];
   child.on('message', (message) => {
@@ -126,10 +183,11 @@ function start(file, config, onMessage) {
     if (onMessage) onMessage(message);
   });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const wait = (type) => new Promise((resolve, reject) => {
-    waiters.push({ type, resolve });
-    exited.then(({ code, signal }) => reject(new Error(`${file} exited (${signal || code}) before '${type}'`)));
-  });
+  const wait = (type) =>
+    new Promise((resolve, reject) => {
+      waiters.push({ type, resolve });
+      exited.then(({ code, signal }) => reject(new Error(`${file} exited (${signal || code}) before '${type}'`)));
+    });
   return { child, wait, exited };
 }
 
@@ -167,7 +225,13 @@ function sampleRss(pids, everyMs) {
   const take = () => samples.push({ t: Date.now() - t0, ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, rssOf(pid)])) });
   take();
   const timer = setInterval(take, everyMs);
-  return { samples, stop: () => { clearInterval(timer); take(); } };
+  return {
+    samples,
+    stop: () => {
+      clearInterval(timer);
+      take();
+    },
+  };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -181,9 +245,13 @@ async function runOnce(mode, opts, work, pg) {
   const out = path.join(work, `${tag}-client.json`);
   const table = `load_${randomBytes(4).toString('hex')}`;
   const secret = randomBytes(32).toString('hex');
-  const server = start('server.js', { mode, store: opts.store, pgUrl: pg ? pg.url : null, table, logFile, secret, leaseMs: opts.leaseMs, receipts: opts.receipts }, (m) => {
-    if (m.type === 'error') console.error(`server: ${m.message}`);
-  });
+  const server = start(
+    'server.js',
+    { mode, store: opts.store, pgUrl: pg ? pg.url : null, table, logFile, secret, leaseMs: opts.leaseMs, receipts: opts.receipts },
+    (m) => {
+      if (m.type === 'error') console.error(`server: ${m.message}`);
+    },
+  );
   const { port } = await server.wait('ready');
   let reviewer = null;
   const reviews = new Map();
@@ -191,7 +259,14 @@ async function runOnce(mode, opts, work, pg) {
     reviewer = start('reviewer.js', { store: opts.store, pgUrl: pg.url, table, secret });
     await reviewer.wait('ready');
   }
-  const outage = { planned: mode === 'gated' && opts.restart && pg.restartable, stopBegin: null, stopDone: null, startBegin: null, startDone: null, error: null };
+  const outage = {
+    planned: mode === 'gated' && opts.restart && pg.restartable,
+    stopBegin: null,
+    stopDone: null,
+    startBegin: null,
+    startDone: null,
+    error: null,
+  };
   let restarting = null;
   let client;
   const restartWhen = Math.ceil(opts.calls * opts.restartAt);
@@ -247,7 +322,9 @@ async function restartPg(pg, opts, outage) {
     outage.stopBegin = Date.now();
     await pg.stop();
     outage.stopDone = Date.now();
-    console.log(`  ${storeName(opts)} stopped (${opts.store === 'redis' ? 'SHUTDOWN' : 'pg_ctl -m fast'}, ${outage.stopDone - outage.stopBegin} ms); starting it again in ${opts.outageS} s`);
+    console.log(
+      `  ${storeName(opts)} stopped (${opts.store === 'redis' ? 'SHUTDOWN' : 'pg_ctl -m fast'}, ${outage.stopDone - outage.stopBegin} ms); starting it again in ${opts.outageS} s`,
+    );
     await sleep(opts.outageS * 1000);
     outage.startBegin = Date.now();
     await pg.start();
@@ -342,12 +419,26 @@ function check(run) {
   const toolErrors = codes.filter((c) => c === 'tool_error').length;
   const ids = results.ids;
   const idsOk = ids.sent === results.sent && ids.answered === ids.sent && ids.duplicate === 0 && ids.stray === 0;
-  add('every request got exactly one answer, its own', idsOk && noAnswer === 0 && mismatched === 0 && toolErrors === 0 && results.requests.length === results.sent,
-    `${results.requests.length} answers to ${results.sent} requests; ${mismatched} not the request's own; ${noAnswer} without an answer; ${toolErrors} tool errors; JSON-RPC ids: ${ids.answered} of ${ids.sent} answered once, ${ids.duplicate} answered twice, ${ids.stray} responses to ids never sent`);
+  add(
+    'every request got exactly one answer, its own',
+    idsOk && noAnswer === 0 && mismatched === 0 && toolErrors === 0 && results.requests.length === results.sent,
+    `${results.requests.length} answers to ${results.sent} requests; ${mismatched} not the request's own; ${noAnswer} without an answer; ${toolErrors} tool errors; JSON-RPC ids: ${ids.answered} of ${ids.sent} answered once, ${ids.duplicate} answered twice, ${ids.stray} responses to ids never sent`,
+  );
 
   const twice = [...ranCount.entries()].filter(([, n]) => n > 1);
   const strangers = [...ranCount.keys()].filter((ref) => !sentRefs.has(ref));
-  add('no call ran twice', twice.length === 0, `${executions.length} executions of ${ranCount.size} calls; ${twice.length} ran more than once${twice.length ? ` (${twice.slice(0, 3).map(([r, n]) => `${r} x${n}`).join(', ')})` : ''}; ${strangers.length} executions of calls never sent`);
+  add(
+    'no call ran twice',
+    twice.length === 0,
+    `${executions.length} executions of ${ranCount.size} calls; ${twice.length} ran more than once${
+      twice.length
+        ? ` (${twice
+            .slice(0, 3)
+            .map(([r, n]) => `${r} x${n}`)
+            .join(', ')})`
+        : ''
+    }; ${strangers.length} executions of calls never sent`,
+  );
 
   // Per call: what it was, what its answers say, how often it ran.
   const byKind = {};
@@ -377,37 +468,60 @@ function check(run) {
       // A claim whose outcome PostgreSQL never recorded: never run again, whether it ran.
       if (n === 1) unknownRan += 1;
       else unknownOutcome += 1;
-    }
-    else if (call.kind !== 'approval' && !anyRan && run.mode === 'gated') bad.allowedNotOnce.push(`${ref} (${final})`);
+    } else if (call.kind !== 'approval' && !anyRan && run.mode === 'gated') bad.allowedNotOnce.push(`${ref} (${final})`);
     else if (call.kind === 'approval' && call.reviewed === 'granted' && !anyRan) bad.allowedNotOnce.push(`${ref} (granted, ${final})`);
     else if (run.mode === 'sdk' && n !== 1) bad.allowedNotOnce.push(ref);
   }
   run.byKind = byKind;
   const list = (xs) => (xs.length ? ` (${xs.slice(0, 3).join(', ')}${xs.length > 3 ? ', ...' : ''})` : '');
-  add('every allowed call ran exactly once', bad.allowedNotOnce.length === 0 && bad.answeredWithoutRun.length === 0 && bad.ranWithoutAnswer.length === 0,
-    `${bad.allowedNotOnce.length} allowed calls that never ran${list(bad.allowedNotOnce)}; ${bad.answeredWithoutRun.length} answered "ran" without exactly one run${list(bad.answeredWithoutRun)}; ${bad.ranWithoutAnswer.length} ran without such an answer${list(bad.ranWithoutAnswer)}; ${unknownRan + unknownOutcome} later told outcome_unknown (claimed while PostgreSQL went down, the outcome never recorded: never run again), ${unknownRan} of them ran once, ${unknownOutcome} never ran`);
+  add(
+    'every allowed call ran exactly once',
+    bad.allowedNotOnce.length === 0 && bad.answeredWithoutRun.length === 0 && bad.ranWithoutAnswer.length === 0,
+    `${bad.allowedNotOnce.length} allowed calls that never ran${list(bad.allowedNotOnce)}; ${bad.answeredWithoutRun.length} answered "ran" without exactly one run${list(bad.answeredWithoutRun)}; ${bad.ranWithoutAnswer.length} ran without such an answer${list(bad.ranWithoutAnswer)}; ${unknownRan + unknownOutcome} later told outcome_unknown (claimed while PostgreSQL went down, the outcome never recorded: never run again), ${unknownRan} of them ran once, ${unknownOutcome} never ran`,
+  );
   if (run.mode === 'gated') {
-    add('no denied or unapproved call ran', bad.deniedRan.length === 0 && bad.unapprovedRan.length === 0,
-      `${bad.deniedRan.length} denied calls ran${list(bad.deniedRan)}; ${bad.unapprovedRan.length} approval calls ran without a grant${list(bad.unapprovedRan)}; ${[...reviews.values()].filter((r) => r.ok).length} approvals granted by the reviewer process`);
+    add(
+      'no denied or unapproved call ran',
+      bad.deniedRan.length === 0 && bad.unapprovedRan.length === 0,
+      `${bad.deniedRan.length} denied calls ran${list(bad.deniedRan)}; ${bad.unapprovedRan.length} approval calls ran without a grant${list(bad.unapprovedRan)}; ${[...reviews.values()].filter((r) => r.ok).length} approvals granted by the reviewer process`,
+    );
     const retried = results.calls.filter((c) => c.kind === 'retry_after' || c.kind === 'retry_concurrent');
     const retriedTwice = retried.filter((c) => (ranCount.get(refOf(c.i)) ?? 0) > 1).length;
-    add('a retry with the same idempotency key runs nothing', retriedTwice === 0 && retried.length > 0,
-      `${retried.length} calls sent twice with one key (after the answer, or both at once): ${retriedTwice} ran twice`);
+    add(
+      'a retry with the same idempotency key runs nothing',
+      retriedTwice === 0 && retried.length > 0,
+      `${retried.length} calls sent twice with one key (after the answer, or both at once): ${retriedTwice} ran twice`,
+    );
     // PostgreSQL kept every claim: each execution has its receipt (claimed before it ran).
     const withoutReceipt = [...ranCount.keys()].filter((ref) => !receipts.has(ref));
     const completedNotRun = [...receipts.entries()].filter(([ref, status]) => status === 'completed' && (ranCount.get(ref) ?? 0) !== 1);
     const claimedNotRun = [...receipts.entries()].filter(([ref, status]) => status === 'in_progress' && (ranCount.get(ref) ?? 0) === 0).length;
     const receiptStatus = tally([...receipts.values()]);
-    add(`${run.storeName} lost no receipt`, withoutReceipt.length === 0 && completedNotRun.length === 0,
-      `${receipts.size} receipts (${Object.entries(receiptStatus).map(([s, n]) => `${n} ${s}`).join(', ')}); ${withoutReceipt.length} executions without a receipt${list(withoutReceipt)}; ${completedNotRun.length} completed receipts without exactly one run; ${claimedNotRun} claims that never ran (the claim's answer or the grant's spending lost to the outage: outcome_unknown, never run)`);
+    add(
+      `${run.storeName} lost no receipt`,
+      withoutReceipt.length === 0 && completedNotRun.length === 0,
+      `${receipts.size} receipts (${Object.entries(receiptStatus)
+        .map(([s, n]) => `${n} ${s}`)
+        .join(
+          ', ',
+        )}); ${withoutReceipt.length} executions without a receipt${list(withoutReceipt)}; ${completedNotRun.length} completed receipts without exactly one run; ${claimedNotRun} claims that never ran (the claim's answer or the grant's spending lost to the outage: outcome_unknown, never run)`,
+    );
     if (outage.planned) {
       const t0 = results.t0;
       const inside = results.requests.filter((r) => t0 + r[0] >= outage.stopDone && t0 + r[1] <= outage.startBegin);
       const ranInside = inside.filter((r) => r[3] === 'ran').length;
       const ok = outage.error === null && outage.stopDone !== null && outage.startDone !== null && ranInside === 0;
       run.outageAnswers = tally(inside.map((r) => r[3]));
-      add(`${run.storeName} stopped and started mid-run: calls during the outage were denied or refused`, ok,
-        outage.error ?? `stopped ${(outage.stopDone - outage.stopBegin)} ms after ${new Date(outage.stopBegin).toISOString()}, down ${((outage.startDone - outage.stopDone) / 1000).toFixed(1)} s; ${inside.length} requests sent and answered while it was down: ${Object.entries(run.outageAnswers).map(([c, n]) => `${n} ${c}`).join(', ') || 'none'}; ${ranInside} ran`);
+      add(
+        `${run.storeName} stopped and started mid-run: calls during the outage were denied or refused`,
+        ok,
+        outage.error ??
+          `stopped ${outage.stopDone - outage.stopBegin} ms after ${new Date(outage.stopBegin).toISOString()}, down ${((outage.startDone - outage.stopDone) / 1000).toFixed(1)} s; ${inside.length} requests sent and answered while it was down: ${
+            Object.entries(run.outageAnswers)
+              .map(([c, n]) => `${n} ${c}`)
+              .join(', ') || 'none'
+          }; ${ranInside} ran`,
+      );
     }
   }
   return checks;
@@ -423,7 +537,13 @@ function figures(run) {
     tenths.push(s.server);
   }
   // Before the restart (or the whole run without one): the steady state, no outage retries.
-  const before = run.outage.stopBegin === null ? null : results.requests.filter((r) => results.t0 + r[0] < run.outage.stopBegin).map((r) => r[2] / 1000).sort((a, b) => a - b);
+  const before =
+    run.outage.stopBegin === null
+      ? null
+      : results.requests
+          .filter((r) => results.t0 + r[0] < run.outage.stopBegin)
+          .map((r) => r[2] / 1000)
+          .sort((a, b) => a - b);
   const steadyAnswered = before === null ? null : results.requests.filter((r) => results.t0 + r[1] < run.outage.stopBegin).length;
   return {
     steadyThroughput: before === null ? null : steadyAnswered / ((run.outage.stopBegin - results.t0 - results.started) / 1000),
@@ -459,8 +579,12 @@ async function main(opts) {
     date: new Date().toISOString(),
     sdk: JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@modelcontextprotocol/sdk/package.json'), 'utf8')).version,
   };
-  console.log(`tool-argument-snapshot load test: ${opts.calls} requests (at most ${opts.timeLimitS} s) per run, ${opts.sessions} sessions, Streamable HTTP on loopback`);
-  console.log(`runtime  Node ${meta.node}, MCP SDK ${meta.sdk}; machine ${meta.cpu}, ${meta.cores} cores, load avg ${meta.loadAvgStart.join(' ')}; ${meta.date}`);
+  console.log(
+    `tool-argument-snapshot load test: ${opts.calls} requests (at most ${opts.timeLimitS} s) per run, ${opts.sessions} sessions, Streamable HTTP on loopback`,
+  );
+  console.log(
+    `runtime  Node ${meta.node}, MCP SDK ${meta.sdk}; machine ${meta.cpu}, ${meta.cores} cores, load avg ${meta.loadAvgStart.join(' ')}; ${meta.date}`,
+  );
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-load.'));
   let pg = null;
   const runs = [];
@@ -500,14 +624,38 @@ async function main(opts) {
   for (const run of runs) {
     const checks = check(run);
     const fig = figures(run);
-    report.runs.push({ mode: run.mode, figures: fig, checks, byKind: run.byKind, outage: run.outage, outageAnswers: run.outageAnswers ?? null, reviewer: run.reviewerStats });
-    console.log(`\n${run.mode === 'sdk' ? 'SDK alone' : 'gated'}: ${fig.requests} requests (${fig.calls} calls) in ${fig.wallS.toFixed(1)} s = ${fig.throughput.toFixed(0)} requests/s; latency p50 ${fig.p50Ms.toFixed(2)} ms, p99 ${fig.p99Ms.toFixed(2)} ms, max ${fig.maxMs.toFixed(0)} ms`);
-    if (fig.steadyP50Ms !== null) console.log(`  before the restart (${fig.steadyRequests} requests): ${fig.steadyThroughput.toFixed(0)} requests/s, latency p50 ${fig.steadyP50Ms.toFixed(2)} ms, p99 ${fig.steadyP99Ms.toFixed(2)} ms`);
+    report.runs.push({
+      mode: run.mode,
+      figures: fig,
+      checks,
+      byKind: run.byKind,
+      outage: run.outage,
+      outageAnswers: run.outageAnswers ?? null,
+      reviewer: run.reviewerStats,
+    });
+    console.log(
+      `\n${run.mode === 'sdk' ? 'SDK alone' : 'gated'}: ${fig.requests} requests (${fig.calls} calls) in ${fig.wallS.toFixed(1)} s = ${fig.throughput.toFixed(0)} requests/s; latency p50 ${fig.p50Ms.toFixed(2)} ms, p99 ${fig.p99Ms.toFixed(2)} ms, max ${fig.maxMs.toFixed(0)} ms`,
+    );
+    if (fig.steadyP50Ms !== null)
+      console.log(
+        `  before the restart (${fig.steadyRequests} requests): ${fig.steadyThroughput.toFixed(0)} requests/s, latency p50 ${fig.steadyP50Ms.toFixed(2)} ms, p99 ${fig.steadyP99Ms.toFixed(2)} ms`,
+      );
     if (fig.serverCpuUs !== null) console.log(`  CPU per request: server ${fig.serverCpuUs.toFixed(0)} µs, clients ${fig.clientCpuUs.toFixed(0)} µs`);
-    console.log(`  server RSS MiB at each tenth of the run: ${fig.rssTenthsMiB.map((x) => (x === null ? '-' : x.toFixed(0))).join(' ')} (peak ${fig.rssPeakMiB.toFixed(0)}); client process peak ${fig.clientRssPeakMiB.toFixed(0)}`);
-    console.log(`  answers: ${Object.entries(fig.answers).map(([c, n]) => `${n} ${c}`).join(', ')}`);
+    console.log(
+      `  server RSS MiB at each tenth of the run: ${fig.rssTenthsMiB.map((x) => (x === null ? '-' : x.toFixed(0))).join(' ')} (peak ${fig.rssPeakMiB.toFixed(0)}); client process peak ${fig.clientRssPeakMiB.toFixed(0)}`,
+    );
+    console.log(
+      `  answers: ${Object.entries(fig.answers)
+        .map(([c, n]) => `${n} ${c}`)
+        .join(', ')}`,
+    );
     if (run.byKind && run.mode === 'gated') {
-      for (const [kind, k] of Object.entries(run.byKind)) console.log(`  ${kind}: ${k.calls} calls, ${k.ran} executions; last answers ${Object.entries(k.finals).map(([c, n]) => `${n} ${c}`).join(', ')}`);
+      for (const [kind, k] of Object.entries(run.byKind))
+        console.log(
+          `  ${kind}: ${k.calls} calls, ${k.ran} executions; last answers ${Object.entries(k.finals)
+            .map(([c, n]) => `${n} ${c}`)
+            .join(', ')}`,
+        );
     }
     for (const c of checks) {
       console.log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`);

@@ -54,13 +54,24 @@ function sdk() {
   const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const { ReadBuffer, serializeMessage } = require('@modelcontextprotocol/sdk/shared/stdio.js');
   const z = require('zod');
-  return { McpServer, Client, InMemoryTransport, StdioServerTransport, StreamableHTTPServerTransport, StreamableHTTPClientTransport, ReadBuffer, serializeMessage, z };
+  return {
+    McpServer,
+    Client,
+    InMemoryTransport,
+    StdioServerTransport,
+    StreamableHTTPServerTransport,
+    StreamableHTTPClientTransport,
+    ReadBuffer,
+    serializeMessage,
+    z,
+  };
 }
 
 function payServer(m) {
   const server = new m.McpServer({ name: 'payments', version: '1.0.0' });
-  server.registerTool('pay', { inputSchema: { to: m.z.string(), amount: m.z.number(), memo: m.z.string() } },
-    async ({ to, amount }) => ({ content: [{ type: 'text', text: `paid ${amount} to ${to}` }] }));
+  server.registerTool('pay', { inputSchema: { to: m.z.string(), amount: m.z.number(), memo: m.z.string() } }, async ({ to, amount }) => ({
+    content: [{ type: 'text', text: `paid ${amount} to ${to}` }],
+  }));
   return server;
 }
 
@@ -102,8 +113,9 @@ function sdk2() {
   const { z } = require('zod');
   const factory = () => {
     const server = new McpServer({ name: 'payments', version: '1.0.0' });
-    server.registerTool('pay', { inputSchema: z.object({ to: z.string(), amount: z.number(), memo: z.string() }) },
-      async ({ to, amount }) => ({ content: [{ type: 'text', text: `paid ${amount} to ${to}` }] }));
+    server.registerTool('pay', { inputSchema: z.object({ to: z.string(), amount: z.number(), memo: z.string() }) }, async ({ to, amount }) => ({
+      content: [{ type: 'text', text: `paid ${amount} to ${to}` }],
+    }));
     return server;
   };
   return { createMcpHandler, Client, StreamableHTTPClientTransport, ReadBuffer, serializeMessage, serveStdio, StdioServerTransport, factory };
@@ -116,7 +128,9 @@ async function webServer(fetchFace) {
     for await (const chunk of req) chunks.push(chunk);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-    const response = await fetchFace(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? Buffer.concat(chunks) : undefined }));
+    const response = await fetchFace(
+      new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? Buffer.concat(chunks) : undefined }),
+    );
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   });
@@ -296,7 +310,11 @@ function stats(values) {
 }
 
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
-const loadAvg = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const loadAvg = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 function table(headers, rows) {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
@@ -315,7 +333,9 @@ async function runMcpGroup(opts) {
   const transports = opts.mcpTransports && opts.mcpTransports.length > 0 ? opts.mcpTransports : TRANSPORTS;
   const results = { loadAvgBefore: loadAvg(), transports: {} };
   console.log(`\n== mcp: one tools/call of a small payment tool ({ to, amount, memo }, zod, a policy that allows), SDK's Client and McpServer in one process`);
-  console.log(`   per-call wall and CPU (user + system of the process: client and server) in µs; ${rounds} interleaved rounds; load avg ${results.loadAvgBefore}`);
+  console.log(
+    `   per-call wall and CPU (user + system of the process: client and server) in µs; ${rounds} interleaved rounds; load avg ${results.loadAvgBefore}`,
+  );
   for (const transport of transports) {
     const n = Math.max(10, Math.round(BATCH[transport] * scale));
     const entries = [];
@@ -327,7 +347,8 @@ async function runMcpGroup(opts) {
     // Warm-up: each contender for --warmup ms (at least one batch).
     for (const e of entries) {
       const until = process.hrtime.bigint() + BigInt(Math.round(opts.warmupMs * 1e6));
-      do await batch(e.entry, n); while (process.hrtime.bigint() < until);
+      do await batch(e.entry, n);
+      while (process.hrtime.bigint() < until);
     }
     const ratios = { wall: {}, cpu: {} };
     for (const e of entries) {
@@ -358,16 +379,21 @@ async function runMcpGroup(opts) {
     });
     results.transports[transport] = { callsPerBatch: n, rows };
     console.log(`\n${transport}: ${n} calls per batch`);
-    console.log(table(
-      ['', 'wall µs', 'p10-p90', 'CPU µs', 'p10-p90', 'wall / alone', 'CPU / alone', 'CPU ratio p10-p90'],
-      rows.map((row) => [
-        row.contender,
-        fmt(row.wall.median), `${fmt(row.wall.p10)}-${fmt(row.wall.p90)}`,
-        fmt(row.cpu.median), `${fmt(row.cpu.p10)}-${fmt(row.cpu.p90)}`,
-        `${row.ratioWall.median.toFixed(2)}x`, `${row.ratioCpu.median.toFixed(2)}x`,
-        `${row.ratioCpu.p10.toFixed(2)}-${row.ratioCpu.p90.toFixed(2)}`,
-      ]),
-    ));
+    console.log(
+      table(
+        ['', 'wall µs', 'p10-p90', 'CPU µs', 'p10-p90', 'wall / alone', 'CPU / alone', 'CPU ratio p10-p90'],
+        rows.map((row) => [
+          row.contender,
+          fmt(row.wall.median),
+          `${fmt(row.wall.p10)}-${fmt(row.wall.p90)}`,
+          fmt(row.cpu.median),
+          `${fmt(row.cpu.p10)}-${fmt(row.cpu.p90)}`,
+          `${row.ratioWall.median.toFixed(2)}x`,
+          `${row.ratioCpu.median.toFixed(2)}x`,
+          `${row.ratioCpu.p10.toFixed(2)}-${row.ratioCpu.p90.toFixed(2)}`,
+        ]),
+      ),
+    );
   }
   results.loadAvgAfter = loadAvg();
   console.log(`\n   load avg after: ${results.loadAvgAfter}`);
@@ -404,8 +430,10 @@ async function runMcpSplit(opts) {
   const handler = (args) => ({ content: [{ type: 'text', text: `paid ${args.amount} to ${args.to}` }] });
   // The arguments as the gate's reading leaves them (an ArgumentsText: text and value decoded
   // with the message), taken by prepare; each step below runs on a reading of its own.
-  const prepare = (i) => tas.prepareToolCallAsync({ agentName: 'bench', toolName: 'pay', rawArguments: readOneMessage(text).rawArguments, schema, toolCallId: `${i}` });
-  const evaluate = (prepared, i) => tas.evaluateToolCall({ prepared, policy, policyContext: { toolCallId: `${i}`, argumentsSource: 'message_text' }, toolCallId: `${i}` });
+  const prepare = (i) =>
+    tas.prepareToolCallAsync({ agentName: 'bench', toolName: 'pay', rawArguments: readOneMessage(text).rawArguments, schema, toolCallId: `${i}` });
+  const evaluate = (prepared, i) =>
+    tas.evaluateToolCall({ prepared, policy, policyContext: { toolCallId: `${i}`, argumentsSource: 'message_text' }, toolCallId: `${i}` });
   let key = 0;
   const prefix = randomUUID();
   const steps = [
@@ -415,7 +443,24 @@ async function runMcpSplit(opts) {
     ['prepare (the arguments of the reading: zod, RFC 8785, SHA-256)', async (i) => prepare(i)],
     ['evaluate (gate policy context)', async (i) => evaluate(await prepare(i), i)],
     ['execute', async (i) => tas.executeToolCall(await evaluate(await prepare(i), i), handler)],
-    ['execute with memory receipts, a fresh key', async (i) => tas.executeToolCall(await tas.evaluateToolCall({ prepared: await tas.prepareToolCallAsync({ agentName: 'bench', toolName: 'pay', rawArguments: readOneMessage(text).rawArguments, schema, toolCallId: `${prefix}-${key++}` }), policy }), handler, { receipts })],
+    [
+      'execute with memory receipts, a fresh key',
+      async (i) =>
+        tas.executeToolCall(
+          await tas.evaluateToolCall({
+            prepared: await tas.prepareToolCallAsync({
+              agentName: 'bench',
+              toolName: 'pay',
+              rawArguments: readOneMessage(text).rawArguments,
+              schema,
+              toolCallId: `${prefix}-${key++}`,
+            }),
+            policy,
+          }),
+          handler,
+          { receipts },
+        ),
+    ],
   ];
   const stepTimes = steps.map(() => []);
   const time = async (fn) => {
@@ -429,7 +474,7 @@ async function runMcpSplit(opts) {
     for (const [, fn] of steps) await time(fn);
   }
   for (let r = 0; r < opts.rounds; r++) {
-    for (const e of (r % 2 === 0 ? entries : [...entries].reverse())) e.cpu.push((await batch(e.entry, n)).cpu);
+    for (const e of r % 2 === 0 ? entries : [...entries].reverse()) e.cpu.push((await batch(e.entry, n)).cpu);
     for (let s = 0; s < steps.length; s++) stepTimes[s].push(await time(steps[s][1]));
   }
   for (const e of entries) await e.entry.close();
@@ -440,12 +485,12 @@ async function runMcpSplit(opts) {
   // Steps two to seven each read the message first: the reading (step two) is taken off.
   const own = [med[0], med[1], med[2] - med[1], med[3] - med[1], med[4] - med[3], med[5] - med[4], med[6] - med[4]];
   console.log(`\nsplit of a gated call, linked pair, CPU µs per call, ${opts.rounds} rounds, load avg ${loadAvg()}`);
-  console.log(table(['', 'µs'], [
-    ['SDK alone', fmt(alone)],
-    ['gated', fmt(gated)],
-    ['difference', fmt(gated - alone)],
-    ...steps.map(([label], s) => [`  ${label}`, fmt(own[s])]),
-  ]));
+  console.log(
+    table(
+      ['', 'µs'],
+      [['SDK alone', fmt(alone)], ['gated', fmt(gated)], ['difference', fmt(gated - alone)], ...steps.map(([label], s) => [`  ${label}`, fmt(own[s])])],
+    ),
+  );
   return { alone, gated, steps: steps.map(([label], s) => ({ label, us: own[s] })) };
 }
 

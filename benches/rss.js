@@ -96,7 +96,10 @@ function measureRss(ids, className, ops) {
       maxBuffer: 1 << 20,
     });
     if (run.status !== 0 || run.error) {
-      results.push({ contender: id, error: `child exited with ${run.error ? run.error.message : run.signal || run.status}: ${(run.stderr || '').trim().split('\n').slice(-5).join(' | ')}` });
+      results.push({
+        contender: id,
+        error: `child exited with ${run.error ? run.error.message : run.signal || run.status}: ${(run.stderr || '').trim().split('\n').slice(-5).join(' | ')}`,
+      });
       continue;
     }
     const report = JSON.parse(run.stdout.trim().split('\n').pop());

@@ -32,7 +32,17 @@ const path = require('node:path');
 const { buildItems, sha256Envelope, SINK } = require('./contenders');
 
 function parse(argv) {
-  const opts = { baseline: null, classes: ['small', 'medium', 'deep'], rounds: 21, grants: false, receipts: false, sampleMs: 10, isolated: false, child: null, warmMs: 300 };
+  const opts = {
+    baseline: null,
+    classes: ['small', 'medium', 'deep'],
+    rounds: 21,
+    grants: false,
+    receipts: false,
+    sampleMs: 10,
+    isolated: false,
+    child: null,
+    warmMs: 300,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--baseline') opts.baseline = path.resolve(argv[++i]);
@@ -72,7 +82,13 @@ function receiptsLoopOf(pkg) {
   return async (r) => {
     if (calls % 10_000 === 0) receipts = pkg.createExecutionReceipts();
     calls += 1;
-    const prepared = pkg.prepareToolCall({ agentName: r.agentName, toolName: r.toolName, rawArguments: r.rawArguments, runId: 'bench', toolCallId: `call-${calls}` });
+    const prepared = pkg.prepareToolCall({
+      agentName: r.agentName,
+      toolName: r.toolName,
+      rawArguments: r.rawArguments,
+      runId: 'bench',
+      toolCallId: `call-${calls}`,
+    });
     const decision = await pkg.evaluateToolCall({ prepared, policy });
     return pkg.executeToolCall(decision, handler, { receipts });
   };
@@ -99,7 +115,12 @@ async function floor(r) {
 async function floorBare(r) {
   const argsCanonicalJson = JSON.stringify(JSON.parse(r.rawArguments));
   const snapshot = { argsCanonicalJson, proposalHash: sha256Envelope(r.agentName, r.toolName, argsCanonicalJson) };
-  const result = await policy({ agentName: r.agentName, toolName: r.toolName, parsedArguments: JSON.parse(snapshot.argsCanonicalJson), proposalHash: snapshot.proposalHash });
+  const result = await policy({
+    agentName: r.agentName,
+    toolName: r.toolName,
+    parsedArguments: JSON.parse(snapshot.argsCanonicalJson),
+    proposalHash: snapshot.proposalHash,
+  });
   if (result.decision !== 'allow') throw new Error('bench: not allowed');
   return handler(JSON.parse(snapshot.argsCanonicalJson));
 }
@@ -141,8 +162,14 @@ async function child(opts) {
   const n = Math.max(1, Math.round((opts.sampleMs * 1000) / again));
   const samples = [];
   for (let i = 0; i < 3; i++) samples.push(await batch(fn, requests, n));
-  const wall = quantile(samples.map((x) => x[0]), 0.5);
-  const cpu = quantile(samples.map((x) => x[1]), 0.5);
+  const wall = quantile(
+    samples.map((x) => x[0]),
+    0.5,
+  );
+  const cpu = quantile(
+    samples.map((x) => x[1]),
+    0.5,
+  );
   process.stdout.write(`${JSON.stringify([wall, cpu])}\n`);
 }
 
@@ -167,7 +194,9 @@ async function main() {
     if (base !== null) base.createApprovalGrants();
   }
   const load0 = os.loadavg();
-  console.log(`run loop comparison on Node ${process.version}, ${opts.rounds} interleaved rounds, ${opts.grants ? 'a grants object in the process' : 'no grants object'}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `run loop comparison on Node ${process.version}, ${opts.rounds} interleaved rounds, ${opts.grants ? 'a grants object in the process' : 'no grants object'}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}`,
+  );
   if (base !== null) console.log(`baseline: ${opts.baseline}`);
   for (const className of opts.classes) {
     const requests = buildItems(className).map((item) => ({ agentName: item.agentName, toolName: item.toolName, rawArguments: JSON.stringify(item.value) }));
@@ -207,8 +236,10 @@ async function main() {
       const c = cpu.get(name);
       const mw = quantile(w, 0.5);
       const mc = quantile(c, 0.5);
-      console.log(`  ${name.padEnd(22)}  ${mw.toFixed(2).padStart(8)} (${quantile(w, 0.1).toFixed(2)}-${quantile(w, 0.9).toFixed(2)})`.padEnd(52) +
-        `  ${(mw / floorWall).toFixed(2)}x  ${mc.toFixed(2).padStart(8)}  ${(mc / floorCpu).toFixed(2)}x`);
+      console.log(
+        `  ${name.padEnd(22)}  ${mw.toFixed(2).padStart(8)} (${quantile(w, 0.1).toFixed(2)}-${quantile(w, 0.9).toFixed(2)})`.padEnd(52) +
+          `  ${(mw / floorWall).toFixed(2)}x  ${mc.toFixed(2).padStart(8)}  ${(mc / floorCpu).toFixed(2)}x`,
+      );
     }
   }
 }
@@ -216,7 +247,9 @@ async function main() {
 /** --isolated: every entry of every round in a process of its own, interleaved as in main. */
 function isolated(opts) {
   const load0 = os.loadavg();
-  console.log(`run loop comparison on Node ${process.version}, ${opts.rounds} interleaved rounds, one process per entry and round, ${opts.grants ? 'a grants object in the process' : 'no grants object'}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `run loop comparison on Node ${process.version}, ${opts.rounds} interleaved rounds, one process per entry and round, ${opts.grants ? 'a grants object in the process' : 'no grants object'}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}`,
+  );
   if (opts.baseline !== null) console.log(`baseline: ${opts.baseline}`);
   for (const className of opts.classes) {
     const names = [];
@@ -254,8 +287,10 @@ function report(opts, className, names, sample) {
     const c = cpu.get(name);
     const mw = quantile(w, 0.5);
     const mc = quantile(c, 0.5);
-    console.log(`  ${name.padEnd(22)}  ${mw.toFixed(2).padStart(8)} (${quantile(w, 0.1).toFixed(2)}-${quantile(w, 0.9).toFixed(2)})`.padEnd(52) +
-      `  ${(mw / floorWall).toFixed(2)}x  ${mc.toFixed(2).padStart(8)}  ${(mc / floorCpu).toFixed(2)}x`);
+    console.log(
+      `  ${name.padEnd(22)}  ${mw.toFixed(2).padStart(8)} (${quantile(w, 0.1).toFixed(2)}-${quantile(w, 0.9).toFixed(2)})`.padEnd(52) +
+        `  ${(mw / floorWall).toFixed(2)}x  ${mc.toFixed(2).padStart(8)}  ${(mc / floorCpu).toFixed(2)}x`,
+    );
   }
 }
 

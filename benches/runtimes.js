@@ -71,7 +71,8 @@ function resolve(name) {
   if (line) {
     const major = Number(line[1]);
     const found = findNodeLine(major);
-    if (!found.file) return { name, label: `Node ${major}`, missing: `not found${found.tried && found.tried.length ? ` (tried ${found.tried.join('; ')})` : ''}` };
+    if (!found.file)
+      return { name, label: `Node ${major}`, missing: `not found${found.tried && found.tried.length ? ` (tried ${found.tried.join('; ')})` : ''}` };
     const here = found.file === process.execPath || found.source === 'this process';
     return { name, label: `Node ${found.version}`, file: found.file, args: [BENCH], here, node: true };
   }
@@ -119,7 +120,14 @@ function runMany(names, pass, jsonFile) {
     }
     const data = JSON.parse(fs.readFileSync(json, 'utf8'));
     fs.unlinkSync(json);
-    results[name] = { label: command.label, seconds: Math.round((Date.now() - started) / 1000), meta: data.meta, options: data.options, classes: {}, rssOneStep: data.rssOneStep || null };
+    results[name] = {
+      label: command.label,
+      seconds: Math.round((Date.now() - started) / 1000),
+      meta: data.meta,
+      options: data.options,
+      classes: {},
+      rssOneStep: data.rssOneStep || null,
+    };
     for (const [className, entry] of Object.entries(data.classes)) {
       const row = { full: {} };
       const full = entry.groups.full;
@@ -142,10 +150,13 @@ function runMany(names, pass, jsonFile) {
       const view = decode && decode.find((r) => r.id === 'decodeView-snapshot');
       const first = decode && decode.find((r) => r.id === 'decodeView-fresh');
       const parse = decode && decode.find((r) => r.id === 'JSON.parse');
-      if (view && parse) row.view = { median: view.medianUs, vsParse: parse.medianUs / view.medianUs, firstVsParse: first ? parse.medianUs / first.medianUs : null };
+      if (view && parse)
+        row.view = { median: view.medianUs, vsParse: parse.medianUs / view.medianUs, firstVsParse: first ? parse.medianUs / first.medianUs : null };
       results[name].classes[className] = row;
     }
-    console.log(`   done in ${results[name].seconds} s (${data.options.rounds} rounds, load average ${data.meta.loadAvg.join(' ')}, commit ${data.meta.commit})`);
+    console.log(
+      `   done in ${results[name].seconds} s (${data.options.rounds} rounds, load average ${data.meta.loadAvg.join(' ')}, commit ${data.meta.commit})`,
+    );
   }
 
   if (jsonFile) {
@@ -171,16 +182,27 @@ function runMany(names, pass, jsonFile) {
         console.log(`| ${className} | ${fmt(row.package.median)} (${fmt(row.package.p10)}–${fmt(row.package.p90)}) | ${cells.join(' | ')} |`);
       }
       const slower = rows.filter(([, row]) => row.full['strict-reference'] && row.full['strict-reference'].ratio < 1);
-      console.log(slower.length === 0
-        ? `${r.label}: the package is faster than its own strict JavaScript reference on every payload`
-        : `${r.label}: SLOWER than its own strict JavaScript reference on ${slower.map(([c, row]) => `${c} (${row.full['strict-reference'].ratio.toFixed(2)}x)`).join(', ')}`);
+      console.log(
+        slower.length === 0
+          ? `${r.label}: the package is faster than its own strict JavaScript reference on every payload`
+          : `${r.label}: SLOWER than its own strict JavaScript reference on ${slower.map(([c, row]) => `${c} (${row.full['strict-reference'].ratio.toFixed(2)}x)`).join(', ')}`,
+      );
     }
     const canonRows = Object.entries(r.classes).filter(([, row]) => row.canonicalize);
-    if (canonRows.length > 0) console.log(`${r.label}: canonicalize alone, reference / package: ${canonRows.map(([c, row]) => `${c} ${row.canonicalize.vsReference.toFixed(2)}x`).join(', ')}`);
+    if (canonRows.length > 0)
+      console.log(
+        `${r.label}: canonicalize alone, reference / package: ${canonRows.map(([c, row]) => `${c} ${row.canonicalize.vsReference.toFixed(2)}x`).join(', ')}`,
+      );
     const viewRows = Object.entries(r.classes).filter(([, row]) => row.view);
-    if (viewRows.length > 0) console.log(`${r.label}: JSON.parse / decodeView(snapshot), again (first view): ${viewRows.map(([c, row]) => `${c} ${row.view.vsParse.toFixed(2)}x (${row.view.firstVsParse === null ? '-' : row.view.firstVsParse.toFixed(2)}x)`).join(', ')}`);
+    if (viewRows.length > 0)
+      console.log(
+        `${r.label}: JSON.parse / decodeView(snapshot), again (first view): ${viewRows.map(([c, row]) => `${c} ${row.view.vsParse.toFixed(2)}x (${row.view.firstVsParse === null ? '-' : row.view.firstVsParse.toFixed(2)}x)`).join(', ')}`,
+      );
     const one = r.rssOneStep && r.rssOneStep.find((x) => x.contender === 'package' && !x.error);
-    if (one) console.log(`${r.label}: peak RSS of one full step on large: +${(one.peakDelta / 1048576).toFixed(1)} MiB, ${one.peakPerJsonByte.toFixed(2)}x its canonical JSON`);
+    if (one)
+      console.log(
+        `${r.label}: peak RSS of one full step on large: +${(one.peakDelta / 1048576).toFixed(1)} MiB, ${one.peakPerJsonByte.toFixed(2)}x its canonical JSON`,
+      );
   }
   return results;
 }

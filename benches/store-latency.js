@@ -55,7 +55,10 @@ async function measure(store, count) {
     claim.push(Number(process.hrtime.bigint() - t) / 1e6);
     if (held !== null) throw new Error('a new key was not claimed');
     t = process.hrtime.bigint();
-    const done = await store.completeReceipt({ ...key, claimId, status: 'completed', completedAt: now, resultJson: '{"ok":true}', expiresAt: now + 3_600_000 }, now);
+    const done = await store.completeReceipt(
+      { ...key, claimId, status: 'completed', completedAt: now, resultJson: '{"ok":true}', expiresAt: now + 3_600_000 },
+      now,
+    );
     complete.push(Number(process.hrtime.bigint() - t) / 1e6);
     if (done !== true) throw new Error('a claim was not completed');
   }

@@ -16,17 +16,7 @@
 
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
-const {
-  PROGRAM,
-  EXIT_OK,
-  EXIT_MISMATCH,
-  EXIT_USAGE,
-  EXIT_REJECTED,
-  EXIT_INTERNAL,
-  UsageError,
-  InputRejected,
-  LoadFailure,
-} = require('./shared/errors.js');
+const { PROGRAM, EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_REJECTED, EXIT_INTERNAL, UsageError, InputRejected, LoadFailure } = require('./shared/errors.js');
 const { quoteArgument, writeJson } = require('./shared/output.js');
 
 /** The commands, in the order help lists them: adding one is a module and a line here. */
@@ -276,7 +266,8 @@ function parseCommandLine(argv) {
   }
   if (spec.operands === 'subcommand') return { command, values, operands };
   if (spec.operands === 2) {
-    if (operands.length !== 2) throw new UsageError(`${command} compares two files (APPROVED PROPOSED), but ${operands.length} ${operands.length === 1 ? 'was' : 'were'} given`);
+    if (operands.length !== 2)
+      throw new UsageError(`${command} compares two files (APPROVED PROPOSED), but ${operands.length} ${operands.length === 1 ? 'was' : 'were'} given`);
     if (operands[0] === '-' && operands[1] === '-') throw new UsageError(`${command} reads standard input for one file at most`);
     return { command, values, files: operands };
   }

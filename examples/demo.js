@@ -5,7 +5,12 @@
 
 const { z } = require('zod');
 const {
-  createSnapshot, decodeView, prepareToolCall, evaluateToolCall, executeToolCall, isToolCallNotAllowedError,
+  createSnapshot,
+  decodeView,
+  prepareToolCall,
+  evaluateToolCall,
+  executeToolCall,
+  isToolCallNotAllowedError,
   ToolArgumentsValidationError,
 } = require('..');
 

@@ -46,7 +46,8 @@ const transfer = tool(async ({ to, cents }) => `sent ${cents} cents to ${to}`, {
 });
 
 const policy = {
-  transfer: (input) => (input.parsedArguments.cents <= 1000 ? { decision: 'allow', reason: 'small transfer' } : { decision: 'require_approval', reason: 'large transfer' }),
+  transfer: (input) =>
+    input.parsedArguments.cents <= 1000 ? { decision: 'allow', reason: 'small transfer' } : { decision: 'require_approval', reason: 'large transfer' },
 };
 
 const grants = createApprovalGrants();

@@ -24,7 +24,8 @@ function policy(input) {
 
 const gate = createOpenAIAgentsGate({ agentName: 'Payments assistant', policy, grants: createApprovalGrants() }); // gate
 
-const transfer = gate.tool({ // gate: was tool({ ..., needsApproval })
+const transfer = gate.tool({
+  // gate: was tool({ ..., needsApproval })
   name: 'transfer',
   description: 'Send money',
   parameters: Transfer,
@@ -39,7 +40,8 @@ function makeAgent(model) {
 async function runAgent(agent, question, review) {
   let result = await run(agent, question);
   while (result.interruptions.length > 0) {
-    for (const { interruption, proposal } of gate.pending(result.state)) { // gate: was result.interruptions
+    for (const { interruption, proposal } of gate.pending(result.state)) {
+      // gate: was result.interruptions
       if (proposal !== undefined && review(proposal)) await gate.approve(result.state, interruption, proposal); // gate: was state.approve
       else result.state.reject(interruption);
     }

@@ -37,8 +37,4 @@ export interface SnapshotDiffEntry {
  * @throws {TypeError} code `ERR_INVALID_ARG_VALUE` when the agents or the tools differ;
  * `ERR_INVALID_ARG_TYPE` when `options` is not an object or is a Proxy.
  */
-export declare function diffSnapshots(
-  approved: unknown,
-  proposed: unknown,
-  options?: { includeValues?: boolean },
-): readonly SnapshotDiffEntry[];
+export declare function diffSnapshots(approved: unknown, proposed: unknown, options?: { includeValues?: boolean }): readonly SnapshotDiffEntry[];

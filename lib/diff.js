@@ -18,8 +18,19 @@ const P = require('./primordials');
 
 // Captured when the package loaded (this module loads at first use).
 const {
-  ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ObjectKeys, ObjectSetPrototypeOf,
-  ArrayIsArray, ArrayPrototypeSort, StringPrototypeCharCodeAt, StringPrototypeSlice, JSONParse, SafeTypeError, isProxy,
+  ObjectDefineProperty,
+  ObjectFreeze,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectHasOwn,
+  ObjectKeys,
+  ObjectSetPrototypeOf,
+  ArrayIsArray,
+  ArrayPrototypeSort,
+  StringPrototypeCharCodeAt,
+  StringPrototypeSlice,
+  JSONParse,
+  SafeTypeError,
+  isProxy,
 } = P;
 
 /** A TypeError with a Node-style code; the message never holds a name, key or value. */
@@ -94,7 +105,13 @@ function differences(approvedRoot, proposedRoot, includeValues) {
     stack[top++] = has;
   };
   const emit = (path, kind, a, b) => {
-    ObjectDefineProperty(out, count++, { __proto__: null, value: entry(path, kind, includeValues, a, b), enumerable: true, writable: true, configurable: true });
+    ObjectDefineProperty(out, count++, {
+      __proto__: null,
+      value: entry(path, kind, includeValues, a, b),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   };
   push('', approvedRoot, proposedRoot, 3);
   while (top > 0) {

@@ -25,19 +25,71 @@ export type ToolCallPairingCode = 'missing_call_id' | 'duplicate_call_id' | 'unp
 
 /** The issue codes of zod 3 and zod 4 (`unknown` for a code outside them). */
 export type ZodIssueCode =
-  | 'invalid_type' | 'invalid_literal' | 'custom' | 'invalid_union' | 'invalid_union_discriminator'
-  | 'invalid_enum_value' | 'unrecognized_keys' | 'invalid_arguments' | 'invalid_return_type' | 'invalid_date'
-  | 'invalid_string' | 'too_small' | 'too_big' | 'invalid_intersection_types' | 'not_multiple_of' | 'not_finite'
-  | 'invalid_format' | 'invalid_key' | 'invalid_element' | 'invalid_value' | 'unknown';
+  | 'invalid_type'
+  | 'invalid_literal'
+  | 'custom'
+  | 'invalid_union'
+  | 'invalid_union_discriminator'
+  | 'invalid_enum_value'
+  | 'unrecognized_keys'
+  | 'invalid_arguments'
+  | 'invalid_return_type'
+  | 'invalid_date'
+  | 'invalid_string'
+  | 'too_small'
+  | 'too_big'
+  | 'invalid_intersection_types'
+  | 'not_multiple_of'
+  | 'not_finite'
+  | 'invalid_format'
+  | 'invalid_key'
+  | 'invalid_element'
+  | 'invalid_value'
+  | 'unknown';
 
 /** The JSON Schema keywords fromJsonSchema's issues can name in `issueCodes`. */
 export type JsonSchemaIssueKeyword =
-  | 'type' | 'required' | 'enum' | 'const' | 'format' | 'pattern' | 'minimum' | 'maximum' | 'exclusiveMinimum'
-  | 'exclusiveMaximum' | 'multipleOf' | 'minLength' | 'maxLength' | 'minItems' | 'maxItems' | 'uniqueItems'
-  | 'minProperties' | 'maxProperties' | 'additionalProperties' | 'unevaluatedProperties' | 'unevaluatedItems'
-  | 'propertyNames' | 'dependentRequired' | 'dependentSchemas' | 'dependencies' | 'if' | 'not' | 'anyOf' | 'oneOf'
-  | 'allOf' | 'contains' | 'minContains' | 'maxContains' | 'items' | 'prefixItems' | 'additionalItems' | 'false schema'
-  | 'formatMinimum' | 'formatMaximum' | 'formatExclusiveMinimum' | 'formatExclusiveMaximum';
+  | 'type'
+  | 'required'
+  | 'enum'
+  | 'const'
+  | 'format'
+  | 'pattern'
+  | 'minimum'
+  | 'maximum'
+  | 'exclusiveMinimum'
+  | 'exclusiveMaximum'
+  | 'multipleOf'
+  | 'minLength'
+  | 'maxLength'
+  | 'minItems'
+  | 'maxItems'
+  | 'uniqueItems'
+  | 'minProperties'
+  | 'maxProperties'
+  | 'additionalProperties'
+  | 'unevaluatedProperties'
+  | 'unevaluatedItems'
+  | 'propertyNames'
+  | 'dependentRequired'
+  | 'dependentSchemas'
+  | 'dependencies'
+  | 'if'
+  | 'not'
+  | 'anyOf'
+  | 'oneOf'
+  | 'allOf'
+  | 'contains'
+  | 'minContains'
+  | 'maxContains'
+  | 'items'
+  | 'prefixItems'
+  | 'additionalItems'
+  | 'false schema'
+  | 'formatMinimum'
+  | 'formatMaximum'
+  | 'formatExclusiveMinimum'
+  | 'formatExclusiveMaximum';
 
 /** Tool arguments rejected at one stage of the RFC-0016 pipeline. */
 export declare class ToolArgumentsValidationError extends Error {
@@ -70,13 +122,15 @@ export declare class ToolArgumentsValidationError extends Error {
 }
 
 /** The codes of a ToolCallNotAllowedError. */
-export type ToolCallNotAllowedCode =
-  | 'not_allowed' | 'already_executed' | 'not_a_decision' | 'grant_unavailable'
-  | ExecutionReceiptCode;
+export type ToolCallNotAllowedCode = 'not_allowed' | 'already_executed' | 'not_a_decision' | 'grant_unavailable' | ExecutionReceiptCode;
 
 /** The codes execution receipts add (docs/receipts.md). */
 export type ExecutionReceiptCode =
-  | 'call_id_required' | 'call_already_executed' | 'call_id_conflict' | 'execution_in_progress' | 'outcome_unknown'
+  | 'call_id_required'
+  | 'call_already_executed'
+  | 'call_id_conflict'
+  | 'execution_in_progress'
+  | 'outcome_unknown'
   | 'receipt_store_unavailable';
 
 /** executeToolCall refused to run the handler; nothing ran. */

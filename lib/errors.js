@@ -54,8 +54,13 @@ const HEX = '0123456789abcdef';
 /** Whether UTF-16 unit `c` must not appear raw in a log line (see escapeName). */
 function needsEscape(c) {
   return (
-    c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0x7f && c <= 0x9f) || // C0, quote, backslash, DEL, C1 (with U+0085)
-    c === 0x061c || c === 0x200e || c === 0x200f || // bidi marks
+    c < 0x20 ||
+    c === 0x22 ||
+    c === 0x5c ||
+    (c >= 0x7f && c <= 0x9f) || // C0, quote, backslash, DEL, C1 (with U+0085)
+    c === 0x061c ||
+    c === 0x200e ||
+    c === 0x200f || // bidi marks
     (c >= 0x2028 && c <= 0x202e) || // line and paragraph separators, bidi embeddings and overrides
     (c >= 0x2066 && c <= 0x2069) || // bidi isolates
     (c >= 0xd800 && c <= 0xdfff) // surrogates: kept when paired, escaped when lone
@@ -194,8 +199,15 @@ const NOT_ALLOWED_REASONS = {
 
 /** The codes of ToolCallNotAllowedError, in a frozen array. */
 const NOT_ALLOWED_CODES = ObjectFreeze([
-  'not_allowed', 'already_executed', 'not_a_decision', 'grant_unavailable',
-  'call_id_required', 'call_already_executed', 'call_id_conflict', 'execution_in_progress', 'outcome_unknown',
+  'not_allowed',
+  'already_executed',
+  'not_a_decision',
+  'grant_unavailable',
+  'call_id_required',
+  'call_already_executed',
+  'call_id_conflict',
+  'execution_in_progress',
+  'outcome_unknown',
   'receipt_store_unavailable',
 ]);
 
@@ -345,7 +357,11 @@ const FAILED = binding.FAILED;
  * defined here so that the package exports them without loading the run loop.
  */
 const RUNTIME_REASONS = P.ObjectFreeze([
-  'policy_mutated_arguments', 'policy_error', 'invalid_policy_result', 'policy_not_configured', 'grant_store_unavailable',
+  'policy_mutated_arguments',
+  'policy_error',
+  'invalid_policy_result',
+  'policy_not_configured',
+  'grant_store_unavailable',
 ]);
 
 module.exports = {

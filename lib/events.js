@@ -54,10 +54,13 @@ const SPEND = tracing('spend');
  * sub-channels'.)
  */
 function observed(channels) {
-  return channels !== null && (
-    channels.start.hasSubscribers === true || channels.end.hasSubscribers === true ||
-    channels.asyncStart.hasSubscribers === true || channels.asyncEnd.hasSubscribers === true ||
-    channels.error.hasSubscribers === true
+  return (
+    channels !== null &&
+    (channels.start.hasSubscribers === true ||
+      channels.end.hasSubscribers === true ||
+      channels.asyncStart.hasSubscribers === true ||
+      channels.asyncEnd.hasSubscribers === true ||
+      channels.error.hasSubscribers === true)
   );
 }
 
@@ -185,5 +188,16 @@ function failureFields(context, error, stage, fallback) {
 }
 
 module.exports = {
-  PREPARE, EVALUATE, EXECUTE, GRANT, SPEND, observed, publish, runStarted, traceAsync, setField, attemptIdOf, failureFields,
+  PREPARE,
+  EVALUATE,
+  EXECUTE,
+  GRANT,
+  SPEND,
+  observed,
+  publish,
+  runStarted,
+  traceAsync,
+  setField,
+  attemptIdOf,
+  failureFields,
 };

@@ -28,7 +28,7 @@ function isMusl() {
   if (/\/(?:ld-musl-|libc\.musl-)[^\n/]*$/m.test(maps)) return true;
   if (/\/(?:libc\.so\.6|libc-[0-9.]+\.so)$/m.test(maps)) return false;
   try {
-    return !(/** @type {{ header: { glibcVersionRuntime?: string } }} */ (process.report.getReport())).header.glibcVersionRuntime;
+    return !(/** @type {{ header: { glibcVersionRuntime?: string } }} */ (process.report.getReport()).header.glibcVersionRuntime);
   } catch {
     return existsSync('/etc/alpine-release');
   }
@@ -53,19 +53,25 @@ const PREBUILT = ['linux-x64-gnu', 'linux-arm64-gnu', 'linux-x64-musl', 'linux-a
 function noBinaryMessage(triple, local, packageName) {
   const head = `tool-argument-snapshot has no native binary for this platform (${triple}, Node ${process.version})`;
   if (existsSync(`${PACKAGE_DIR}Cargo.toml`)) {
-    return `${head}: this is a source checkout and ${local} is not built yet. Build it here: \`npm install\` ` +
-      '(installs the build tools, then builds) or, after that, `npm run build`; both need a stable Rust toolchain (https://rustup.rs).';
+    return (
+      `${head}: this is a source checkout and ${local} is not built yet. Build it here: \`npm install\` ` +
+      '(installs the build tools, then builds) or, after that, `npm run build`; both need a stable Rust toolchain (https://rustup.rs).'
+    );
   }
   if (PREBUILT.includes(triple)) {
-    return `${head}: its platform package ${packageName}, which holds the binary, is not installed. npm installs it ` +
+    return (
+      `${head}: its platform package ${packageName}, which holds the binary, is not installed. npm installs it ` +
       'with tool-argument-snapshot as an optional dependency, unless optional dependencies are omitted ' +
       '(--omit=optional, --no-optional) or a lockfile made without it is reused. Install it at the same version: ' +
       `\`npm install ${packageName}@${version}\` (from a local pack: the ${packageName}-${version}.tgz that ` +
-      '`npm run pack:local` wrote beside the main tarball).';
+      '`npm run pack:local` wrote beside the main tarball).'
+    );
   }
-  return `${head}: prebuilt binaries exist for ${PREBUILT.join(', ')} only. Build one from source: clone the ` +
+  return (
+    `${head}: prebuilt binaries exist for ${PREBUILT.join(', ')} only. Build one from source: clone the ` +
     'repository, install a stable Rust toolchain (https://rustup.rs), run `npm install` in the clone (it builds the ' +
-    'addon), then install that folder in your project (`npm install /path/to/the/clone`).';
+    'addon), then install that folder in your project (`npm install /path/to/the/clone`).'
+  );
 }
 
 function load() {

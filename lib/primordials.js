@@ -30,7 +30,12 @@ class SafeSet extends Set {
 for (const key of ['has', 'add', 'delete', 'clear']) {
   Object.defineProperty(SafeSet.prototype, key, { __proto__: null, value: Set.prototype[key], writable: false, enumerable: false, configurable: false });
 }
-Object.defineProperty(SafeSet.prototype, 'size', { __proto__: null, get: Object.getOwnPropertyDescriptor(Set.prototype, 'size').get, enumerable: false, configurable: false });
+Object.defineProperty(SafeSet.prototype, 'size', {
+  __proto__: null,
+  get: Object.getOwnPropertyDescriptor(Set.prototype, 'size').get,
+  enumerable: false,
+  configurable: false,
+});
 Object.freeze(SafeSet.prototype);
 Object.freeze(SafeSet);
 

@@ -9,7 +9,16 @@
 const { invalidArgument } = require('./errors');
 const P = require('./primordials');
 
-const { ObjectDefineProperty, ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn, ObjectGetPrototypeOf, ObjectPrototypeLookupGetter, ObjectPrototypeLookupSetter, isProxy } = P;
+const {
+  ObjectDefineProperty,
+  ObjectFreeze,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectHasOwn,
+  ObjectGetPrototypeOf,
+  ObjectPrototypeLookupGetter,
+  ObjectPrototypeLookupSetter,
+  isProxy,
+} = P;
 // Captured when the package loaded (the run loop loads at its first use).
 const { isPromise, SafePromise, PromisePrototype, PromisePrototypeThen, promiseSpeciesGetter, SymbolSpecies, ObjectIsExtensible, ReflectDeleteProperty } = P;
 
@@ -21,9 +30,14 @@ const { isPromise, SafePromise, PromisePrototype, PromisePrototypeThen, promiseS
  * comes first, so the getter and setter lookups stop at that own property.
  */
 function promiseDefaultsIntact() {
-  return ObjectHasOwn(PromisePrototype, 'constructor') && ObjectPrototypeLookupGetter(PromisePrototype, 'constructor') === undefined &&
-    ObjectPrototypeLookupSetter(PromisePrototype, 'constructor') === undefined && PromisePrototype.constructor === SafePromise &&
-    ObjectHasOwn(SafePromise, SymbolSpecies) && ObjectPrototypeLookupGetter(SafePromise, SymbolSpecies) === promiseSpeciesGetter;
+  return (
+    ObjectHasOwn(PromisePrototype, 'constructor') &&
+    ObjectPrototypeLookupGetter(PromisePrototype, 'constructor') === undefined &&
+    ObjectPrototypeLookupSetter(PromisePrototype, 'constructor') === undefined &&
+    PromisePrototype.constructor === SafePromise &&
+    ObjectHasOwn(SafePromise, SymbolSpecies) &&
+    ObjectPrototypeLookupGetter(SafePromise, SymbolSpecies) === promiseSpeciesGetter
+  );
 }
 
 /** Whether Promise.prototype.then on this native promise would run only engine code. */
@@ -103,9 +117,13 @@ function handleRejection(promise) {
  * past %Promise.prototype%.
  */
 function awaitLooksUpNothing(promise) {
-  return ObjectGetPrototypeOf(promise) === PromisePrototype && !ObjectHasOwn(promise, 'constructor') &&
-    ObjectHasOwn(PromisePrototype, 'constructor') && ObjectPrototypeLookupGetter(PromisePrototype, 'constructor') === undefined &&
-    PromisePrototype.constructor === SafePromise;
+  return (
+    ObjectGetPrototypeOf(promise) === PromisePrototype &&
+    !ObjectHasOwn(promise, 'constructor') &&
+    ObjectHasOwn(PromisePrototype, 'constructor') &&
+    ObjectPrototypeLookupGetter(PromisePrototype, 'constructor') === undefined &&
+    PromisePrototype.constructor === SafePromise
+  );
 }
 
 /**
@@ -142,10 +160,16 @@ const UNATTACHABLE = 'the promise cannot be awaited without running code of its 
 
 /** Settles a native promise to a box ({ ok, value }), running none of its code. */
 function settleNative(promise) {
-  return ours(new SafePromise((resolve) => {
-    const attached = attach(promise, (value) => resolve(box(true, value)), (error) => resolve(box(false, error)));
-    if (!attached) resolve(box(false, invalidArgument(UNATTACHABLE)));
-  }));
+  return ours(
+    new SafePromise((resolve) => {
+      const attached = attach(
+        promise,
+        (value) => resolve(box(true, value)),
+        (error) => resolve(box(false, error)),
+      );
+      if (!attached) resolve(box(false, invalidArgument(UNATTACHABLE)));
+    }),
+  );
 }
 
 /**

@@ -9,8 +9,7 @@
 // proposal hash aioc 0.2.8 computes for `{}`; none of it is produced by the package.
 
 const LONG = 'x'.repeat(1100);
-const EXPECTED_JSON =
-  '{"a":"\u{1F600}\u00e9","b":[1e+21,0.1,-5e-7],"l":"' + LONG + '\u0080","\u0080\u00e9\u009f":"\u0085\u00ff"}';
+const EXPECTED_JSON = '{"a":"\u{1F600}\u00e9","b":[1e+21,0.1,-5e-7],"l":"' + LONG + '\u0080","\u0080\u00e9\u009f":"\u0085\u00ff"}';
 const EXPECTED_HASH = '486e7d858f077daf704366bd7f7742a58955c40c0e173da363ab9fa5f47f4a41';
 
 /** Throws when `canonicalize` or `createSnapshot` give anything but the known results. */
@@ -19,8 +18,7 @@ function checkEngine(canonicalize, createSnapshot) {
   try {
     const value = { '\u0080\u00e9\u009f': '\u0085\u00ff', l: LONG + '\u0080', b: [1e21, 0.1, -5e-7], a: '\u{1F600}\u00e9' };
     exact =
-      canonicalize(value) === EXPECTED_JSON &&
-      createSnapshot({ agentName: 'Policy unit agent', toolName: 'ping', value: {} }).proposalHash === EXPECTED_HASH;
+      canonicalize(value) === EXPECTED_JSON && createSnapshot({ agentName: 'Policy unit agent', toolName: 'ping', value: {} }).proposalHash === EXPECTED_HASH;
   } catch {
     exact = false;
   }

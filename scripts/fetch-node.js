@@ -63,8 +63,12 @@ function run(command, args, options) {
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
     child.on('error', (error) => resolve({ status: null, stdout, stderr: `${stderr}${error.message}` }));
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
@@ -108,7 +112,9 @@ async function main() {
   const log = opts.quiet ? () => {} : (line) => process.stdout.write(`${line}\n`);
   const platform = PLATFORMS[process.platform];
   if (platform === undefined || !['x64', 'arm64'].includes(process.arch)) {
-    process.stderr.write(`fetch-node: no node-<os>-<cpu> package layout known for ${process.platform}-${process.arch}; set NODE<major>_BINARY to a binary instead\n`);
+    process.stderr.write(
+      `fetch-node: no node-<os>-<cpu> package layout known for ${process.platform}-${process.arch}; set NODE<major>_BINARY to a binary instead\n`,
+    );
     process.exit(1);
   }
   const packageName = `node-${platform}-${process.arch}`;
@@ -118,20 +124,22 @@ async function main() {
   try {
     const started = Date.now();
     // All lines at once: the downloads overlap; each extraction reads one tarball.
-    await Promise.all(opts.majors.map(async (major) => {
-      const existing = versionOf(fetchedNode(major));
-      if (!opts.force && existing !== null && nodeMajor(existing) === major) {
-        log(`node ${major}: ${existing} already at ${path.relative(process.cwd(), fetchedNode(major))} (--force fetches again)`);
-        return;
-      }
-      try {
-        const version = await fetchLine(major, packageName, work);
-        log(`node ${major}: ${version} from ${packageName}@${major} at ${path.relative(process.cwd(), fetchedNode(major))}`);
-      } catch (error) {
-        failed++;
-        process.stderr.write(`node ${major}: not fetched: ${error.message}\n`);
-      }
-    }));
+    await Promise.all(
+      opts.majors.map(async (major) => {
+        const existing = versionOf(fetchedNode(major));
+        if (!opts.force && existing !== null && nodeMajor(existing) === major) {
+          log(`node ${major}: ${existing} already at ${path.relative(process.cwd(), fetchedNode(major))} (--force fetches again)`);
+          return;
+        }
+        try {
+          const version = await fetchLine(major, packageName, work);
+          log(`node ${major}: ${version} from ${packageName}@${major} at ${path.relative(process.cwd(), fetchedNode(major))}`);
+        } catch (error) {
+          failed++;
+          process.stderr.write(`node ${major}: not fetched: ${error.message}\n`);
+        }
+      }),
+    );
     log(`fetch-node: ${opts.majors.length - failed} of ${opts.majors.length} line(s) ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

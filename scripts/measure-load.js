@@ -36,7 +36,8 @@ function parse(argv) {
     else if (arg === '--node' && value) options.nodes.push(argv[++i]);
     else if (arg === '--from' && value) options.from = path.resolve(argv[++i]);
     else if (arg === '--tarballs' && value) options.tarballs = path.resolve(argv[++i]);
-    else throw new Error(`unknown argument ${JSON.stringify(arg)}; usage: node scripts/measure-load.js [--runs N] [--node BIN]... [--from DIR] [--tarballs DIR]`);
+    else
+      throw new Error(`unknown argument ${JSON.stringify(arg)}; usage: node scripts/measure-load.js [--runs N] [--node BIN]... [--from DIR] [--tarballs DIR]`);
   }
   if (!Number.isInteger(options.runs) || options.runs < 1) throw new Error('--runs must be a positive integer');
   if (options.nodes.length === 0) options.nodes.push(process.execPath);
@@ -45,13 +46,17 @@ function parse(argv) {
 
 /** Packed size, unpacked size (sum of file sizes) and file count of each .tgz in `dir`. */
 function tarballSizes(dir) {
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.tgz')).sort().map((file) => {
-    const listing = spawnSync('tar', ['-tzvf', path.join(dir, file)], { encoding: 'utf8' });
-    if (listing.status !== 0) throw new Error(`tar -tzvf ${file}: ${listing.stderr}`);
-    const lines = listing.stdout.split('\n').filter(Boolean);
-    const unpacked = lines.reduce((sum, line) => sum + Number(line.split(/\s+/)[2]), 0);
-    return { file, packed: fs.statSync(path.join(dir, file)).size, unpacked, files: lines.length };
-  });
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.tgz'))
+    .sort()
+    .map((file) => {
+      const listing = spawnSync('tar', ['-tzvf', path.join(dir, file)], { encoding: 'utf8' });
+      if (listing.status !== 0) throw new Error(`tar -tzvf ${file}: ${listing.stderr}`);
+      const lines = listing.stdout.split('\n').filter(Boolean);
+      const unpacked = lines.reduce((sum, line) => sum + Number(line.split(/\s+/)[2]), 0);
+      return { file, packed: fs.statSync(path.join(dir, file)).size, unpacked, files: lines.length };
+    });
 }
 
 const SAMPLE = `
@@ -103,13 +108,36 @@ function main() {
       samples[i].push(JSON.parse(out.stdout));
     });
   }
-  console.log(`require('tool-argument-snapshot') from ${options.from}, ${options.runs} fresh processes per Node, on ${os.cpus().length} CPUs (${os.cpus()[0].model.trim()}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `require('tool-argument-snapshot') from ${options.from}, ${options.runs} fresh processes per Node, on ${os.cpus().length} CPUs (${os.cpus()[0].model.trim()}), load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   options.nodes.forEach((bin, i) => {
     const s = samples[i];
     console.log(`Node ${versions[i]}:`);
-    console.log(`  require time: ${summary(s.map((x) => x.ms), 'ms', 1)}`);
-    console.log(`  RSS after:    ${summary(s.map((x) => x.rss / 2 ** 20), 'MiB', 1)}`);
-    console.log(`  RSS growth:   ${summary(s.map((x) => x.grew / 2 ** 20), 'MiB', 1)}`);
+    console.log(
+      `  require time: ${summary(
+        s.map((x) => x.ms),
+        'ms',
+        1,
+      )}`,
+    );
+    console.log(
+      `  RSS after:    ${summary(
+        s.map((x) => x.rss / 2 ** 20),
+        'MiB',
+        1,
+      )}`,
+    );
+    console.log(
+      `  RSS growth:   ${summary(
+        s.map((x) => x.grew / 2 ** 20),
+        'MiB',
+        1,
+      )}`,
+    );
   });
 }
 

@@ -57,7 +57,9 @@ function npm(args, cwd) {
     ? spawnSync(process.execPath, [execPath, ...args], { cwd, env: npmEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
     : spawnSync('npm', args, { cwd, env: npmEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, shell: process.platform === 'win32' });
   if (result.status !== 0) {
-    throw new PackError(`npm ${args.join(' ')} failed in ${cwd} (status ${result.status}${result.error ? `, ${result.error.message}` : ''}):\n${result.stderr}`);
+    throw new PackError(
+      `npm ${args.join(' ')} failed in ${cwd} (status ${result.status}${result.error ? `, ${result.error.message}` : ''}):\n${result.stderr}`,
+    );
   }
   return result.stdout;
 }
@@ -184,8 +186,10 @@ function parse(argv) {
 function main() {
   if (process.argv[2] === '--refuse-publish') {
     // prepublishOnly of the clone: its manifest is the developer's (scripts, devDependencies).
-    throw new PackError('do not publish the clone\'s folder: its package.json carries the development scripts and ' +
-      'dependencies. Stage the package and publish that: npm run pack:release -- DIR && npm publish DIR');
+    throw new PackError(
+      "do not publish the clone's folder: its package.json carries the development scripts and " +
+        'dependencies. Stage the package and publish that: npm run pack:release -- DIR && npm publish DIR',
+    );
   }
   const options = parse(process.argv.slice(2));
   if (options.release) {

@@ -37,7 +37,14 @@ host.resolveModuleNameLiterals = (literals, containingFile, redirectedReference,
     const mode = ts.getModeForUsageLocation(containingSourceFile, literal, options);
     const resolved = ts.resolveModuleName(literal.text, containingFile, options, host, undefined, redirectedReference, mode);
     const module = resolved.resolvedModule;
-    if (module === undefined || !literal.text.startsWith('.') || !isPackageCode(containingFile) || !module.resolvedFileName.endsWith('.d.ts') || literal.text.endsWith('.d.ts')) return resolved;
+    if (
+      module === undefined ||
+      !literal.text.startsWith('.') ||
+      !isPackageCode(containingFile) ||
+      !module.resolvedFileName.endsWith('.d.ts') ||
+      literal.text.endsWith('.d.ts')
+    )
+      return resolved;
     const code = `${module.resolvedFileName.slice(0, -'.d.ts'.length)}.js`;
     if (!isPackageCode(code) || !existsSync(code)) return resolved;
     return { ...resolved, resolvedModule: { ...module, resolvedFileName: code, extension: ts.Extension.Js } };

@@ -16,8 +16,22 @@ function prng(seed) {
 }
 
 const WORDS = [
-  'alpha', 'config', 'deploy', 'render', 'schema', 'token', 'vector', 'window',
-  'queue', 'commit', 'branch', 'report', 'invoice', 'customer', 'ticket', 'region',
+  'alpha',
+  'config',
+  'deploy',
+  'render',
+  'schema',
+  'token',
+  'vector',
+  'window',
+  'queue',
+  'commit',
+  'branch',
+  'report',
+  'invoice',
+  'customer',
+  'ticket',
+  'region',
 ];
 const UNICODE_WORDS = ['Zoë', 'Łódź', 'Ærøskøbing', 'Ñandú', '東京', 'München', 'Δelta', 'café ☕', 'naïve', '€uro', '😀 smile', 'שלום'];
 
@@ -38,12 +52,18 @@ function int(rand, lo, hi) {
 // A double of any magnitude: integers, decimals, tiny and huge exponents, negatives.
 function anyDouble(rand) {
   switch (int(rand, 0, 5)) {
-    case 0: return int(rand, -1e6, 1e6);
-    case 1: return Math.round(rand() * 1e6) / 100;
-    case 2: return (rand() - 0.5) * Math.pow(10, int(rand, -30, 30));
-    case 3: return (rand() < 0.5 ? -1 : 1) * rand() * Math.pow(10, int(rand, -320, -290));
-    case 4: return (rand() < 0.5 ? -1 : 1) * rand() * Math.pow(10, int(rand, 290, 307));
-    default: return rand();
+    case 0:
+      return int(rand, -1e6, 1e6);
+    case 1:
+      return Math.round(rand() * 1e6) / 100;
+    case 2:
+      return (rand() - 0.5) * Math.pow(10, int(rand, -30, 30));
+    case 3:
+      return (rand() < 0.5 ? -1 : 1) * rand() * Math.pow(10, int(rand, -320, -290));
+    case 4:
+      return (rand() < 0.5 ? -1 : 1) * rand() * Math.pow(10, int(rand, 290, 307));
+    default:
+      return rand();
   }
 }
 
@@ -72,15 +92,35 @@ function small(seed = 1) {
 const SHAPES = [
   (r) => ({ query: words(r, 5), limit: int(r, 1, 50), safeSearch: r() < 0.5, lang: pick(r, ['en', 'fr', 'de', 'ja']) }),
   (r) => ({ path: `/repo/src/${pick(r, WORDS)}.ts`, oldText: codeBlock(r, 4), newText: codeBlock(r, 6), replaceAll: false }),
-  (r) => ({ sql: `SELECT id, name FROM ${pick(r, WORDS)} WHERE region = $1 AND total > $2 ORDER BY id LIMIT 100`, params: [pick(r, WORDS), int(r, 0, 1e5)], readOnly: true }),
-  (r) => ({ method: pick(r, ['GET', 'POST', 'PUT']), url: `https://api.example.com/v2/${pick(r, WORDS)}?page=${int(r, 1, 9)}`,
+  (r) => ({
+    sql: `SELECT id, name FROM ${pick(r, WORDS)} WHERE region = $1 AND total > $2 ORDER BY id LIMIT 100`,
+    params: [pick(r, WORDS), int(r, 0, 1e5)],
+    readOnly: true,
+  }),
+  (r) => ({
+    method: pick(r, ['GET', 'POST', 'PUT']),
+    url: `https://api.example.com/v2/${pick(r, WORDS)}?page=${int(r, 1, 9)}`,
     headers: { Accept: 'application/json', Authorization: `Bearer ${words(r, 1)}.${int(r, 1e8, 1e9)}`, 'X-Request-Id': `${int(r, 1e8, 1e9)}` },
-    body: { name: pick(r, UNICODE_WORDS), amount: Math.round(r() * 1e5) / 100 } }),
-  (r) => ({ title: `Meeting with ${pick(r, UNICODE_WORDS)}`, start: '2026-12-01T09:30:00Z', end: '2026-12-01T10:00:00Z',
-    attendees: [{ name: pick(r, UNICODE_WORDS), email: 'a@example.com', optional: false }, { name: pick(r, UNICODE_WORDS), email: 'b@example.com', optional: true }],
-    location: pick(r, UNICODE_WORDS), reminders: [10, 60] }),
+    body: { name: pick(r, UNICODE_WORDS), amount: Math.round(r() * 1e5) / 100 },
+  }),
+  (r) => ({
+    title: `Meeting with ${pick(r, UNICODE_WORDS)}`,
+    start: '2026-12-01T09:30:00Z',
+    end: '2026-12-01T10:00:00Z',
+    attendees: [
+      { name: pick(r, UNICODE_WORDS), email: 'a@example.com', optional: false },
+      { name: pick(r, UNICODE_WORDS), email: 'b@example.com', optional: true },
+    ],
+    location: pick(r, UNICODE_WORDS),
+    reminders: [10, 60],
+  }),
   (r) => ({ command: `git ${pick(r, ['status', 'log --oneline -n 5', 'diff HEAD~1'])}`, cwd: '/repo', timeoutSec: int(r, 5, 120), env: { LANG: 'C.UTF-8' } }),
-  (r) => ({ to: ['ops@example.com'], subject: `Re: ${words(r, 4)}`, body: `Hello ${pick(r, UNICODE_WORDS)},\n\n${words(r, 30)}\n\n— bot`, priority: pick(r, ['low', 'normal', 'high']) }),
+  (r) => ({
+    to: ['ops@example.com'],
+    subject: `Re: ${words(r, 4)}`,
+    body: `Hello ${pick(r, UNICODE_WORDS)},\n\n${words(r, 30)}\n\n— bot`,
+    priority: pick(r, ['low', 'normal', 'high']),
+  }),
   (r) => ({ ticket: { id: `T-${int(r, 1000, 9999)}`, status: pick(r, ['open', 'closed']), labels: [pick(r, WORDS), pick(r, WORDS)], assignee: null } }),
   (r) => ({ coordinates: { lat: r() * 180 - 90, lon: r() * 360 - 180 }, radiusKm: int(r, 1, 50), categories: ['café', 'museum'] }),
   (r) => ({ records: Array.from({ length: 5 }, (_, i) => ({ id: i, value: anyDouble(r), label: pick(r, WORDS) })) }),
@@ -178,7 +218,8 @@ function intKeysSparse(seed = 23) {
   for (let i = 0; i < 5_000; i++) {
     let key;
     if (i % 4 === 0) {
-      do key = String(int(rand, 0, 4294967294)); while (Object.hasOwn(out, key));
+      do key = String(int(rand, 0, 4294967294));
+      while (Object.hasOwn(out, key));
     } else {
       key = `${pick(rand, WORDS)}_${i}`;
     }

@@ -28,11 +28,16 @@ const EXE = process.platform === 'win32' ? '.exe' : '';
 function platformBinaries(scope, prefix, relative) {
   const dir = path.join(ROOT, 'node_modules', scope);
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((name) => name.startsWith(prefix)).map((name) => path.join(dir, name, relative));
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => path.join(dir, name, relative));
 }
 
 function onPath(name) {
-  const dirs = String(process.env.PATH || '').split(path.delimiter).filter(Boolean);
+  const dirs = String(process.env.PATH || '')
+    .split(path.delimiter)
+    .filter(Boolean);
   const names = process.platform === 'win32' ? [`${name}.exe`, `${name}.cmd`] : [name];
   return dirs.flatMap((dir) => names.map((n) => path.join(dir, n)));
 }
@@ -50,9 +55,9 @@ function firstWorking(candidates, accept = null) {
     const probe = spawnSync(file, ['--version'], { encoding: 'utf8', timeout: 30000, env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } });
     const version = probe.status === 0 ? String(probe.stdout).trim().split('\n')[0] : null;
     if (version !== null && (accept === null || accept(version))) return { file, source, version };
-    tried.push(version !== null
-      ? `${file} (${source}): answered ${version}`
-      : `${file} (${source}): exit ${probe.status}${probe.error ? `, ${probe.error.code}` : ''}`);
+    tried.push(
+      version !== null ? `${file} (${source}): answered ${version}` : `${file} (${source}): exit ${probe.status}${probe.error ? `, ${probe.error.code}` : ''}`,
+    );
   }
   return { file: null, tried };
 }
@@ -96,12 +101,15 @@ function nodeMajor(version) {
 function findNode(major) {
   if (!Number.isSafeInteger(major) || major < 1) throw new TypeError(`findNode: a Node major version (an integer), not ${String(major)}`);
   const variable = `NODE${major}_BINARY`;
-  return firstWorking([
-    [variable, process.env[variable]],
-    ['npm run fetch-node', fetchedNode(major)],
-    ...onPath(`node${major}`).map((file) => ['PATH', file]),
-    ['this process', nodeMajor(process.version) === major ? process.execPath : null],
-  ], (version) => nodeMajor(version) === major);
+  return firstWorking(
+    [
+      [variable, process.env[variable]],
+      ['npm run fetch-node', fetchedNode(major)],
+      ...onPath(`node${major}`).map((file) => ['PATH', file]),
+      ['this process', nodeMajor(process.version) === major ? process.execPath : null],
+    ],
+    (version) => nodeMajor(version) === major,
+  );
 }
 
 /**

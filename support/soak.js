@@ -111,7 +111,9 @@ function main() {
     samples.push({ cycle: i, rssMb: m.rss / MB, heapUsedMb: m.heapUsed / MB, externalMb: m.external / MB, newSpaceMb: newSpaceMb() });
     if (!options.json) {
       const s = samples[samples.length - 1];
-      console.log(`cycle ${String(i).padStart(9)}: rss ${s.rssMb.toFixed(1)} MB, heap used ${s.heapUsedMb.toFixed(1)} MB, new space ${s.newSpaceMb.toFixed(1)} MB, external ${s.externalMb.toFixed(1)} MB`);
+      console.log(
+        `cycle ${String(i).padStart(9)}: rss ${s.rssMb.toFixed(1)} MB, heap used ${s.heapUsedMb.toFixed(1)} MB, new space ${s.newSpaceMb.toFixed(1)} MB, external ${s.externalMb.toFixed(1)} MB`,
+      );
     }
   };
   sample();
@@ -144,8 +146,12 @@ function main() {
   if (options.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
-    console.log(`${options.cycles} cycles (${options.mode}) in ${seconds.toFixed(1)} s (${report.microsPerCycle.toFixed(2)} us/cycle), ${failures} expected failures`);
-    console.log(`RSS growth after warm-up: ${report.rssGrowthMb.toFixed(1)} MB (largest sample ${report.rssMaxAboveFirstMb.toFixed(1)} MB above the first; heap ${report.heapGrowthMb.toFixed(1)} MB, external ${report.externalGrowthMb.toFixed(1)} MB); limit ${options.maxGrowthMb} MB: ${report.ok ? 'ok' : 'FAILED'}`);
+    console.log(
+      `${options.cycles} cycles (${options.mode}) in ${seconds.toFixed(1)} s (${report.microsPerCycle.toFixed(2)} us/cycle), ${failures} expected failures`,
+    );
+    console.log(
+      `RSS growth after warm-up: ${report.rssGrowthMb.toFixed(1)} MB (largest sample ${report.rssMaxAboveFirstMb.toFixed(1)} MB above the first; heap ${report.heapGrowthMb.toFixed(1)} MB, external ${report.externalGrowthMb.toFixed(1)} MB); limit ${options.maxGrowthMb} MB: ${report.ok ? 'ok' : 'FAILED'}`,
+    );
   }
   process.exitCode = report.ok ? 0 : 1;
 }

@@ -98,9 +98,22 @@ const { isProxy } = types;
 // prototype was reset to Object.prototype or null. Each util.types check reads only the
 // object's engine type, never a property.
 const {
-  isDate, isRegExp, isMap, isSet, isWeakMap, isWeakSet, isAnyArrayBuffer, isArrayBufferView,
-  isBoxedPrimitive, isNativeError, isPromise, isGeneratorObject, isMapIterator, isSetIterator,
-  isModuleNamespaceObject, isArgumentsObject,
+  isDate,
+  isRegExp,
+  isMap,
+  isSet,
+  isWeakMap,
+  isWeakSet,
+  isAnyArrayBuffer,
+  isArrayBufferView,
+  isBoxedPrimitive,
+  isNativeError,
+  isPromise,
+  isGeneratorObject,
+  isMapIterator,
+  isSetIterator,
+  isModuleNamespaceObject,
+  isArgumentsObject,
 } = types;
 // Deno's node:util has no isExternal. Only native code can make an External (the
 // package asks its addon there), so on Deno this reference, plain JavaScript, has
@@ -108,10 +121,25 @@ const {
 const isExternal = typeof types.isExternal === 'function' ? types.isExternal : () => false;
 
 function hasInternalSlots(o) {
-  return isDate(o) || isRegExp(o) || isMap(o) || isSet(o) || isWeakMap(o) || isWeakSet(o) ||
-    isAnyArrayBuffer(o) || isArrayBufferView(o) || isBoxedPrimitive(o) || isNativeError(o) ||
-    isPromise(o) || isGeneratorObject(o) || isMapIterator(o) || isSetIterator(o) ||
-    isModuleNamespaceObject(o) || isArgumentsObject(o) || isExternal(o);
+  return (
+    isDate(o) ||
+    isRegExp(o) ||
+    isMap(o) ||
+    isSet(o) ||
+    isWeakMap(o) ||
+    isWeakSet(o) ||
+    isAnyArrayBuffer(o) ||
+    isArrayBufferView(o) ||
+    isBoxedPrimitive(o) ||
+    isNativeError(o) ||
+    isPromise(o) ||
+    isGeneratorObject(o) ||
+    isMapIterator(o) ||
+    isSetIterator(o) ||
+    isModuleNamespaceObject(o) ||
+    isArgumentsObject(o) ||
+    isExternal(o)
+  );
 }
 
 // The symbols the engine itself defines (Symbol.iterator, Symbol.toPrimitive, ...).

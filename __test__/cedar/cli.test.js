@@ -78,7 +78,7 @@ test('cedar validate: a refused set exits 1 with each error, its code, policy id
   assert.equal(errors[0].code, 'validation_error');
   assert.equal(errors[0].policyId, 'small');
   assert.match(errors[0].message, /input\.amout/);
-  assert.doesNotMatch(errors[0].message, /policy0/, 'the policy is named by its @id, not by the parser\'s number');
+  assert.doesNotMatch(errors[0].message, /policy0/, "the policy is named by its @id, not by the parser's number");
   const text = run(['cedar', 'validate', '--policies', typo, '--tools', tools]);
   assert.equal(text.status, 1);
   assert.match(text.stdout, /^invalid\nerror: validation_error \(policy "small"\): .*input\.amout/);
@@ -88,9 +88,18 @@ test('cedar validate: a refused set exits 1 with each error, its code, policy id
   const syntax = run(['cedar', 'validate', '--policies', file('syntax.cedar', 'permit(principal, action resource);'), '--json']);
   assert.equal(syntax.status, 1);
   assert.equal(JSON.parse(syntax.stdout).errors[0].code, 'parse_error');
-  const duplicate = run(['cedar', 'validate', '--policies', file('dup.cedar', '@id("x")\npermit(principal, action, resource);\n@id("x")\nforbid(principal, action, resource);\n'), '--json']);
+  const duplicate = run([
+    'cedar',
+    'validate',
+    '--policies',
+    file('dup.cedar', '@id("x")\npermit(principal, action, resource);\n@id("x")\nforbid(principal, action, resource);\n'),
+    '--json',
+  ]);
   assert.equal(duplicate.status, 1);
-  assert.deepEqual(JSON.parse(duplicate.stdout).errors.map((e) => [e.code, e.policyId]), [['duplicate_policy_id', 'x']]);
+  assert.deepEqual(
+    JSON.parse(duplicate.stdout).errors.map((e) => [e.code, e.policyId]),
+    [['duplicate_policy_id', 'x']],
+  );
 });
 
 test('cedar: usage errors exit 2, unreadable or malformed input exits 3', () => {
@@ -142,15 +151,28 @@ test('cedar explain: the decision, reason, determining policies and set hash of 
     const result = run(['cedar', 'explain', '--policies', policies, '--tools', tools, '--json', file(`p${amount}.json`, stored)]);
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout), {
-      decision, reason, policies: ids, policySetHash: hash, agentName: 'payments', toolName: 'pay', proposalHash: stored.proposalHash, scope: null,
+      decision,
+      reason,
+      policies: ids,
+      policySetHash: hash,
+      agentName: 'payments',
+      toolName: 'pay',
+      proposalHash: stored.proposalHash,
+      scope: null,
     });
     assertNoPayload(result);
   }
   // Default deny: another tool no policy names; standard input as the proposal.
   const other = prepareToolCall({ agentName: 'payments', toolName: 'refund', rawArguments: '{"amount":1}' });
-  const denied = run(['cedar', 'explain', '--policies', policies, '-'], JSON.stringify({
-    agentName: other.agentName, toolName: other.toolName, argsCanonicalJson: other.argsCanonicalJson, proposalHash: other.proposalHash,
-  }));
+  const denied = run(
+    ['cedar', 'explain', '--policies', policies, '-'],
+    JSON.stringify({
+      agentName: other.agentName,
+      toolName: other.toolName,
+      argsCanonicalJson: other.argsCanonicalJson,
+      proposalHash: other.proposalHash,
+    }),
+  );
   assert.equal(denied.status, 0, denied.stderr);
   assert.match(denied.stdout, /^decision: +deny\nreason: +no_permit\npolicies: +none\n/);
 });
@@ -202,7 +224,8 @@ test('cedar --json escapes what a terminal would interpret: policy ids, names an
   // Written out from the issue: controls, DEL, C1 and the bidirectional formatting characters.
   const codes = [0x1b, 0x7f, 0x85, 0x9b, 0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
   const tricky = String.fromCharCode(...codes);
-  const raw = (text) => [...text.slice(0, -1)].filter((c) => c.charCodeAt(0) <= 0x1f || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f) || codes.includes(c.charCodeAt(0)));
+  const raw = (text) =>
+    [...text.slice(0, -1)].filter((c) => c.charCodeAt(0) <= 0x1f || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) <= 0x9f) || codes.includes(c.charCodeAt(0)));
   const id = `small\u202e${tricky}`;
   const policies = file('tricky.cedar', POLICIES.replace('@id("small")', `@id("${id}")`));
   const tools = file('tools.json', TOOLS);
@@ -213,8 +236,14 @@ test('cedar --json escapes what a terminal would interpret: policy ids, names an
   assert.equal(explained.status, 0, explained.stderr);
   assert.deepEqual(raw(explained.stdout), [], 'no raw character in explain --json');
   assert.deepEqual(JSON.parse(explained.stdout), {
-    decision: 'allow', reason: 'permitted', policies: [id], policySetHash: crypto.createHash('sha256').update(fs.readFileSync(policies)).digest('hex'),
-    agentName, toolName: 'pay', proposalHash: p.proposalHash, scope: null,
+    decision: 'allow',
+    reason: 'permitted',
+    policies: [id],
+    policySetHash: crypto.createHash('sha256').update(fs.readFileSync(policies)).digest('hex'),
+    agentName,
+    toolName: 'pay',
+    proposalHash: p.proposalHash,
+    scope: null,
   });
   const typo = file('tricky-typo.cedar', POLICIES.replace('@id("small")', `@id("${id}")`).replace('context.input.amount < 400', 'context.input.amout < 400'));
   const refused = run(['cedar', 'validate', '--policies', typo, '--tools', tools, '--json']);
@@ -230,15 +259,21 @@ test('cedar validate --tools reads an MCP tools/list result as saved, bare or in
   const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js');
   const { z } = require('zod');
   const server = new McpServer({ name: 'payments', version: '1.0.0' });
-  server.registerTool('pay', { description: 'Pays', inputSchema: { to: z.string(), amount: z.number().int() }, annotations: { destructiveHint: true } },
-    async () => ({ content: [{ type: 'text', text: 'paid' }] }));
+  server.registerTool(
+    'pay',
+    { description: 'Pays', inputSchema: { to: z.string(), amount: z.number().int() }, annotations: { destructiveHint: true } },
+    async () => ({ content: [{ type: 'text', text: 'paid' }] }),
+  );
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   const client = new Client({ name: 'cli-test', version: '1.0.0' });
   await client.connect(clientTransport);
   const listed = await client.listTools();
   await client.close();
-  assert.deepEqual(listed.tools.map((t) => t.name), ['pay']);
+  assert.deepEqual(
+    listed.tools.map((t) => t.name),
+    ['pay'],
+  );
   assert.equal(listed.tools[0].inputSchema.properties.amount.type, 'integer');
 
   const policies = file('policies.cedar', POLICIES);
@@ -258,15 +293,35 @@ test('cedar validate --tools reads an MCP tools/list result as saved, bare or in
     const refused = run(['cedar', 'validate', '--policies', typo, '--tools', tools, '--json']);
     assert.equal(refused.status, 1, name);
     const { errors } = JSON.parse(refused.stdout);
-    assert.deepEqual(errors.map((e) => [e.code, e.policyId]), [['validation_error', 'small']], name);
+    assert.deepEqual(
+      errors.map((e) => [e.code, e.policyId]),
+      [['validation_error', 'small']],
+      name,
+    );
     assert.match(errors[0].message, /input\.amout/);
     // A tool the list does not hold is unknown: a policy naming it is refused.
-    const other = run(['cedar', 'validate', '--policies', file('other.cedar', '@id("r") permit(principal, action == Action::"refund", resource) when { context.input.amount < 5 };'), '--tools', tools]);
+    const other = run([
+      'cedar',
+      'validate',
+      '--policies',
+      file('other.cedar', '@id("r") permit(principal, action == Action::"refund", resource) when { context.input.amount < 5 };'),
+      '--tools',
+      tools,
+    ]);
     assert.equal(other.status, 1, name);
   }
   // explain reads it too.
   const stored = file('p-list.json', proposal(200000));
-  const explained = run(['cedar', 'explain', '--policies', policies, '--tools', file('response2.json', { jsonrpc: '2.0', id: 'x', result: listed }), '--json', stored]);
+  const explained = run([
+    'cedar',
+    'explain',
+    '--policies',
+    policies,
+    '--tools',
+    file('response2.json', { jsonrpc: '2.0', id: 'x', result: listed }),
+    '--json',
+    stored,
+  ]);
   assert.equal(explained.status, 0, explained.stderr);
   assert.equal(JSON.parse(explained.stdout).reason, 'forbidden');
   assertNoPayload(explained);
@@ -276,7 +331,12 @@ test('cedar validate --tools reads an MCP tools/list result as saved, bare or in
     'other-response.json': { jsonrpc: '2.0', id: 2, result: { resources: [] } },
     'no-schema.json': { tools: [{ name: 'pay', description: 'Pays' }] },
     'no-name.json': { tools: [{ inputSchema: TOOLS.pay }] },
-    'twice.json': { tools: [{ name: 'pay', inputSchema: TOOLS.pay }, { name: 'pay', inputSchema: TOOLS.pay }] },
+    'twice.json': {
+      tools: [
+        { name: 'pay', inputSchema: TOOLS.pay },
+        { name: 'pay', inputSchema: TOOLS.pay },
+      ],
+    },
   };
   for (const [name, content] of Object.entries(rejected)) {
     const result = run(['cedar', 'validate', '--policies', policies, '--tools', file(name, content)]);
@@ -285,7 +345,13 @@ test('cedar validate --tools reads an MCP tools/list result as saved, bare or in
     assert.equal(result.stdout, '');
   }
   // A schema map with a tool named "tools" or "jsonrpc" stays a schema map.
-  const named = run(['cedar', 'validate', '--policies', file('named.cedar', '@id("t") permit(principal, action == Action::"tools", resource) when { context.input.amount < 5 };'),
-    '--tools', file('named.json', { tools: TOOLS.pay, jsonrpc: TOOLS.pay })]);
+  const named = run([
+    'cedar',
+    'validate',
+    '--policies',
+    file('named.cedar', '@id("t") permit(principal, action == Action::"tools", resource) when { context.input.amount < 5 };'),
+    '--tools',
+    file('named.json', { tools: TOOLS.pay, jsonrpc: TOOLS.pay }),
+  ]);
   assert.equal(named.status, 0, named.stdout + named.stderr);
 });

@@ -15,9 +15,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { generateText, tool, stepCountIs } = require('ai');
 const { MockLanguageModelV4 } = require('ai/test');
 
-const {
-  createCedarPolicy, createApprovalGrants, prepareToolCall, evaluateToolCall, authorizeToolCall, executeToolCall,
-} = require('tool-argument-snapshot');
+const { createCedarPolicy, createApprovalGrants, prepareToolCall, evaluateToolCall, authorizeToolCall, executeToolCall } = require('tool-argument-snapshot');
 const { gateMcpServer } = require('tool-argument-snapshot/mcp');
 const { createToolGate } = require('tool-argument-snapshot/ai');
 
@@ -42,7 +40,7 @@ function prepare(args) {
   return prepareToolCall({ agentName: AGENT, toolName: 'pay', rawArguments: JSON.stringify(args) });
 }
 
-test('grants.policy(cedarPolicy): a forbid denies over a live grant, which stays unspent; so does a JavaScript policy\'s deny', async () => {
+test("grants.policy(cedarPolicy): a forbid denies over a live grant, which stays unspent; so does a JavaScript policy's deny", async () => {
   const grants = createApprovalGrants();
   const cedar = cedarPolicy();
   const args = { to: 'mallory', amount: 500 };
@@ -143,7 +141,14 @@ function aiApp(options) {
   const executed = [];
   const decisions = [];
   const tools = {
-    pay: tool({ description: 'Pay someone', inputSchema: paySchema(), execute: async (args) => { executed.push(args); return `paid ${args.amount}`; } }),
+    pay: tool({
+      description: 'Pay someone',
+      inputSchema: paySchema(),
+      execute: async (args) => {
+        executed.push(args);
+        return `paid ${args.amount}`;
+      },
+    }),
   };
   const gate = createToolGate({ agentName: AGENT, tools, onDecision: (decision) => decisions.push(decision), ...options });
   async function decide(args) {
@@ -193,10 +198,22 @@ test('the AI SDK gate with a Cedar policy and grants: a forbid denies over a liv
 
 test('one Cedar policy decides alike in gateMcpServer and in the AI SDK gate', async () => {
   const cases = [
-    [{ to: 'bob', amount: 5 }, { decision: 'allow', ran: true }],
-    [{ to: 'bob', amount: 500 }, { decision: 'require_approval', reason: 'approval_required', ran: false }],
-    [{ to: 'mallory', amount: 5 }, { decision: 'deny', reason: 'forbidden', ran: false }],
-    [{ to: 'bob', amount: 20000 }, { decision: 'deny', reason: 'no_permit', ran: false }],
+    [
+      { to: 'bob', amount: 5 },
+      { decision: 'allow', ran: true },
+    ],
+    [
+      { to: 'bob', amount: 500 },
+      { decision: 'require_approval', reason: 'approval_required', ran: false },
+    ],
+    [
+      { to: 'mallory', amount: 5 },
+      { decision: 'deny', reason: 'forbidden', ran: false },
+    ],
+    [
+      { to: 'bob', amount: 20000 },
+      { decision: 'deny', reason: 'no_permit', ran: false },
+    ],
   ];
   const policy = cedarPolicy();
   const mcp = await mcpClient({ policy });

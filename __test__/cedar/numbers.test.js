@@ -19,7 +19,9 @@ const decide = (policy, toolName, rawArguments) => evaluateToolCall({ prepared: 
 /** The one value the handler receives for `raw`, from executeToolCall itself. */
 async function handlerValue(decision, key) {
   let seen;
-  await executeToolCall(decision, (args) => { seen = args[key]; });
+  await executeToolCall(decision, (args) => {
+    seen = args[key];
+  });
   return seen;
 }
 
@@ -42,7 +44,10 @@ test('the red-team reproducer: forbid account == 2^60 forbids an account of 2^60
     assert.equal(other.reason, 'permitted');
   }
   // The shortest text is not what the handler holds: a policy on it does not match.
-  const onText = createCedarPolicy({ policies: '@id("text") forbid(principal, action, resource) when { context.input.account == 1152921504606847000 }; permit(principal, action, resource);', tools: accountTools });
+  const onText = createCedarPolicy({
+    policies: '@id("text") forbid(principal, action, resource) when { context.input.account == 1152921504606847000 }; permit(principal, action, resource);',
+    tools: accountTools,
+  });
   assert.equal((await decide(onText, 'close', `{"account":${twoTo60}}`)).reason, 'permitted');
 });
 
@@ -97,18 +102,32 @@ test('a decimal is the double the handler receives: exactly when it has four fra
   // 2^48 + 1/16: V8 writes it 281474976710656.06, the handler holds 281474976710656.0625.
   const v = 2 ** 48 + 1 / 16;
   assert.equal(String(v), '281474976710656.06');
-  const policies = '@id("open") permit(principal, action, resource);\n' +
+  const policies =
+    '@id("open") permit(principal, action, resource);\n' +
     '@id("over") forbid(principal, action, resource) when { context.input.amount.greaterThan(decimal("281474976710656.061")) };';
   const policy = createCedarPolicy({ policies, tools: amountTools });
   const d = await decide(policy, 'pay', '{"amount":281474976710656.0625}');
   assert.equal(d.reason, 'forbidden');
-  assert.equal(await handlerValue(await decide(createCedarPolicy({ policies: '@id("open") permit(principal, action, resource);', tools: amountTools }), 'pay', '{"amount":281474976710656.0625}'), 'amount'), v);
+  assert.equal(
+    await handlerValue(
+      await decide(
+        createCedarPolicy({ policies: '@id("open") permit(principal, action, resource);', tools: amountTools }),
+        'pay',
+        '{"amount":281474976710656.0625}',
+      ),
+      'amount',
+    ),
+    v,
+  );
   // Two four-digit decimals name the double 2^40 + 2^-12: Cedar cannot hold the handler's number.
   assert.equal(Number('1099511627776.0002'), 2 ** 40 + 2 ** -12);
   assert.equal(Number('1099511627776.0003'), 2 ** 40 + 2 ** -12);
   assert.equal((await decide(policy, 'pay', '{"amount":1099511627776.0002}')).reason, 'cedar_unrepresentable_value');
   // 0.1 is the only decimal of four digits whose double the handler holds.
-  const small = createCedarPolicy({ policies: '@id("small") permit(principal, action, resource) when { context.input.amount.lessThanOrEqual(decimal("0.1")) };', tools: amountTools });
+  const small = createCedarPolicy({
+    policies: '@id("small") permit(principal, action, resource) when { context.input.amount.lessThanOrEqual(decimal("0.1")) };',
+    tools: amountTools,
+  });
   assert.equal((await decide(small, 'pay', '{"amount":0.1}')).reason, 'permitted');
   assert.equal((await decide(small, 'pay', '{"amount":0.1001}')).reason, 'no_permit');
   for (const raw of ['1.23456', '1e-7', '922337203685478', '1e21']) {
@@ -119,7 +138,10 @@ test('a decimal is the double the handler receives: exactly when it has four fra
 test('a decimal compared as a Long is refused naming the attribute, its Cedar type and what to write; that form works', async () => {
   let refused;
   try {
-    createCedarPolicy({ policies: '@id("small")\npermit(principal, action == Action::"pay", resource) when { context.input.amount <= 100 };', tools: amountTools });
+    createCedarPolicy({
+      policies: '@id("small")\npermit(principal, action == Action::"pay", resource) when { context.input.amount <= 100 };',
+      tools: amountTools,
+    });
   } catch (error) {
     refused = error;
   }
@@ -127,14 +149,28 @@ test('a decimal compared as a Long is refused naming the attribute, its Cedar ty
   assert.equal(refused.code, 'validation_error');
   assert.equal(refused.policyId, 'small');
   assert.equal(refused.issues.length, 1);
-  assert.equal(refused.issues[0].message,
+  assert.equal(
+    refused.issues[0].message,
     'for policy `small`, unexpected type: expected Long but saw decimal; `context.input.amount` is a decimal ' +
-    '(a JSON Schema `number` is a Cedar decimal), compared by its methods, not `<=`: write ' +
-    '`context.input.amount.lessThanOrEqual(decimal("100.0"))`');
-  const equal = (() => { try { createCedarPolicy({ policies: '@id("exact") permit(principal, action, resource) when { context.input.amount == 100 };', tools: amountTools }); } catch (e) { return e; } })();
-  assert.match(equal.issues[0].message, /^for policy `exact`, the types Long and decimal are not compatible; .*write `context\.input\.amount == decimal\("100\.0"\)`$/);
+      '(a JSON Schema `number` is a Cedar decimal), compared by its methods, not `<=`: write ' +
+      '`context.input.amount.lessThanOrEqual(decimal("100.0"))`',
+  );
+  const equal = (() => {
+    try {
+      createCedarPolicy({ policies: '@id("exact") permit(principal, action, resource) when { context.input.amount == 100 };', tools: amountTools });
+    } catch (e) {
+      return e;
+    }
+  })();
+  assert.match(
+    equal.issues[0].message,
+    /^for policy `exact`, the types Long and decimal are not compatible; .*write `context\.input\.amount == decimal\("100\.0"\)`$/,
+  );
   // The form the message gives is accepted and compares the handler's number.
-  const policy = createCedarPolicy({ policies: '@id("small")\npermit(principal, action == Action::"pay", resource) when { context.input.amount.lessThanOrEqual(decimal("100.0")) };', tools: amountTools });
+  const policy = createCedarPolicy({
+    policies: '@id("small")\npermit(principal, action == Action::"pay", resource) when { context.input.amount.lessThanOrEqual(decimal("100.0")) };',
+    tools: amountTools,
+  });
   assert.equal((await decide(policy, 'pay', '{"amount":100}')).reason, 'permitted');
   assert.equal((await decide(policy, 'pay', '{"amount":99.99}')).reason, 'permitted');
   assert.equal((await decide(policy, 'pay', '{"amount":100.0001}')).reason, 'no_permit');

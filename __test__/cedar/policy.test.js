@@ -10,8 +10,14 @@ const crypto = require('node:crypto');
 const diagnostics = require('node:diagnostics_channel');
 const { z } = require('zod');
 const {
-  createCedarPolicy, isCedarPolicyError, CedarPolicyError, prepareToolCall, evaluateToolCall, executeToolCall,
-  createApprovalGrants, fromJsonSchema,
+  createCedarPolicy,
+  isCedarPolicyError,
+  CedarPolicyError,
+  prepareToolCall,
+  evaluateToolCall,
+  executeToolCall,
+  createApprovalGrants,
+  fromJsonSchema,
 } = require('../..');
 
 const AGENT = 'payments-agent';
@@ -53,7 +59,8 @@ test('forbid wins over a permit', async () => {
   assert.equal((await decide(policy, '{"to":"bob","amount":5}')).decision, 'allow');
 });
 
-const APPROVAL = '@id("big-transfers")\n@approval("required")\npermit(principal, action == Action::"transfer", resource) when { context.input.amount >= 400 };\n' +
+const APPROVAL =
+  '@id("big-transfers")\n@approval("required")\npermit(principal, action == Action::"transfer", resource) when { context.input.amount >= 400 };\n' +
   '@id("no-mallory")\nforbid(principal, action, resource) when { context.input.to == "mallory" };\n';
 
 test('@approval("required") without a live grant asks; with one allows once (spent), then asks again', async () => {
@@ -90,7 +97,8 @@ test('forbid wins over a live grant, and the grant stays unspent', async () => {
 });
 
 test('an argument key __entity or __extn stays a plain record attribute, never an entity or extension value', async () => {
-  const policies = '@id("admins")\npermit(principal, action == Action::"lookup", resource) when { context.input.who == User::"admin" };\n' +
+  const policies =
+    '@id("admins")\npermit(principal, action == Action::"lookup", resource) when { context.input.who == User::"admin" };\n' +
     '@id("records")\npermit(principal, action == Action::"lookup", resource) when { context.input.who has __entity && context.input.who.__entity.id == "admin" };\n' +
     '@id("extn")\npermit(principal, action == Action::"lookup", resource) when { context.input has x && context.input.x has __extn };\n';
   const policy = createCedarPolicy({ policies });
@@ -101,7 +109,8 @@ test('an argument key __entity or __extn stays a plain record attribute, never a
 });
 
 test('numbers: integers are Long, other numbers decimal; an unrepresentable value denies', async () => {
-  const policies = '@id("long")\npermit(principal, action == Action::"n", resource) when { context.input has i && context.input.i == 9007199254740991 };\n' +
+  const policies =
+    '@id("long")\npermit(principal, action == Action::"n", resource) when { context.input has i && context.input.i == 9007199254740991 };\n' +
     '@id("decimal")\npermit(principal, action == Action::"n", resource) when { context.input has d && context.input.d.greaterThan(decimal("1.2345")) };\n';
   const policy = createCedarPolicy({ policies });
   assert.deepEqual((await decide(policy, '{"i":9007199254740991}', 'n')).policyResult.policies, ['long']);
@@ -122,14 +131,16 @@ test('numbers: integers are Long, other numbers decimal; an unrepresentable valu
 });
 
 test('null is an absent attribute; arrays are sets', async () => {
-  const policies = '@id("no-note")\npermit(principal, action == Action::"t", resource) when { !(context.input has note) && context.input.tags.contains("ok") };\n';
+  const policies =
+    '@id("no-note")\npermit(principal, action == Action::"t", resource) when { !(context.input has note) && context.input.tags.contains("ok") };\n';
   const policy = createCedarPolicy({ policies });
   assert.equal((await decide(policy, '{"note":null,"tags":["a","ok","a"]}', 't')).reason, 'permitted');
   assert.equal((await decide(policy, '{"note":"x","tags":["ok"]}', 't')).reason, 'no_permit');
 });
 
 test('an evaluation error denies (cedar_evaluation_error), even when a permit applies', async () => {
-  const policies = '@id("all")\npermit(principal, action, resource);\n@id("breaks")\nforbid(principal, action, resource) when { context.input.missing == 1 };\n';
+  const policies =
+    '@id("all")\npermit(principal, action, resource);\n@id("breaks")\nforbid(principal, action, resource) when { context.input.missing == 1 };\n';
   const policy = createCedarPolicy({ policies });
   const d = await decide(policy, '{"a":1}', 'x');
   assert.equal(d.decision, 'deny');
@@ -139,23 +150,44 @@ test('an evaluation error denies (cedar_evaluation_error), even when a permit ap
 
 test('a typo attribute is refused at creation (validation_error) naming the policy; a syntax error (parse_error)', () => {
   const typo = '@id("typo")\npermit(principal, action == Action::"transfer", resource) when { context.input.amout < 400 };\n';
-  assert.throws(() => createCedarPolicy({ policies: typo, tools }), (error) => {
-    assert.ok(isCedarPolicyError(error));
-    assert.ok(error instanceof CedarPolicyError);
-    assert.equal(error.code, 'validation_error');
-    assert.equal(error.policyId, 'typo');
-    assert.match(error.message, /amout/);
-    return true;
-  });
-  assert.throws(() => createCedarPolicy({ policies: 'permit(principal, action resource);', tools }), (error) => isCedarPolicyError(error) && error.code === 'parse_error');
+  assert.throws(
+    () => createCedarPolicy({ policies: typo, tools }),
+    (error) => {
+      assert.ok(isCedarPolicyError(error));
+      assert.ok(error instanceof CedarPolicyError);
+      assert.equal(error.code, 'validation_error');
+      assert.equal(error.policyId, 'typo');
+      assert.match(error.message, /amout/);
+      return true;
+    },
+  );
+  assert.throws(
+    () => createCedarPolicy({ policies: 'permit(principal, action resource);', tools }),
+    (error) => isCedarPolicyError(error) && error.code === 'parse_error',
+  );
   const dup = '@id("x")\npermit(principal, action, resource);\n@id("x")\nforbid(principal, action, resource);\n';
-  assert.throws(() => createCedarPolicy({ policies: dup }), (error) => isCedarPolicyError(error) && error.code === 'duplicate_policy_id' && error.policyId === 'x');
+  assert.throws(
+    () => createCedarPolicy({ policies: dup }),
+    (error) => isCedarPolicyError(error) && error.code === 'duplicate_policy_id' && error.policyId === 'x',
+  );
   assert.equal(isCedarPolicyError(new Error('x')), false);
 });
 
 test('options are own data; a Proxy is refused unread', () => {
   let read = false;
-  const proxy = new Proxy({ policies: PERMIT_SMALL }, { get() { read = true; return undefined; }, getOwnPropertyDescriptor() { read = true; return undefined; } });
+  const proxy = new Proxy(
+    { policies: PERMIT_SMALL },
+    {
+      get() {
+        read = true;
+        return undefined;
+      },
+      getOwnPropertyDescriptor() {
+        read = true;
+        return undefined;
+      },
+    },
+  );
   assert.throws(() => createCedarPolicy(proxy), TypeError);
   assert.equal(read, false);
   const inherited = Object.create({ policies: PERMIT_SMALL });
@@ -164,7 +196,15 @@ test('options are own data; a Proxy is refused unread', () => {
 
 test('results and evaluate events carry the determining ids and policySetHash; update() is atomic', async () => {
   const events = [];
-  const handlers = { start() {}, end() {}, asyncStart() {}, asyncEnd(context) { events.push({ ...context }); }, error() {} };
+  const handlers = {
+    start() {},
+    end() {},
+    asyncStart() {},
+    asyncEnd(context) {
+      events.push({ ...context });
+    },
+    error() {},
+  };
   const channel = diagnostics.tracingChannel('tool-argument-snapshot.evaluate');
   channel.subscribe(handlers);
   try {
@@ -178,8 +218,14 @@ test('results and evaluate events carry the determining ids and policySetHash; u
     assert.ok(!JSON.stringify(event).includes('bob'), 'no argument value in the event');
 
     const next = '@id("tiny")\npermit(principal, action == Action::"transfer", resource) when { context.input.amount < 10 };\n';
-    assert.throws(() => policy.update('@id("t")\npermit(principal, action, resource) when { context.input.amout < 1 };'), (e) => e.code === 'validation_error');
-    assert.throws(() => policy.update('permit('), (e) => e.code === 'parse_error');
+    assert.throws(
+      () => policy.update('@id("t")\npermit(principal, action, resource) when { context.input.amout < 1 };'),
+      (e) => e.code === 'validation_error',
+    );
+    assert.throws(
+      () => policy.update('permit('),
+      (e) => e.code === 'parse_error',
+    );
     assert.equal(policy.policySetHash, sha256(PERMIT_SMALL), 'a refused update keeps the old set');
     assert.equal((await decide(policy, '{"to":"bob","amount":50}')).reason, 'permitted');
     assert.equal(policy.update(next), sha256(next));
@@ -196,10 +242,13 @@ test('principal: policyContext.principal, the option, else the agent; entities g
     { uid: { type: 'User', id: 'alice' }, attrs: {}, parents: [{ type: 'Team', id: 'finance' }] },
     { uid: { type: 'Team', id: 'finance' }, attrs: {}, parents: [] },
   ];
-  const policies = '@id("finance")\npermit(principal in Team::"finance", action == Action::"transfer", resource);\n' +
+  const policies =
+    '@id("finance")\npermit(principal in Team::"finance", action == Action::"transfer", resource);\n' +
     '@id("agent")\npermit(principal == Agent::"payments-agent", action == Action::"transfer", resource) when { context.input.amount < 10 };\n';
   const policy = createCedarPolicy({ policies, tools, entities });
-  assert.deepEqual((await decide(policy, '{"to":"bob","amount":50}', 'transfer', { principal: { type: 'User', id: 'alice' } })).policyResult.policies, ['finance']);
+  assert.deepEqual((await decide(policy, '{"to":"bob","amount":50}', 'transfer', { principal: { type: 'User', id: 'alice' } })).policyResult.policies, [
+    'finance',
+  ]);
   assert.equal((await decide(policy, '{"to":"bob","amount":50}', 'transfer', { principal: { type: 'User', id: 'eve' } })).reason, 'no_permit');
   assert.deepEqual((await decide(policy, '{"to":"bob","amount":5}')).policyResult.policies, ['agent']);
   const fixed = createCedarPolicy({ policies, tools, entities, principal: () => ({ type: 'User', id: 'alice' }) });

@@ -13,7 +13,13 @@ const os = require('node:os');
 const path = require('node:path');
 
 const {
-  prepareToolCall, authorizeToolCall, canonicalize: libCanonicalize, verifySnapshot, createApprovalGrants, SnapshotDomainError, MAX_DEPTH,
+  prepareToolCall,
+  authorizeToolCall,
+  canonicalize: libCanonicalize,
+  verifySnapshot,
+  createApprovalGrants,
+  SnapshotDomainError,
+  MAX_DEPTH,
 } = require('../..');
 const { canonicalize: referenceCanonicalize } = require('json-canonicalize');
 
@@ -25,9 +31,11 @@ const PREFIX = 'tool-argument-snapshot: error: ';
 const AGENT = 'Release assistant ✓';
 const TOOL = 'deploy_service';
 /** Key order by UTF-16 code units (RFC 8785 §3.2.3), number forms, escapes, non-ASCII. */
-const RAW = '{ "region": "eu-west-1", "replicas": 3.0, "limits": {"ratio": 1E-1, "max": 1e21},' +
+const RAW =
+  '{ "region": "eu-west-1", "replicas": 3.0, "limits": {"ratio": 1E-1, "max": 1e21},' +
   ' "\\u20ac": "euro", "\\r": "cr", "\\ufb33": "dalet", "1": "one", "\\ud83d\\ude00": "smile", "\\u0080": "c1", "\\u00f6": "o" }';
-const CANONICAL = '{"\\r":"cr","1":"one","limits":{"max":1e+21,"ratio":0.1},"region":"eu-west-1","replicas":3,' +
+const CANONICAL =
+  '{"\\r":"cr","1":"one","limits":{"max":1e+21,"ratio":0.1},"region":"eu-west-1","replicas":3,' +
   '"\u0080":"c1","\u00f6":"o","\u20ac":"euro","\ud83d\ude00":"smile","\ufb33":"dalet"}';
 
 let tmp;
@@ -57,25 +65,48 @@ function describeRun(label, result) {
 
 /** The independent oracle: SHA-256 of the RFC 8785 envelope, built by hand. */
 function envelopeHash(agentName, toolName, argsCanonicalJson) {
-  const envelope = `{"agentName":${JSON.stringify(agentName)},"argsCanonicalJson":${JSON.stringify(argsCanonicalJson)},` +
+  const envelope =
+    `{"agentName":${JSON.stringify(agentName)},"argsCanonicalJson":${JSON.stringify(argsCanonicalJson)},` +
     `"kind":"tool","toolName":${JSON.stringify(toolName)}}`;
   return createHash('sha256').update(envelope, 'utf8').digest('hex');
 }
 
 const EXPECTED_HASH = envelopeHash(AGENT, TOOL, CANONICAL);
 /** What hash and verify print on standard error for CANONICAL, whose key U+0080 is a C1 control. */
-const C1_WARNING = 'tool-argument-snapshot: warning: the canonical JSON contains 1 invisible or bidirectional control ' +
+const C1_WARNING =
+  'tool-argument-snapshot: warning: the canonical JSON contains 1 invisible or bidirectional control ' +
   'character(s) (U+0080); a terminal may not show exactly what was hashed\n';
 
 describe('help and version', () => {
-  for (const args of [['--help'], ['-h'], ['help'], ['hash', '--help'], ['verify', '-h'], ['help', 'verify'], ['verify-snapshot', '--help'], ['diff', '--help'], ['help', 'diff']]) {
+  for (const args of [
+    ['--help'],
+    ['-h'],
+    ['help'],
+    ['hash', '--help'],
+    ['verify', '-h'],
+    ['help', 'verify'],
+    ['verify-snapshot', '--help'],
+    ['diff', '--help'],
+    ['help', 'diff'],
+  ]) {
     test(`${args.join(' ')} prints the usage, the commands and every exit status, and exits 0`, () => {
       const result = run(args);
       assert.equal(result.status, 0, describeRun(args.join(' '), result));
       assert.equal(result.stderr, '');
-      for (const needle of ['Usage:', 'hash --agent NAME --tool NAME', 'verify --agent NAME --tool NAME --hash HEX',
-        'verify-snapshot [--hash HEX]', 'diff [--values] [--json] APPROVED PROPOSED', '--values', 'canonicalize [--no-newline]', '--json',
-        '--include-path', 'Exit status:', 'byte order mark', 'never an authorization']) {
+      for (const needle of [
+        'Usage:',
+        'hash --agent NAME --tool NAME',
+        'verify --agent NAME --tool NAME --hash HEX',
+        'verify-snapshot [--hash HEX]',
+        'diff [--values] [--json] APPROVED PROPOSED',
+        '--values',
+        'canonicalize [--no-newline]',
+        '--json',
+        '--include-path',
+        'Exit status:',
+        'byte order mark',
+        'never an authorization',
+      ]) {
         assert.ok(result.stdout.includes(needle), `help mentions ${needle}`);
       }
       for (const status of ['0 ', '1 ', '2 ', '3 ', '70 ']) {
@@ -136,7 +167,11 @@ describe('hash', () => {
     const fromDash = run(['hash', '--agent', AGENT, '--tool', TOOL, '-'], { input: RAW });
     const fromFile = run(['hash', '--agent', AGENT, '--tool', TOOL, file]);
     const fileFirst = run(['hash', file, '--tool', TOOL, '--agent', AGENT]);
-    for (const [label, result] of [['-', fromDash], ['FILE', fromFile], ['FILE before the options', fileFirst]]) {
+    for (const [label, result] of [
+      ['-', fromDash],
+      ['FILE', fromFile],
+      ['FILE before the options', fileFirst],
+    ]) {
       assert.equal(result.status, 0, describeRun(label, result));
       assert.equal(result.stdout, `canonical JSON: ${CANONICAL}\nproposal hash:  ${EXPECTED_HASH}\n`, label);
     }
@@ -147,14 +182,23 @@ describe('hash', () => {
     assert.equal(result.status, 0, describeRun('hash --json', result));
     assert.ok(result.stdout.endsWith('}\n') && result.stdout.split('\n').length === 2, 'one line of JSON');
     assert.deepEqual(JSON.parse(result.stdout), {
-      agentName: AGENT, toolName: TOOL, argsCanonicalJson: CANONICAL, proposalHash: EXPECTED_HASH,
+      agentName: AGENT,
+      toolName: TOOL,
+      argsCanonicalJson: CANONICAL,
+      proposalHash: EXPECTED_HASH,
     });
   });
 
   test('the hash binds the agent and the tool: other names give other hashes, each matching the oracle', () => {
     const json = (agent, tool) => JSON.parse(run(['hash', '--json', '--agent', agent, '--tool', tool], { input: '{"a":1}' }).stdout);
     const seen = new Set();
-    for (const [agent, tool] of [['a', 't'], ['b', 't'], ['a', 'u'], ['', ''], ['agent "quoted"\n', 'tool\\']]) {
+    for (const [agent, tool] of [
+      ['a', 't'],
+      ['b', 't'],
+      ['a', 'u'],
+      ['', ''],
+      ['agent "quoted"\n', 'tool\\'],
+    ]) {
       const out = json(agent, tool);
       assert.equal(out.argsCanonicalJson, '{"a":1}');
       assert.equal(out.proposalHash, envelopeHash(agent, tool, '{"a":1}'), `oracle for ${JSON.stringify([agent, tool])}`);
@@ -179,10 +223,35 @@ describe('hash', () => {
     // warning always named: each must be named; groups of 8, which the warning lists in full.
     const range = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
     const codePoints = [
-      ...range(0x206a, 0x206f), ...range(0xfff9, 0xfffb), ...range(0x1d173, 0x1d17a),
-      ...range(0xfe00, 0xfe0f), 0xe0100, 0xe01ef, 0x034f, ...range(0x180b, 0x180f),
-      0x007f, 0x0085, 0x009f, 0x00ad, 0x061c, 0x115f, 0x1160, 0x200b, 0x200e, 0x202e, 0x2028, 0x2029,
-      0x2060, 0x2066, 0x2069, 0x3164, 0xfeff, 0xffa0, 0xe0001, 0xe0041, 0xe007f,
+      ...range(0x206a, 0x206f),
+      ...range(0xfff9, 0xfffb),
+      ...range(0x1d173, 0x1d17a),
+      ...range(0xfe00, 0xfe0f),
+      0xe0100,
+      0xe01ef,
+      0x034f,
+      ...range(0x180b, 0x180f),
+      0x007f,
+      0x0085,
+      0x009f,
+      0x00ad,
+      0x061c,
+      0x115f,
+      0x1160,
+      0x200b,
+      0x200e,
+      0x202e,
+      0x2028,
+      0x2029,
+      0x2060,
+      0x2066,
+      0x2069,
+      0x3164,
+      0xfeff,
+      0xffa0,
+      0xe0001,
+      0xe0041,
+      0xe007f,
     ];
     const label = (cp) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
     for (let i = 0; i < codePoints.length; i += 8) {
@@ -190,9 +259,11 @@ describe('hash', () => {
       const input = JSON.stringify({ note: group.map((cp) => `x${String.fromCodePoint(cp)}`).join('') });
       const result = run(['hash', '--agent', 'a', '--tool', 't'], { input });
       assert.equal(result.status, 0, describeRun(group.map(label).join(' '), result));
-      assert.equal(result.stderr,
+      assert.equal(
+        result.stderr,
         `tool-argument-snapshot: warning: the canonical JSON contains ${group.length} invisible or bidirectional control ` +
-          `character(s) (${group.map(label).join(', ')}); a terminal may not show exactly what was hashed\n`);
+          `character(s) (${group.map(label).join(', ')}); a terminal may not show exactly what was hashed\n`,
+      );
     }
   });
 
@@ -237,13 +308,18 @@ describe('verify', () => {
     const actual = envelopeHash(AGENT, TOOL, '{"region":"eu-west-1","replicas":30}');
     const result = run([...base, '--hash', EXPECTED_HASH.toUpperCase()], { input: other });
     assert.equal(result.status, 1, describeRun('mismatch', result));
-    assert.equal(result.stdout,
-      `mismatch\nexpected hash:  ${EXPECTED_HASH}\nactual hash:    ${actual}\ncanonical JSON: {"region":"eu-west-1","replicas":30}\n`);
+    assert.equal(
+      result.stdout,
+      `mismatch\nexpected hash:  ${EXPECTED_HASH}\nactual hash:    ${actual}\ncanonical JSON: {"region":"eu-west-1","replicas":30}\n`,
+    );
     assert.equal(result.stderr, '');
   });
 
   test('the same arguments under another agent or tool do not match', () => {
-    for (const names of [['--agent', 'Other agent', '--tool', TOOL], ['--agent', AGENT, '--tool', 'other_tool']]) {
+    for (const names of [
+      ['--agent', 'Other agent', '--tool', TOOL],
+      ['--agent', AGENT, '--tool', 'other_tool'],
+    ]) {
       const result = run(['verify', ...names, '--hash', EXPECTED_HASH], { input: RAW });
       assert.equal(result.status, 1, describeRun(names.join(' '), result));
       assert.ok(result.stdout.startsWith('mismatch\n'));
@@ -254,13 +330,23 @@ describe('verify', () => {
     const ok = run([...base, '--json', '--hash', EXPECTED_HASH.toUpperCase()], { input: RAW });
     assert.equal(ok.status, 0, describeRun('verify --json', ok));
     assert.deepEqual(JSON.parse(ok.stdout), {
-      match: true, agentName: AGENT, toolName: TOOL, argsCanonicalJson: CANONICAL, proposalHash: EXPECTED_HASH, expectedHash: EXPECTED_HASH,
+      match: true,
+      agentName: AGENT,
+      toolName: TOOL,
+      argsCanonicalJson: CANONICAL,
+      proposalHash: EXPECTED_HASH,
+      expectedHash: EXPECTED_HASH,
     });
     const wrong = 'f'.repeat(64);
     const bad = run([...base, '--json', '--hash', wrong], { input: RAW });
     assert.equal(bad.status, 1, describeRun('verify --json mismatch', bad));
     assert.deepEqual(JSON.parse(bad.stdout), {
-      match: false, agentName: AGENT, toolName: TOOL, argsCanonicalJson: CANONICAL, proposalHash: EXPECTED_HASH, expectedHash: wrong,
+      match: false,
+      agentName: AGENT,
+      toolName: TOOL,
+      argsCanonicalJson: CANONICAL,
+      proposalHash: EXPECTED_HASH,
+      expectedHash: wrong,
     });
   });
 
@@ -275,8 +361,10 @@ describe('verify', () => {
     const wrong = 'e'.repeat(64);
     const result = run(['verify', '--agent', 'ops', '--tool', '-h', '--hash', wrong, file]);
     assert.equal(result.status, 1, describeRun('--tool -h', result));
-    assert.equal(result.stdout,
-      `mismatch\nexpected hash:  ${wrong}\nactual hash:    ${envelopeHash('ops', '-h', '{"replicas":3}')}\ncanonical JSON: {"replicas":3}\n`);
+    assert.equal(
+      result.stdout,
+      `mismatch\nexpected hash:  ${wrong}\nactual hash:    ${envelopeHash('ops', '-h', '{"replicas":3}')}\ncanonical JSON: {"replicas":3}\n`,
+    );
     assert.doesNotMatch(result.stdout + result.stderr, /Usage:/);
     // The value really is the tool name: its own hash matches.
     const right = run(['verify', '--agent', 'ops', '--tool', '-h', '--hash', envelopeHash('ops', '-h', '{"replicas":3}'), file]);
@@ -338,8 +426,7 @@ describe('verify-snapshot', () => {
     assert.equal(proposal.proposalHash, APPROVED);
     const result = run(['verify-snapshot', stored(proposal)]);
     assert.equal(result.status, 0, describeRun('verify-snapshot', result));
-    assert.equal(result.stdout,
-      `verified\nagent name:     "ops"\ntool name:      "deploy"\ncanonical JSON: ${SNAPSHOT_JSON}\nproposal hash:  ${APPROVED}\n`);
+    assert.equal(result.stdout, `verified\nagent name:     "ops"\ntool name:      "deploy"\ncanonical JSON: ${SNAPSHOT_JSON}\nproposal hash:  ${APPROVED}\n`);
     assert.equal(result.stderr, '');
     const fromStdin = run(['verify-snapshot'], { input: JSON.stringify(proposal) });
     assert.equal(fromStdin.stdout, result.stdout, 'standard input works the same');
@@ -358,19 +445,33 @@ describe('verify-snapshot', () => {
     const other = envelopeHash('ops', 'deploy', '{"region":"eu-west-1","replicas":30,"service":"api"}');
     const result = run(['verify-snapshot', '--hash', other, stored(proposal)]);
     assert.equal(result.status, 1, describeRun('mismatch', result));
-    assert.equal(result.stdout,
-      `mismatch\nagent name:     "ops"\ntool name:      "deploy"\ncanonical JSON: ${SNAPSHOT_JSON}\nexpected hash:  ${other}\nactual hash:    ${APPROVED}\n`);
+    assert.equal(
+      result.stdout,
+      `mismatch\nagent name:     "ops"\ntool name:      "deploy"\ncanonical JSON: ${SNAPSHOT_JSON}\nexpected hash:  ${other}\nactual hash:    ${APPROVED}\n`,
+    );
   });
 
   test('--json prints verified, the fields, and with --hash match and expectedHash', () => {
     const plain = run(['verify-snapshot', '--json', stored(proposal)]);
     assert.equal(plain.status, 0, describeRun('--json', plain));
-    assert.deepEqual(JSON.parse(plain.stdout), { verified: true, agentName: 'ops', toolName: 'deploy', argsCanonicalJson: SNAPSHOT_JSON, proposalHash: APPROVED });
+    assert.deepEqual(JSON.parse(plain.stdout), {
+      verified: true,
+      agentName: 'ops',
+      toolName: 'deploy',
+      argsCanonicalJson: SNAPSHOT_JSON,
+      proposalHash: APPROVED,
+    });
     const wrong = 'a'.repeat(64);
     const bad = run(['verify-snapshot', '--json', '--hash', wrong, stored(proposal)]);
     assert.equal(bad.status, 1, describeRun('--json --hash', bad));
     assert.deepEqual(JSON.parse(bad.stdout), {
-      verified: true, agentName: 'ops', toolName: 'deploy', argsCanonicalJson: SNAPSHOT_JSON, proposalHash: APPROVED, match: false, expectedHash: wrong,
+      verified: true,
+      agentName: 'ops',
+      toolName: 'deploy',
+      argsCanonicalJson: SNAPSHOT_JSON,
+      proposalHash: APPROVED,
+      match: false,
+      expectedHash: wrong,
     });
   });
 
@@ -397,7 +498,12 @@ describe('verify-snapshot', () => {
     for (const [label, content, stage, code] of [
       ['not JSON', '{"agentName":', 'json', 'invalid_json'],
       ['empty', '', 'json', 'invalid_json'],
-      ['a duplicate proposalHash', `{"agentName":"ops","toolName":"deploy","argsCanonicalJson":${JSON.stringify(SNAPSHOT_JSON)},"proposalHash":"${APPROVED}","proposalHash":"${'c'.repeat(64)}"}`, 'json', 'duplicate_key'],
+      [
+        'a duplicate proposalHash',
+        `{"agentName":"ops","toolName":"deploy","argsCanonicalJson":${JSON.stringify(SNAPSHOT_JSON)},"proposalHash":"${APPROVED}","proposalHash":"${'c'.repeat(64)}"}`,
+        'json',
+        'duplicate_key',
+      ],
       ['no proposalHash', JSON.stringify(noHash), 'snapshot', 'not_a_snapshot'],
       ['an array', '[]', 'snapshot', 'not_a_snapshot'],
     ]) {
@@ -423,7 +529,12 @@ describe('verify-snapshot', () => {
   });
 
   test('verify-snapshot takes no --agent or --tool (the hash binds them) and one input', () => {
-    for (const args of [['verify-snapshot', '--agent', 'a', 'x.json'], ['verify-snapshot', '--tool', 't'], ['verify-snapshot', 'a.json', 'b.json'], ['verify-snapshot', '--no-newline']]) {
+    for (const args of [
+      ['verify-snapshot', '--agent', 'a', 'x.json'],
+      ['verify-snapshot', '--tool', 't'],
+      ['verify-snapshot', 'a.json', 'b.json'],
+      ['verify-snapshot', '--no-newline'],
+    ]) {
       const result = run(args);
       assert.equal(result.status, 2, describeRun(args.join(' '), result));
     }
@@ -434,7 +545,12 @@ describe('verify-snapshot', () => {
 function runAsync(args, { input = '' } = {}) {
   return new Promise((resolve) => {
     const child = execFile(process.execPath, [BIN, ...args], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, signal: error ? error.signal : null, stdout: stdout.toString('utf8'), stderr: stderr.toString('utf8') });
+      resolve({
+        status: error ? (typeof error.code === 'number' ? error.code : null) : 0,
+        signal: error ? error.signal : null,
+        stdout: stdout.toString('utf8'),
+        stderr: stderr.toString('utf8'),
+      });
     });
     child.stdin.end(input);
   });
@@ -509,7 +625,8 @@ describe('verify-snapshot accepts exactly what verifySnapshot accepts', () => {
 
   test('a matrix of records: the CLI and verifySnapshot(JSON.parse(text)) agree on every one (exit status, code, fields)', async () => {
     const proposal = JSON.parse(await storedProposal('{"service":"api","replicas":3}'));
-    const fields = (record) => `"agentName":${JSON.stringify(record.agentName)},"toolName":${JSON.stringify(record.toolName)},` +
+    const fields = (record) =>
+      `"agentName":${JSON.stringify(record.agentName)},"toolName":${JSON.stringify(record.toolName)},` +
       `"argsCanonicalJson":${JSON.stringify(record.argsCanonicalJson)},"proposalHash":${JSON.stringify(record.proposalHash)}`;
     const deepJson = deep(MAX_DEPTH + 1);
     const CASES = [
@@ -517,16 +634,25 @@ describe('verify-snapshot accepts exactly what verifySnapshot accepts', () => {
       ['the stored proposal, pretty-printed', JSON.stringify(proposal, null, 2)],
       ['a snapshot record with no other field', `{${fields(proposal)}}`],
       ['an ignored field 100,000 levels deep', `{"extra":${'['.repeat(1e5)}${']'.repeat(1e5)},${fields(proposal)}}`],
-      ['ignored fields holding -0, 1e400, an escaped lone surrogate and duplicate names', `{"x":-0,"y":1e400,"z":"\\ud800","w":{"d":1,"d":2},${fields(proposal)}}`],
+      [
+        'ignored fields holding -0, 1e400, an escaped lone surrogate and duplicate names',
+        `{"x":-0,"y":1e400,"z":"\\ud800","w":{"d":1,"d":2},${fields(proposal)}}`,
+      ],
       ['an ignored top-level field given twice', `{"reason":"a",${fields(proposal)},"reason":"b"}`],
       ['a checked field name nested in an ignored field, twice', `{"meta":{"agentName":"x","agentName":"y"},${fields(proposal)}}`],
-      ['field names spelled with escapes', `{"\\u0061gentName":${JSON.stringify(proposal.agentName)},"toolName":"deploy","argsCanonicalJson":${JSON.stringify(proposal.argsCanonicalJson)},"proposalHash":"${proposal.proposalHash}"}`],
+      [
+        'field names spelled with escapes',
+        `{"\\u0061gentName":${JSON.stringify(proposal.agentName)},"toolName":"deploy","argsCanonicalJson":${JSON.stringify(proposal.argsCanonicalJson)},"proposalHash":"${proposal.proposalHash}"}`,
+      ],
       ['a differently cased field is another field', `{"AgentName":"x",${fields(proposal)}}`],
       ['the fields under an own __proto__ member only', `{"__proto__":{${fields(proposal)}}}`],
       ['a field that is a number', `{${fields({ ...proposal, proposalHash: 'X' }).replace('"proposalHash":"X"', '"proposalHash":1')}}`],
       ['an agent name with an escaped lone surrogate', `{${fields({ ...proposal, agentName: 'X' }).replace('"agentName":"X"', '"agentName":"ops\\udc00"')}}`],
       ['a missing field', JSON.stringify({ agentName: proposal.agentName, toolName: proposal.toolName, argsCanonicalJson: proposal.argsCanonicalJson })],
-      ['argsCanonicalJson with an escaped lone surrogate', `{${fields({ ...proposal, argsCanonicalJson: 'X' }).replace('"argsCanonicalJson":"X"', '"argsCanonicalJson":"\\"\\ud800\\""')}}`],
+      [
+        'argsCanonicalJson with an escaped lone surrogate',
+        `{${fields({ ...proposal, argsCanonicalJson: 'X' }).replace('"argsCanonicalJson":"X"', '"argsCanonicalJson":"\\"\\ud800\\""')}}`,
+      ],
       ['argsCanonicalJson not canonical', `{${fields({ ...proposal, argsCanonicalJson: '{"service":"api","replicas":3}' })}}`],
       ['argsCanonicalJson with duplicate names', `{${fields({ ...proposal, argsCanonicalJson: '{"a":1,"a":1}' })}}`],
       ['argsCanonicalJson nested past MAX_DEPTH', `{${fields({ ...proposal, argsCanonicalJson: deepJson })}}`],
@@ -542,7 +668,13 @@ describe('verify-snapshot accepts exactly what verifySnapshot accepts', () => {
       ['empty', ''],
       ['a single quote', "{'agentName':'ops'}"],
     ];
-    const results = await inBatches(CASES.map(([label, text]) => () => runAsync(['verify-snapshot', '--json', writeTemp(`matrix-${label.replace(/\W+/g, '-')}.json`, text)])));
+    const results = await inBatches(
+      CASES.map(
+        ([label, text]) =>
+          () =>
+            runAsync(['verify-snapshot', '--json', writeTemp(`matrix-${label.replace(/\W+/g, '-')}.json`, text)]),
+      ),
+    );
     const disagreements = [];
     CASES.forEach(([label, text], i) => {
       const expected = libraryOutcome(text);
@@ -602,9 +734,12 @@ describe('diff', () => {
   test('different arguments: exit 1, one line per path in canonical order, no value without --values', () => {
     const result = run(['diff', approvedFile, proposedFile]);
     assert.equal(result.status, 1, describeRun('different', result));
-    assert.equal(result.stdout, 'different: 3 paths\nagent name:     "ops"\ntool name:      "deploy"\n' +
-      `approved hash:  ${hashOf(approved)}\nproposed hash:  ${hashOf(proposed)}\n` +
-      'added   "/region"\nchanged "/replicas"\nremoved "/tags/1"\n');
+    assert.equal(
+      result.stdout,
+      'different: 3 paths\nagent name:     "ops"\ntool name:      "deploy"\n' +
+        `approved hash:  ${hashOf(approved)}\nproposed hash:  ${hashOf(proposed)}\n` +
+        'added   "/region"\nchanged "/replicas"\nremoved "/tags/1"\n',
+    );
     assert.ok(!result.stdout.includes(secret) && !result.stderr.includes(secret), 'no value without --values');
   });
 
@@ -614,14 +749,18 @@ describe('diff', () => {
     assert.ok(result.stdout.endsWith(`added   "/region": "${secret}"\nchanged "/replicas": 3 -> 30\nremoved "/tags/1": "b"\n`), result.stdout);
   });
 
-  test('--json prints one object whose changes are diffSnapshots\' entries (values only with --values)', () => {
+  test("--json prints one object whose changes are diffSnapshots' entries (values only with --values)", () => {
     const { diffSnapshots } = require('../../lib/diff');
     for (const values of [false, true]) {
       const result = run(['diff', '--json', ...(values ? ['--values'] : []), approvedFile, proposedFile]);
       assert.equal(result.status, 1, describeRun('--json', result));
       const out = JSON.parse(result.stdout);
       assert.deepEqual(out, {
-        equal: false, agentName: 'ops', toolName: 'deploy', approvedHash: hashOf(approved), proposedHash: hashOf(proposed),
+        equal: false,
+        agentName: 'ops',
+        toolName: 'deploy',
+        approvedHash: hashOf(approved),
+        proposedHash: hashOf(proposed),
         changes: JSON.parse(JSON.stringify(diffSnapshots(JSON.parse(approved), JSON.parse(proposed), { includeValues: values }))),
       });
       assert.equal(result.stdout.includes(secret), values);
@@ -659,7 +798,12 @@ describe('diff', () => {
       ['a forged proposed record', [approvedFile, writeTemp('diff-forged.json', forged)], 'proposed', 'hash_mismatch'],
       ['an approved file that is no record', [writeTemp('diff-array.json', `["${secret}"]`), proposedFile], 'approved', 'not_a_snapshot'],
       ['a proposed file that is not JSON', [approvedFile, writeTemp('diff-broken.json', `{"${secret}":`)], 'proposed', 'invalid_json'],
-      ['an approved file with a checked field twice', [writeTemp('diff-dup.json', approved.replace('{', `{"proposalHash":"${secret}",`)), proposedFile], 'approved', 'duplicate_key'],
+      [
+        'an approved file with a checked field twice',
+        [writeTemp('diff-dup.json', approved.replace('{', `{"proposalHash":"${secret}",`)), proposedFile],
+        'approved',
+        'duplicate_key',
+      ],
     ]) {
       for (const json of [false, true]) {
         const result = run(['diff', ...(json ? ['--json'] : []), ...args]);
@@ -675,7 +819,10 @@ describe('diff', () => {
   test('records of different agents or tools exit 3 with different_agent or different_tool, naming neither', async () => {
     const otherAgent = writeTemp('diff-agent.json', await storedProposal('{"service":"api"}', `agent-${secret}`, 'deploy'));
     const otherTool = writeTemp('diff-tool.json', await storedProposal('{"service":"api"}', 'ops', `tool-${secret}`));
-    for (const [file, code] of [[otherAgent, 'different_agent'], [otherTool, 'different_tool']]) {
+    for (const [file, code] of [
+      [otherAgent, 'different_agent'],
+      [otherTool, 'different_tool'],
+    ]) {
       const result = run(['diff', approvedFile, file]);
       assert.equal(result.status, 3, describeRun(code, result));
       assert.ok(result.stderr.endsWith(`(stage snapshot, code ${code})\n`), describeRun(code, result));
@@ -684,8 +831,15 @@ describe('diff', () => {
   });
 
   test('usage errors exit 2: not two files, two standard inputs, options of other commands', () => {
-    for (const args of [['diff'], ['diff', 'a.json'], ['diff', 'a.json', 'b.json', 'c.json'], ['diff', '-', '-'],
-      ['diff', '--hash', 'a'.repeat(64), 'a.json', 'b.json'], ['diff', '--include-path', 'a.json', 'b.json'], ['hash', '--values', '--agent', 'a', '--tool', 't']]) {
+    for (const args of [
+      ['diff'],
+      ['diff', 'a.json'],
+      ['diff', 'a.json', 'b.json', 'c.json'],
+      ['diff', '-', '-'],
+      ['diff', '--hash', 'a'.repeat(64), 'a.json', 'b.json'],
+      ['diff', '--include-path', 'a.json', 'b.json'],
+      ['hash', '--values', '--agent', 'a', '--tool', 't'],
+    ]) {
       const result = run(args, { input: '{}' });
       assert.equal(result.status, 2, describeRun(args.join(' '), result));
       assert.equal(result.stdout, '');
@@ -711,9 +865,12 @@ describe('canonicalize', () => {
       assert.equal(result.stdout, `${expected}\n`, text);
       // The third sample holds U+2028 and RAW the C1 control U+0080, raw in RFC 8785 text
       // (byte for byte on a pipe): each is named on standard error (issue 33).
-      const warning = text === SAMPLES[2]
-        ? 'tool-argument-snapshot: warning: the canonical JSON contains 1 invisible or bidirectional control character(s) (U+2028); a terminal may not show exactly what was hashed\n'
-        : text === RAW ? C1_WARNING : '';
+      const warning =
+        text === SAMPLES[2]
+          ? 'tool-argument-snapshot: warning: the canonical JSON contains 1 invisible or bidirectional control character(s) (U+2028); a terminal may not show exactly what was hashed\n'
+          : text === RAW
+            ? C1_WARNING
+            : '';
       assert.equal(result.stderr, warning, text);
     }
   });
@@ -721,7 +878,10 @@ describe('canonicalize', () => {
   test('--no-newline prints the canonical bytes alone; FILE and - work', () => {
     const file = writeTemp('sample.json', SAMPLES[0]);
     const expected = referenceCanonicalize(JSON.parse(SAMPLES[0]));
-    for (const args of [['canonicalize', '--no-newline', file], ['canonicalize', '--no-newline', '-']]) {
+    for (const args of [
+      ['canonicalize', '--no-newline', file],
+      ['canonicalize', '--no-newline', '-'],
+    ]) {
       const result = spawnSync(process.execPath, [BIN, ...args], { input: SAMPLES[0] });
       assert.equal(result.status, 0, args.join(' '));
       assert.deepEqual(result.stdout, Buffer.from(expected, 'utf8'), `${args.join(' ')}: byte-exact`);
@@ -871,14 +1031,17 @@ describe('internal errors exit 70', () => {
   }
 
   test('an unexpected exception prints its stack and exits 70', () => {
-    const bin = fakePackage('throws', `'use strict';
+    const bin = fakePackage(
+      'throws',
+      `'use strict';
 class E extends Error {}
 module.exports = {
   ToolArgumentsValidationError: E,
   SnapshotDomainError: E,
   prepareToolCall() { throw new RangeError('unexpected failure planted by the test'); },
 };
-`);
+`,
+    );
     const result = run(['hash', '--agent', 'a', '--tool', 't'], { input: '{}', bin });
     assert.equal(result.status, 70, describeRun('internal', result));
     assert.equal(result.stdout, '');
@@ -886,13 +1049,18 @@ module.exports = {
   });
 
   test('a library that cannot load (no native binary) exits 70 with its message, without a stack; --version and --help still work', () => {
-    const bin = fakePackage('unloadable', `'use strict';
+    const bin = fakePackage(
+      'unloadable',
+      `'use strict';
 throw new Error('tool-argument-snapshot has no native binary for this platform (test-triple)');
-`);
+`,
+    );
     const result = run(['canonicalize'], { input: '{}', bin });
     assert.equal(result.status, 70, describeRun('unloadable', result));
-    assert.equal(result.stderr,
-      'tool-argument-snapshot: error: cannot load tool-argument-snapshot: tool-argument-snapshot has no native binary for this platform (test-triple)\n');
+    assert.equal(
+      result.stderr,
+      'tool-argument-snapshot: error: cannot load tool-argument-snapshot: tool-argument-snapshot has no native binary for this platform (test-triple)\n',
+    );
     assert.equal(run(['--version'], { bin }).stdout, '9.8.7\n');
     assert.equal(run(['--help'], { bin }).status, 0);
   });
@@ -918,15 +1086,23 @@ describe('verify-snapshot --key-file / --key-env: sealed proposals (issue 16 ite
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-cli-seal-'));
     const argsCanonicalJson = '{"service":"api"}';
     sealed = sealByHand({
-      agentName: AGENT, toolName: TOOL, argsCanonicalJson,
+      agentName: AGENT,
+      toolName: TOOL,
+      argsCanonicalJson,
       proposalHash: envelopeHash(AGENT, TOOL, argsCanonicalJson),
-      keyId: 'k1', nonce: '0123456789abcdef0123456789abcdef', expiresAt: null, scope: 'user:alice',
+      keyId: 'k1',
+      nonce: '0123456789abcdef0123456789abcdef',
+      expiresAt: null,
+      scope: 'user:alice',
     });
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test('a seal made by another implementation verifies, from a key file and from an environment variable', () => {
-    const keys = file('keys.json', [{ id: 'k0', secret: 'x'.repeat(32) }, { id: 'k1', secret: SECRET }]);
+    const keys = file('keys.json', [
+      { id: 'k0', secret: 'x'.repeat(32) },
+      { id: 'k1', secret: SECRET },
+    ]);
     const record = file('sealed.json', sealed);
     const fromFile = run(['verify-snapshot', '--key-file', keys, record]);
     assert.equal(fromFile.status, 0, fromFile.stderr);
@@ -934,7 +1110,8 @@ describe('verify-snapshot --key-file / --key-env: sealed proposals (issue 16 ite
     assert.match(fromFile.stdout, /sealed by key: {2}"k1"\n/);
     assert.match(fromFile.stdout, /grant scope: {4}"user:alice"\n/);
     const env = spawnSync(process.execPath, [BIN, 'verify-snapshot', '--key-env', 'TAS_KEYS', '--json', record], {
-      encoding: 'utf8', env: { ...process.env, TAS_KEYS: JSON.stringify({ keys: [{ id: 'k1', secretBase64: Buffer.from(SECRET).toString('base64') }] }) },
+      encoding: 'utf8',
+      env: { ...process.env, TAS_KEYS: JSON.stringify({ keys: [{ id: 'k1', secretBase64: Buffer.from(SECRET).toString('base64') }] }) },
     });
     assert.equal(env.status, 0, env.stderr);
     const out = JSON.parse(env.stdout);
@@ -950,7 +1127,12 @@ describe('verify-snapshot --key-file / --key-env: sealed proposals (issue 16 ite
       ['re-signed with another secret', sealByHand({ ...sealed, scope: 'user:mallory' }, 'b'.repeat(32)), 1, 'bad_signature'],
       ['an unknown key id', { ...sealed, keyId: 'k9' }, 1, 'unknown_key'],
       ['expired', sealByHand({ ...sealed, expiresAt: 1000 }), 1, 'seal_expired'],
-      ['an unsealed record', { agentName: sealed.agentName, toolName: sealed.toolName, argsCanonicalJson: sealed.argsCanonicalJson, proposalHash: sealed.proposalHash }, 3, 'not_sealed'],
+      [
+        'an unsealed record',
+        { agentName: sealed.agentName, toolName: sealed.toolName, argsCanonicalJson: sealed.argsCanonicalJson, proposalHash: sealed.proposalHash },
+        3,
+        'not_sealed',
+      ],
     ];
     for (const [label, record, status, code] of cases) {
       const result = run(['verify-snapshot', '--key-file', keys, file('case.json', JSON.parse(JSON.stringify(record)))]);
@@ -1000,7 +1182,7 @@ describe('--json output escapes what a terminal would interpret (issue 33, item 
   const TOOL_NAME = 'deploy\u2066';
   const ARGS = { [`key\u009b${TRICKY}`]: `value\u202e\u2066${TRICKY}`, n: 1 };
 
-  test('hash and verify: the canonical JSON and the names parse back exactly; the hash is the oracle\'s', () => {
+  test("hash and verify: the canonical JSON and the names parse back exactly; the hash is the oracle's", () => {
     const input = JSON.stringify(ARGS);
     const canonical = referenceCanonicalize(ARGS);
     assert.ok(canonical.includes('\u202e') && canonical.includes('\u009b'), 'RFC 8785 keeps them raw');
@@ -1008,10 +1190,20 @@ describe('--json output escapes what a terminal would interpret (issue 33, item 
     const hashed = run(['hash', '--json', '--agent', AGENT_NAME, '--tool', TOOL_NAME], { input });
     assert.equal(hashed.status, 0, describeRun('hash', hashed));
     assert.deepEqual(parsedJson(hashed, 'hash --json'), { agentName: AGENT_NAME, toolName: TOOL_NAME, argsCanonicalJson: canonical, proposalHash: hash });
-    for (const [expected, status, match] of [[hash, 0, true], ['a'.repeat(64), 1, false]]) {
+    for (const [expected, status, match] of [
+      [hash, 0, true],
+      ['a'.repeat(64), 1, false],
+    ]) {
       const verified = run(['verify', '--json', '--agent', AGENT_NAME, '--tool', TOOL_NAME, '--hash', expected], { input });
       assert.equal(verified.status, status, describeRun('verify', verified));
-      assert.deepEqual(parsedJson(verified, 'verify --json'), { match, agentName: AGENT_NAME, toolName: TOOL_NAME, argsCanonicalJson: canonical, proposalHash: hash, expectedHash: expected });
+      assert.deepEqual(parsedJson(verified, 'verify --json'), {
+        match,
+        agentName: AGENT_NAME,
+        toolName: TOOL_NAME,
+        argsCanonicalJson: canonical,
+        proposalHash: hash,
+        expectedHash: expected,
+      });
     }
   });
 
@@ -1025,14 +1217,20 @@ describe('--json output escapes what a terminal would interpret (issue 33, item 
     assert.equal(checked.status, 0, describeRun('verify-snapshot', checked));
     const out = parsedJson(checked, 'verify-snapshot --json');
     assert.equal(out.verified, true);
-    assert.deepEqual([out.agentName, out.toolName, out.argsCanonicalJson, out.proposalHash], [AGENT_NAME, TOOL_NAME, referenceCanonicalize(ARGS), envelopeHash(AGENT_NAME, TOOL_NAME, referenceCanonicalize(ARGS))]);
+    assert.deepEqual(
+      [out.agentName, out.toolName, out.argsCanonicalJson, out.proposalHash],
+      [AGENT_NAME, TOOL_NAME, referenceCanonicalize(ARGS), envelopeHash(AGENT_NAME, TOOL_NAME, referenceCanonicalize(ARGS))],
+    );
     assert.equal(out.argsCanonicalJson, record.argsCanonicalJson);
     const { diffSnapshots } = require('../../lib/diff');
     const diffed = run(['diff', '--json', '--values', approvedFile, proposedFile]);
     assert.equal(diffed.status, 1, describeRun('diff', diffed));
     const changes = parsedJson(diffed, 'diff --json --values').changes;
     assert.deepEqual(changes, JSON.parse(JSON.stringify(diffSnapshots(JSON.parse(approved), JSON.parse(proposed), { includeValues: true }))));
-    assert.ok(changes.some((change) => change.path.includes('\u2067')), 'a path holds a bidi character, parsed back');
+    assert.ok(
+      changes.some((change) => change.path.includes('\u2067')),
+      'a path holds a bidi character, parsed back',
+    );
   });
 
   test('a rejected input\'s {"error"} names no raw character either', () => {
@@ -1047,7 +1245,10 @@ describe('--json output escapes what a terminal would interpret (issue 33, item 
     const result = spawnSync(process.execPath, [BIN, 'canonicalize', '--no-newline'], { input: JSON.stringify(ARGS) });
     assert.equal(result.status, 0);
     assert.deepEqual(result.stdout, Buffer.from(canonical, 'utf8'), 'byte for byte: another byte would be another hash');
-    assert.match(result.stderr.toString('utf8'), /^tool-argument-snapshot: warning: the canonical JSON contains \d+ invisible or bidirectional control character\(s\) \(U\+/);
+    assert.match(
+      result.stderr.toString('utf8'),
+      /^tool-argument-snapshot: warning: the canonical JSON contains \d+ invisible or bidirectional control character\(s\) \(U\+/,
+    );
   });
 
   // A terminal needs a pseudo-terminal: util-linux `script` gives the command one.

@@ -12,9 +12,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
-const {
-  createApprovalGrants, prepareToolCall, evaluateToolCall, executeToolCall, openGrantStore,
-} = require('../..');
+const { createApprovalGrants, prepareToolCall, evaluateToolCall, executeToolCall, openGrantStore } = require('../..');
 const { service, requires } = require('../helpers/services');
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'tool-argument-snapshot.js');
@@ -28,8 +26,12 @@ function cli(args, { env = {}, input } = {}) {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout, stderr }));
     child.stdin.end(input ?? '');
@@ -43,7 +45,8 @@ function cli(args, { env = {}, input } = {}) {
  */
 const TERMINAL_CHARACTERS = [];
 for (let c = 0; c <= 0x9f; c++) if (c <= 0x1f || c >= 0x7f) TERMINAL_CHARACTERS.push(String.fromCharCode(c));
-for (const c of [0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) TERMINAL_CHARACTERS.push(String.fromCharCode(c));
+for (const c of [0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069])
+  TERMINAL_CHARACTERS.push(String.fromCharCode(c));
 const TERMINAL = new RegExp(`[${TERMINAL_CHARACTERS.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}]`);
 
 /** One line of JSON: none of TERMINAL_CHARACTERS raw before its final newline. */
@@ -149,7 +152,10 @@ for (const [kind, { options, open }] of Object.entries(KINDS)) {
         const sealed = await app.grants.keepProposal({ runId: 'run-1', toolCallId: 'call-1' }, first.decision.proposal, { scope: 'user:alice' });
         // Another sealed proposal, then edited in the store (its arguments and hash replaced consistently).
         const other = prepareToolCall({ agentName: 'billing', toolName: 'pay', rawArguments: `{"to":"mallory","cents":${TAMPERED_AMOUNT}}` });
-        const honest = await app.grants.keepProposal({ runId: 'run-2', toolCallId: 'call-9' }, prepareToolCall({ agentName: 'billing', toolName: 'pay', rawArguments: '{"to":"carol","cents":1}' }));
+        const honest = await app.grants.keepProposal(
+          { runId: 'run-2', toolCallId: 'call-9' },
+          prepareToolCall({ agentName: 'billing', toolName: 'pay', rawArguments: '{"to":"carol","cents":1}' }),
+        );
         const edited = { ...honest, argsCanonicalJson: other.argsCanonicalJson, proposalHash: other.proposalHash };
         await store.putProposal('5:run-2call-9', JSON.stringify(edited), null);
 
@@ -166,7 +172,13 @@ for (const [kind, { options, open }] of Object.entries(KINDS)) {
         assert.deepEqual(good.proposal, sealed, 'the verified proposal is the sealed record the application kept');
         assert.equal(good.proposal.argsCanonicalJson, JSON.stringify({ cents: 500, to: 'bob' }));
         assert.equal(good.proposal.keyId, 'review-2026');
-        assert.deepEqual(bad, { id: bad.id, runId: 'run-2', toolCallId: 'call-9', verified: false, error: { name: 'ApprovalGrantError', code: 'bad_signature' } });
+        assert.deepEqual(bad, {
+          id: bad.id,
+          runId: 'run-2',
+          toolCallId: 'call-9',
+          verified: false,
+          error: { name: 'ApprovalGrantError', code: 'bad_signature' },
+        });
         for (const shown of [listed.stdout, listed.stderr]) {
           assert.ok(!shown.includes(String(TAMPERED_AMOUNT)) && !shown.includes('mallory'), 'the tampered text is never printed');
         }
@@ -259,7 +271,11 @@ for (const [kind, { options, open }] of Object.entries(KINDS)) {
         const runId = `run\u009b${tricky}`;
         const toolCallId = `call\u202e${tricky}`;
         const scope = `user:\u2067alice${tricky}`;
-        const prepared = prepareToolCall({ agentName, toolName, rawArguments: JSON.stringify({ to: `bob\u202e\u2066\u009b${tricky}`, [`memo${tricky}`]: 'x' }) });
+        const prepared = prepareToolCall({
+          agentName,
+          toolName,
+          rawArguments: JSON.stringify({ to: `bob\u202e\u2066\u009b${tricky}`, [`memo${tricky}`]: 'x' }),
+        });
         const sealed = await grants.keepProposal({ runId, toolCallId }, prepared, { scope });
         assert.ok(TERMINAL.test(sealed.argsCanonicalJson), 'the canonical JSON holds them raw (RFC 8785)');
 
@@ -286,7 +302,14 @@ for (const [kind, { options, open }] of Object.entries(KINDS)) {
         assertNoTerminalCharacters(granted.stdout, 'grant --json');
         const record = JSON.parse(granted.stdout);
         assert.deepEqual(
-          { granted: record.granted, agentName: record.agentName, toolName: record.toolName, argsCanonicalJson: record.argsCanonicalJson, proposalHash: record.proposalHash, scope: record.scope },
+          {
+            granted: record.granted,
+            agentName: record.agentName,
+            toolName: record.toolName,
+            argsCanonicalJson: record.argsCanonicalJson,
+            proposalHash: record.proposalHash,
+            scope: record.scope,
+          },
           { granted: true, agentName, toolName, argsCanonicalJson: prepared.argsCanonicalJson, proposalHash: prepared.proposalHash, scope },
         );
         assert.equal(await grants.has({ agentName, toolName, proposalHash: prepared.proposalHash, scope }), true);
@@ -434,7 +457,10 @@ test('a seal under a key the ring lacks (unknown_key) or past its expiry (seal_e
     assert.deepEqual(byRun.r1.error, { name: 'ApprovalGrantError', code: 'unknown_key' });
     assert.deepEqual(byRun.r2.error, { name: 'ApprovalGrantError', code: 'seal_expired' });
     assert.ok(!listed.stdout.includes('"service"'), 'no text of a proposal that does not verify');
-    for (const [entry, code] of [[byRun.r1, 'unknown_key'], [byRun.r2, 'seal_expired']]) {
+    for (const [entry, code] of [
+      [byRun.r1, 'unknown_key'],
+      [byRun.r2, 'seal_expired'],
+    ]) {
       const refused = await cli(['grant', '--store', url, '--key-file', keyFile, '--id', entry.id]);
       assert.equal(refused.status, 1, refused.stderr);
       assert.match(refused.stderr, new RegExp(`code ${code}\\)`));
@@ -512,7 +538,7 @@ test('CLI: grant --id warns, as pending does, when the granted canonical JSON ho
   }
 });
 
-test('CLI: a call approved through the AI SDK gate is no longer pending: pending does not list the gate\'s evidence of the approval, and grant/decline --id refuse it (not_pending); it was listed as waiting for 24 hours and granted a second time', async () => {
+test("CLI: a call approved through the AI SDK gate is no longer pending: pending does not list the gate's evidence of the approval, and grant/decline --id refuse it (not_pending); it was listed as waiting for 24 hours and granted a second time", async () => {
   const { generateText, tool, stepCountIs } = require('ai');
   const { MockLanguageModelV4 } = require('ai/test');
   const { z } = require('zod');
@@ -524,9 +550,20 @@ test('CLI: a call approved through the AI SDK gate is no longer pending: pending
   try {
     const grants = createApprovalGrants({ store });
     const tools = { transfer: tool({ inputSchema: z.object({ cents: z.number() }), execute: async () => 'sent' }) };
-    const gate = createToolGate({ agentName: 'payments', tools, grants, runId: 'chat-1', policy: () => ({ decision: 'require_approval', reason: 'every transfer' }) });
+    const gate = createToolGate({
+      agentName: 'payments',
+      tools,
+      grants,
+      runId: 'chat-1',
+      policy: () => ({ decision: 'require_approval', reason: 'every transfer' }),
+    });
     const model = new MockLanguageModelV4({
-      doGenerate: async () => ({ content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'transfer', input: '{"cents":500}' }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] }),
+      doGenerate: async () => ({
+        content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'transfer', input: '{"cents":500}' }],
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+        usage,
+        warnings: [],
+      }),
     });
     const asked = await generateText({ model: gate.model(model), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(1), prompt: 'pay' });
     const request = asked.content.find((p) => p.type === 'tool-approval-request');
@@ -611,19 +648,23 @@ test('CLI: an expiry a Date cannot hold is printed as its number, never an exit 
 // waits under it and `grant --id` refuses it. A run id such as `mcp 8:payments - hash` shares
 // the MCP gate's key space. Namespacing LangChain's key changes where kept records of earlier
 // versions are found, hence not changed here.
-test('CLI: a proposal kept under a run id as LangChain\'s createToolGate keeps it (the application\'s run id, raw) is listed by pending whatever the run id says', { todo: 'LangChain kept-proposal keys are not namespaced; see the comment above' }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-rt5-'));
-  const file = path.join(dir, 'grants.db');
-  const store = createSqliteGrantStore({ path: file });
-  try {
-    const { prepareToolCall, evaluateToolCall } = require('../..');
-    const prepared = prepareToolCall({ agentName: 'support', toolName: 'refund', rawArguments: '{"cents":900000}' });
-    const decision = await evaluateToolCall({ prepared, policy: () => ({ decision: 'require_approval', reason: 'refunds' }) });
-    await createApprovalGrants({ store }).keepProposal({ runId: 'ai-approved thread-of-a-client', toolCallId: 'call_1' }, decision.proposal);
-    const listed = await cli(['pending', '--json', '--store', `sqlite:${file}`]);
-    assert.equal(JSON.parse(listed.stdout).proposals.length, 1, 'the waiting proposal is listed');
-  } finally {
-    await store.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  "CLI: a proposal kept under a run id as LangChain's createToolGate keeps it (the application's run id, raw) is listed by pending whatever the run id says",
+  { todo: 'LangChain kept-proposal keys are not namespaced; see the comment above' },
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-rt5-'));
+    const file = path.join(dir, 'grants.db');
+    const store = createSqliteGrantStore({ path: file });
+    try {
+      const { prepareToolCall, evaluateToolCall } = require('../..');
+      const prepared = prepareToolCall({ agentName: 'support', toolName: 'refund', rawArguments: '{"cents":900000}' });
+      const decision = await evaluateToolCall({ prepared, policy: () => ({ decision: 'require_approval', reason: 'refunds' }) });
+      await createApprovalGrants({ store }).keepProposal({ runId: 'ai-approved thread-of-a-client', toolCallId: 'call_1' }, decision.proposal);
+      const listed = await cli(['pending', '--json', '--store', `sqlite:${file}`]);
+      assert.equal(JSON.parse(listed.stdout).proposals.length, 1, 'the waiting proposal is listed');
+    } finally {
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

@@ -21,8 +21,15 @@ const os = require('node:os');
 const path = require('node:path');
 
 const {
-  prepareToolCall, decodeRequest, decodeView, canonicalize, createSnapshot, proposalHash,
-  SnapshotDomainError, ToolArgumentsValidationError, ERROR_CODES,
+  prepareToolCall,
+  decodeRequest,
+  decodeView,
+  canonicalize,
+  createSnapshot,
+  proposalHash,
+  SnapshotDomainError,
+  ToolArgumentsValidationError,
+  ERROR_CODES,
 } = require('../..');
 const { loadVectors, formatProblems, textOf, bytesOf, envelopeHash, oracleCanonical, buildValue } = require('./vectors-support');
 
@@ -91,7 +98,11 @@ describe('the vector files', () => {
   test('every string in them is well-formed Unicode (raw lone surrogates are spelled with textUtf16Hex or $utf16)', () => {
     const walk = (value, where) => {
       if (typeof value === 'string') assert.ok(value.isWellFormed(), `${where}: a string with a lone surrogate`);
-      else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) { walk(k, where); walk(v, where); }
+      else if (value && typeof value === 'object')
+        for (const [k, v] of Object.entries(value)) {
+          walk(k, where);
+          walk(v, where);
+        }
     };
     for (const v of vectors) walk(v, v.id);
   });
@@ -131,12 +142,30 @@ describe('the vector files', () => {
   test('the negative cases the evidence issue names are all present', () => {
     const ids = new Set(vectors.map((v) => v.id));
     for (const id of [
-      'strings/lone-high-escaped', 'strings/reversed-pair-escaped', 'strings/high-then-escaped-letter', 'strings/lone-high-raw',
-      'strings/lone-in-key-escaped', 'objects/duplicate-raw', 'objects/duplicate-escape-equal', 'objects/proto-is-data',
-      'objects/constructor-prototype', 'numbers/negative-zero', 'values/negative-zero', 'numbers/exponent-from-1e21',
-      'numbers/2-pow-53-plus-1', 'numbers/leading-zero', 'numbers/overflow', 'grammar/trailing-word', 'grammar/bom-in-text',
-      'bytes/bom-utf8', 'bytes/overlong-solidus', 'limits/arrays-1025', 'values/getter', 'values/date',
-    ]) assert.ok(ids.has(id), `missing vector ${id}`);
+      'strings/lone-high-escaped',
+      'strings/reversed-pair-escaped',
+      'strings/high-then-escaped-letter',
+      'strings/lone-high-raw',
+      'strings/lone-in-key-escaped',
+      'objects/duplicate-raw',
+      'objects/duplicate-escape-equal',
+      'objects/proto-is-data',
+      'objects/constructor-prototype',
+      'numbers/negative-zero',
+      'values/negative-zero',
+      'numbers/exponent-from-1e21',
+      'numbers/2-pow-53-plus-1',
+      'numbers/leading-zero',
+      'numbers/overflow',
+      'grammar/trailing-word',
+      'grammar/bom-in-text',
+      'bytes/bom-utf8',
+      'bytes/overlong-solidus',
+      'limits/arrays-1025',
+      'values/getter',
+      'values/date',
+    ])
+      assert.ok(ids.has(id), `missing vector ${id}`);
   });
 });
 
@@ -168,8 +197,11 @@ describe('text vectors: canonicalize(decodeRequest(text))', () => {
     if (!result.ok) result.stage = 'snapshot';
     check(vector, 'canonicalize(decodeRequest)', result, expect, { hashed: false });
     if (result.ok) {
-      assert.equal(proposalHash({ agentName: vector.agentName, toolName: vector.toolName, argsCanonicalJson: result.json }),
-        expect.proposalHash, `${vector.id} [proposalHash]: hash differs`);
+      assert.equal(
+        proposalHash({ agentName: vector.agentName, toolName: vector.toolName, argsCanonicalJson: result.json }),
+        expect.proposalHash,
+        `${vector.id} [proposalHash]: hash differs`,
+      );
     }
   });
 });
@@ -181,7 +213,7 @@ describe('text vectors: decodeView(text), the strict snapshot-text path', () => 
   });
 });
 
-describe('value vectors: createSnapshot and canonicalize, running none of the value\'s code', () => {
+describe("value vectors: createSnapshot and canonicalize, running none of the value's code", () => {
   runVectorTests(['value'], (vector) => {
     const forSnapshot = buildValue(vector.value);
     const snapshot = outcome(() => {
@@ -239,7 +271,10 @@ describe('byte vectors: the command line reads the bytes of a file', () => {
       parse(run.stdout, where);
     } else {
       assert.equal(run.status, 3, `${where}: expected exit 3 (stage ${expect.stage}, code ${expect.code}); ${detail}; stdout ${run.stdout}`);
-      assert.ok(run.stderr.endsWith(`(stage ${expect.stage}, code ${expect.code})\n`), `${where}: expected stage ${expect.stage} code ${expect.code}; ${detail}`);
+      assert.ok(
+        run.stderr.endsWith(`(stage ${expect.stage}, code ${expect.code})\n`),
+        `${where}: expected stage ${expect.stage} code ${expect.code}; ${detail}`,
+      );
     }
   }
 

@@ -12,14 +12,31 @@ const SECRET = 'SeCrEt-7f3a';
 
 module.exports = function errors(h, pkg, extra) {
   const { assert, attempt, check, skip, describeError } = h;
-  const { canonicalize, createSnapshot, decodeView, decodeRequest, prepareToolCall, proposalHash, SnapshotDomainError, ToolArgumentsValidationError, ERROR_CODES, MAX_DEPTH } = pkg;
+  const {
+    canonicalize,
+    createSnapshot,
+    decodeView,
+    decodeRequest,
+    prepareToolCall,
+    proposalHash,
+    SnapshotDomainError,
+    ToolArgumentsValidationError,
+    ERROR_CODES,
+    MAX_DEPTH,
+  } = pkg;
   const { seenCodes } = extra;
   const { MAX_STRING_LENGTH } = require('node:buffer').constants;
   /** Reserved codes whose feature this version of the package does not have yet. */
   const pending = new Set();
 
   function assertClean(error, label) {
-    const renderings = [String(error.message), String(error.stack), JSON.stringify(error), util.inspect(error), util.inspect(error, { depth: 5, showHidden: true })];
+    const renderings = [
+      String(error.message),
+      String(error.stack),
+      JSON.stringify(error),
+      util.inspect(error),
+      util.inspect(error, { depth: 5, showHidden: true }),
+    ];
     for (const text of renderings) assert.ok(!text.includes(SECRET), `${label}: a rendering of the error holds the payload: ${text.slice(0, 200)}`);
     assert.ok(String(error.message).includes(`[${error.code}]`), `${label}: the message names the code: ${error.message}`);
   }
@@ -32,7 +49,10 @@ module.exports = function errors(h, pkg, extra) {
       assertClean(domain, 'canonicalize');
       const staged = assert.throws(() => createSnapshot({ agentName: AGENT, toolName: TOOL, value: make() }), 'createSnapshot');
       assert.error(staged, ToolArgumentsValidationError, { code, stage: 'snapshot', toolName: TOOL }, 'createSnapshot');
-      assert.ok(staged.message.includes(TOOL) && staged.message.includes('snapshot'), `createSnapshot: the message names the tool and the stage: ${staged.message}`);
+      assert.ok(
+        staged.message.includes(TOOL) && staged.message.includes('snapshot'),
+        `createSnapshot: the message names the tool and the stage: ${staged.message}`,
+      );
       assertClean(staged, 'createSnapshot');
       const prepared = assert.throws(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: () => make() }), 'prepareToolCall');
       assert.error(prepared, ToolArgumentsValidationError, { code, stage: 'snapshot', toolName: TOOL }, 'prepareToolCall');
@@ -72,8 +92,15 @@ module.exports = function errors(h, pkg, extra) {
   valueCode('accessor_property', () => Object.defineProperty({}, SECRET, { get: () => SECRET, enumerable: true }));
   valueCode('non_enumerable_property', () => Object.defineProperty({}, SECRET, { value: SECRET, enumerable: false }));
   valueCode('symbol_key', () => ({ [Symbol(SECRET)]: SECRET }));
-  valueCode('cycle', () => { const o = { [SECRET]: SECRET }; o.self = o; return o; });
-  valueCode('repeated_reference', () => { const shared = { [SECRET]: 1 }; return [shared, shared]; });
+  valueCode('cycle', () => {
+    const o = { [SECRET]: SECRET };
+    o.self = o;
+    return o;
+  });
+  valueCode('repeated_reference', () => {
+    const shared = { [SECRET]: 1 };
+    return [shared, shared];
+  });
   valueCode('depth_limit', () => nest(MAX_DEPTH + 1));
   textCode('invalid_json', `{"${SECRET}":${SECRET}}`);
   textCode('duplicate_key', `{"${SECRET}":1,"${SECRET}":2}`);
@@ -87,7 +114,18 @@ module.exports = function errors(h, pkg, extra) {
   });
 
   check('errors: schema_error', () => {
-    const error = assert.throws(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: `{"a":"${SECRET}"}`, schema: (v) => { throw new Error(`bad ${v.a}`); } }), 'prepareToolCall');
+    const error = assert.throws(
+      () =>
+        prepareToolCall({
+          agentName: AGENT,
+          toolName: TOOL,
+          rawArguments: `{"a":"${SECRET}"}`,
+          schema: (v) => {
+            throw new Error(`bad ${v.a}`);
+          },
+        }),
+      'prepareToolCall',
+    );
     assert.error(error, ToolArgumentsValidationError, { code: 'schema_error', stage: 'schema', toolName: TOOL }, 'prepareToolCall');
     assert.ok(!String(error.message).includes(SECRET) && !JSON.stringify(error).includes(SECRET), 'the message and JSON hold no payload');
     assert.ok(!util.inspect(error).includes(SECRET), 'util.inspect holds no payload');
@@ -96,7 +134,7 @@ module.exports = function errors(h, pkg, extra) {
 
   // size_limit, sized for this runtime's own string limit. Long strings are handed to the
   // native side by reference, so two references to one rope exceed the limit cheaply.
-  check('errors: size_limit (long strings past this runtime\'s string limit)', () => {
+  check("errors: size_limit (long strings past this runtime's string limit)", () => {
     const half = Math.ceil((MAX_STRING_LENGTH + 1) / 2);
     const unit = `${SECRET.slice(0, 2)}`;
     const s = unit.repeat(Math.ceil(half / unit.length));
@@ -109,7 +147,7 @@ module.exports = function errors(h, pkg, extra) {
   // Short strings are concatenated into one string by the walk: past the engine's limit
   // (2^31 - 1 units on Bun, about 2^29 on V8) the walk must stop with size_limit, not
   // with the engine's own RangeError.
-  check('errors: size_limit (short strings past this runtime\'s string limit)', () => {
+  check("errors: size_limit (short strings past this runtime's string limit)", () => {
     const value = new Array(Math.ceil(MAX_STRING_LENGTH / 1000) + 10).fill('x'.repeat(1000));
     const error = assert.throws(() => canonicalize(value), 'canonicalize');
     assert.error(error, SnapshotDomainError, { code: 'size_limit' }, `canonicalize (${describeError(error)})`);
@@ -118,20 +156,30 @@ module.exports = function errors(h, pkg, extra) {
   // Codes of the stored-snapshot check (issue 10), when verifySnapshot is exported.
   if (typeof pkg.verifySnapshot === 'function') {
     const json = '{"a":1,"b":[2]}';
-    const stored = { agentName: AGENT, toolName: TOOL, argsCanonicalJson: json, proposalHash: proposalHash({ agentName: AGENT, toolName: TOOL, argsCanonicalJson: json }) };
+    const stored = {
+      agentName: AGENT,
+      toolName: TOOL,
+      argsCanonicalJson: json,
+      proposalHash: proposalHash({ agentName: AGENT, toolName: TOOL, argsCanonicalJson: json }),
+    };
     check('errors: verifySnapshot accepts an exact stored snapshot', () => {
       const snapshot = pkg.verifySnapshot({ ...stored });
       assert.equal(snapshot.argsCanonicalJson, json, 'argsCanonicalJson');
       assert.equal(snapshot.proposalHash, stored.proposalHash, 'proposalHash');
       assert.deepEqual(decodeView(snapshot), { a: 1, b: [2] }, 'decodeView of the verified snapshot');
     });
-    const verifyCode = (code, record, label) => check(`errors: ${code} (${label})`, () => {
-      const error = assert.throws(() => pkg.verifySnapshot(record), 'verifySnapshot');
-      assert.error(error, SnapshotDomainError, { code }, 'verifySnapshot');
-      seenCodes.add(code);
-    });
+    const verifyCode = (code, record, label) =>
+      check(`errors: ${code} (${label})`, () => {
+        const error = assert.throws(() => pkg.verifySnapshot(record), 'verifySnapshot');
+        assert.error(error, SnapshotDomainError, { code }, 'verifySnapshot');
+        seenCodes.add(code);
+      });
     const reordered = '{"b":[2],"a":1}';
-    verifyCode('not_canonical', { ...stored, argsCanonicalJson: reordered, proposalHash: proposalHash({ agentName: AGENT, toolName: TOOL, argsCanonicalJson: reordered }) }, 'keys out of order');
+    verifyCode(
+      'not_canonical',
+      { ...stored, argsCanonicalJson: reordered, proposalHash: proposalHash({ agentName: AGENT, toolName: TOOL, argsCanonicalJson: reordered }) },
+      'keys out of order',
+    );
     verifyCode('hash_mismatch', { ...stored, proposalHash: '0'.repeat(64) }, 'a wrong hash');
     verifyCode('hash_mismatch', { ...stored, toolName: 'other_tool' }, 'another tool');
     verifyCode('not_a_snapshot', { agentName: AGENT, toolName: TOOL, proposalHash: stored.proposalHash }, 'a field missing');
@@ -158,7 +206,8 @@ module.exports = function errors(h, pkg, extra) {
   return function everyCode() {
     const NO_PUBLIC_TRIGGER = {
       internal_error: 'raised only by a package bug; core/adversarial.test.js raises it through the raw native binding',
-      reentrant_call: 'raised only when code that runs during a walk calls the package again (on Node through a node:vm global\'s sandbox traps); no value here ran code during a walk on this runtime',
+      reentrant_call:
+        "raised only when code that runs during a walk calls the package again (on Node through a node:vm global's sandbox traps); no value here ran code during a walk on this runtime",
     };
     check('errors: every code of ERROR_CODES was raised in this run', () => {
       assert.ok(ERROR_CODES.length >= 19, `ERROR_CODES has ${ERROR_CODES.length} codes`);

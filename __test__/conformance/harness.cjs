@@ -163,7 +163,13 @@ async function run() {
       if (Object.hasOwn(KNOWN_BUGS, item.id)) out(`note ${item.id}: the known bug listed in runtime.cjs no longer occurs on ${RUNTIME.name}`);
       else if (VERBOSE) out(`ok ${item.id}`);
     } catch (error) {
-      const message = error instanceof ConformanceFailure ? error.message : `threw ${describeError(error)}\n    ${String(error && error.stack).split('\n').slice(1, 4).join('\n    ')}`;
+      const message =
+        error instanceof ConformanceFailure
+          ? error.message
+          : `threw ${describeError(error)}\n    ${String(error && error.stack)
+              .split('\n')
+              .slice(1, 4)
+              .join('\n    ')}`;
       const known = Object.hasOwn(KNOWN_BUGS, item.id) ? KNOWN_BUGS[item.id] : null;
       if (known !== null && known.failure.test(message)) {
         // A package bug on this runtime, described in runtime.cjs and the README, failing

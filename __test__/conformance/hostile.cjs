@@ -113,7 +113,11 @@ module.exports = function hostile(h, pkg, extra) {
     for (const [label, actual] of verdicts) {
       // A schema whose output is a native Promise (whatever its prototype) is an async
       // schema for prepareToolCall (issue 9), as core/adversarial.test.js has it.
-      const promise = label === 'prepareToolCall' && nodeVerdict.code !== undefined && pkg.ERROR_CODES.includes('async_schema') && require('node:util').types.isPromise(value);
+      const promise =
+        label === 'prepareToolCall' &&
+        nodeVerdict.code !== undefined &&
+        pkg.ERROR_CODES.includes('async_schema') &&
+        require('node:util').types.isPromise(value);
       sameVerdict(id, label, actual, promise ? [{ code: 'async_schema' }] : expected);
     }
     if (typeof options.includePath === 'string') assert.equal(r.traced.error.path, options.includePath, 'JSON Pointer');
@@ -173,7 +177,10 @@ module.exports = function hostile(h, pkg, extra) {
 
   /** A stored record that verifySnapshot and decodeView refuse with the row's code. */
   function checkStored(row) {
-    for (const [label, fn] of [['verifySnapshot', pkg.verifySnapshot], ['decodeView', decodeView]]) {
+    for (const [label, fn] of [
+      ['verifySnapshot', pkg.verifySnapshot],
+      ['decodeView', decodeView],
+    ]) {
       const counter = extra.catalogue.newCounter();
       const record = row.make(counter);
       if (label === 'decodeView' && (record === null || typeof record !== 'object')) continue;
@@ -207,10 +214,15 @@ module.exports = function hostile(h, pkg, extra) {
         continue;
       }
       const run = () => checkValue(id, row.make, node, row);
-      check(id, row.knownBug ? () => {
-        const result = attempt(run);
-        return { skip: `known bug (todo in the catalogue): ${row.knownBug}; ${result.ok ? 'now passes' : 'still fails'}` };
-      } : run);
+      check(
+        id,
+        row.knownBug
+          ? () => {
+              const result = attempt(run);
+              return { skip: `known bug (todo in the catalogue): ${row.knownBug}; ${result.ok ? 'now passes' : 'still fails'}` };
+            }
+          : run,
+      );
     } else if (row.kind === 'text') {
       check(id, () => checkText(row));
     } else if (row.kind === 'stored') {
@@ -222,7 +234,10 @@ module.exports = function hostile(h, pkg, extra) {
   const others = CASES.filter((row) => !['value', 'text', 'stored', 'schema'].includes(row.kind));
   if (others.length > 0) {
     const byKind = [...new Set(others.map((row) => row.kind))].map((kind) => `${kinds[kind]} ${kind}`).join(', ');
-    skip('hostile: catalogue rows of other kinds', `${byKind} row(s) call the raw native binding or internals, not the public API (run by core/adversarial.test.js under Node)`);
+    skip(
+      'hostile: catalogue rows of other kinds',
+      `${byKind} row(s) call the raw native binding or internals, not the public API (run by core/adversarial.test.js under Node)`,
+    );
   }
   check('hostile: the catalogue holds value and text rows', () => assert.ok((kinds.value || 0) > 100 && (kinds.text || 0) > 50, `kinds ${show(kinds)}`));
 
@@ -248,9 +263,26 @@ module.exports = function hostile(h, pkg, extra) {
     ['a node:crypto Hash', () => createHash('sha256'), 'non_plain_object'],
     ['an EventEmitter', () => new EventEmitter(), 'non_plain_object'],
     ['fs.statSync()', () => require('node:fs').statSync('/'), 'non_plain_object'],
-    ['a Timeout', () => { const t = setTimeout(() => {}, 1); clearTimeout(t); return t; }, 'non_plain_object'],
+    [
+      'a Timeout',
+      () => {
+        const t = setTimeout(() => {}, 1);
+        clearTimeout(t);
+        return t;
+      },
+      'non_plain_object',
+    ],
     ['the module object', () => module, 'non_plain_object'],
-    ['a MessagePort', () => { const c = new MessageChannel(); c.port1.close(); c.port2.close(); return c.port1; }, 'non_plain_object'],
+    [
+      'a MessagePort',
+      () => {
+        const c = new MessageChannel();
+        c.port1.close();
+        c.port2.close();
+        return c.port1;
+      },
+      'non_plain_object',
+    ],
     ['a Buffer', () => Buffer.from('abc'), 'non_plain_object'],
     ['path.parse()', () => require('node:path').parse('/a/b.c'), { json: '{"base":"b.c","dir":"/a","ext":".c","name":"b","root":"/"}' }],
     ['querystring.parse() (null prototype)', () => require('node:querystring').parse('b=2&a=1'), { json: '{"a":"1","b":"2"}' }],
@@ -270,6 +302,7 @@ module.exports = function hostile(h, pkg, extra) {
 
   // The documented differences met in this run, named in the output.
   check('hostile: documented differences of this runtime', () => {
-    for (const id of usedDifferences) process.stdout.write(`note ${id}: ${RUNTIME.name} gives ${DIFFERENCES[id].verdict.code}, Node ${extra.nodeVerdicts[id].code} (${DIFFERENCES[id].why})\n`);
+    for (const id of usedDifferences)
+      process.stdout.write(`note ${id}: ${RUNTIME.name} gives ${DIFFERENCES[id].verdict.code}, Node ${extra.nodeVerdicts[id].code} (${DIFFERENCES[id].why})\n`);
   });
 };

@@ -47,9 +47,14 @@ module.exports = function monkeypatch(h) {
   function assertClean(report, label) {
     assert.ok(report.cases > 400, `${label}: only ${report.cases} cases ran`);
     assert.ok(report.errors > 100, `${label}: only ${report.errors} error cases ran`);
-    const hits = Object.entries(report.hits).map(([name, n]) => `${name} x${n}`).join(', ');
+    const hits = Object.entries(report.hits)
+      .map(([name, n]) => `${name} x${n}`)
+      .join(', ');
     assert.equal(hits, '', `${label}: patched functions were called`);
-    const changed = report.mismatches.slice(0, 3).map((m) => `${m.name} (before ${m.before}, after ${m.after})`).join('; ');
+    const changed = report.mismatches
+      .slice(0, 3)
+      .map((m) => `${m.name} (before ${m.before}, after ${m.after})`)
+      .join('; ');
     assert.equal(report.mismatches.length, 0, `${label}: outputs changed: ${changed}`);
     assert.equal(report.valueCodeRuns, 0, `${label}: code planted in values ran`);
     assert.equal(report.baselineValueCodeRuns, 0, `${label}: code planted in values ran during the baseline`);
@@ -63,7 +68,9 @@ module.exports = function monkeypatch(h) {
   });
   check('monkeypatch: lying, counting replacements of the built-ins', async () => assertClean(await start().builtins, 'builtins'));
   check('monkeypatch: counting accessors on Object.prototype for payload keys', async () => assertClean(await start()['payload-setters'], 'payload setters'));
-  check('monkeypatch: counting accessors on Object.prototype for the package\'s own field names', async () => assertClean(await start()['known-setters'], 'known setters'));
+  check("monkeypatch: counting accessors on Object.prototype for the package's own field names", async () =>
+    assertClean(await start()['known-setters'], 'known setters'),
+  );
   check('monkeypatch: intrinsics frozen after load', async () => assertClean(await start().frozen, 'frozen'));
   check('monkeypatch: util.inspect of a ToolArgumentsValidationError calls no patchable built-in', async () => {
     const report = await start().inspect;

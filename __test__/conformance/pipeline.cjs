@@ -44,15 +44,19 @@ module.exports = function pipeline(h, pkg) {
    */
   const PATHS = [['authorizeToolCall', async (prepared, policy, execute) => authorizeToolCall({ prepared, policy, execute })]];
   if (threeStep) {
-    PATHS.push(['evaluateToolCall + executeToolCall', async (prepared, policy, execute) => {
-      const decision = await pkg.evaluateToolCall({ prepared, policy });
-      assert.ok(Object.isFrozen(decision), 'the decision is frozen');
-      assert.equal(decision.argsCanonicalJson, prepared.argsCanonicalJson, 'decision argsCanonicalJson');
-      assert.equal(decision.proposalHash, prepared.proposalHash, 'decision proposalHash');
-      if (decision.decision !== 'allow') return { decision: decision.decision, reason: decision.reason, decidedBy: decision.decidedBy, proposal: decision.proposal };
-      const result = await pkg.executeToolCall(decision, execute);
-      return { decision: decision.decision, reason: decision.reason, decidedBy: decision.decidedBy, result };
-    }]);
+    PATHS.push([
+      'evaluateToolCall + executeToolCall',
+      async (prepared, policy, execute) => {
+        const decision = await pkg.evaluateToolCall({ prepared, policy });
+        assert.ok(Object.isFrozen(decision), 'the decision is frozen');
+        assert.equal(decision.argsCanonicalJson, prepared.argsCanonicalJson, 'decision argsCanonicalJson');
+        assert.equal(decision.proposalHash, prepared.proposalHash, 'decision proposalHash');
+        if (decision.decision !== 'allow')
+          return { decision: decision.decision, reason: decision.reason, decidedBy: decision.decidedBy, proposal: decision.proposal };
+        const result = await pkg.executeToolCall(decision, execute);
+        return { decision: decision.decision, reason: decision.reason, decidedBy: decision.decidedBy, result };
+      },
+    ]);
   } else {
     skip('pipeline: evaluateToolCall + executeToolCall', 'not exported by this version of the package');
   }
@@ -66,7 +70,17 @@ module.exports = function pipeline(h, pkg) {
       assert.equal(prepared.argsCanonicalJson, CANONICAL, 'canonical JSON of the schema output');
       let seen;
       let ran;
-      const outcome = await run(prepared, (input) => { seen = input.parsedArguments; return ALLOW; }, (args) => { ran = args; return 'done'; });
+      const outcome = await run(
+        prepared,
+        (input) => {
+          seen = input.parsedArguments;
+          return ALLOW;
+        },
+        (args) => {
+          ran = args;
+          return 'done';
+        },
+      );
       assert.equal(outcome.decision, 'allow', 'decision');
       assert.equal(outcome.result, 'done', 'the handler result');
       assert.ok(seen !== ran, 'policy and handler got the same object');
@@ -79,12 +93,19 @@ module.exports = function pipeline(h, pkg) {
     check(id('row 2, a policy-retained reference cannot mutate the later execution input'), async () => {
       let retained;
       let ran;
-      await run(prepare({ schema: 0 }), (input) => { retained = input.parsedArguments; return ALLOW; }, (args) => {
-        retained.city = 'Mordor';
-        retained.traveller.seats.push('cockpit');
-        ran = canonicalize(args);
-      });
-      assert.equal(ran, CANONICAL, 'the handler saw the retained reference\'s mutation');
+      await run(
+        prepare({ schema: 0 }),
+        (input) => {
+          retained = input.parsedArguments;
+          return ALLOW;
+        },
+        (args) => {
+          retained.city = 'Mordor';
+          retained.traveller.seats.push('cockpit');
+          ran = canonicalize(args);
+        },
+      );
+      assert.equal(ran, CANONICAL, "the handler saw the retained reference's mutation");
     });
 
     check(id('row 3, a schema transform returning an application-owned alias cannot reach policy or execution'), async () => {
@@ -94,7 +115,16 @@ module.exports = function pipeline(h, pkg) {
       owned.traveller.seats.push('cockpit');
       let seen;
       let ran;
-      await run(prepared, (input) => { seen = canonicalize(input.parsedArguments); return ALLOW; }, (args) => { ran = args; });
+      await run(
+        prepared,
+        (input) => {
+          seen = canonicalize(input.parsedArguments);
+          return ALLOW;
+        },
+        (args) => {
+          ran = args;
+        },
+      );
       assert.equal(seen, CANONICAL, 'policy saw the mutated alias');
       assert.equal(canonicalize(ran), CANONICAL, 'the handler saw the mutated alias');
       assert.ok(!objectsIn(ran).some((object) => objectsIn(owned).includes(object)), 'the handler got an application-owned object');
@@ -102,7 +132,16 @@ module.exports = function pipeline(h, pkg) {
 
     check(id('row 4, immediate policy mutation is denied with policy_mutated_arguments and nothing executes'), async () => {
       let executed = 0;
-      const outcome = await run(prepare({ schema: 0 }), (input) => { input.parsedArguments.days = 30; return ALLOW; }, () => { executed++; });
+      const outcome = await run(
+        prepare({ schema: 0 }),
+        (input) => {
+          input.parsedArguments.days = 30;
+          return ALLOW;
+        },
+        () => {
+          executed++;
+        },
+      );
       assert.equal(outcome.decision, 'deny', 'decision');
       assert.equal(outcome.reason, 'policy_mutated_arguments', 'reason');
       if (threeStep) assert.equal(outcome.decidedBy, 'runtime', 'decidedBy');
@@ -114,13 +153,21 @@ module.exports = function pipeline(h, pkg) {
       // reads its arguments (it waits for a later timer).
       let ran;
       let mutated = false;
-      const outcome = await run(prepare({ schema: 0 }), (input) => {
-        setTimeout(() => { input.parsedArguments.city = 'Mordor'; input.parsedArguments.traveller.seats.push('cockpit'); mutated = true; }, 0);
-        return ALLOW;
-      }, async (args) => {
-        await tick();
-        ran = canonicalize(args);
-      });
+      const outcome = await run(
+        prepare({ schema: 0 }),
+        (input) => {
+          setTimeout(() => {
+            input.parsedArguments.city = 'Mordor';
+            input.parsedArguments.traveller.seats.push('cockpit');
+            mutated = true;
+          }, 0);
+          return ALLOW;
+        },
+        async (args) => {
+          await tick();
+          ran = canonicalize(args);
+        },
+      );
       assert.equal(outcome.decision, 'allow', 'decision');
       assert.ok(mutated, 'the late mutation ran before the handler read its arguments');
       assert.equal(ran, CANONICAL, 'the handler input changed');
@@ -128,10 +175,22 @@ module.exports = function pipeline(h, pkg) {
 
     check(id('row 6, unsupported schema output fails at stage snapshot before policy and execution'), async () => {
       const counter = { schema: 0 };
-      for (const [label, output, code] of [['a Date', () => new Date(0), 'non_plain_object'], ['a Map in a field', () => ({ when: new Map() }), 'non_plain_object'], ['undefined in a field', () => ({ a: undefined }), 'unsupported_type']]) {
+      for (const [label, output, code] of [
+        ['a Date', () => new Date(0), 'non_plain_object'],
+        ['a Map in a field', () => ({ when: new Map() }), 'non_plain_object'],
+        ['undefined in a field', () => ({ a: undefined }), 'unsupported_type'],
+      ]) {
         let error;
         try {
-          prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: RAW, schema: () => { counter.schema++; return output(); } });
+          prepareToolCall({
+            agentName: AGENT,
+            toolName: TOOL,
+            rawArguments: RAW,
+            schema: () => {
+              counter.schema++;
+              return output();
+            },
+          });
         } catch (e) {
           error = e;
         }
@@ -145,9 +204,17 @@ module.exports = function pipeline(h, pkg) {
       const prepared = prepare(counter);
       prepared.policyView();
       prepared.policyView();
-      await run(prepared, () => ALLOW, () => {});
+      await run(
+        prepared,
+        () => ALLOW,
+        () => {},
+      );
       assert.equal(counter.schema, 1, 'schema calls for one attempt');
-      await run(prepare(counter), () => ({ decision: 'deny', reason: 'no' }), () => {});
+      await run(
+        prepare(counter),
+        () => ({ decision: 'deny', reason: 'no' }),
+        () => {},
+      );
       assert.equal(counter.schema, 2, 'schema calls for two attempts');
     });
 
@@ -155,7 +222,16 @@ module.exports = function pipeline(h, pkg) {
       const prepared = prepare({ schema: 0 });
       let seen;
       let executed = 0;
-      const outcome = await run(prepared, (input) => { seen = input; return { decision: 'require_approval', reason: 'review' }; }, () => { executed++; });
+      const outcome = await run(
+        prepared,
+        (input) => {
+          seen = input;
+          return { decision: 'require_approval', reason: 'review' };
+        },
+        () => {
+          executed++;
+        },
+      );
       assert.equal(outcome.decision, 'require_approval', 'decision');
       assert.equal(executed, 0, 'the handler ran');
       const { proposal } = outcome;
@@ -173,9 +249,17 @@ module.exports = function pipeline(h, pkg) {
       const approved = prepare({ schema: 0 }).proposalHash;
       const policy = (input) => (input.proposalHash === approved ? ALLOW : { decision: 'require_approval', reason: 'not approved' });
       const respelled = ' { "traveller" : { "name" : "Ada" }, "city":"Lis\\u0062on", "days" : "3" } ';
-      const same = await run(prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: respelled, schema: tripSchema({ schema: 0 }) }), policy, () => 'ran');
+      const same = await run(
+        prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: respelled, schema: tripSchema({ schema: 0 }) }),
+        policy,
+        () => 'ran',
+      );
       assert.equal(same.decision, 'allow', 'the same action spelled differently');
-      const other = await run(prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: RAW.replace('"3"', '"4"'), schema: tripSchema({ schema: 0 }) }), policy, () => 'ran');
+      const other = await run(
+        prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: RAW.replace('"3"', '"4"'), schema: tripSchema({ schema: 0 }) }),
+        policy,
+        () => 'ran',
+      );
       assert.equal(other.decision, 'require_approval', 'a different value');
       const otherTool = prepareToolCall({ agentName: AGENT, toolName: 'other_tool', rawArguments: RAW, schema: tripSchema({ schema: 0 }) });
       assert.notEqual(otherTool.proposalHash, approved, 'another tool with the same arguments has the same hash');
@@ -186,10 +270,20 @@ module.exports = function pipeline(h, pkg) {
       const raw = '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":2}},"prototype":3}';
       const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: raw });
       assert.equal(prepared.argsCanonicalJson, '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":2}},"prototype":3}', 'canonical JSON');
-      assert.notEqual(prepared.proposalHash, prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"constructor":{"prototype":{"polluted":2}},"prototype":3}' }).proposalHash, 'the __proto__ key is part of the fingerprint');
+      assert.notEqual(
+        prepared.proposalHash,
+        prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"constructor":{"prototype":{"polluted":2}},"prototype":3}' }).proposalHash,
+        'the __proto__ key is part of the fingerprint',
+      );
       let ran;
-      await run(prepared, () => ALLOW, (args) => { ran = args; });
-      assert.equal(Object.getPrototypeOf(ran), Object.prototype, 'the view\'s prototype');
+      await run(
+        prepared,
+        () => ALLOW,
+        (args) => {
+          ran = args;
+        },
+      );
+      assert.equal(Object.getPrototypeOf(ran), Object.prototype, "the view's prototype");
       assert.ok(Object.hasOwn(ran, '__proto__'), 'the view has an own __proto__ key');
       assert.equal(ran.polluted, undefined, 'the view inherits the __proto__ value');
       assert.equal({}.polluted, undefined, 'Object.prototype was polluted');
@@ -200,9 +294,34 @@ module.exports = function pipeline(h, pkg) {
         ['negative zero', () => ({ a: -0 }), 'negative_zero'],
         ['a lone surrogate', () => ({ a: '\ud800' }), 'lone_surrogate'],
         ['a sparse array', () => ({ a: [1, , 3] }), 'sparse_array'], // eslint-disable-line no-sparse-arrays
-        ['an alias', () => { const shared = {}; return { a: shared, b: shared }; }, 'repeated_reference'],
-        ['an accessor', () => Object.defineProperty({}, 'a', { get() { throw new Error('getter ran'); }, enumerable: true }), 'accessor_property'],
-        ['a cycle', () => { const o = {}; o.o = o; return o; }, 'cycle'],
+        [
+          'an alias',
+          () => {
+            const shared = {};
+            return { a: shared, b: shared };
+          },
+          'repeated_reference',
+        ],
+        [
+          'an accessor',
+          () =>
+            Object.defineProperty({}, 'a', {
+              get() {
+                throw new Error('getter ran');
+              },
+              enumerable: true,
+            }),
+          'accessor_property',
+        ],
+        [
+          'a cycle',
+          () => {
+            const o = {};
+            o.o = o;
+            return o;
+          },
+          'cycle',
+        ],
         ['a host object', () => ({ url: new URL('https://example.com') }), 'non_plain_object'],
       ];
       for (const [label, output, code] of outputs) {
@@ -220,10 +339,30 @@ module.exports = function pipeline(h, pkg) {
 
     check(id('a throwing policy is denied with policy_error, a malformed result with invalid_policy_result'), async () => {
       let executed = 0;
-      const thrown = await run(prepare({ schema: 0 }), () => { throw new Error('policy down'); }, () => { executed++; });
+      const thrown = await run(
+        prepare({ schema: 0 }),
+        () => {
+          throw new Error('policy down');
+        },
+        () => {
+          executed++;
+        },
+      );
       assert.equal(thrown.reason, 'policy_error', 'throwing policy');
-      for (const result of [null, 'allow', { decision: 'yes', reason: 'x' }, { decision: 'allow' }, Object.create({ decision: 'allow', reason: 'inherited' })]) {
-        const outcome = await run(prepare({ schema: 0 }), () => result, () => { executed++; });
+      for (const result of [
+        null,
+        'allow',
+        { decision: 'yes', reason: 'x' },
+        { decision: 'allow' },
+        Object.create({ decision: 'allow', reason: 'inherited' }),
+      ]) {
+        const outcome = await run(
+          prepare({ schema: 0 }),
+          () => result,
+          () => {
+            executed++;
+          },
+        );
         assert.equal(outcome.decision, 'deny', `result ${JSON.stringify(result)}`);
         assert.equal(outcome.reason, 'invalid_policy_result', `result ${JSON.stringify(result)}`);
       }
@@ -234,12 +373,19 @@ module.exports = function pipeline(h, pkg) {
   if (threeStep) {
     const { evaluateToolCall, executeToolCall, ToolCallNotAllowedError, RUNTIME_REASONS } = pkg;
     check('pipeline: RUNTIME_REASONS lists the five runtime reasons', () => {
-      assert.deepEqual([...RUNTIME_REASONS].sort(), ['grant_store_unavailable', 'invalid_policy_result', 'policy_error', 'policy_mutated_arguments', 'policy_not_configured'], 'RUNTIME_REASONS');
+      assert.deepEqual(
+        [...RUNTIME_REASONS].sort(),
+        ['grant_store_unavailable', 'invalid_policy_result', 'policy_error', 'policy_mutated_arguments', 'policy_not_configured'],
+        'RUNTIME_REASONS',
+      );
       assert.ok(Object.isFrozen(RUNTIME_REASONS), 'frozen');
     });
     check('pipeline: executeToolCall runs an allow once and refuses deny, approval, repeats and copies', async () => {
       let executed = 0;
-      const handler = () => { executed++; return 'ran'; };
+      const handler = () => {
+        executed++;
+        return 'ran';
+      };
       const allow = await evaluateToolCall({ prepared: prepare({ schema: 0 }), policy: () => ALLOW });
       assert.equal(allow.decidedBy, 'policy', 'decidedBy of a policy allow');
       assert.equal(await executeToolCall(allow, handler), 'ran', 'first execution');
@@ -252,7 +398,13 @@ module.exports = function pipeline(h, pkg) {
         const refused = await assert.rejects(() => executeToolCall(decision, handler), decision.decision);
         assert.error(refused, ToolCallNotAllowedError, { code: 'not_allowed' }, decision.decision);
       }
-      const mutated = await evaluateToolCall({ prepared: prepare({ schema: 0 }), policy: (input) => { input.parsedArguments.x = 1; return ALLOW; } });
+      const mutated = await evaluateToolCall({
+        prepared: prepare({ schema: 0 }),
+        policy: (input) => {
+          input.parsedArguments.x = 1;
+          return ALLOW;
+        },
+      });
       assert.equal(mutated.decidedBy, 'runtime', 'decidedBy of a mutation');
       const refused = await assert.rejects(() => executeToolCall(mutated, handler), 'a mutated decision');
       assert.error(refused, ToolCallNotAllowedError, { code: 'not_allowed' }, 'a mutated decision');

@@ -67,5 +67,10 @@ const KNOWN_BUGS = {
 };
 
 module.exports = {
-  RUNTIME, DENO_FLAGS, BUN_FLAGS, childCommand, DIFFERENCES: DIFFERENCES[RUNTIME.name] || {}, KNOWN_BUGS: KNOWN_BUGS[RUNTIME.name] || {},
+  RUNTIME,
+  DENO_FLAGS,
+  BUN_FLAGS,
+  childCommand,
+  DIFFERENCES: DIFFERENCES[RUNTIME.name] || {},
+  KNOWN_BUGS: KNOWN_BUGS[RUNTIME.name] || {},
 };

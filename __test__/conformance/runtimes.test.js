@@ -51,7 +51,13 @@ function runConformance(file, args) {
     const env = { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
     const started = Date.now();
     execFile(file, args, { cwd: ROOT, env, maxBuffer: 64 << 20, timeout: 300000 }, (error, stdout, stderr) => {
-      resolve({ status: error ? error.code : 0, signal: error ? error.signal : null, stdout: String(stdout), stderr: String(stderr), ms: Date.now() - started });
+      resolve({
+        status: error ? error.code : 0,
+        signal: error ? error.signal : null,
+        stdout: String(stdout),
+        stderr: String(stderr),
+        ms: Date.now() - started,
+      });
     });
   });
 }
@@ -82,7 +88,10 @@ function report(t, label, result, quiet = false) {
   for (const line of lines.filter((l) => l.startsWith('note '))) t.diagnostic(`${label}: ${line}`);
   t.diagnostic(`${label}: ${lines[0]}`);
   for (const line of skips) t.diagnostic(`${label}: ${line}`);
-  assert.ok(summary, `${label}: no closing line (exit ${result.status}, signal ${result.signal}):\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
+  assert.ok(
+    summary,
+    `${label}: no closing line (exit ${result.status}, signal ${result.signal}):\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`,
+  );
   t.diagnostic(`${label}: ${summary[0]} (${(result.ms / 1000).toFixed(1)} s)`);
   const [passed, failed, skipped] = [Number(summary[1]), Number(summary[2]), Number(summary[3])];
   assert.equal(failed, 0, `${label}: ${failed} conformance check(s) failed:\n  ${failures.slice(0, 30).join('\n  ')}`);
@@ -95,11 +104,17 @@ function report(t, label, result, quiet = false) {
     const group = byGroup[name] || { passed: 0, skipped: 0, skips: [] };
     if (group.passed === 0 && Object.hasOwn(MAY_SKIP, name)) {
       assert.ok(group.skipped > 0, `${label}: no ${name} check ran, and no skip line says why`);
-      assert.ok(!required(), `${label}: TAS_REQUIRE_SERVICES=1 and the ${name} checks were skipped; they need ${MAY_SKIP[name]}:\n  ${group.skips.join('\n  ')}`);
+      assert.ok(
+        !required(),
+        `${label}: TAS_REQUIRE_SERVICES=1 and the ${name} checks were skipped; they need ${MAY_SKIP[name]}:\n  ${group.skips.join('\n  ')}`,
+      );
       t.diagnostic(`${label}: the ${name} group is skipped; it needs ${MAY_SKIP[name]}`);
       continue;
     }
-    assert.ok(group.passed >= floor, `${label}: ${group.passed} ${name} checks passed, at least ${floor} expected${group.skipped ? ` (skipped: ${group.skips.join('; ')})` : ''}`);
+    assert.ok(
+      group.passed >= floor,
+      `${label}: ${group.passed} ${name} checks passed, at least ${floor} expected${group.skipped ? ` (skipped: ${group.skips.join('; ')})` : ''}`,
+    );
   }
   return { passed, skipped, groups: byGroup };
 }
@@ -135,7 +150,10 @@ for (const runtime of RUNTIMES) {
     assert.ok(ran.passed + ran.skipped >= node.passed, `${runtime.name}: ${ran.passed} passed and ${ran.skipped} skipped, Node passed ${node.passed}`);
     for (const [name, group] of Object.entries(node.groups)) {
       const other = ran.groups[name] || { passed: 0, skipped: 0 };
-      assert.ok(other.passed + other.skipped >= group.passed, `${runtime.name}: ${name}: ${other.passed} passed and ${other.skipped} skipped, Node passed ${group.passed}`);
+      assert.ok(
+        other.passed + other.skipped >= group.passed,
+        `${runtime.name}: ${name}: ${other.passed} passed and ${other.skipped} skipped, Node passed ${group.passed}`,
+      );
     }
   });
 }
@@ -155,7 +173,8 @@ test('package.json engines: Node 26 first, 24 and 22 supported, 20 from 20.17; B
 test('Bun and Deno are optional dev dependencies, so npm install works where their binaries do not exist', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   for (const field of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
-    for (const name of ['bun', 'deno']) assert.equal((pkg[field] || {})[name], undefined, `${name} is a direct ${field} entry (a failing postinstall or EBADPLATFORM would fail npm install)`);
+    for (const name of ['bun', 'deno'])
+      assert.equal((pkg[field] || {})[name], undefined, `${name} is a direct ${field} entry (a failing postinstall or EBADPLATFORM would fail npm install)`);
   }
   const holder = pkg.devDependencies['tool-argument-snapshot-test-runtimes'];
   assert.equal(holder, 'file:support/runtimes', 'the test-runtimes holder');

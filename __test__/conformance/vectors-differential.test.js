@@ -103,13 +103,24 @@ test('serde_json_canonicalizer (Rust) on every text and byte vector (reported, n
   const out = path.join(dir, 'report.jsonl');
   try {
     // The test binary is usually built already by `cargo test` (npm test runs it first).
-    const run = spawnSync('cargo', ['test', '--quiet', '--test', 'conformance_vectors', '--',
-      '--exact', 'serde_json_canonicalizer_on_the_vectors_is_reported_never_failed'], {
-      cwd: ROOT, encoding: 'utf8', env: { ...process.env, TAS_VECTORS_DIFFERENTIAL_OUT: out }, timeout: 900_000, maxBuffer: 64 << 20,
-    });
+    const run = spawnSync(
+      'cargo',
+      ['test', '--quiet', '--test', 'conformance_vectors', '--', '--exact', 'serde_json_canonicalizer_on_the_vectors_is_reported_never_failed'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, TAS_VECTORS_DIFFERENTIAL_OUT: out },
+        timeout: 900_000,
+        maxBuffer: 64 << 20,
+      },
+    );
     assert.equal(run.status, 0, `${cargo}: the differential run failed (status ${run.status}, signal ${run.signal}):\n${run.stdout}\n${run.stderr}`);
     const byId = new Map(vectors.map((v) => [v.id, v]));
-    const lines = fs.readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const lines = fs
+      .readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const textAndBytes = vectors.filter((v) => v.input !== 'value');
     assert.equal(lines.length, textAndBytes.length, 'one report line per text and byte vector');
     const findings = [];

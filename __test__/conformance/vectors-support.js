@@ -16,7 +16,10 @@ const STAGES = ['json', 'snapshot'];
 /** Every vector of every *.json file, with its file's names filled in. */
 function loadVectors() {
   const vectors = [];
-  const files = fs.readdirSync(VECTORS_DIR).filter((name) => name.endsWith('.json')).sort();
+  const files = fs
+    .readdirSync(VECTORS_DIR)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
   for (const name of files) {
     const doc = JSON.parse(fs.readFileSync(path.join(VECTORS_DIR, name), 'utf8'));
     for (const vector of doc.vectors) {
@@ -56,7 +59,8 @@ function formatProblems({ files, docs, vectors }, errorCodes) {
     return undefined;
   };
   for (const vector of vectors) {
-    if (typeof vector.id !== 'string' || !vector.id.startsWith(`${vector.file.replace(/\.json$/, '')}/`)) problems.push(`${vector.id}: id must start with its file's name`);
+    if (typeof vector.id !== 'string' || !vector.id.startsWith(`${vector.file.replace(/\.json$/, '')}/`))
+      problems.push(`${vector.id}: id must start with its file's name`);
     if (ids.has(vector.id)) problems.push(`${vector.id}: duplicate id`);
     ids.add(vector.id);
     if (typeof vector.rule !== 'string' || vector.rule.length < 10) problems.push(`${vector.id}: no rule`);
@@ -87,7 +91,8 @@ function bytesOf(vector) {
 
 /** The SHA-256 of the RFC-0016 envelope, built by hand (strings as JSON.stringify writes them). */
 function envelopeHash(agentName, toolName, argsCanonicalJson) {
-  const envelope = `{"agentName":${JSON.stringify(agentName)},"argsCanonicalJson":${JSON.stringify(argsCanonicalJson)},` +
+  const envelope =
+    `{"agentName":${JSON.stringify(agentName)},"argsCanonicalJson":${JSON.stringify(argsCanonicalJson)},` +
     `"kind":"tool","toolName":${JSON.stringify(toolName)}}`;
   return createHash('sha256').update(envelope, 'utf8').digest('hex');
 }
@@ -150,13 +155,18 @@ function fill(target, entries, state) {
     if (isTag(description) && Object.hasOwn(description, '$getter')) {
       const result = build(description.$getter, state);
       Object.defineProperty(target, key, {
-        get() { state.hits.push(`getter ${String(key)}`); return result; },
+        get() {
+          state.hits.push(`getter ${String(key)}`);
+          return result;
+        },
         enumerable: true,
         configurable: true,
       });
     } else if (isTag(description) && Object.hasOwn(description, '$setter')) {
       Object.defineProperty(target, key, {
-        set() { state.hits.push(`setter ${String(key)}`); },
+        set() {
+          state.hits.push(`setter ${String(key)}`);
+        },
         enumerable: true,
         configurable: true,
       });
@@ -169,8 +179,21 @@ function fill(target, entries, state) {
   return target;
 }
 
-const TRAPS = ['get', 'set', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf', 'setPrototypeOf', 'defineProperty',
-  'deleteProperty', 'isExtensible', 'preventExtensions', 'apply', 'construct'];
+const TRAPS = [
+  'get',
+  'set',
+  'has',
+  'ownKeys',
+  'getOwnPropertyDescriptor',
+  'getPrototypeOf',
+  'setPrototypeOf',
+  'defineProperty',
+  'deleteProperty',
+  'isExtensible',
+  'preventExtensions',
+  'apply',
+  'construct',
+];
 
 function build(description, state) {
   if (description === null || typeof description !== 'object') return description;
@@ -183,30 +206,50 @@ function build(description, state) {
   const [tag] = Object.keys(description);
   const arg = description[tag];
   switch (tag) {
-    case '$number': return Number(arg);
+    case '$number':
+      return Number(arg);
     case '$bits': {
       const view = new DataView(new ArrayBuffer(8));
       view.setBigUint64(0, BigInt(`0x${arg}`));
       return view.getFloat64(0);
     }
-    case '$neg0': return -0;
-    case '$nan': return NaN;
-    case '$infinity': return arg < 0 ? -Infinity : Infinity;
-    case '$undefined': return undefined;
-    case '$bigint': return BigInt(arg);
-    case '$symbol': return Symbol(arg);
+    case '$neg0':
+      return -0;
+    case '$nan':
+      return NaN;
+    case '$infinity':
+      return arg < 0 ? -Infinity : Infinity;
+    case '$undefined':
+      return undefined;
+    case '$bigint':
+      return BigInt(arg);
+    case '$symbol':
+      return Symbol(arg);
     case '$function': {
       const name = String(arg);
-      return { [name]() { state.hits.push(`function ${name}`); } }[name];
+      return {
+        [name]() {
+          state.hits.push(`function ${name}`);
+        },
+      }[name];
     }
-    case '$utf16': return String.fromCharCode(...arg.split(' ').flatMap((group) => group.match(/.{4}/g)).map((unit) => parseInt(unit, 16)));
-    case '$object': return fill({}, arg, state);
-    case '$nullProto': return fill(Object.create(null), arg, state);
+    case '$utf16':
+      return String.fromCharCode(
+        ...arg
+          .split(' ')
+          .flatMap((group) => group.match(/.{4}/g))
+          .map((unit) => parseInt(unit, 16)),
+      );
+    case '$object':
+      return fill({}, arg, state);
+    case '$nullProto':
+      return fill(Object.create(null), arg, state);
     case '$classInstance': {
       class Thing {}
       return fill(new Thing(), arg, state);
     }
-    case '$withProto': return fill(Object.create(build(arg.proto, state)), arg.entries, state);
+    case '$withProto':
+      return fill(Object.create(build(arg.proto, state)), arg.entries, state);
     case '$sparse': {
       const array = new Array(arg.length);
       for (const [index, item] of arg.items) defineData(array, index, build(item, state));
@@ -216,15 +259,24 @@ function build(description, state) {
       const array = build(arg.items, state);
       return fill(array, arg.props, state);
     }
-    case '$date': return new Date(arg);
-    case '$regexp': return new RegExp(arg);
-    case '$map': return new Map(arg.map(([k, v]) => [build(k, state), build(v, state)]));
-    case '$set': return new Set(arg.map((item) => build(item, state)));
-    case '$typedArray': return new globalThis[arg.type](arg.items);
-    case '$arrayBuffer': return new ArrayBuffer(arg);
-    case '$boxed': return Object(arg.value);
-    case '$error': return new Error(arg);
-    case '$promise': return Promise.resolve();
+    case '$date':
+      return new Date(arg);
+    case '$regexp':
+      return new RegExp(arg);
+    case '$map':
+      return new Map(arg.map(([k, v]) => [build(k, state), build(v, state)]));
+    case '$set':
+      return new Set(arg.map((item) => build(item, state)));
+    case '$typedArray':
+      return new globalThis[arg.type](arg.items);
+    case '$arrayBuffer':
+      return new ArrayBuffer(arg);
+    case '$boxed':
+      return Object(arg.value);
+    case '$error':
+      return new Error(arg);
+    case '$promise':
+      return Promise.resolve();
     case '$proxy': {
       const handler = {};
       for (const trap of TRAPS) {
@@ -235,7 +287,8 @@ function build(description, state) {
       }
       return new Proxy(build(arg, state), handler);
     }
-    case '$frozen': return Object.freeze(build(arg, state));
+    case '$frozen':
+      return Object.freeze(build(arg, state));
     case '$let': {
       // The container is registered before its members are built, so they may refer to it.
       const inner = arg.value;

@@ -86,7 +86,10 @@ module.exports = function vectors(h, pkg, root) {
   check('vectors: RFC 8785 section 3.2.3 sorting sample (non-ASCII keys by UTF-16 code units)', () => {
     const json = canonicalize(JSON.parse(fs.readFileSync(rfc('sec3.2.3-sorting.input.json'), 'utf8')));
     assert.equal(json, fs.readFileSync(rfc('sec3.2.3-sorting.canonical.json'), 'utf8'), 'canonical text');
-    const order = fs.readFileSync(rfc('sec3.2.3-sorting.expected-value-order.txt'), 'utf8').split('\n').filter((line) => line !== '');
+    const order = fs
+      .readFileSync(rfc('sec3.2.3-sorting.expected-value-order.txt'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
     const values = (json.match(/"(?:[^"\\]|\\.)*"/g) || []).filter((_, i) => i % 2 === 1).map((token) => JSON.parse(token));
     assert.deepEqual(values, order, 'value order');
   });

@@ -21,7 +21,9 @@ const TOOL = 'adversarial_tool';
 
 /** The RFC-0016 envelope hash, written from the RFC: key-sorted, JSON.stringify, SHA-256. */
 function envelopeHash(agentName, toolName, argsCanonicalJson) {
-  return createHash('sha256').update(JSON.stringify({ agentName, argsCanonicalJson, kind: 'tool', toolName })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ agentName, argsCanonicalJson, kind: 'tool', toolName }))
+    .digest('hex');
 }
 
 /** A stored record whose hash matches its (possibly non-canonical) text. */
@@ -52,15 +54,37 @@ stored('a getter for argsCanonicalJson', 'not_a_snapshot', (counter) => {
   const record = hashed(GOOD);
   const { argsCanonicalJson } = record;
   delete record.argsCanonicalJson;
-  return Object.defineProperty(record, 'argsCanonicalJson', { get() { counter.hit('getter'); return argsCanonicalJson; }, enumerable: true });
+  return Object.defineProperty(record, 'argsCanonicalJson', {
+    get() {
+      counter.hit('getter');
+      return argsCanonicalJson;
+    },
+    enumerable: true,
+  });
 });
 stored('inherited fields', 'not_a_snapshot', () => Object.create(hashed(GOOD)));
-stored('fields on a polluted Object.prototype', 'not_a_snapshot', () => Object.assign(Object.create({ proposalHash: envelopeHash(AGENT, TOOL, GOOD) }), { agentName: AGENT, toolName: TOOL, argsCanonicalJson: GOOD }));
-stored('a Proxy of a valid record', 'not_a_snapshot', (counter) => new Proxy(hashed(GOOD), {
-  get(t, k, r) { counter.hit('get'); return Reflect.get(t, k, r); },
-  getOwnPropertyDescriptor(t, k) { counter.hit('gopd'); return Reflect.getOwnPropertyDescriptor(t, k); },
-  ownKeys(t) { counter.hit('ownKeys'); return Reflect.ownKeys(t); },
-}));
+stored('fields on a polluted Object.prototype', 'not_a_snapshot', () =>
+  Object.assign(Object.create({ proposalHash: envelopeHash(AGENT, TOOL, GOOD) }), { agentName: AGENT, toolName: TOOL, argsCanonicalJson: GOOD }),
+);
+stored(
+  'a Proxy of a valid record',
+  'not_a_snapshot',
+  (counter) =>
+    new Proxy(hashed(GOOD), {
+      get(t, k, r) {
+        counter.hit('get');
+        return Reflect.get(t, k, r);
+      },
+      getOwnPropertyDescriptor(t, k) {
+        counter.hit('gopd');
+        return Reflect.getOwnPropertyDescriptor(t, k);
+      },
+      ownKeys(t) {
+        counter.hit('ownKeys');
+        return Reflect.ownKeys(t);
+      },
+    }),
+);
 
 // not_canonical: strict JSON, hash matching the text, but not the RFC 8785 form.
 stored('keys out of order', 'not_canonical', () => hashed('{"to":"acct-7","amount":100}'));
@@ -85,12 +109,33 @@ stored('a hash over the names moved into each other', 'hash_mismatch', () => ({ 
 schemaRow('zod 3 async refinement', 'schema', () => zod3.object({ a: zod3.string().refine(async () => true) }));
 schemaRow('zod 3 async transform', 'schema', () => zod3.object({ a: zod3.string().transform(async (s) => s) }));
 schemaRow('zod 4 async refinement', 'schema', () => zod4.object({ a: zod4.string().refine(async () => true) }));
-schemaRow('valibot async object through ~standard', 'schema', () => v.objectAsync({ a: v.pipeAsync(v.string(), v.checkAsync(async () => true)) }));
+schemaRow('valibot async object through ~standard', 'schema', () =>
+  v.objectAsync({
+    a: v.pipeAsync(
+      v.string(),
+      v.checkAsync(async () => true),
+    ),
+  }),
+);
 schemaRow('a ~standard.validate returning a promise', 'schema', () => ({ '~standard': { version: 1, vendor: 'x', validate: async (value) => ({ value }) } }));
-schemaRow('a ~standard.validate returning a thenable', 'schema', (counter) => ({ '~standard': { version: 1, vendor: 'x', validate: () => ({ then() { counter.hit('then'); } }) } }));
+schemaRow('a ~standard.validate returning a thenable', 'schema', (counter) => ({
+  '~standard': {
+    version: 1,
+    vendor: 'x',
+    validate: () => ({
+      then() {
+        counter.hit('then');
+      },
+    }),
+  },
+}));
 schemaRow('a schema function returning a resolved promise', 'snapshot', () => async (value) => value);
 schemaRow('a schema function returning a rejected promise', 'snapshot', () => () => Promise.reject(new Error('rejected')));
-schemaRow('a schema function returning a thenable', 'snapshot', (counter) => () => ({ then() { counter.hit('then'); } }));
+schemaRow('a schema function returning a thenable', 'snapshot', (counter) => () => ({
+  then() {
+    counter.hit('then');
+  },
+}));
 schemaRow('a parse method returning a promise', 'snapshot', () => ({ parse: async (value) => value }));
 
 module.exports = { CASES, envelopeHash };

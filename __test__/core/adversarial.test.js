@@ -32,8 +32,15 @@ const { CASES: PIPELINE_CASES } = require('./adversarial-pipeline-cases');
 const CASES = [...VALUE_CASES, ...PIPELINE_CASES];
 
 const {
-  canonicalize, createSnapshot, decodeView, decodeRequest, prepareToolCall, verifySnapshot,
-  SnapshotDomainError, ToolArgumentsValidationError, ERROR_CODES,
+  canonicalize,
+  createSnapshot,
+  decodeView,
+  decodeRequest,
+  prepareToolCall,
+  verifySnapshot,
+  SnapshotDomainError,
+  ToolArgumentsValidationError,
+  ERROR_CODES,
 } = pkg;
 
 const AGENT = 'Adversarial agent';
@@ -171,7 +178,7 @@ function checkTextRow(row) {
   const parsed = outcome(() => JSON.parse(text));
   // JSON.parse is the oracle of the grammar: it rejects every invalid_json row (and the
   // rows marked jsonParse: false) and accepts every row the package accepts.
-  if (row.jsonParse === false || (row.request.code === 'invalid_json')) {
+  if (row.jsonParse === false || row.request.code === 'invalid_json') {
     assert.equal(parsed.ok, false, `${row.id}: JSON.parse accepts text the row calls invalid`);
   }
   if (row.request.code === undefined && !row.request.blank) {
@@ -189,7 +196,10 @@ function checkTextRow(row) {
   }
   const record = { agentName: AGENT, toolName: TOOL, argsCanonicalJson: text, proposalHash: hash };
   const stored = outcome(() => decodeView(record));
-  for (const [label, result] of [['decodeView(text)', view], ['decodeView(stored)', stored]]) {
+  for (const [label, result] of [
+    ['decodeView(text)', view],
+    ['decodeView(stored)', stored],
+  ]) {
     if (label === 'decodeView(stored)' && row.view.code === undefined && text !== row.view.json) {
       assertDomainCode(result, 'not_canonical', `${row.id}: ${label}`);
     } else if (row.view.code !== undefined) {
@@ -203,7 +213,8 @@ function checkTextRow(row) {
   const request = outcome(() => decodeRequest(text, { toolName: TOOL }));
   if (row.request.code !== undefined) assertStageCode(request, 'json', row.request.code, `${row.id}: decodeRequest`);
   else if (row.request.blank) assert.deepStrictEqual(assertOk(request, `${row.id}: decodeRequest`), {}, `${row.id}: decodeRequest of blank text`);
-  else assert.deepStrictEqual(assertOk(request, `${row.id}: decodeRequest`), parsed.value, `${row.id}: decodeRequest equals JSON.parse (negative zero included)`);
+  else
+    assert.deepStrictEqual(assertOk(request, `${row.id}: decodeRequest`), parsed.value, `${row.id}: decodeRequest equals JSON.parse (negative zero included)`);
 
   const prepared = outcome(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: text }));
   if (row.prepare.code !== undefined) {
@@ -249,7 +260,10 @@ function checkBindingRow(row) {
 
 /** A stored record: verifySnapshot and decodeView refuse it with the row's code, running nothing. */
 function checkStoredRow(row) {
-  for (const [label, fn] of [['verifySnapshot', verifySnapshot], ['decodeView', decodeView]]) {
+  for (const [label, fn] of [
+    ['verifySnapshot', verifySnapshot],
+    ['decodeView', decodeView],
+  ]) {
     const counter = newCounter();
     const record = row.make(counter);
     // decodeView of something that is no object is a TypeError (it takes text too).
@@ -290,8 +304,16 @@ describe('the adversarial catalogue', () => {
 
   for (const row of CASES) {
     const options = row.knownBug ? { todo: row.knownBug } : {};
-    const check = row.kind === 'value' ? checkValueRow : row.kind === 'text' ? checkTextRow
-      : row.kind === 'stored' ? checkStoredRow : row.kind === 'schema' ? checkSchemaRow : checkBindingRow;
+    const check =
+      row.kind === 'value'
+        ? checkValueRow
+        : row.kind === 'text'
+          ? checkTextRow
+          : row.kind === 'stored'
+            ? checkStoredRow
+            : row.kind === 'schema'
+              ? checkSchemaRow
+              : checkBindingRow;
     test(row.id, options, () => check(row));
   }
 });
@@ -359,12 +381,15 @@ describe('huge inputs', () => {
     assert.equal(r.mismatches, 0, 'million keys: members in sorted order');
     assert.equal(r.length, r.expectedLength, 'million keys: output length');
     if (LONG) assert.equal(r.sameAsReference, true, 'million keys: same output as the strict reference');
-    t.diagnostic(`1,000,000 keys: canonicalize ${r.canonMs.toFixed(0)} ms, total ${r.ms.toFixed(0)} ms, child max RSS ${r.maxRssMb} MB${LONG ? ', reference agrees' : ''}`);
+    t.diagnostic(
+      `1,000,000 keys: canonicalize ${r.canonMs.toFixed(0)} ms, total ${r.ms.toFixed(0)} ms, child max RSS ${r.maxRssMb} MB${LONG ? ', reference agrees' : ''}`,
+    );
   });
 
   for (const n of LONG ? [1_000_000, 10_000_000] : [1_000_000]) {
     test(`a ${n.toLocaleString('en')}-element array of small integers canonicalizes`, (t) => {
-      const r = inChild(`
+      const r = inChild(
+        `
         const n = ${n};
         const a = new Array(n);
         for (let i = 0; i < n; i++) a[i] = i % 1000;
@@ -372,25 +397,34 @@ describe('huge inputs', () => {
         const json = pkg.canonicalize(a);
         const canonMs = ms() - t0;
         report({ same: json === '[' + a.join(',') + ']', length: json.length, canonMs, heapMb: mb(process.memoryUsage().rss) });
-      `, 300000);
+      `,
+        300000,
+      );
       assert.equal(r.same, true, `${n} elements: output equals '[' + join(',') + ']'`);
       t.diagnostic(`${n} elements: canonicalize ${r.canonMs.toFixed(0)} ms, output ${r.length} chars, child max RSS ${r.maxRssMb} MB`);
     });
   }
 
   test('two 2^28-unit strings (1 GB of canonical JSON) give size_limit', { skip: LONG ? false : 'HARDENING_LONG=1 only (about 2.5 GB of memory)' }, (t) => {
-    const r = inChild(`
+    const r = inChild(
+      `
       const s = 'x'.repeat(2 ** 28);
       let code;
       try { pkg.canonicalize([s, s]); code = 'accepted'; } catch (e) { code = e.code; }
       report({ code, ms: ms() });
-    `, 300000);
+    `,
+      300000,
+    );
     assert.equal(r.code, 'size_limit', 'two 2^28-unit strings: canonicalize');
     t.diagnostic(`two 2^28-unit strings: ${r.ms.toFixed(0)} ms, child max RSS ${r.maxRssMb} MB`);
   });
 
-  test('a value whose escaped form overflows the engine string limit gives size_limit', { skip: LONG ? false : 'HARDENING_LONG=1 only (about 1 GB of memory)' }, (t) => {
-    const r = inChild(`
+  test(
+    'a value whose escaped form overflows the engine string limit gives size_limit',
+    { skip: LONG ? false : 'HARDENING_LONG=1 only (about 1 GB of memory)' },
+    (t) => {
+      const r = inChild(
+        `
       // 90M control characters: the text fits, the canonical JSON (6 bytes each) does not.
       const s = '\\u0001'.repeat(90e6);
       let code;
@@ -398,9 +432,12 @@ describe('huge inputs', () => {
       let snapCode;
       try { pkg.createSnapshot({ agentName: 'a', toolName: 't', value: s }); snapCode = 'accepted'; } catch (e) { snapCode = e.code; }
       report({ code, snapCode, ms: ms() });
-    `, 300000);
-    assert.equal(r.code, 'size_limit', 'escape overflow: canonicalize');
-    assert.equal(r.snapCode, 'size_limit', 'escape overflow: createSnapshot');
-    t.diagnostic(`escape overflow: ${r.ms.toFixed(0)} ms, child max RSS ${r.maxRssMb} MB`);
-  });
+    `,
+        300000,
+      );
+      assert.equal(r.code, 'size_limit', 'escape overflow: canonicalize');
+      assert.equal(r.snapCode, 'size_limit', 'escape overflow: createSnapshot');
+      t.diagnostic(`escape overflow: ${r.ms.toFixed(0)} ms, child max RSS ${r.maxRssMb} MB`);
+    },
+  );
 });

@@ -117,7 +117,9 @@ class SecretArray extends Array {}
 
 function argumentsObject(...values) {
   // eslint-disable-next-line prefer-rest-params
-  return (function () { return arguments; })(...values);
+  return (function () {
+    return arguments;
+  })(...values);
 }
 
 const NON_PLAIN = [
@@ -138,7 +140,14 @@ const NON_PLAIN = [
   ['an instance of an Array subclass', (s) => SecretArray.from([s])],
   ['a Proxy of a plain object', (s) => new Proxy({ [s]: s }, {})],
   ['a Proxy of an array', (s) => new Proxy([s], {})],
-  ['a Proxy of a function', (s) => new Proxy(named(s, function () {}), {})],
+  [
+    'a Proxy of a function',
+    (s) =>
+      new Proxy(
+        named(s, function () {}),
+        {},
+      ),
+  ],
   ['a Proxy of a Proxy', (s) => new Proxy(new Proxy({ [s]: s }, {}), {})],
   ['a revoked Proxy of a plain object', (s) => revoked({ [s]: s })],
   ['a revoked Proxy of an array', (s) => revoked([s])],
@@ -153,12 +162,29 @@ const RAW_CASES = [
   ['a bigint', 'unsupported_type', () => 10n],
   ['a symbol', 'unsupported_type', (s) => Symbol(s)],
   ['a registered symbol', 'unsupported_type', (s) => Symbol.for(s)],
-  ['a function', 'unsupported_type', (s) => named(s, function () { return s; })],
+  [
+    'a function',
+    'unsupported_type',
+    (s) =>
+      named(s, function () {
+        return s;
+      }),
+  ],
   ['an arrow function', 'unsupported_type', (s) => named(s, () => s)],
   ['an async function', 'unsupported_type', (s) => named(s, async () => s)],
   ['a class constructor', 'unsupported_type', () => class Secret {}],
   ['a bound function', 'unsupported_type', (s) => named(s, function () {}).bind(null)],
-  ['an object with a toJSON function member', 'unsupported_type', (s) => ({ [s]: s, toJSON() { return s; } }), at('/toJSON')],
+  [
+    'an object with a toJSON function member',
+    'unsupported_type',
+    (s) => ({
+      [s]: s,
+      toJSON() {
+        return s;
+      },
+    }),
+    at('/toJSON'),
+  ],
   ['an array holding undefined', 'unsupported_type', (s) => [s, undefined], at('/1')],
   // non_finite_number
   ['NaN', 'non_finite_number', () => NaN],
@@ -185,24 +211,89 @@ const RAW_CASES = [
   ['an array with a hole in the middle', 'sparse_array', (s) => [s, , s], at('/1')], // eslint-disable-line no-sparse-arrays
   ['an array with a trailing hole', 'sparse_array', (s) => [s, ,], at('/1')], // eslint-disable-line no-sparse-arrays
   ['an array made with new Array(3)', 'sparse_array', () => new Array(3), at('/0')],
-  ['an array whose length was increased', 'sparse_array', (s) => { const a = [s]; a.length = 3; return a; }, at('/1')],
-  ['an array with a deleted element', 'sparse_array', (s) => { const a = [s, s]; delete a[0]; return a; }, at('/0')],
+  [
+    'an array whose length was increased',
+    'sparse_array',
+    (s) => {
+      const a = [s];
+      a.length = 3;
+      return a;
+    },
+    at('/1'),
+  ],
+  [
+    'an array with a deleted element',
+    'sparse_array',
+    (s) => {
+      const a = [s, s];
+      delete a[0];
+      return a;
+    },
+    at('/0'),
+  ],
   // array_extra_property
   ['an array with a named property', 'array_extra_property', (s) => Object.assign([s], { [s]: s })],
   ['an empty array with a named property', 'array_extra_property', (s) => Object.assign([], { x: s })],
   ['an array with a "-1" property', 'array_extra_property', (s) => Object.assign([s], { '-1': s })],
   ['an array with a "4294967295" property (not an index)', 'array_extra_property', (s) => Object.assign([s], { 4294967295: s })],
   // accessor_property
-  ['an object with a getter', 'accessor_property', (s) => ({ [s]: s, get g() { return s; } }), at('/g')],
+  [
+    'an object with a getter',
+    'accessor_property',
+    (s) => ({
+      [s]: s,
+      get g() {
+        return s;
+      },
+    }),
+    at('/g'),
+  ],
   ['an object with a setter only', 'accessor_property', (s) => ({ [s]: s, set w(v) {} }), at('/w')],
   ['an array with a getter at an index', 'accessor_property', (s) => Object.defineProperty([s, s], 1, { get: () => s, enumerable: true }), at('/1')],
-  ['a frozen object with a getter', 'accessor_property', (s) => Object.freeze({ [s]: s, get g() { return s; } }), at('/g')],
-  ['a sealed object with a getter', 'accessor_property', (s) => Object.seal({ [s]: s, get g() { return s; } }), at('/g')],
-  ['a null-prototype object with a getter', 'accessor_property', (s) => Object.defineProperty(Object.create(null), 'g', { get: () => s, enumerable: true }), at('/g')],
+  [
+    'a frozen object with a getter',
+    'accessor_property',
+    (s) =>
+      Object.freeze({
+        [s]: s,
+        get g() {
+          return s;
+        },
+      }),
+    at('/g'),
+  ],
+  [
+    'a sealed object with a getter',
+    'accessor_property',
+    (s) =>
+      Object.seal({
+        [s]: s,
+        get g() {
+          return s;
+        },
+      }),
+    at('/g'),
+  ],
+  [
+    'a null-prototype object with a getter',
+    'accessor_property',
+    (s) => Object.defineProperty(Object.create(null), 'g', { get: () => s, enumerable: true }),
+    at('/g'),
+  ],
   // non_enumerable_property
-  ['an object with a non-enumerable property', 'non_enumerable_property', (s) => Object.defineProperty({ [s]: s }, 'hidden', { value: s, enumerable: false }), at('/hidden')],
+  [
+    'an object with a non-enumerable property',
+    'non_enumerable_property',
+    (s) => Object.defineProperty({ [s]: s }, 'hidden', { value: s, enumerable: false }),
+    at('/hidden'),
+  ],
   ['an array with a non-enumerable index', 'non_enumerable_property', (s) => Object.defineProperty([s, s], 0, { value: s, enumerable: false }), at('/0')],
-  ['a null-prototype object with a non-enumerable property', 'non_enumerable_property', (s) => Object.defineProperty(Object.create(null), 'hidden', { value: s }), at('/hidden')],
+  [
+    'a null-prototype object with a non-enumerable property',
+    'non_enumerable_property',
+    (s) => Object.defineProperty(Object.create(null), 'hidden', { value: s }),
+    at('/hidden'),
+  ],
   // symbol_key
   ['an object with a symbol key', 'symbol_key', (s) => ({ [s]: s, [Symbol(s)]: s })],
   ['an object with a non-enumerable symbol key', 'symbol_key', (s) => Object.defineProperty({ [s]: s }, Symbol(s), { value: s })],
@@ -210,15 +301,83 @@ const RAW_CASES = [
   ['an array with a symbol key', 'symbol_key', (s) => Object.assign([s], { [Symbol(s)]: s })],
   ['a null-prototype object with a symbol key', 'symbol_key', (s) => Object.assign(Object.create(null), { [Symbol(s)]: s })],
   // cycle
-  ['a self-referencing object', 'cycle', (s) => { const o = { [s]: s }; o.self = o; return o; }, at('/self')],
-  ['an indirect cycle', 'cycle', (s) => { const a = { [s]: s }; a.b = { a }; return a; }, at('/b/a')],
-  ['a cycle through an array', 'cycle', (s) => { const o = { list: [s] }; o.list.push(o); return o; }, at('/list/1')],
-  ['a self-containing array', 'cycle', (s) => { const a = [s]; a.push(a); return a; }, at('/1')],
+  [
+    'a self-referencing object',
+    'cycle',
+    (s) => {
+      const o = { [s]: s };
+      o.self = o;
+      return o;
+    },
+    at('/self'),
+  ],
+  [
+    'an indirect cycle',
+    'cycle',
+    (s) => {
+      const a = { [s]: s };
+      a.b = { a };
+      return a;
+    },
+    at('/b/a'),
+  ],
+  [
+    'a cycle through an array',
+    'cycle',
+    (s) => {
+      const o = { list: [s] };
+      o.list.push(o);
+      return o;
+    },
+    at('/list/1'),
+  ],
+  [
+    'a self-containing array',
+    'cycle',
+    (s) => {
+      const a = [s];
+      a.push(a);
+      return a;
+    },
+    at('/1'),
+  ],
   // repeated_reference
-  ['the same object in two sibling members', 'repeated_reference', (s) => { const x = { [s]: s }; return { a: x, b: x }; }, at('/b')],
-  ['the same array twice in an array', 'repeated_reference', (s) => { const x = [s]; return [x, x]; }, at('/1')],
-  ['the same empty object twice', 'repeated_reference', () => { const e = {}; return { a: e, b: e }; }, at('/b')],
-  ['the same object at different depths', 'repeated_reference', (s) => { const x = { [s]: s }; return { a: { deep: x }, b: [x] }; }, at('/b/0')],
+  [
+    'the same object in two sibling members',
+    'repeated_reference',
+    (s) => {
+      const x = { [s]: s };
+      return { a: x, b: x };
+    },
+    at('/b'),
+  ],
+  [
+    'the same array twice in an array',
+    'repeated_reference',
+    (s) => {
+      const x = [s];
+      return [x, x];
+    },
+    at('/1'),
+  ],
+  [
+    'the same empty object twice',
+    'repeated_reference',
+    () => {
+      const e = {};
+      return { a: e, b: e };
+    },
+    at('/b'),
+  ],
+  [
+    'the same object at different depths',
+    'repeated_reference',
+    (s) => {
+      const x = { [s]: s };
+      return { a: { deep: x }, b: [x] };
+    },
+    at('/b/0'),
+  ],
   // depth_limit
   [`${MAX_DEPTH + 1} nested arrays`, 'depth_limit', (s) => nest(MAX_DEPTH + 1, ARRAYS, s), depthAt(ARRAYS)],
   [`${MAX_DEPTH + 1} nested objects`, 'depth_limit', (s) => nest(MAX_DEPTH + 1, OBJECTS, s), depthAt(OBJECTS)],

@@ -31,7 +31,8 @@ function checks(pkgPath, maxDepth, parts) {
       const r = fn();
       out[label] = `ok:${typeof r === 'string' ? r.length : typeof r}`;
     } catch (error) {
-      out[label] = error && typeof error.code === 'string' ? `${error.stage ? `${error.stage}/` : ''}${error.code}` : `${error && error.name}: ${error && error.message}`;
+      out[label] =
+        error && typeof error.code === 'string' ? `${error.stage ? `${error.stage}/` : ''}${error.code}` : `${error && error.name}: ${error && error.message}`;
     }
   };
   const nest = (levels, kind, leaf) => {
@@ -41,28 +42,30 @@ function checks(pkgPath, maxDepth, parts) {
   };
 
   // A million levels, as values.
-  if (parts.includes('limits')) for (const kind of ['array', 'object', 'mixed']) {
-    const deep = nest(MILLION, kind, null);
-    record(`value ${kind}: canonicalize`, () => canonicalize(deep));
-    record(`value ${kind}: canonicalize includePath`, () => canonicalize(deep, { includePath: true }));
-    record(`value ${kind}: createSnapshot`, () => createSnapshot({ agentName: 'a', toolName: 't', value: deep }));
-    record(`value ${kind}: prepareToolCall schema output`, () => prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{}', schema: () => deep }));
-  }
+  if (parts.includes('limits'))
+    for (const kind of ['array', 'object', 'mixed']) {
+      const deep = nest(MILLION, kind, null);
+      record(`value ${kind}: canonicalize`, () => canonicalize(deep));
+      record(`value ${kind}: canonicalize includePath`, () => canonicalize(deep, { includePath: true }));
+      record(`value ${kind}: createSnapshot`, () => createSnapshot({ agentName: 'a', toolName: 't', value: deep }));
+      record(`value ${kind}: prepareToolCall schema output`, () => prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{}', schema: () => deep }));
+    }
   // A million levels, as text: unclosed, closed, and alternating.
   const texts = {
     'arrays unclosed': '['.repeat(MILLION),
     'arrays closed': '['.repeat(MILLION) + ']'.repeat(MILLION),
     'objects unclosed': '{"a":'.repeat(MILLION),
     'objects closed': `${'{"a":'.repeat(MILLION)}1${'}'.repeat(MILLION)}`,
-    'alternating': '[{"__proto__":'.repeat(MILLION / 2),
+    alternating: '[{"__proto__":'.repeat(MILLION / 2),
   };
-  if (parts.includes('limits')) for (const [name, text] of Object.entries(texts)) {
-    record(`text ${name}: decodeView`, () => decodeView(text));
-    record(`text ${name}: decodeView stored`, () => decodeView({ agentName: 'a', toolName: 't', argsCanonicalJson: text, proposalHash: '0'.repeat(64) }));
-    record(`text ${name}: decodeView includePath`, () => decodeView(text, { includePath: true }));
-    record(`text ${name}: decodeRequest`, () => decodeRequest(text));
-    record(`text ${name}: prepareToolCall`, () => prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: text }));
-  }
+  if (parts.includes('limits'))
+    for (const [name, text] of Object.entries(texts)) {
+      record(`text ${name}: decodeView`, () => decodeView(text));
+      record(`text ${name}: decodeView stored`, () => decodeView({ agentName: 'a', toolName: 't', argsCanonicalJson: text, proposalHash: '0'.repeat(64) }));
+      record(`text ${name}: decodeView includePath`, () => decodeView(text, { includePath: true }));
+      record(`text ${name}: decodeRequest`, () => decodeRequest(text));
+      record(`text ${name}: prepareToolCall`, () => prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: text }));
+    }
 
   // A valid value at exactly the limit, as text: the strict decoder is iterative and
   // JSON.parse builds the value; no native recursion is involved.
@@ -73,7 +76,12 @@ function checks(pkgPath, maxDepth, parts) {
   if (parts.includes('maxText')) {
     record('max text: decodeView(text)', () => sameAsJson(decodeView(json)));
     // A stored record is verified (canonical form, hash) before it is decoded.
-    const stored = { agentName: 'a', toolName: 't', argsCanonicalJson: json, proposalHash: proposalHash({ agentName: 'a', toolName: 't', argsCanonicalJson: json }) };
+    const stored = {
+      agentName: 'a',
+      toolName: 't',
+      argsCanonicalJson: json,
+      proposalHash: proposalHash({ agentName: 'a', toolName: 't', argsCanonicalJson: json }),
+    };
     record('max text: decodeView(stored) #1', () => sameAsJson(decodeView(stored)));
     record('max text: decodeView(stored) #2', () => sameAsJson(decodeView(stored)));
     record('max text: decodeRequest', () => sameAsJson(decodeRequest(json)));
@@ -82,7 +90,10 @@ function checks(pkgPath, maxDepth, parts) {
   if (parts.includes('maxValue')) {
     let snapshot;
     record('max value: canonicalize', () => canonicalize(max));
-    record('max value: createSnapshot', () => { snapshot = createSnapshot({ agentName: 'a', toolName: 't', value: max }); return snapshot.argsCanonicalJson; });
+    record('max value: createSnapshot', () => {
+      snapshot = createSnapshot({ agentName: 'a', toolName: 't', value: max });
+      return snapshot.argsCanonicalJson;
+    });
     record('max value: decodeView(snapshot) #1', () => sameAsJson(decodeView(snapshot)));
     record('max value: decodeView(snapshot) #2', () => sameAsJson(decodeView(snapshot)));
     out['max value: two views share no container'] = (() => {
@@ -96,7 +107,10 @@ function checks(pkgPath, maxDepth, parts) {
       return x === 'leaf' && y === 'leaf' ? 'distinct' : 'wrong leaf';
     })();
     let prepared;
-    record('max value: prepareToolCall', () => { prepared = prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: json }); return prepared.argsCanonicalJson; });
+    record('max value: prepareToolCall', () => {
+      prepared = prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: json });
+      return prepared.argsCanonicalJson;
+    });
     record('max value: policyView', () => sameAsJson(prepared.policyView()));
     record('max value: policyView #2', () => sameAsJson(prepared.policyView()));
     // A wide leaf makes the view template be re-parsed on every view instead of copied.
@@ -104,7 +118,10 @@ function checks(pkgPath, maxDepth, parts) {
     for (let i = 0; i < 600; i++) wideLeaf[`k${i}`] = i;
     const maxWide = nest(maxDepth - 1, 'array', wideLeaf);
     let wideSnapshot;
-    record('max wide: createSnapshot', () => { wideSnapshot = createSnapshot({ agentName: 'a', toolName: 't', value: maxWide }); return wideSnapshot.argsCanonicalJson; });
+    record('max wide: createSnapshot', () => {
+      wideSnapshot = createSnapshot({ agentName: 'a', toolName: 't', value: maxWide });
+      return wideSnapshot.argsCanonicalJson;
+    });
     record('max wide: decodeView #1', () => canonicalize(decodeView(wideSnapshot)));
     record('max wide: decodeView #2', () => canonicalize(decodeView(wideSnapshot)));
   }
@@ -136,7 +153,15 @@ function assertResults(out, parts, where) {
     }
   }
   if (parts.includes('maxValue')) {
-    for (const label of ['canonicalize', 'createSnapshot', 'decodeView(snapshot) #1', 'decodeView(snapshot) #2', 'prepareToolCall', 'policyView', 'policyView #2']) {
+    for (const label of [
+      'canonicalize',
+      'createSnapshot',
+      'decodeView(snapshot) #1',
+      'decodeView(snapshot) #2',
+      'prepareToolCall',
+      'policyView',
+      'policyView #2',
+    ]) {
       assert.equal(out[`max value: ${label}`], okJson, `${where}: ${MAX_DEPTH}-deep value: ${label}`);
     }
     assert.equal(out['max value: two views share no container'], 'distinct', `${where}: ${MAX_DEPTH}-deep views are independent`);
@@ -202,7 +227,7 @@ describe('a million levels of nesting give depth_limit and never a crash', () =>
   });
 });
 
-describe('the caller\'s stack', () => {
+describe("the caller's stack", () => {
   // Worker threads get a native stack of stackSizeMb (4 MB by default); V8 stops
   // JavaScript 192 KB before its end, which is all that native code called from a
   // deep JavaScript stack has left. A recursive encoder (about 320 bytes per level)

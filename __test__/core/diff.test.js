@@ -33,8 +33,12 @@ describe('hand-written cases: exact paths, kinds and order', () => {
     ['equal documents', { a: 1, b: [1, { c: 'x' }] }, { b: [1, { c: 'x' }], a: 1 }, []],
     ['a changed scalar', { a: 1 }, { a: 2 }, ['changed /a']],
     ['an added and a removed member', { a: 1, old: true }, { a: 1, new: null }, ['added /new', 'removed /old']],
-    ['keys with "/" and "~" are escaped as RFC 6901 says (~0, then ~1)', { 'a/b': 1, 'm~n': 1, '~1': 1, '/': 1 }, { 'a/b': 2, 'm~n': 2, '~1': 2, '/': 2 },
-      ['changed /~1', 'changed /a~1b', 'changed /m~0n', 'changed /~01']],
+    [
+      'keys with "/" and "~" are escaped as RFC 6901 says (~0, then ~1)',
+      { 'a/b': 1, 'm~n': 1, '~1': 1, '/': 1 },
+      { 'a/b': 2, 'm~n': 2, '~1': 2, '/': 2 },
+      ['changed /~1', 'changed /a~1b', 'changed /m~0n', 'changed /~01'],
+    ],
     ['the empty key is "/"', { '': 1 }, { '': 2 }, ['changed /']],
     ['arrays by index: a shorter proposal removes the tail', { list: [1, 2, 3] }, { list: [1] }, ['removed /list/1', 'removed /list/2']],
     ['arrays by index: a longer proposal adds the tail', { list: [1] }, { list: [1, 2, 3] }, ['added /list/1', 'added /list/2']],
@@ -44,9 +48,18 @@ describe('hand-written cases: exact paths, kinds and order', () => {
     ['a number to a string is changed', { n: 1 }, { n: '1' }, ['changed /n']],
     ['different roots of different types', [1], { 0: 1 }, ['changed ']],
     ['different scalar roots', 'x', 'y', ['changed ']],
-    ['members in canonical order (UTF-16 code units), not JavaScript property order', {}, { b: 1, 10: 1, 9: 1, a: 1, B: 1, '\ufb33': 1, '\ud83d\ude00': 1 },
-      ['added /10', 'added /9', 'added /B', 'added /a', 'added /b', 'added /\ud83d\ude00', 'added /\ufb33']],
-    ['depth first: a nested change comes before the next member', { a: { x: 1, y: 1 }, b: 1 }, { a: { x: 2, y: 2 }, b: 2 }, ['changed /a/x', 'changed /a/y', 'changed /b']],
+    [
+      'members in canonical order (UTF-16 code units), not JavaScript property order',
+      {},
+      { b: 1, 10: 1, 9: 1, a: 1, B: 1, '\ufb33': 1, '\ud83d\ude00': 1 },
+      ['added /10', 'added /9', 'added /B', 'added /a', 'added /b', 'added /\ud83d\ude00', 'added /\ufb33'],
+    ],
+    [
+      'depth first: a nested change comes before the next member',
+      { a: { x: 1, y: 1 }, b: 1 },
+      { a: { x: 2, y: 2 }, b: 2 },
+      ['changed /a/x', 'changed /a/y', 'changed /b'],
+    ],
   ];
   for (const [label, approved, proposed, expected] of CASES) {
     test(label, () => {
@@ -55,12 +68,21 @@ describe('hand-written cases: exact paths, kinds and order', () => {
   }
 
   test('__proto__, constructor and prototype members are data: compared, added and removed like any key', () => {
-    const withProto = record([['__proto__', { amount: 1000000 }], ['to', 'x']]);
-    const smaller = record([['__proto__', { amount: 1 }], ['to', 'x']]);
+    const withProto = record([
+      ['__proto__', { amount: 1000000 }],
+      ['to', 'x'],
+    ]);
+    const smaller = record([
+      ['__proto__', { amount: 1 }],
+      ['to', 'x'],
+    ]);
     assert.deepEqual(paths(diffSnapshots(snap(smaller), snap(withProto))), ['changed /__proto__/amount']);
     assert.deepEqual(paths(diffSnapshots(snap({ to: 'x' }), snap(withProto))), ['added /__proto__']);
     assert.deepEqual(paths(diffSnapshots(snap(withProto), snap({ to: 'x' }))), ['removed /__proto__']);
-    const polluted = record([['constructor', { prototype: { admin: true } }], ['prototype', 1]]);
+    const polluted = record([
+      ['constructor', { prototype: { admin: true } }],
+      ['prototype', 1],
+    ]);
     assert.deepEqual(paths(diffSnapshots(snap({}), snap(polluted))), ['added /constructor', 'added /prototype']);
     const values = diffSnapshots(snap({ to: 'x' }), snap(withProto), { includeValues: true });
     assert.deepEqual(values[0].proposed, { amount: 1000000 });
@@ -86,7 +108,10 @@ describe('hand-written cases: exact paths, kinds and order', () => {
     }
     const diff = diffSnapshots(snap(a), snap(b));
     assert.equal(diff.length, 20);
-    assert.deepEqual(diff.map((e) => e.path), Array.from({ length: 20 }, (_, i) => `/k${i * 1000}`).sort());
+    assert.deepEqual(
+      diff.map((e) => e.path),
+      Array.from({ length: 20 }, (_, i) => `/k${i * 1000}`).sort(),
+    );
   });
 });
 
@@ -158,8 +183,15 @@ describe('inputs are verified as verifySnapshot verifies them', () => {
       ['null', null, 'not_a_snapshot'],
       ['a Proxy of a good record', new Proxy(good, {}), 'not_a_snapshot'],
     ]) {
-      for (const [side, args] of [['approved', [bad, good]], ['proposed', [good, bad]]]) {
-        assert.throws(() => diffSnapshots(...args), (error) => error instanceof SnapshotDomainError && error.code === code, `${label} as ${side}`);
+      for (const [side, args] of [
+        ['approved', [bad, good]],
+        ['proposed', [good, bad]],
+      ]) {
+        assert.throws(
+          () => diffSnapshots(...args),
+          (error) => error instanceof SnapshotDomainError && error.code === code,
+          `${label} as ${side}`,
+        );
       }
     }
   });
@@ -167,7 +199,13 @@ describe('inputs are verified as verifySnapshot verifies them', () => {
   test('fields are read as own data properties: a getter is never called, an inherited field never counts', () => {
     const good = stored(snap({ a: 1 }));
     let calls = 0;
-    const getter = Object.defineProperty({ ...good }, 'argsCanonicalJson', { get() { calls++; return good.argsCanonicalJson; }, enumerable: true });
+    const getter = Object.defineProperty({ ...good }, 'argsCanonicalJson', {
+      get() {
+        calls++;
+        return good.argsCanonicalJson;
+      },
+      enumerable: true,
+    });
     assert.throws(() => diffSnapshots(getter, good), { code: 'not_a_snapshot' });
     const inherited = Object.create(good);
     assert.throws(() => diffSnapshots(good, inherited), { code: 'not_a_snapshot' });
@@ -181,13 +219,16 @@ describe('inputs are verified as verifySnapshot verifies them', () => {
       ['agent', snap(value, `${secret}-agent`, TOOL), 'agent names'],
       ['tool', snap(value, AGENT, `${secret}-tool`), 'tool names'],
     ]) {
-      assert.throws(() => diffSnapshots(snap(value), other), (error) => {
-        assert.ok(error instanceof TypeError, label);
-        assert.equal(error.code, 'ERR_INVALID_ARG_VALUE');
-        assert.ok(error.message.includes(what), error.message);
-        assert.ok(!error.message.includes(secret) && !error.stack.includes(secret), `${label}: the message holds a name or payload`);
-        return true;
-      });
+      assert.throws(
+        () => diffSnapshots(snap(value), other),
+        (error) => {
+          assert.ok(error instanceof TypeError, label);
+          assert.equal(error.code, 'ERR_INVALID_ARG_VALUE');
+          assert.ok(error.message.includes(what), error.message);
+          assert.ok(!error.message.includes(secret) && !error.stack.includes(secret), `${label}: the message holds a name or payload`);
+          return true;
+        },
+      );
     }
   });
 });
@@ -198,7 +239,23 @@ describe('options', () => {
 
   test('a Proxy or a non-object is refused with a TypeError, unread', () => {
     let traps = 0;
-    const proxy = new Proxy({ includeValues: true }, { get() { traps++; return true; }, getOwnPropertyDescriptor() { traps++; return undefined; }, has() { traps++; return true; } });
+    const proxy = new Proxy(
+      { includeValues: true },
+      {
+        get() {
+          traps++;
+          return true;
+        },
+        getOwnPropertyDescriptor() {
+          traps++;
+          return undefined;
+        },
+        has() {
+          traps++;
+          return true;
+        },
+      },
+    );
     assert.throws(() => diffSnapshots(approved, proposed, proxy), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' });
     assert.equal(traps, 0);
     for (const options of [true, 'includeValues', 1]) {
@@ -208,7 +265,13 @@ describe('options', () => {
 
   test('includeValues is read as an own data property: inherited or getter values never count, a getter is never called', () => {
     let calls = 0;
-    const getter = Object.defineProperty({}, 'includeValues', { get() { calls++; return true; }, enumerable: true });
+    const getter = Object.defineProperty({}, 'includeValues', {
+      get() {
+        calls++;
+        return true;
+      },
+      enumerable: true,
+    });
     assert.deepEqual(Object.keys(diffSnapshots(approved, proposed, getter)[0]), ['path', 'kind']);
     assert.deepEqual(Object.keys(diffSnapshots(approved, proposed, Object.create({ includeValues: true }))[0]), ['path', 'kind']);
     Object.prototype.includeValues = true; // eslint-disable-line no-extend-native
@@ -226,11 +289,22 @@ test('built-ins patched after load change nothing, and no setter on Object.proto
   const proposed = snap({ 'a/b': [1], z: { y: 2, x: 0 } });
   const expected = diffSnapshots(approved, proposed, { includeValues: true });
   const saved = {
-    sort: Array.prototype.sort, keys: Object.keys, parse: JSON.parse, freeze: Object.freeze, charCodeAt: String.prototype.charCodeAt,
-    slice: String.prototype.slice, isArray: Array.isArray, defineProperty: Object.defineProperty, hasOwn: Object.hasOwn,
+    sort: Array.prototype.sort,
+    keys: Object.keys,
+    parse: JSON.parse,
+    freeze: Object.freeze,
+    charCodeAt: String.prototype.charCodeAt,
+    slice: String.prototype.slice,
+    isArray: Array.isArray,
+    defineProperty: Object.defineProperty,
+    hasOwn: Object.hasOwn,
   };
   const hits = [];
-  const trap = (name) => function trapped() { hits.push(name); throw new Error(`patched ${name} ran`); };
+  const trap = (name) =>
+    function trapped() {
+      hits.push(name);
+      throw new Error(`patched ${name} ran`);
+    };
   try {
     Array.prototype.sort = trap('sort'); // eslint-disable-line no-extend-native
     Object.keys = trap('keys');
@@ -241,10 +315,20 @@ test('built-ins patched after load change nothing, and no setter on Object.proto
     Array.isArray = trap('isArray');
     Object.hasOwn = trap('hasOwn');
     for (const key of ['0', '1', '2', 'path', 'kind', 'approved', 'proposed']) {
-      saved.defineProperty(Object.prototype, key, { set() { hits.push(`Object.prototype setter ${key}`); }, configurable: true });
+      saved.defineProperty(Object.prototype, key, {
+        set() {
+          hits.push(`Object.prototype setter ${key}`);
+        },
+        configurable: true,
+      });
     }
     for (const key of ['0', '1', '2', '3', '4']) {
-      saved.defineProperty(Array.prototype, key, { set() { hits.push(`Array.prototype setter ${key}`); }, configurable: true });
+      saved.defineProperty(Array.prototype, key, {
+        set() {
+          hits.push(`Array.prototype setter ${key}`);
+        },
+        configurable: true,
+      });
     }
     Object.defineProperty = trap('defineProperty');
     var actual = diffSnapshots(approved, proposed, { includeValues: true }); // eslint-disable-line no-var
@@ -318,19 +402,31 @@ function naiveDiff(a, b, path = '', out = []) {
 
 test('generated pairs: diffSnapshots equals a naive recursive diff of JSON.parse results, with and without values', () => {
   let nonEmpty = 0;
-  fc.assert(fc.property(json, json, (approvedValue, proposedValue) => {
-    const approved = snap(approvedValue);
-    const proposed = snap(proposedValue);
-    const oracle = naiveDiff(JSON.parse(approved.argsCanonicalJson), JSON.parse(proposed.argsCanonicalJson));
-    if (oracle.length > 0) nonEmpty++;
-    assert.deepStrictEqual(diffSnapshots(approved, proposed, { includeValues: true }).map((e) => ({ ...e })), oracle);
-    assert.deepStrictEqual(diffSnapshots(approved, proposed).map((e) => ({ ...e })), oracle.map(({ path, kind }) => ({ path, kind })));
-    // Swapping the sides swaps added and removed and keeps the paths.
-    const swapped = diffSnapshots(proposed, approved).map((e) => `${e.kind} ${e.path}`);
-    const flip = { added: 'removed', removed: 'added', changed: 'changed' };
-    assert.deepStrictEqual(swapped, oracle.map((e) => `${flip[e.kind]} ${e.path}`));
-    assert.equal(diffSnapshots(approved, stored(approved)).length, 0);
-  }), { numRuns: 600, seed: 0x0d1ff });
+  fc.assert(
+    fc.property(json, json, (approvedValue, proposedValue) => {
+      const approved = snap(approvedValue);
+      const proposed = snap(proposedValue);
+      const oracle = naiveDiff(JSON.parse(approved.argsCanonicalJson), JSON.parse(proposed.argsCanonicalJson));
+      if (oracle.length > 0) nonEmpty++;
+      assert.deepStrictEqual(
+        diffSnapshots(approved, proposed, { includeValues: true }).map((e) => ({ ...e })),
+        oracle,
+      );
+      assert.deepStrictEqual(
+        diffSnapshots(approved, proposed).map((e) => ({ ...e })),
+        oracle.map(({ path, kind }) => ({ path, kind })),
+      );
+      // Swapping the sides swaps added and removed and keeps the paths.
+      const swapped = diffSnapshots(proposed, approved).map((e) => `${e.kind} ${e.path}`);
+      const flip = { added: 'removed', removed: 'added', changed: 'changed' };
+      assert.deepStrictEqual(
+        swapped,
+        oracle.map((e) => `${flip[e.kind]} ${e.path}`),
+      );
+      assert.equal(diffSnapshots(approved, stored(approved)).length, 0);
+    }),
+    { numRuns: 600, seed: 0x0d1ff },
+  );
   assert.ok(nonEmpty > 300, `only ${nonEmpty} generated pairs differed`);
 });
 
@@ -342,8 +438,11 @@ test('the package root exports this diffSnapshots (a function that loads lib/dif
   const b = createSnapshot({ agentName: 'a', toolName: 't', value: { x: [1, 3], z: true, y: 'same' } });
   assert.deepEqual(lib.diffSnapshots(a, b), diffSnapshots(a, b));
   assert.deepEqual(lib.diffSnapshots(a, b, { includeValues: true }), diffSnapshots(a, b, { includeValues: true }));
-  assert.throws(() => lib.diffSnapshots(a, {}), (error) => {
-    assert.throws(() => diffSnapshots(a, {}), { name: error.name, code: error.code, message: error.message });
-    return true;
-  });
+  assert.throws(
+    () => lib.diffSnapshots(a, {}),
+    (error) => {
+      assert.throws(() => diffSnapshots(a, {}), { name: error.name, code: error.code, message: error.message });
+      return true;
+    },
+  );
 });

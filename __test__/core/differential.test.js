@@ -23,25 +23,143 @@ const FAULT_COUNT = 2500;
 // A seeded generator of JSON-safe values.
 
 const KEY_POOL = [
-  '0', '1', '2', '10', '01', '-1', '1.5', '4294967294', '4294967295', '9007199254740993', '1e3',
-  '', ' ', 'a', 'B', 'b', 'aa', 'ab', 'A', 'z', '_', '~', '/', '~1', 'a/b', 'm~n', '"', '\\',
-  'é', 'e\u0301', 'Ω', 'ß', '東京', '😀', '\ud83d\ude00x', '\uffff', '\ufffe', '\u00ff', '\u0100',
-  '\u0000', '\u001f', '\u007f', '\u2028', '\u2029', 'key\nline', 'tab\t', '€',
-  '__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'length',
+  '0',
+  '1',
+  '2',
+  '10',
+  '01',
+  '-1',
+  '1.5',
+  '4294967294',
+  '4294967295',
+  '9007199254740993',
+  '1e3',
+  '',
+  ' ',
+  'a',
+  'B',
+  'b',
+  'aa',
+  'ab',
+  'A',
+  'z',
+  '_',
+  '~',
+  '/',
+  '~1',
+  'a/b',
+  'm~n',
+  '"',
+  '\\',
+  'é',
+  'e\u0301',
+  'Ω',
+  'ß',
+  '東京',
+  '😀',
+  '\ud83d\ude00x',
+  '\uffff',
+  '\ufffe',
+  '\u00ff',
+  '\u0100',
+  '\u0000',
+  '\u001f',
+  '\u007f',
+  '\u2028',
+  '\u2029',
+  'key\nline',
+  'tab\t',
+  '€',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'length',
 ];
 
 const STRING_PIECES = [
-  'plain', ' ', 'é', 'ü', 'Ω', '東京', '😀', '𝄞', '\ud83d\ude00', '\udbff\udfff', '\ud800\udc00', '"', '\\', '/',
-  '\b', '\f', '\n', '\r', '\t', '\u0000', '\u0001', '\u001f', '\u007f', '\u0080', '\u00a0', '\u2028', '\u2029',
-  '\ufeff', '\uffff', '<', '>', '&', "'", '`', '${x}', 'e\u0301', '\u200d',
+  'plain',
+  ' ',
+  'é',
+  'ü',
+  'Ω',
+  '東京',
+  '😀',
+  '𝄞',
+  '\ud83d\ude00',
+  '\udbff\udfff',
+  '\ud800\udc00',
+  '"',
+  '\\',
+  '/',
+  '\b',
+  '\f',
+  '\n',
+  '\r',
+  '\t',
+  '\u0000',
+  '\u0001',
+  '\u001f',
+  '\u007f',
+  '\u0080',
+  '\u00a0',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\uffff',
+  '<',
+  '>',
+  '&',
+  "'",
+  '`',
+  '${x}',
+  'e\u0301',
+  '\u200d',
 ];
 
 const SPECIAL_NUMBERS = [
-  0, 1, -1, 0.1, 0.2, 0.1 + 0.2, 1 / 3, -2 / 3, 1e21, 1e20, 123e20, 1e-7, 1e-6, 1.5e-7, 9.999999999999999e20,
-  Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 1, Number.MAX_SAFE_INTEGER + 2, -Number.MAX_SAFE_INTEGER,
-  2 ** 53 + 2, 2 ** 63, 2 ** 64, 2 ** 31, 2 ** 32, -(2 ** 31), Number.MAX_VALUE, -Number.MAX_VALUE,
-  Number.MIN_VALUE, -Number.MIN_VALUE, 2.2250738585072014e-308, 2.225073858507201e-308, 5e-324, 1e308,
-  4.35, 0.000001, 0.0000001, 123456789012345680000, 1.7976931348623157e308, 333333333.3333333, 1e-323,
+  0,
+  1,
+  -1,
+  0.1,
+  0.2,
+  0.1 + 0.2,
+  1 / 3,
+  -2 / 3,
+  1e21,
+  1e20,
+  123e20,
+  1e-7,
+  1e-6,
+  1.5e-7,
+  9.999999999999999e20,
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_SAFE_INTEGER + 1,
+  Number.MAX_SAFE_INTEGER + 2,
+  -Number.MAX_SAFE_INTEGER,
+  2 ** 53 + 2,
+  2 ** 63,
+  2 ** 64,
+  2 ** 31,
+  2 ** 32,
+  -(2 ** 31),
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  -Number.MIN_VALUE,
+  2.2250738585072014e-308,
+  2.225073858507201e-308,
+  5e-324,
+  1e308,
+  4.35,
+  0.000001,
+  0.0000001,
+  123456789012345680000,
+  1.7976931348623157e308,
+  333333333.3333333,
+  1e-323,
 ];
 
 function makeGenerator(seed) {
@@ -53,8 +171,10 @@ function makeGenerator(seed) {
 
   function number() {
     switch (int(0, 5)) {
-      case 0: return pick(SPECIAL_NUMBERS);
-      case 1: return int(-1e9, 1e9);
+      case 0:
+        return pick(SPECIAL_NUMBERS);
+      case 1:
+        return int(-1e9, 1e9);
       case 2: {
         // A random bit pattern: every exponent and mantissa shape.
         for (;;) {
@@ -64,7 +184,8 @@ function makeGenerator(seed) {
           if (Number.isFinite(v) && !Object.is(v, -0)) return v;
         }
       }
-      case 3: return Math.round((rand() - 0.5) * 1e6) / 10 ** int(0, 8);
+      case 3:
+        return Math.round((rand() - 0.5) * 1e6) / 10 ** int(0, 8);
       default: {
         const v = anyDouble(rand);
         return v === 0 ? 0 : v;
@@ -102,11 +223,15 @@ function makeGenerator(seed) {
     const r = rand();
     if (depth <= 0 || r < 0.35) {
       switch (int(0, 5)) {
-        case 0: return null;
-        case 1: return rand() < 0.5;
+        case 0:
+          return null;
+        case 1:
+          return rand() < 0.5;
         case 2:
-        case 3: return number();
-        default: return string();
+        case 3:
+          return number();
+        default:
+          return string();
       }
     }
     if (r < 0.65) {
@@ -163,7 +288,11 @@ function assertAgrees(value, agentName, toolName, label) {
   assert.ok(snapshot.ok, `${label}: createSnapshot rejects a value the reference accepts: ${describeOutcome(snapshot)}`);
   const expectedSnapshot = reference.createSnapshot({ agentName, toolName, value });
   assert.equal(snapshot.value.argsCanonicalJson, expectedSnapshot.argsCanonicalJson, `${label}: createSnapshot JSON differs from the reference`);
-  assert.equal(snapshot.value.proposalHash, expectedSnapshot.proposalHash, `${label}: createSnapshot hash differs from the reference (agent ${JSON.stringify(agentName)}, tool ${JSON.stringify(toolName)})`);
+  assert.equal(
+    snapshot.value.proposalHash,
+    expectedSnapshot.proposalHash,
+    `${label}: createSnapshot hash differs from the reference (agent ${JSON.stringify(agentName)}, tool ${JSON.stringify(toolName)})`,
+  );
   return snapshot.value;
 }
 
@@ -287,18 +416,33 @@ const VALUE_FAULTS = [
   ['a lone low surrogate', 'lone_surrogate', () => '\udc00'],
   ['a holey array', 'sparse_array', () => [1, , 3]], // eslint-disable-line no-sparse-arrays
   ['an array with a named property', 'array_extra_property', () => Object.assign([1], { extra: 1 })],
-  ['the same object twice', 'repeated_reference', () => { const s = { s: 1 }; return [s, s]; }],
+  [
+    'the same object twice',
+    'repeated_reference',
+    () => {
+      const s = { s: 1 };
+      return [s, s];
+    },
+  ],
   // Engine and host objects no util.types check names, empty under a reset prototype.
   ['an empty WeakRef reset to Object.prototype', 'non_plain_object', () => Object.setPrototypeOf(new WeakRef({}), Object.prototype)],
   ['an empty FinalizationRegistry reset to null', 'non_plain_object', () => Object.setPrototypeOf(new FinalizationRegistry(() => {}), null)],
   ['an empty Intl.Collator reset to null', 'non_plain_object', () => Object.setPrototypeOf(new Intl.Collator('en'), null)],
   ['a WebAssembly.Module reset to null', 'non_plain_object', () => Object.setPrototypeOf(new WebAssembly.Module(WASM_HEADER), null)],
-  ['a shared WebAssembly.Memory reset to Object.prototype', 'non_plain_object', () => Object.setPrototypeOf(new WebAssembly.Memory({ initial: 0, maximum: 1, shared: true }), Object.prototype)],
-  ['a BlockList without its handle, reset to Object.prototype', 'non_plain_object', () => {
-    const list = new BlockList();
-    for (const symbol of Object.getOwnPropertySymbols(list)) delete list[symbol];
-    return Object.setPrototypeOf(list, Object.prototype);
-  }],
+  [
+    'a shared WebAssembly.Memory reset to Object.prototype',
+    'non_plain_object',
+    () => Object.setPrototypeOf(new WebAssembly.Memory({ initial: 0, maximum: 1, shared: true }), Object.prototype),
+  ],
+  [
+    'a BlockList without its handle, reset to Object.prototype',
+    'non_plain_object',
+    () => {
+      const list = new BlockList();
+      for (const symbol of Object.getOwnPropertySymbols(list)) delete list[symbol];
+      return Object.setPrototypeOf(list, Object.prototype);
+    },
+  ],
 ];
 
 function plantFault(gen, root) {
@@ -334,7 +478,13 @@ function plantFault(gen, root) {
       // A repeated reference: the slot points at a container that is neither above it nor inside its old value.
       const candidates = allContainers(root).filter(({ container, chain }) => !slot.chain.includes(container) && !chain.includes(slot.child));
       if (candidates.length === 0) {
-        replace(slot, (() => { const s = {}; return { a: s, b: s }; })());
+        replace(
+          slot,
+          (() => {
+            const s = {};
+            return { a: s, b: s };
+          })(),
+        );
       } else {
         replace(slot, gen.pick(candidates).container);
       }
@@ -347,7 +497,9 @@ function plantFault(gen, root) {
     }
     case 9: {
       // A lone surrogate in a key: on an object, or inside a new object in place of the slot.
-      const objects = allContainers(root).map(({ container }) => container).filter((c) => !Array.isArray(c));
+      const objects = allContainers(root)
+        .map(({ container }) => container)
+        .filter((c) => !Array.isArray(c));
       if (objects.length > 0) {
         gen.defineData(gen.pick(objects), `k\ud800${gen.int(0, 9)}`, 1);
       } else {
@@ -357,7 +509,9 @@ function plantFault(gen, root) {
     }
     case 10: {
       // A hole: in an existing array, or a new holey array in place of the slot.
-      const arrays = allContainers(root).map(({ container }) => container).filter((c) => Array.isArray(c));
+      const arrays = allContainers(root)
+        .map(({ container }) => container)
+        .filter((c) => Array.isArray(c));
       if (arrays.length > 0) {
         const array = gen.pick(arrays);
         if (array.length > 0 && gen.rand() < 0.5) delete array[gen.int(0, array.length - 1)];
@@ -369,7 +523,9 @@ function plantFault(gen, root) {
     }
     default: {
       // An extra property on an existing array, or an array with one in place of the slot.
-      const arrays = allContainers(root).map(({ container }) => container).filter((c) => Array.isArray(c));
+      const arrays = allContainers(root)
+        .map(({ container }) => container)
+        .filter((c) => Array.isArray(c));
       if (arrays.length > 0) gen.pick(arrays).extra = true;
       else replace(slot, Object.assign([], { extra: true }));
       return { label: 'an array extra property', code: 'array_extra_property' };
@@ -400,9 +556,20 @@ describe('the package agrees with the strict reference on values with one fault'
       assert.equal(snapshot.name, 'ToolArgumentsValidationError', `${name}: createSnapshot error class`);
       seenCodes.add(code);
     }
-    for (const code of ['unsupported_type', 'non_finite_number', 'negative_zero', 'lone_surrogate', 'non_plain_object',
-      'sparse_array', 'array_extra_property', 'accessor_property', 'non_enumerable_property', 'symbol_key', 'cycle',
-      'repeated_reference']) {
+    for (const code of [
+      'unsupported_type',
+      'non_finite_number',
+      'negative_zero',
+      'lone_surrogate',
+      'non_plain_object',
+      'sparse_array',
+      'array_extra_property',
+      'accessor_property',
+      'non_enumerable_property',
+      'symbol_key',
+      'cycle',
+      'repeated_reference',
+    ]) {
       assert.ok(seenCodes.has(code), `no planted fault produced ${code}`);
     }
   });
@@ -438,7 +605,21 @@ describe('the one native pass for provider text agrees with the two-step path', 
 
   test('on the payload classes, generated texts and broken texts: same snapshot or same stage, code and path', (t) => {
     const rand = prng(0x51ab);
-    const texts = [' ', '', '{}', '[]', '0', '"x"', '{"b":-0,"1":-0,"a":[-0]}', '{"a":1,"a":2}', '[1e400]', '{"\\ud800":1}', '[', '{"a":[1,2.50,-0.0e5]}', ' {"z": {"y": [true, null]}} '];
+    const texts = [
+      ' ',
+      '',
+      '{}',
+      '[]',
+      '0',
+      '"x"',
+      '{"b":-0,"1":-0,"a":[-0]}',
+      '{"a":1,"a":2}',
+      '[1e400]',
+      '{"\\ud800":1}',
+      '[',
+      '{"a":[1,2.50,-0.0e5]}',
+      ' {"z": {"y": [true, null]}} ',
+    ];
     for (const make of Object.values(CLASSES)) texts.push(JSON.stringify(make()));
     const pieces = ['{', '}', '[', ']', ',', ':', '"k"', '-0', '1', '"\\ud83d"', ' ', 'null', '"a":', '1e999'];
     for (let i = 0; i < 400; i++) {

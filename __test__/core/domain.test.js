@@ -9,9 +9,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');
 
-const {
-  canonicalize, createSnapshot, decodeView, SnapshotDomainError, ToolArgumentsValidationError, MAX_DEPTH,
-} = require('../..');
+const { canonicalize, createSnapshot, decodeView, SnapshotDomainError, ToolArgumentsValidationError, MAX_DEPTH } = require('../..');
 const { CASES, nest, wrap, newSecret } = require('./cases');
 
 const AGENT = 'Domain test agent';
@@ -26,7 +24,10 @@ function assertCanonicalizeCode(value, code, label) {
     thrown = error;
   }
   assert.ok(thrown !== undefined, `${label}: canonicalize should throw ${code}, but it returned`);
-  assert.ok(thrown instanceof SnapshotDomainError, `${label}: canonicalize should throw a SnapshotDomainError, got ${thrown && thrown.name}: ${thrown && thrown.message}`);
+  assert.ok(
+    thrown instanceof SnapshotDomainError,
+    `${label}: canonicalize should throw a SnapshotDomainError, got ${thrown && thrown.name}: ${thrown && thrown.message}`,
+  );
   assert.equal(thrown.code, code, `${label}: canonicalize error code`);
 }
 
@@ -39,7 +40,10 @@ function assertSnapshotCode(value, code, label, toolName = TOOL) {
     thrown = error;
   }
   assert.ok(thrown !== undefined, `${label}: createSnapshot should throw ${code}, but it returned`);
-  assert.ok(thrown instanceof ToolArgumentsValidationError, `${label}: createSnapshot should throw a ToolArgumentsValidationError, got ${thrown && thrown.name}: ${thrown && thrown.message}`);
+  assert.ok(
+    thrown instanceof ToolArgumentsValidationError,
+    `${label}: createSnapshot should throw a ToolArgumentsValidationError, got ${thrown && thrown.name}: ${thrown && thrown.message}`,
+  );
   assert.equal(thrown.code, code, `${label}: createSnapshot error code`);
   assert.equal(thrown.stage, 'snapshot', `${label}: createSnapshot error stage`);
   assert.equal(thrown.toolName, toolName, `${label}: createSnapshot error toolName`);
@@ -53,10 +57,14 @@ function assertBothCode(value, code, label) {
 /** Both APIs accept `value` and produce `expected`; returns the snapshot. */
 function assertAccepted(value, expected, label) {
   let json;
-  assert.doesNotThrow(() => { json = canonicalize(value); }, `${label}: canonicalize should accept the value`);
+  assert.doesNotThrow(() => {
+    json = canonicalize(value);
+  }, `${label}: canonicalize should accept the value`);
   if (expected !== undefined) assert.equal(json, expected, `${label}: canonical JSON`);
   let snapshot;
-  assert.doesNotThrow(() => { snapshot = createSnapshot({ agentName: AGENT, toolName: TOOL, value }); }, `${label}: createSnapshot should accept the value`);
+  assert.doesNotThrow(() => {
+    snapshot = createSnapshot({ agentName: AGENT, toolName: TOOL, value });
+  }, `${label}: createSnapshot should accept the value`);
   assert.equal(snapshot.argsCanonicalJson, json, `${label}: createSnapshot JSON equals canonicalize`);
   return snapshot;
 }
@@ -66,9 +74,19 @@ describe('every value outside the strict snapshot domain is rejected with the co
 
   test('the table covers every domain error code', () => {
     for (const code of [
-      'unsupported_type', 'non_finite_number', 'negative_zero', 'lone_surrogate', 'non_plain_object',
-      'sparse_array', 'array_extra_property', 'accessor_property', 'non_enumerable_property',
-      'symbol_key', 'cycle', 'repeated_reference', 'depth_limit',
+      'unsupported_type',
+      'non_finite_number',
+      'negative_zero',
+      'lone_surrogate',
+      'non_plain_object',
+      'sparse_array',
+      'array_extra_property',
+      'accessor_property',
+      'non_enumerable_property',
+      'symbol_key',
+      'cycle',
+      'repeated_reference',
+      'depth_limit',
     ]) {
       assert.ok(codesCovered.has(code), `the case table has no case for ${code}`);
     }
@@ -110,7 +128,10 @@ describe('other built-ins with internal slots', () => {
   test('are rejected even after their prototype is reset to Object.prototype or null', () => {
     const failures = [];
     for (const [label, make] of others) {
-      for (const [protoLabel, proto] of [['Object.prototype', Object.prototype], ['null', null]]) {
+      for (const [protoLabel, proto] of [
+        ['Object.prototype', Object.prototype],
+        ['null', null],
+      ]) {
         const value = Object.setPrototypeOf(make(), proto);
         let outcome;
         try {
@@ -149,7 +170,8 @@ describe('values inside the domain are accepted', () => {
     const root = dataProp({ middle }, 'constructor', 'Object');
     dataProp(root, 'prototype', null);
     dataProp(root, '__proto__', 7);
-    const expected = '{"__proto__":7,"constructor":"Object","middle":{"__proto__":"text","list":[{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":[1]}]},"prototype":null}';
+    const expected =
+      '{"__proto__":7,"constructor":"Object","middle":{"__proto__":"text","list":[{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":[1]}]},"prototype":null}';
     const snapshot = assertAccepted(root, expected, 'keys defined with Object.defineProperty');
 
     const parsed = JSON.parse(expected);
@@ -157,8 +179,15 @@ describe('values inside the domain are accepted', () => {
     assertAccepted(JSON.parse('{"__proto__":1}'), '{"__proto__":1}', 'JSON.parse(\'{"__proto__":1}\')');
     assertAccepted(JSON.parse('[{"a":{"__proto__":[]}}]'), '[{"a":{"__proto__":[]}}]', 'a deep JSON.parse __proto__ key');
 
-    for (const [label, view] of [['view of the snapshot', decodeView(snapshot)], ['view of the JSON text', decodeView(expected)]]) {
-      for (const [where, object] of [['root', view], ['middle', view.middle], ['inner', view.middle.list[0]]]) {
+    for (const [label, view] of [
+      ['view of the snapshot', decodeView(snapshot)],
+      ['view of the JSON text', decodeView(expected)],
+    ]) {
+      for (const [where, object] of [
+        ['root', view],
+        ['middle', view.middle],
+        ['inner', view.middle.list[0]],
+      ]) {
         assert.equal(Object.getPrototypeOf(object), Object.prototype, `${label}, ${where}: the prototype is Object.prototype (no prototype mutation)`);
         for (const key of ['__proto__', 'constructor', 'prototype']) {
           if (where === 'middle' && key !== '__proto__') continue;
@@ -176,10 +205,36 @@ describe('values inside the domain are accepted', () => {
 
   test('integer-like keys sort as strings, in the default JavaScript sort order', () => {
     assert.equal(canonicalize({ 2: 1, 10: 1, 1: 1 }), '{"1":1,"10":1,"2":1}', 'the example from the brief');
-    const keys = ['2', '10', '1', '0', '01', '-1', '1.5', '4294967294', '4294967295', '9007199254740993', 'a', 'B', '', ' ',
-      'é', 'e\u0301', '😀', '\uffff', '\ud83d\ude00x', 'Z', '_', '~', '10a', '100'];
+    const keys = [
+      '2',
+      '10',
+      '1',
+      '0',
+      '01',
+      '-1',
+      '1.5',
+      '4294967294',
+      '4294967295',
+      '9007199254740993',
+      'a',
+      'B',
+      '',
+      ' ',
+      'é',
+      'e\u0301',
+      '😀',
+      '\uffff',
+      '\ud83d\ude00x',
+      'Z',
+      '_',
+      '~',
+      '10a',
+      '100',
+    ];
     const object = {};
-    keys.forEach((key, i) => { object[key] = i; });
+    keys.forEach((key, i) => {
+      object[key] = i;
+    });
     const sorted = Object.keys(object).sort();
     const expected = `{${sorted.map((key) => `${JSON.stringify(key)}:${object[key]}`).join(',')}}`;
     assertAccepted(object, expected, 'mixed integer-like and other keys');
@@ -241,8 +296,16 @@ describe('values inside the domain are accepted', () => {
 
   test('a value with exactly MAX_DEPTH nested containers is accepted', () => {
     assert.equal(MAX_DEPTH, 1024, 'MAX_DEPTH');
-    assertAccepted(nest(MAX_DEPTH, () => 'array', 1), `${'['.repeat(MAX_DEPTH)}1${']'.repeat(MAX_DEPTH)}`, '1024 nested arrays');
-    assertAccepted(nest(MAX_DEPTH, () => 'object', 1), `${'{"k":'.repeat(MAX_DEPTH)}1${'}'.repeat(MAX_DEPTH)}`, '1024 nested objects');
+    assertAccepted(
+      nest(MAX_DEPTH, () => 'array', 1),
+      `${'['.repeat(MAX_DEPTH)}1${']'.repeat(MAX_DEPTH)}`,
+      '1024 nested arrays',
+    );
+    assertAccepted(
+      nest(MAX_DEPTH, () => 'object', 1),
+      `${'{"k":'.repeat(MAX_DEPTH)}1${'}'.repeat(MAX_DEPTH)}`,
+      '1024 nested objects',
+    );
     let empty = [];
     for (let i = 1; i < MAX_DEPTH; i++) empty = [empty];
     assertAccepted(empty, `${'['.repeat(MAX_DEPTH)}${']'.repeat(MAX_DEPTH)}`, '1024 nested arrays, the innermost empty');
@@ -300,7 +363,9 @@ describe('depth is bounded without exhausting the stack', () => {
     });
     const result = await new Promise((resolve, reject) => {
       let message;
-      worker.once('message', (m) => { message = m; });
+      worker.once('message', (m) => {
+        message = m;
+      });
       worker.once('error', reject);
       worker.once('exit', (code) => (code === 0 && message ? resolve(message) : reject(new Error(`worker exited with code ${code} without a result`))));
     });
@@ -346,8 +411,21 @@ describe('cycles and repeated references', () => {
 });
 
 describe('no code of the value is ever run', () => {
-  const TRAPS = ['get', 'set', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf', 'defineProperty',
-    'deleteProperty', 'apply', 'construct', 'isExtensible', 'preventExtensions', 'setPrototypeOf'];
+  const TRAPS = [
+    'get',
+    'set',
+    'has',
+    'ownKeys',
+    'getOwnPropertyDescriptor',
+    'getPrototypeOf',
+    'defineProperty',
+    'deleteProperty',
+    'apply',
+    'construct',
+    'isExtensible',
+    'preventExtensions',
+    'setPrototypeOf',
+  ];
 
   function countingHandler(counter) {
     const handler = {};
@@ -407,8 +485,15 @@ describe('no code of the value is ever run', () => {
 
   test('getters and setters on objects and array indices are never called', () => {
     const counter = { count: 0, traps: [] };
-    const get = () => { counter.count += 1; counter.traps.push('getter'); return 1; };
-    const set = () => { counter.count += 1; counter.traps.push('setter'); };
+    const get = () => {
+      counter.count += 1;
+      counter.traps.push('getter');
+      return 1;
+    };
+    const set = () => {
+      counter.count += 1;
+      counter.traps.push('setter');
+    };
     const values = [
       ['a getter', () => Object.defineProperty({}, 'g', { get, enumerable: true })],
       ['a getter and setter', () => Object.defineProperty({}, 'g', { get, set, enumerable: true })],
@@ -437,11 +522,16 @@ describe('no code of the value is ever run', () => {
     }
   }
 
-  test('getters on a holey array\'s inherited index and on Object.prototype are never called', () => {
+  test("getters on a holey array's inherited index and on Object.prototype are never called", () => {
     const counter = { count: 0, traps: [] };
-    const get = () => { counter.count += 1; return 1; };
+    const get = () => {
+      counter.count += 1;
+      return 1;
+    };
     // The setter keeps ordinary writes working while the getter is installed; it is not counted.
-    function set(v) { Object.defineProperty(this, '0', { value: v, writable: true, enumerable: true, configurable: true }); }
+    function set(v) {
+      Object.defineProperty(this, '0', { value: v, writable: true, enumerable: true, configurable: true });
+    }
     const results = {};
     try {
       Object.defineProperty(Array.prototype, 0, { get, set, configurable: true });
@@ -455,15 +545,28 @@ describe('no code of the value is ever run', () => {
       delete Object.prototype.trap;
     }
     assert.equal(counter.count, 0, `inherited getters ran ${counter.count} time(s)`);
-    assert.deepEqual(results.holeyCanonicalize, { code: 'sparse_array', name: 'SnapshotDomainError' }, 'canonicalize of a holey array under an Array.prototype[0] getter');
-    assert.deepEqual(results.holeySnapshot, { code: 'sparse_array', name: 'ToolArgumentsValidationError' }, 'createSnapshot of a deep holey array under an Array.prototype[0] getter');
+    assert.deepEqual(
+      results.holeyCanonicalize,
+      { code: 'sparse_array', name: 'SnapshotDomainError' },
+      'canonicalize of a holey array under an Array.prototype[0] getter',
+    );
+    assert.deepEqual(
+      results.holeySnapshot,
+      { code: 'sparse_array', name: 'ToolArgumentsValidationError' },
+      'createSnapshot of a deep holey array under an Array.prototype[0] getter',
+    );
     assert.deepEqual(results.plain, { json: '{"a":[1]}' }, 'canonicalize of a plain object under an Object.prototype getter');
     assert.deepEqual(results.plainSnapshot, { json: '{"a":[1]}' }, 'createSnapshot of a plain object under an Object.prototype getter');
   });
 
   test('toJSON, Symbol.toPrimitive, toString and valueOf are never called', () => {
     const counter = { count: 0, traps: [] };
-    const spy = (name) => function () { counter.count += 1; counter.traps.push(name); return 'spied'; };
+    const spy = (name) =>
+      function () {
+        counter.count += 1;
+        counter.traps.push(name);
+        return 'spied';
+      };
     const members = ['toJSON', 'toString', 'valueOf'];
     for (const name of members) {
       // An enumerable function member is an unsupported value in itself.
@@ -490,7 +593,12 @@ describe('no code of the value is ever run', () => {
 
   test('toJSON, toString, valueOf and Symbol.toPrimitive on the shared prototypes are never called', () => {
     const counter = { count: 0, traps: [] };
-    const spy = (name) => function () { counter.count += 1; counter.traps.push(name); return 'spied'; };
+    const spy = (name) =>
+      function () {
+        counter.count += 1;
+        counter.traps.push(name);
+        return 'spied';
+      };
     const saved = [];
     const patches = [
       [Object.prototype, 'toJSON', spy('Object.prototype.toJSON')],

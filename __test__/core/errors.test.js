@@ -7,9 +7,7 @@ const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
 const util = require('node:util');
 
-const {
-  canonicalize, createSnapshot, decodeView, SnapshotDomainError, ToolArgumentsValidationError, ERROR_CODES, MAX_DEPTH,
-} = require('../..');
+const { canonicalize, createSnapshot, decodeView, SnapshotDomainError, ToolArgumentsValidationError, ERROR_CODES, MAX_DEPTH } = require('../..');
 const { CASES, wrap, expectedPath, newSecret } = require('./cases');
 
 const AGENT = 'Errors test agent';
@@ -81,9 +79,21 @@ describe('the exported error surface', () => {
     assert.ok(Object.isFrozen(ERROR_CODES), 'ERROR_CODES is frozen');
     assert.equal(new Set(ERROR_CODES).size, ERROR_CODES.length, 'ERROR_CODES has no duplicates');
     for (const code of [
-      'unsupported_type', 'non_finite_number', 'negative_zero', 'lone_surrogate', 'non_plain_object', 'sparse_array',
-      'array_extra_property', 'accessor_property', 'non_enumerable_property', 'symbol_key', 'cycle',
-      'repeated_reference', 'depth_limit', 'invalid_json', 'duplicate_key',
+      'unsupported_type',
+      'non_finite_number',
+      'negative_zero',
+      'lone_surrogate',
+      'non_plain_object',
+      'sparse_array',
+      'array_extra_property',
+      'accessor_property',
+      'non_enumerable_property',
+      'symbol_key',
+      'cycle',
+      'repeated_reference',
+      'depth_limit',
+      'invalid_json',
+      'duplicate_key',
     ]) {
       assert.ok(ERROR_CODES.includes(code), `ERROR_CODES includes ${code}`);
     }
@@ -123,7 +133,10 @@ describe('domain errors carry no payload data and a path only on request', () =>
         assert.ok(Object.hasOwn(traced, 'path'), `${label}, canonicalize includePath: path is an own property`);
         assert.equal(traced.path, expected, `${label}, canonicalize includePath: JSON Pointer`);
 
-        const tracedSnap = capture(() => createSnapshot({ agentName: AGENT, toolName: TOOL, value: build(), includePath: true }), `${label}, createSnapshot includePath`);
+        const tracedSnap = capture(
+          () => createSnapshot({ agentName: AGENT, toolName: TOOL, value: build(), includePath: true }),
+          `${label}, createSnapshot includePath`,
+        );
         assertValidationError(tracedSnap, testCase.code, TOOL, `${label}, createSnapshot includePath`);
         assert.equal(tracedSnap.path, expected, `${label}, createSnapshot includePath: JSON Pointer`);
       }
@@ -140,8 +153,18 @@ describe('JSON Pointers follow RFC 6901', () => {
 
   test('~ and / are escaped in the right order, and other characters are kept', () => {
     for (const [key, segment] of [
-      ['~1', '~01'], ['/0', '~10'], ['~/', '~0~1'], ['a~b/c', 'a~0b~1c'], ['', ''], [' ', ' '], ['é😀', 'é😀'],
-      ['0', '0'], ['%25', '%25'], ['\\', '\\'], ['"', '"'], ['\n', '\n'],
+      ['~1', '~01'],
+      ['/0', '~10'],
+      ['~/', '~0~1'],
+      ['a~b/c', 'a~0b~1c'],
+      ['', ''],
+      [' ', ' '],
+      ['é😀', 'é😀'],
+      ['0', '0'],
+      ['%25', '%25'],
+      ['\\', '\\'],
+      ['"', '"'],
+      ['\n', '\n'],
     ]) {
       const error = capture(() => canonicalize({ [key]: [NaN] }, { includePath: true }), `key ${JSON.stringify(key)}`);
       assert.equal(error.path, `/${segment}/0`, `key ${JSON.stringify(key)}: path`);
@@ -163,7 +186,11 @@ describe('JSON Pointers follow RFC 6901', () => {
   });
 
   test('a failure at the root has the empty pointer', () => {
-    for (const [label, value, code] of [['NaN', NaN, 'non_finite_number'], ['a Date', new Date(), 'non_plain_object'], ['undefined', undefined, 'unsupported_type']]) {
+    for (const [label, value, code] of [
+      ['NaN', NaN, 'non_finite_number'],
+      ['a Date', new Date(), 'non_plain_object'],
+      ['undefined', undefined, 'unsupported_type'],
+    ]) {
       const error = capture(() => canonicalize(value, { includePath: true }), label);
       assert.equal(error.code, code, `${label}: code`);
       assert.equal(error.path, '', `${label}: path`);
@@ -204,7 +231,10 @@ describe('ToolArgumentsValidationError identifies the tool and the stage only', 
   test('the message names the tool and stage, and not the payload', () => {
     for (const toolName of ['search', 'write_file', 'outil é', 'tool q\u{1F600}', '工具', 'x'.repeat(200)]) {
       const secret = newSecret();
-      const error = capture(() => createSnapshot({ agentName: AGENT, toolName, value: { [secret]: secret, bad: new Map([[secret, secret]]) } }), `tool ${toolName}`);
+      const error = capture(
+        () => createSnapshot({ agentName: AGENT, toolName, value: { [secret]: secret, bad: new Map([[secret, secret]]) } }),
+        `tool ${toolName}`,
+      );
       assertValidationError(error, 'non_plain_object', toolName, `tool ${JSON.stringify(toolName)}`);
       assertNoSecret(error, secret, `tool ${JSON.stringify(toolName)}`);
     }
@@ -264,7 +294,9 @@ describe('decodeView rejects text that is not strict JSON of the domain', () => 
   test(`text with exactly ${MAX_DEPTH} nested containers decodes`, () => {
     const text = `${'['.repeat(MAX_DEPTH)}${']'.repeat(MAX_DEPTH)}`;
     let view;
-    assert.doesNotThrow(() => { view = decodeView(text); }, `${MAX_DEPTH} nested arrays`);
+    assert.doesNotThrow(() => {
+      view = decodeView(text);
+    }, `${MAX_DEPTH} nested arrays`);
     assert.equal(canonicalize(view), text, `${MAX_DEPTH} nested arrays round-trip`);
   });
 
@@ -302,10 +334,11 @@ describe('brand checks work across duplicate copies of the package in one proces
   const path = require('node:path');
   const root = path.join(__dirname, '..', '..');
 
-  test('isSnapshotDomainError, isToolArgumentsValidationError and isToolCallNotAllowedError recognize another copy\'s errors, where instanceof does not', async () => {
+  test("isSnapshotDomainError, isToolArgumentsValidationError and isToolCallNotAllowedError recognize another copy's errors, where instanceof does not", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-copy-'));
     try {
-      for (const file of ['index.js', 'package.json', 'tool-argument-snapshot.linux-x64-gnu.node']) fs.copyFileSync(path.join(root, file), path.join(dir, file));
+      for (const file of ['index.js', 'package.json', 'tool-argument-snapshot.linux-x64-gnu.node'])
+        fs.copyFileSync(path.join(root, file), path.join(dir, file));
       fs.cpSync(path.join(root, 'lib'), path.join(dir, 'lib'), { recursive: true });
       const self = require('../..');
       const copy = require(dir);
@@ -331,7 +364,15 @@ describe('brand checks work across duplicate copies of the package in one proces
           if (other !== is) assert.equal(self[other](error), false, `${label}: ${other}`);
         }
       }
-      for (const value of [null, undefined, 'SnapshotDomainError', {}, new Error('x'), { name: 'SnapshotDomainError', code: 'negative_zero' }, new Proxy(domain, {})]) {
+      for (const value of [
+        null,
+        undefined,
+        'SnapshotDomainError',
+        {},
+        new Error('x'),
+        { name: 'SnapshotDomainError', code: 'negative_zero' },
+        new Proxy(domain, {}),
+      ]) {
         assert.equal(self.isSnapshotDomainError(value), false, `not a brand: ${String(value && value.name)}`);
       }
     } finally {

@@ -15,8 +15,10 @@ const { binding } = require('../../lib/native');
 const AGENT = 'View agent';
 // A value whose views are copies of a template (the native pass says so: template
 // character `1`): a small tool call.
-const RAW = '{"path":"/srv/app/branch/alpha.ts","content":"export const queue = \\"region region schema commit report vector\\";\\n","b":[1,{"c":"x"}],"a":1,"overwrite":false,"createDirectories":true,"mode":420,"tags":["region","window","M\u00fcnchen"],"options":{"encoding":"utf8","retries":3,"timeoutMs":2500.5,"backup":null,"owner":{"uid":1000,"gid":1000}}}';
-const CANONICAL = '{"a":1,"b":[1,{"c":"x"}],"content":"export const queue = \\"region region schema commit report vector\\";\\n","createDirectories":true,"mode":420,"options":{"backup":null,"encoding":"utf8","owner":{"gid":1000,"uid":1000},"retries":3,"timeoutMs":2500.5},"overwrite":false,"path":"/srv/app/branch/alpha.ts","tags":["region","window","M\u00fcnchen"]}';
+const RAW =
+  '{"path":"/srv/app/branch/alpha.ts","content":"export const queue = \\"region region schema commit report vector\\";\\n","b":[1,{"c":"x"}],"a":1,"overwrite":false,"createDirectories":true,"mode":420,"tags":["region","window","M\u00fcnchen"],"options":{"encoding":"utf8","retries":3,"timeoutMs":2500.5,"backup":null,"owner":{"uid":1000,"gid":1000}}}';
+const CANONICAL =
+  '{"a":1,"b":[1,{"c":"x"}],"content":"export const queue = \\"region region schema commit report vector\\";\\n","createDirectories":true,"mode":420,"options":{"backup":null,"encoding":"utf8","owner":{"gid":1000,"uid":1000},"retries":3,"timeoutMs":2500.5},"overwrite":false,"path":"/srv/app/branch/alpha.ts","tags":["region","window","M\u00fcnchen"]}';
 const allow = () => ({ decision: 'allow', reason: 'ok' });
 
 test('the values here have views copied from a template (else these tests would not reach the hand-over)', () => {
@@ -50,11 +52,14 @@ test('a handler that changes its view changes no later view of the same snapshot
   assert.equal(canonicalize(decodeView(prepared.snapshot)), CANONICAL);
   assert.equal(canonicalize(prepared.policyView()), CANONICAL);
   // A second evaluation and execution of the same prepared call: fresh views again.
-  const again = await evaluateToolCall({ prepared, policy: (input) => {
-    assert.equal(canonicalize(input.parsedArguments), CANONICAL);
-    assert.notEqual(input.parsedArguments, handled);
-    return allow();
-  } });
+  const again = await evaluateToolCall({
+    prepared,
+    policy: (input) => {
+      assert.equal(canonicalize(input.parsedArguments), CANONICAL);
+      assert.notEqual(input.parsedArguments, handled);
+      return allow();
+    },
+  });
   assert.equal(again.decision, 'allow');
   await executeToolCall(again, (view) => {
     assert.notEqual(view, handled);
@@ -68,20 +73,30 @@ test('a policy still running when another decision of the same call executes: it
   const prepared = prepareToolCall({ agentName: AGENT, toolName: 't', rawArguments: RAW });
   const first = await evaluateToolCall({ prepared, policy: allow });
   let release;
-  const gate = new Promise((resolve) => { release = resolve; });
+  const gate = new Promise((resolve) => {
+    release = resolve;
+  });
   // This policy changes its view exactly as the handler below changes its own, then waits.
-  const pending = evaluateToolCall({ prepared, policy: async (input) => {
-    retouch(input.parsedArguments);
-    await gate;
-    return allow();
-  } });
+  const pending = evaluateToolCall({
+    prepared,
+    policy: async (input) => {
+      retouch(input.parsedArguments);
+      await gate;
+      return allow();
+    },
+  });
   // Another, untouched, also waits.
   let releaseClean;
-  const cleanGate = new Promise((resolve) => { releaseClean = resolve; });
-  const clean = evaluateToolCall({ prepared, policy: async () => {
-    await cleanGate;
-    return allow();
-  } });
+  const cleanGate = new Promise((resolve) => {
+    releaseClean = resolve;
+  });
+  const clean = evaluateToolCall({
+    prepared,
+    policy: async () => {
+      await cleanGate;
+      return allow();
+    },
+  });
   await new Promise((resolve) => setImmediate(resolve));
   await executeToolCall(first, (view) => retouch(view));
   release();
@@ -96,7 +111,15 @@ test('a policy still running when another decision of the same call executes: it
 
 test('the same with a policy that throws or answers badly, with grants in the process, and through authorizeToolCall', async () => {
   createApprovalGrants();
-  for (const policy of [() => { throw new Error('no'); }, () => 'not a result', async () => { throw new Error('no'); }]) {
+  for (const policy of [
+    () => {
+      throw new Error('no');
+    },
+    () => 'not a result',
+    async () => {
+      throw new Error('no');
+    },
+  ]) {
     const prepared = prepareToolCall({ agentName: AGENT, toolName: 't', rawArguments: RAW });
     const refused = await evaluateToolCall({ prepared, policy });
     assert.equal(refused.decision, 'deny');
@@ -107,12 +130,16 @@ test('the same with a policy that throws or answers badly, with grants in the pr
   const prepared = prepareToolCall({ agentName: AGENT, toolName: 't', rawArguments: RAW });
   const views = [];
   for (let i = 0; i < 3; i++) {
-    const outcome = await authorizeToolCall({ prepared, policy: allow, execute: (view) => {
-      views.push(view);
-      assert.equal(canonicalize(view), CANONICAL);
-      vandalize(view);
-      return i;
-    } });
+    const outcome = await authorizeToolCall({
+      prepared,
+      policy: allow,
+      execute: (view) => {
+        views.push(view);
+        assert.equal(canonicalize(view), CANONICAL);
+        vandalize(view);
+        return i;
+      },
+    });
     assert.equal(outcome.result, i);
   }
   assert.equal(new Set(views).size, 3);
@@ -149,16 +176,24 @@ test('a value whose views are parsed: its views are the parse the native pass sa
   assert.equal(canonicalize(JSON.parse(SMALL_RAW)), SMALL_CANONICAL);
 });
 
-for (const [label, raw, canonical] of [['parsed views', SMALL_RAW, SMALL_CANONICAL], ['a template', RAW, CANONICAL]]) {
+for (const [label, raw, canonical] of [
+  ['parsed views', SMALL_RAW, SMALL_CANONICAL],
+  ['a template', RAW, CANONICAL],
+]) {
   test(`${label}: a policy that keeps its view and changes it after answering changes no handler view`, async () => {
     const prepared = prepareToolCall({ agentName: AGENT, toolName: 't', rawArguments: raw });
     const kept = [];
     const decisions = [];
     for (let i = 0; i < 3; i++) {
-      decisions.push(await evaluateToolCall({ prepared, policy: (input) => {
-        kept.push(input.parsedArguments);
-        return allow();
-      } }));
+      decisions.push(
+        await evaluateToolCall({
+          prepared,
+          policy: (input) => {
+            kept.push(input.parsedArguments);
+            return allow();
+          },
+        }),
+      );
     }
     for (const view of kept) {
       view.changed = true;
@@ -177,10 +212,13 @@ for (const [label, raw, canonical] of [['parsed views', SMALL_RAW, SMALL_CANONIC
     }
     assert.equal(canonicalize(decodeView(prepared.snapshot)), canonical);
     // A decision refused (a view changed while the policy ran) runs nothing.
-    const refused = await evaluateToolCall({ prepared, policy: (input) => {
-      input.parsedArguments.late = true;
-      return allow();
-    } });
+    const refused = await evaluateToolCall({
+      prepared,
+      policy: (input) => {
+        input.parsedArguments.late = true;
+        return allow();
+      },
+    });
     assert.equal(refused.reason, 'policy_mutated_arguments');
   });
 }

@@ -14,9 +14,7 @@ const { createHash } = require('node:crypto');
 const { canonicalize, createSnapshot, decodeView, proposalHash, SnapshotDomainError } = require('../..');
 const { attempt, describeError } = require('../helpers/attempt');
 
-const VECTORS_DIR = process.env.JCS_VECTORS_DIR
-  ? path.resolve(process.env.JCS_VECTORS_DIR)
-  : path.join(__dirname, '..', '..', '..', 'shared', 'jcs-vectors');
+const VECTORS_DIR = process.env.JCS_VECTORS_DIR ? path.resolve(process.env.JCS_VECTORS_DIR) : path.join(__dirname, '..', '..', '..', 'shared', 'jcs-vectors');
 const PRESENT = fs.existsSync(VECTORS_DIR) && fs.statSync(VECTORS_DIR).isDirectory();
 // The published vectors (RFC 8785's own samples and its author's reference data, with the
 // gowebpki and erdtman copies) live outside the repository: ../shared/jcs-vectors beside a
@@ -96,8 +94,6 @@ function doubleFromHex(hex) {
   return bitsView.getFloat64(0);
 }
 
-
-
 function assertDomainError(fn, code, where) {
   const result = attempt(fn);
   assert.ok(!result.ok, `${where}: expected SnapshotDomainError ${code}, got ${JSON.stringify(result.value)}`);
@@ -110,7 +106,9 @@ function sha256Hex(text) {
 }
 
 function envelopeHash(agentName, toolName, json) {
-  return sha256Hex(`{"agentName":${JSON.stringify(agentName)},"argsCanonicalJson":${JSON.stringify(json)},"kind":"tool","toolName":${JSON.stringify(toolName)}}`);
+  return sha256Hex(
+    `{"agentName":${JSON.stringify(agentName)},"argsCanonicalJson":${JSON.stringify(json)},"kind":"tool","toolName":${JSON.stringify(toolName)}}`,
+  );
 }
 
 /** Members of a flat object in the order they appear in JSON text (JSON.parse reorders integer keys). */
@@ -236,7 +234,10 @@ test('the RFC 8785 section 3.2.3 sorting sample orders its keys by UTF-16 code u
   const inputFile = rfcFile('sec3.2.3-sorting.input.json');
   const text = fs.readFileSync(inputFile, 'utf8');
   const expected = fs.readFileSync(rfcFile('sec3.2.3-sorting.canonical.json'), 'utf8');
-  const valueOrder = fs.readFileSync(rfcFile('sec3.2.3-sorting.expected-value-order.txt'), 'utf8').split('\n').filter((line) => line !== '');
+  const valueOrder = fs
+    .readFileSync(rfcFile('sec3.2.3-sorting.expected-value-order.txt'), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
 
   const json = canonicalize(JSON.parse(text));
   assert.deepEqual(

@@ -14,10 +14,33 @@ const { attempt, describeError } = require('../helpers/attempt');
 
 /** Each breaks a value rule before, or where, it stops being JSON. */
 const NOT_JSON = [
-  '-01', '-00', '-0.', '-0e', '-0e+', '-0x', '-0 1', '[-0 1]', '[-0,]', '[-00]', '{"a":-0', '{"a":-0,}', '-0.0.0', '[-0]]',
-  '[1e400,]', '1e400x', '[1e400', '[-1e309 2]',
-  '["\\ud800",]', '"\\udc00', '{"\\ud800":1', '["\\ud83d" x',
-  '{"a":1,"a":2}x', '{"a":1,"a":2},', '[{"a":1,"a":2}', '[{"a":1,"a":2}]]', '{"a":1,"\\u0061":2} }',
+  '-01',
+  '-00',
+  '-0.',
+  '-0e',
+  '-0e+',
+  '-0x',
+  '-0 1',
+  '[-0 1]',
+  '[-0,]',
+  '[-00]',
+  '{"a":-0',
+  '{"a":-0,}',
+  '-0.0.0',
+  '[-0]]',
+  '[1e400,]',
+  '1e400x',
+  '[1e400',
+  '[-1e309 2]',
+  '["\\ud800",]',
+  '"\\udc00',
+  '{"\\ud800":1',
+  '["\\ud83d" x',
+  '{"a":1,"a":2}x',
+  '{"a":1,"a":2},',
+  '[{"a":1,"a":2}',
+  '[{"a":1,"a":2}]]',
+  '{"a":1,"\\u0061":2} }',
   '[-0, 1e400, "\\ud800", {"k":1,"k":1}, 01]',
 ];
 
@@ -34,7 +57,11 @@ test('every case is text that JSON.parse refuses (the oracle)', () => {
 test('decodeView: not JSON is invalid_json, never negative_zero or another value rule', () => {
   for (const text of NOT_JSON) {
     for (const options of [undefined, { includePath: true }]) {
-      assert.equal(code(() => decodeView(text, options)), 'invalid_json', `${text} ${JSON.stringify(options)}`);
+      assert.equal(
+        code(() => decodeView(text, options)),
+        'invalid_json',
+        `${text} ${JSON.stringify(options)}`,
+      );
     }
   }
 });
@@ -44,7 +71,11 @@ test('decodeView of a stored snapshot whose JSON is not JSON: invalid_json, also
     const envelope = `{"agentName":"a","argsCanonicalJson":${JSON.stringify(text)},"kind":"tool","toolName":"t"}`;
     const proposalHash = createHash('sha256').update(envelope, 'utf8').digest('hex');
     const stored = { agentName: 'a', toolName: 't', argsCanonicalJson: text, proposalHash };
-    assert.equal(code(() => decodeView(stored)), 'invalid_json', text);
+    assert.equal(
+      code(() => decodeView(stored)),
+      'invalid_json',
+      text,
+    );
   }
 });
 
@@ -68,13 +99,21 @@ test('JSON text still reports its value rule: -0, an overflow, a lone surrogate,
     ['{"a":1,"\\u0061":2}', 'duplicate_key', 'duplicate_key'],
   ]) {
     JSON.parse(text); // the oracle: this is JSON
-    assert.equal(code(() => decodeView(text)), viewCode, `decodeView ${text}`);
+    assert.equal(
+      code(() => decodeView(text)),
+      viewCode,
+      `decodeView ${text}`,
+    );
     if (requestCode === null) {
       assert.ok(attempt(() => decodeRequest(text)).ok, `decodeRequest accepts ${text} (-0 is left for the snapshot stage)`);
       const prepared = attempt(() => prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: text }));
       assert.equal(`${prepared.error.stage}/${prepared.error.code}`, 'snapshot/negative_zero', text);
     } else {
-      assert.equal(code(() => decodeRequest(text)), requestCode, `decodeRequest ${text}`);
+      assert.equal(
+        code(() => decodeRequest(text)),
+        requestCode,
+        `decodeRequest ${text}`,
+      );
     }
   }
 });
@@ -92,6 +131,12 @@ test('the first value rule broken in text order decides, with its pointer', () =
 });
 
 test('values, not text, are unaffected: createSnapshot and canonicalize still refuse -0 as negative_zero', () => {
-  assert.equal(code(() => canonicalize([-0])), 'negative_zero');
-  assert.equal(code(() => createSnapshot({ agentName: 'a', toolName: 't', value: { n: -0 } })), 'negative_zero');
+  assert.equal(
+    code(() => canonicalize([-0])),
+    'negative_zero',
+  );
+  assert.equal(
+    code(() => createSnapshot({ agentName: 'a', toolName: 't', value: { n: -0 } })),
+    'negative_zero',
+  );
 });

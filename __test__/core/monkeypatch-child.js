@@ -30,8 +30,15 @@ const vm = require('node:vm');
 const { createHash } = require('node:crypto');
 
 const {
-  canonicalize, createSnapshot, decodeView, decodeRequest, prepareToolCall, authorizeToolCall, proposalHash,
-  SnapshotDomainError, ToolArgumentsValidationError,
+  canonicalize,
+  createSnapshot,
+  decodeView,
+  decodeRequest,
+  prepareToolCall,
+  authorizeToolCall,
+  proposalHash,
+  SnapshotDomainError,
+  ToolArgumentsValidationError,
 } = pkg;
 
 // ---------------------------------------------------------------------------------
@@ -112,8 +119,25 @@ function attempt(fn) {
 // Cases: values and texts built now, before anything is patched.
 
 const counter = { count: 0 };
-const spy = () => { counter.count += 1; return 1; };
-const TRAPS = ['get', 'set', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf', 'defineProperty', 'deleteProperty', 'apply', 'construct', 'isExtensible', 'preventExtensions', 'setPrototypeOf'];
+const spy = () => {
+  counter.count += 1;
+  return 1;
+};
+const TRAPS = [
+  'get',
+  'set',
+  'has',
+  'ownKeys',
+  'getOwnPropertyDescriptor',
+  'getPrototypeOf',
+  'defineProperty',
+  'deleteProperty',
+  'apply',
+  'construct',
+  'isExtensible',
+  'preventExtensions',
+  'setPrototypeOf',
+];
 const handler = {};
 for (const trap of TRAPS) handler[trap] = spy;
 
@@ -210,7 +234,9 @@ const TEXTS = [
 const AGENT = 'Monkeypatch agent';
 const TOOL = 'monkeypatch_tool';
 const CASES = [];
-const add = (name, fn) => { CASES.push([name, fn]); };
+const add = (name, fn) => {
+  CASES.push([name, fn]);
+};
 
 for (const [name, value] of VALID) {
   add(`valid ${name}: canonicalize`, () => canonicalize(value));
@@ -233,7 +259,10 @@ for (const [name, value] of INVALID) {
   add(`invalid ${name}: canonicalize`, () => canonicalize(value));
   add(`invalid ${name}: canonicalize includePath`, () => canonicalize({ 'x/y': [value] }, { includePath: true }));
   add(`invalid ${name}: createSnapshot`, () => createSnapshot({ agentName: AGENT, toolName: TOOL, value }).proposalHash);
-  add(`invalid ${name}: prepareToolCall schema output`, () => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: () => value, includePath: true }).proposalHash);
+  add(
+    `invalid ${name}: prepareToolCall schema output`,
+    () => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: () => value, includePath: true }).proposalHash,
+  );
 }
 for (const [name, text] of TEXTS) {
   add(`text ${name}: decodeView`, () => summarize(decodeView(text)));
@@ -246,7 +275,16 @@ if (variant === 'selftest') {
   // report a hit and a mismatch.
   add('selftest: a direct call of a patched built-in', () => `${Array.isArray([])}`);
 }
-add('a throwing schema', () => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: () => { throw new RangeError('no'); } }));
+add('a throwing schema', () =>
+  prepareToolCall({
+    agentName: AGENT,
+    toolName: TOOL,
+    rawArguments: '{}',
+    schema: () => {
+      throw new RangeError('no');
+    },
+  }),
+);
 add('an ill-formed tool name', () => createSnapshot({ agentName: AGENT, toolName: 'x\ud800', value: 1 }));
 add('a Proxy posing as a snapshot', () => decodeView(new Proxy({ argsCanonicalJson: '{}' }, handler)));
 
@@ -260,11 +298,22 @@ function runAll() {
 async function runAuthorize() {
   const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"q":"x","list":[1,{"__proto__":2}]}' });
   let out = '';
-  const allow = await authorizeToolCall({ prepared, policy: (input) => ({ decision: 'allow', reason: `seen ${summarize(input.parsedArguments)}` }), execute: (args) => summarize(args) });
+  const allow = await authorizeToolCall({
+    prepared,
+    policy: (input) => ({ decision: 'allow', reason: `seen ${summarize(input.parsedArguments)}` }),
+    execute: (args) => summarize(args),
+  });
   out += `allow:${allow.decision}:${allow.reason}:${allow.result} `;
   const approval = await authorizeToolCall({ prepared, policy: () => ({ decision: 'require_approval', reason: 'r' }), execute: () => 'never' });
   out += `approval:${approval.decision}:${approval.proposal.proposalHash}:${summarize(approval.proposal.parsedArguments)} `;
-  const mutated = await authorizeToolCall({ prepared, policy: (input) => { input.parsedArguments.q = 'y'; return { decision: 'allow', reason: 'r' }; }, execute: () => 'never' });
+  const mutated = await authorizeToolCall({
+    prepared,
+    policy: (input) => {
+      input.parsedArguments.q = 'y';
+      return { decision: 'allow', reason: 'r' };
+    },
+    execute: () => 'never',
+  });
   out += `mutated:${mutated.decision}:${mutated.reason}`;
   return out;
 }
@@ -293,12 +342,21 @@ function replace(target, key, descriptor) {
 }
 
 function lie(target, key, label, result) {
-  replace(target, key, { writable: true, value: function lying() { count(label); return result(this); } });
+  replace(target, key, {
+    writable: true,
+    value: function lying() {
+      count(label);
+      return result(this);
+    },
+  });
 }
 
 /** The built-in lies, planned before anything is patched: [target, key, label, result]. */
 function planBuiltins() {
-  const fakeCtor = function FakeArray() { count('fake Array constructor'); return ['lie']; };
+  const fakeCtor = function FakeArray() {
+    count('fake Array constructor');
+    return ['lie'];
+  };
   const lies = [
     [Object, 'getOwnPropertyDescriptor', () => ({ value: 'lie', writable: true, enumerable: true, configurable: true })],
     [Object, 'getOwnPropertyNames', () => []],
@@ -362,9 +420,22 @@ function planBuiltins() {
     [Object.prototype, '__lookupGetter__', () => undefined],
     [Symbol, 'for', () => Symbol('lie')],
   ];
-  const NAMES = new Map([[Object, 'Object'], [Reflect, 'Reflect'], [Array, 'Array'], [JSON, 'JSON'], [String, 'String'], [globalThis, 'globalThis'],
-    [Object.getPrototypeOf(Uint8Array.prototype), 'TypedArray.prototype'], [Error, 'Error'], [RangeError, 'RangeError'], [TypeError, 'TypeError'],
-    [SyntaxError, 'SyntaxError'], [SnapshotDomainError, 'SnapshotDomainError'], [ToolArgumentsValidationError, 'ToolArgumentsValidationError'], [Symbol, 'Symbol']]);
+  const NAMES = new Map([
+    [Object, 'Object'],
+    [Reflect, 'Reflect'],
+    [Array, 'Array'],
+    [JSON, 'JSON'],
+    [String, 'String'],
+    [globalThis, 'globalThis'],
+    [Object.getPrototypeOf(Uint8Array.prototype), 'TypedArray.prototype'],
+    [Error, 'Error'],
+    [RangeError, 'RangeError'],
+    [TypeError, 'TypeError'],
+    [SyntaxError, 'SyntaxError'],
+    [SnapshotDomainError, 'SnapshotDomainError'],
+    [ToolArgumentsValidationError, 'ToolArgumentsValidationError'],
+    [Symbol, 'Symbol'],
+  ]);
   const plan = lies.map(([target, key, result]) => {
     const owner = NAMES.get(target) || `${target.constructor.name}.prototype`;
     return { target, key, label: `${owner}.${String(key)}`, result };
@@ -389,7 +460,12 @@ function patchBuiltins() {
     const entry = BUILTIN_PLAN[i];
     if (entry.getter !== undefined) {
       const { label, getter } = entry;
-      replace(entry.target, entry.key, { get() { count(label); return getter; } });
+      replace(entry.target, entry.key, {
+        get() {
+          count(label);
+          return getter;
+        },
+      });
     } else {
       lie(entry.target, entry.key, entry.label, entry.result);
     }
@@ -401,35 +477,80 @@ function accessorsFor(keys, label) {
     const key = keys[i];
     if (key === '__proto__') {
       replace(Object.prototype, key, {
-        get() { count(`${label} __proto__ getter`); return S.getProto(this); },
-        set(v) { count(`${label} __proto__ setter`); S.setProto(this, v); },
+        get() {
+          count(`${label} __proto__ getter`);
+          return S.getProto(this);
+        },
+        set(v) {
+          count(`${label} __proto__ setter`);
+          S.setProto(this, v);
+        },
       });
     } else {
       replace(Object.prototype, key, {
-        get() { count(`${label} ${key} getter`); return undefined; },
-        set() { count(`${label} ${key} setter`); },
+        get() {
+          count(`${label} ${key} getter`);
+          return undefined;
+        },
+        set() {
+          count(`${label} ${key} setter`);
+        },
       });
     }
   }
 }
 
 const PAYLOAD_KEYS = ['a', 'b', '__proto__', 'q', 'query', 'url', 'body', 'id', 'name', 'list', 'k', 'x', 's', 'value', 'template', 'ops', 'text'];
-const KNOWN_KEYS = ['path', 'code', 'get', 'set', 'agentName', 'toolName', 'rawArguments', 'requestedArguments', 'snapshot', 'argsCanonicalJson', 'proposalHash'];
+const KNOWN_KEYS = [
+  'path',
+  'code',
+  'get',
+  'set',
+  'agentName',
+  'toolName',
+  'rawArguments',
+  'requestedArguments',
+  'snapshot',
+  'argsCanonicalJson',
+  'proposalHash',
+];
 
 function patch() {
   switch (variant) {
     case 'builtins':
-    case 'selftest': patchBuiltins(); break;
-    case 'payload-setters': accessorsFor(PAYLOAD_KEYS, 'Object.prototype'); break;
-    case 'known-setters': accessorsFor(KNOWN_KEYS, 'Object.prototype'); break;
+    case 'selftest':
+      patchBuiltins();
+      break;
+    case 'payload-setters':
+      accessorsFor(PAYLOAD_KEYS, 'Object.prototype');
+      break;
+    case 'known-setters':
+      accessorsFor(KNOWN_KEYS, 'Object.prototype');
+      break;
     case 'frozen':
-      for (const target of [Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype,
-        Object, Array, JSON, Reflect, Set.prototype, WeakMap.prototype, WeakSet.prototype, Error.prototype, Error,
-        Object.getPrototypeOf(Uint8Array.prototype), util.types]) {
+      for (const target of [
+        Object.prototype,
+        Array.prototype,
+        Function.prototype,
+        String.prototype,
+        Number.prototype,
+        Object,
+        Array,
+        JSON,
+        Reflect,
+        Set.prototype,
+        WeakMap.prototype,
+        WeakSet.prototype,
+        Error.prototype,
+        Error,
+        Object.getPrototypeOf(Uint8Array.prototype),
+        util.types,
+      ]) {
         S.freeze(target);
       }
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -456,18 +577,44 @@ async function main() {
   if (variant === 'inspect') {
     // util.inspect runs the error's nodejs.util.inspect.custom hook: count what it calls.
     let error;
-    try { prepareToolCall({ agentName: AGENT, toolName: 'tool "q"', rawArguments: '{"a":1,"a":2}', includePath: true }); } catch (e) { error = e; }
+    try {
+      prepareToolCall({ agentName: AGENT, toolName: 'tool "q"', rawArguments: '{"a":1,"a":2}', includePath: true });
+    } catch (e) {
+      error = e;
+    }
     const push = Array.prototype.push;
     const join = Array.prototype.join;
     const stringify = JSON.stringify;
     const apply = Reflect.apply;
-    replace(Array.prototype, 'push', { writable: true, value: function countingPush(...items) { count('Array.prototype.push'); return apply(push, this, items); } });
-    replace(Array.prototype, 'join', { writable: true, value: function countingJoin(sep) { count('Array.prototype.join'); return apply(join, this, [sep]); } });
-    replace(JSON, 'stringify', { writable: true, value: function countingStringify(v) { count('JSON.stringify'); return apply(stringify, JSON, [v]); } });
+    replace(Array.prototype, 'push', {
+      writable: true,
+      value: function countingPush(...items) {
+        count('Array.prototype.push');
+        return apply(push, this, items);
+      },
+    });
+    replace(Array.prototype, 'join', {
+      writable: true,
+      value: function countingJoin(sep) {
+        count('Array.prototype.join');
+        return apply(join, this, [sep]);
+      },
+    });
+    replace(JSON, 'stringify', {
+      writable: true,
+      value: function countingStringify(v) {
+        count('JSON.stringify');
+        return apply(stringify, JSON, [v]);
+      },
+    });
     // Only the hook itself: util.inspect's own machinery would use push too.
     const hook = error[Symbol.for('nodejs.util.inspect.custom')];
     let rendered;
-    try { rendered = hook.call(error); } finally { restore(); }
+    try {
+      rendered = hook.call(error);
+    } finally {
+      restore();
+    }
     report.rendered = rendered;
     report.hits = hits;
     report.firstHit = firstHit;

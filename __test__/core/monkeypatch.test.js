@@ -29,8 +29,12 @@ function runChild(variant, nodeFlags = []) {
     const child = spawn(process.execPath, [...nodeFlags, CHILD, variant], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 60000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
@@ -53,14 +57,19 @@ runs['--frozen-intrinsics'] = runChild('none', ['--frozen-intrinsics']);
 for (const key of Object.keys(runs)) runs[key].catch(() => {});
 
 function describeHits(report) {
-  return Object.entries(report.hits).map(([label, n]) => `${label} x${n} (first call ${String(report.firstHit[label]).split('\n').slice(1, 4).join(' <- ')})`).join('; ');
+  return Object.entries(report.hits)
+    .map(([label, n]) => `${label} x${n} (first call ${String(report.firstHit[label]).split('\n').slice(1, 4).join(' <- ')})`)
+    .join('; ');
 }
 
 function assertClean(report, label) {
   assert.ok(report.cases > 400, `${label}: only ${report.cases} cases ran`);
   assert.ok(report.errors > 100, `${label}: the cases include error paths (${report.errors} errors)`);
   assert.deepEqual(report.hits, {}, `${label}: patched functions were called: ${describeHits(report)}`);
-  const shown = report.mismatches.slice(0, 5).map((m) => `${m.name}\n    before: ${m.before}\n    after:  ${m.after}`).join('\n  ');
+  const shown = report.mismatches
+    .slice(0, 5)
+    .map((m) => `${m.name}\n    before: ${m.before}\n    after:  ${m.after}`)
+    .join('\n  ');
   assert.equal(report.mismatches.length, 0, `${label}: ${report.mismatches.length} outputs changed:\n  ${shown}`);
   assert.equal(report.valueCodeRuns, 0, `${label}: code planted in values (Proxy traps, getters) ran ${report.valueCodeRuns} time(s)`);
   assert.equal(report.baselineValueCodeRuns, 0, `${label}: code planted in values ran during the baseline`);
@@ -71,7 +80,11 @@ describe('monkey-patching after load changes no decision and no output', () => {
   test('the harness notices a patched built-in that is called (self-test)', async () => {
     const report = await runs.selftest;
     assert.equal(report.hits['Array.isArray'], 1, 'the self-test case called the lying Array.isArray once');
-    assert.deepEqual(report.mismatches.map((m) => m.name), ['selftest: a direct call of a patched built-in'], 'only the self-test case changed');
+    assert.deepEqual(
+      report.mismatches.map((m) => m.name),
+      ['selftest: a direct call of a patched built-in'],
+      'only the self-test case changed',
+    );
   });
 
   test('lying, counting replacements of Object, Reflect, Array, JSON, String, Function.prototype, Set, WeakMap, structuredClone and util.types', async (t) => {

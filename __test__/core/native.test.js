@@ -44,17 +44,31 @@ function toTape(value, names) {
     if (v === null) t.ops.push(OP.NULL);
     else if (v === false) t.ops.push(OP.FALSE);
     else if (v === true) t.ops.push(OP.TRUE);
-    else if (typeof v === 'number') { t.ops.push(OP.NUMBER); t.nums.push(v); }
-    else if (typeof v === 'string') {
-      if (v.length >= BIG_STRING_MIN) { t.ops.push(OP.BIG_STRING); t.bigs.push(v); }
-      else { t.ops.push(OP.STRING); t.lens.push(v.length); t.text += v; }
+    else if (typeof v === 'number') {
+      t.ops.push(OP.NUMBER);
+      t.nums.push(v);
+    } else if (typeof v === 'string') {
+      if (v.length >= BIG_STRING_MIN) {
+        t.ops.push(OP.BIG_STRING);
+        t.bigs.push(v);
+      } else {
+        t.ops.push(OP.STRING);
+        t.lens.push(v.length);
+        t.text += v;
+      }
     } else if (Array.isArray(v)) {
-      t.ops.push(OP.ARRAY); t.lens.push(v.length);
+      t.ops.push(OP.ARRAY);
+      t.lens.push(v.length);
       for (const item of v) write(item);
     } else {
       const keys = Object.keys(v);
-      t.ops.push(OP.OBJECT); t.lens.push(keys.length);
-      for (const key of keys) { t.lens.push(key.length); t.text += key; write(v[key]); }
+      t.ops.push(OP.OBJECT);
+      t.lens.push(keys.length);
+      for (const key of keys) {
+        t.lens.push(key.length);
+        t.text += key;
+        write(v[key]);
+      }
     }
   };
   write(value);
@@ -117,13 +131,26 @@ function checkInvariant(t, label) {
     json = json.slice(65);
   }
   let parsed;
-  assert.doesNotThrow(() => { parsed = JSON.parse(json); }, `${label}: the output is JSON: ${json.slice(0, 200)}`);
+  assert.doesNotThrow(
+    () => {
+      parsed = JSON.parse(json);
+    },
+    `${label}: the output is JSON: ${json.slice(0, 200)}`,
+  );
   assert.equal(canonicalize(parsed), json, `${label}: the output is canonical`);
   return r;
 }
 
 const VALUES = [
-  null, true, 0, -1.5e-7, 'x', '', [], {}, [1, 'two', null, [false, {}]],
+  null,
+  true,
+  0,
+  -1.5e-7,
+  'x',
+  '',
+  [],
+  {},
+  [1, 'two', null, [false, {}]],
   { b: 1, a: [2, { d: 'é', c: '€😀' }], '': null, 10: 1, 9: 2 },
   { big: 'L'.repeat(2000), list: ['é'.repeat(1500), 'short', '😀'.repeat(600)] },
   JSON.parse('{"__proto__":{"constructor":{"prototype":1}}}'),
@@ -134,7 +161,11 @@ describe('the native binding', () => {
   test('ERROR_CODES lists internal_error, and errorMessages describes every code', () => {
     assert.ok(ERROR_CODES.includes('internal_error'), 'internal_error is a listed code');
     const described = binding.errorMessages();
-    assert.deepEqual(described.map((d) => d.code), [...ERROR_CODES], 'errorMessages lists the codes of ERROR_CODES, in order');
+    assert.deepEqual(
+      described.map((d) => d.code),
+      [...ERROR_CODES],
+      'errorMessages lists the codes of ERROR_CODES, in order',
+    );
     for (const { code, message } of described) assert.ok(typeof message === 'string' && message.length > 10, `${code}: a sentence`);
   });
 
@@ -153,22 +184,35 @@ describe('the native binding', () => {
   test('every single-field corruption of valid tapes returns canonical JSON or a listed code', (t) => {
     let calls = 0;
     const codes = {};
-    const tally = (r) => { calls += 1; const k = r.failed ? r.code : 'ok'; codes[k] = (codes[k] || 0) + 1; };
+    const tally = (r) => {
+      calls += 1;
+      const k = r.failed ? r.code : 'ok';
+      codes[k] = (codes[k] || 0) + 1;
+    };
     for (const value of VALUES) {
       for (const names of [undefined, ['a', 'tool']]) {
         const base = toTape(value, names);
         const label = `${JSON.stringify(value).slice(0, 40)}${names ? ' hashed' : ''}`;
         for (let i = 0; i < base.ops.length; i++) {
-          for (const op of [0, 1, 2, 3, 4, 5, 6, 7, 8, 200, 255]) tally(checkInvariant({ ...base, ops: base.ops.map((o, j) => (j === i ? op : o)) }, `${label}: ops[${i}] = ${op}`));
+          for (const op of [0, 1, 2, 3, 4, 5, 6, 7, 8, 200, 255])
+            tally(checkInvariant({ ...base, ops: base.ops.map((o, j) => (j === i ? op : o)) }, `${label}: ops[${i}] = ${op}`));
         }
         for (let i = 0; i < base.lens.length; i++) {
-          for (const delta of [-1, 1, 1000]) tally(checkInvariant({ ...base, lens: base.lens.map((n, j) => (j === i ? Math.max(0, n + delta) : n)) }, `${label}: lens[${i}] ${delta}`));
-          for (const n of [0, 0x7fffffff, 0xffffffff]) tally(checkInvariant({ ...base, lens: base.lens.map((m, j) => (j === i ? n : m)) }, `${label}: lens[${i}] = ${n}`));
+          for (const delta of [-1, 1, 1000])
+            tally(checkInvariant({ ...base, lens: base.lens.map((n, j) => (j === i ? Math.max(0, n + delta) : n)) }, `${label}: lens[${i}] ${delta}`));
+          for (const n of [0, 0x7fffffff, 0xffffffff])
+            tally(checkInvariant({ ...base, lens: base.lens.map((m, j) => (j === i ? n : m)) }, `${label}: lens[${i}] = ${n}`));
         }
         for (let i = 0; i < base.nums.length; i++) {
-          for (const n of [NaN, -0, Infinity, -Infinity, 5e-324]) tally(checkInvariant({ ...base, nums: base.nums.map((m, j) => (j === i ? n : m)) }, `${label}: nums[${i}] = ${n}`));
+          for (const n of [NaN, -0, Infinity, -Infinity, 5e-324])
+            tally(checkInvariant({ ...base, nums: base.nums.map((m, j) => (j === i ? n : m)) }, `${label}: nums[${i}] = ${n}`));
         }
-        for (const [what, text] of [['text shorter', base.text.slice(0, -1)], ['text longer', `${base.text}x`], ['a lone surrogate appended', `${base.text}\ud800`], ['text reversed', [...base.text].reverse().join('')]]) {
+        for (const [what, text] of [
+          ['text shorter', base.text.slice(0, -1)],
+          ['text longer', `${base.text}x`],
+          ['a lone surrogate appended', `${base.text}\ud800`],
+          ['text reversed', [...base.text].reverse().join('')],
+        ]) {
           tally(checkInvariant({ ...base, text }, `${label}: ${what}`));
         }
         tally(checkInvariant({ ...base, bigs: [...base.bigs, 'b'.repeat(2000)] }, `${label}: an extra big string`));
@@ -178,13 +222,20 @@ describe('the native binding', () => {
           tally(checkInvariant({ ...base, bigsLen: base.bigs.length + 1 }, `${label}: bigsLen past the array`));
         }
         for (const [what, patch] of [
-          ['opsLen - 1', { opsLen: base.ops.length - 1 }], ['opsLen + 1', { opsLen: base.ops.length + 1 }],
-          ['lensLen - 1', { lensLen: Math.max(0, base.lens.length - 1) }], ['lensLen + 1', { lensLen: base.lens.length + 1 }],
-          ['numsLen + 1', { numsLen: base.nums.length + 1 }], ['all lengths 0', { opsLen: 0, lensLen: 0, numsLen: 0 }],
-          ['names toggled', { names: base.names ? undefined : ['x', 'y'] }], ['one name only', { names: ['x', undefined] }],
-          ['FLAG_PATH set', { flags: base.flags | FLAG_PATH }], ['every flag bit', { flags: 0xffffffff }],
-          ['textLen + 1', { textLen: base.text.length + 1 }], ['numsOffset unaligned', { numsOffset: HEADER_WORDS * 4 + 1 }],
-          ['lensOffset past the buffer', { lensOffset: 0xfffffff0 }], ['opsOffset 0 (the header)', { opsOffset: 0 }],
+          ['opsLen - 1', { opsLen: base.ops.length - 1 }],
+          ['opsLen + 1', { opsLen: base.ops.length + 1 }],
+          ['lensLen - 1', { lensLen: Math.max(0, base.lens.length - 1) }],
+          ['lensLen + 1', { lensLen: base.lens.length + 1 }],
+          ['numsLen + 1', { numsLen: base.nums.length + 1 }],
+          ['all lengths 0', { opsLen: 0, lensLen: 0, numsLen: 0 }],
+          ['names toggled', { names: base.names ? undefined : ['x', 'y'] }],
+          ['one name only', { names: ['x', undefined] }],
+          ['FLAG_PATH set', { flags: base.flags | FLAG_PATH }],
+          ['every flag bit', { flags: 0xffffffff }],
+          ['textLen + 1', { textLen: base.text.length + 1 }],
+          ['numsOffset unaligned', { numsOffset: HEADER_WORDS * 4 + 1 }],
+          ['lensOffset past the buffer', { lensOffset: 0xfffffff0 }],
+          ['opsOffset 0 (the header)', { opsOffset: 0 }],
         ]) {
           tally(checkInvariant({ ...base, ...patch }, `${label}: ${what}`));
         }
@@ -200,7 +251,11 @@ describe('the native binding', () => {
     const int = (n) => Math.floor(rand() * n);
     const pick = (list) => list[int(list.length)];
     const UNITS = ['a', 'b', 'é', '€', '\ud83d', '\ude00', '\ud83d\ude00', '"', '\\', '\u0000', '~', '/', '1'];
-    const str = () => { let s = ''; for (let k = int(6); k > 0; k--) s += pick(UNITS); return s; };
+    const str = () => {
+      let s = '';
+      for (let k = int(6); k > 0; k--) s += pick(UNITS);
+      return s;
+    };
     const value = (depth) => {
       const r = rand();
       if (depth <= 0 || r < 0.4) return pick([null, true, false, 0, 1.5, -2, 1e21, 5e-324, '', 'x', str(), str(), 'L'.repeat(1024 + int(50))]);
@@ -212,15 +267,33 @@ describe('the native binding', () => {
     const corrupt = (tape) => {
       const c = { ...tape, ops: [...tape.ops], lens: [...tape.lens], nums: [...tape.nums], bigs: [...tape.bigs] };
       switch (int(9)) {
-        case 0: if (c.ops.length) c.ops[int(c.ops.length)] = int(256); break;
-        case 1: if (c.lens.length) c.lens[int(c.lens.length)] = pick([0, 1, 2, 0xffffffff, int(10)]); break;
-        case 2: if (c.nums.length) c.nums[int(c.nums.length)] = pick([NaN, -0, Infinity]); break;
-        case 3: c.text = c.text.slice(0, int(c.text.length + 1)) + pick(['', 'z', '\ud800']); break;
-        case 4: c.ops.splice(int(c.ops.length + 1), 0, int(8)); break;
-        case 5: c.ops.splice(int(c.ops.length), 1); break;
-        case 6: c.bigs.push('q'.repeat(1100)); break;
-        case 7: c.names = c.names ? undefined : [str(), str()]; break;
-        default: c.flags ^= 1 << int(3); break;
+        case 0:
+          if (c.ops.length) c.ops[int(c.ops.length)] = int(256);
+          break;
+        case 1:
+          if (c.lens.length) c.lens[int(c.lens.length)] = pick([0, 1, 2, 0xffffffff, int(10)]);
+          break;
+        case 2:
+          if (c.nums.length) c.nums[int(c.nums.length)] = pick([NaN, -0, Infinity]);
+          break;
+        case 3:
+          c.text = c.text.slice(0, int(c.text.length + 1)) + pick(['', 'z', '\ud800']);
+          break;
+        case 4:
+          c.ops.splice(int(c.ops.length + 1), 0, int(8));
+          break;
+        case 5:
+          c.ops.splice(int(c.ops.length), 1);
+          break;
+        case 6:
+          c.bigs.push('q'.repeat(1100));
+          break;
+        case 7:
+          c.names = c.names ? undefined : [str(), str()];
+          break;
+        default:
+          c.flags ^= 1 << int(3);
+          break;
       }
       return c;
     };
@@ -228,7 +301,10 @@ describe('the native binding', () => {
     for (let i = 0; i < 20000; i++) {
       let tape = toTape(value(4), rand() < 0.3 ? [str(), str()] : undefined);
       for (let k = rand() < 0.4 ? 0 : 1 + int(3); k > 0; k--) tape = corrupt(tape);
-      const r = checkInvariant(tape, `random tape #${i} ${JSON.stringify({ ops: tape.ops, lens: tape.lens, text: tape.text, flags: tape.flags }).slice(0, 300)}`);
+      const r = checkInvariant(
+        tape,
+        `random tape #${i} ${JSON.stringify({ ops: tape.ops, lens: tape.lens, text: tape.text, flags: tape.flags }).slice(0, 300)}`,
+      );
       const k = r.failed ? r.code : 'ok';
       codes[k] = (codes[k] || 0) + 1;
     }
@@ -245,7 +321,13 @@ describe('the native binding', () => {
     structuredClone(detached.buffer, { transfer: [detached.buffer] });
     let getterRuns = 0;
     const bigsWithGetter = [];
-    Object.defineProperty(bigsWithGetter, 0, { get() { getterRuns += 1; return 'g'.repeat(2000); }, enumerable: true });
+    Object.defineProperty(bigsWithGetter, 0, {
+      get() {
+        getterRuns += 1;
+        return 'g'.repeat(2000);
+      },
+      enumerable: true,
+    });
     const calls = [
       ['no arguments', () => binding.encodeTape()],
       ['a Float64Array for the tape', () => binding.encodeTape(new Float64Array(16), '')],
@@ -276,25 +358,32 @@ describe('the native binding', () => {
     const outcomes = {};
     for (const [label, call] of calls) {
       const r = nativeOutcome(call);
-      outcomes[label] = r.failed ? `${r.threw ? 'threw' : 'FAILED'} ${r.code}` : `returned ${typeof r.value === 'string' ? JSON.stringify(r.value.slice(0, 20)) : r.value}`;
+      outcomes[label] = r.failed
+        ? `${r.threw ? 'threw' : 'FAILED'} ${r.code}`
+        : `returned ${typeof r.value === 'string' ? JSON.stringify(r.value.slice(0, 20)) : r.value}`;
       if (r.threw) assert.ok(r.error instanceof Error, `${label}: throws an Error`);
       if (r.failed && !r.threw) assert.ok(ERROR_CODES.includes(r.code), `${label}: listed code ${r.code}`);
     }
     // Still working.
     assert.equal(canonicalize({ b: 1, a: 2 }), '{"a":2,"b":1}', 'canonicalize afterwards');
-    t.diagnostic(`outcomes: ${JSON.stringify(outcomes)}; getter inside bigs ran ${getterRuns} time(s) (raw binding only: lib/snapshot/tape-writer.js owns its bigs array)`);
+    t.diagnostic(
+      `outcomes: ${JSON.stringify(outcomes)}; getter inside bigs ran ${getterRuns} time(s) (raw binding only: lib/snapshot/tape-writer.js owns its bigs array)`,
+    );
   });
 
   test('lastFailureCode and lastFailurePath are per thread', async () => {
     if (typeof binding.lastFailureCode !== 'function') return;
     assert.equal(binding.checkJson('{"a":1,"a":2}', FLAG_PATH), FAILED, 'main thread: a duplicate key fails');
     const inWorker = await new Promise((resolve, reject) => {
-      const worker = new Worker(`
+      const worker = new Worker(
+        `
         const { parentPort } = require('node:worker_threads');
         const { binding } = require(${JSON.stringify(path.join(ROOT, 'lib', 'native.js'))});
         const status = binding.checkJson('[1e999]', 2);
         parentPort.postMessage({ status, code: binding.lastFailureCode(), path: binding.lastFailurePath() });
-      `, { eval: true });
+      `,
+        { eval: true },
+      );
       worker.once('message', resolve);
       worker.once('error', reject);
     });
@@ -346,7 +435,12 @@ describe('a tape in shared memory, rewritten by another thread while it is encod
   let report;
   function race() {
     if (report === undefined) {
-      const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60000, maxBuffer: 1 << 29, env: { ...process.env, RUST_BACKTRACE: '0' } });
+      const child = spawnSync(process.execPath, ['-e', script], {
+        encoding: 'utf8',
+        timeout: 60000,
+        maxBuffer: 1 << 29,
+        env: { ...process.env, RUST_BACKTRACE: '0' },
+      });
       const panicLines = (child.stderr.match(/panicked at/g) || []).length;
       report = { child, panicLines, result: child.status === 0 ? JSON.parse(child.stdout) : undefined };
     }

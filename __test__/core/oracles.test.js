@@ -102,8 +102,6 @@ function show(text) {
   return JSON.stringify(text);
 }
 
-
-
 /**
  * Collects failures across many cases and reports them in one assertion, the seed and
  * the first few cases included, instead of stopping at the first.
@@ -167,13 +165,58 @@ test('the property tests print their seed', (t) => {
 // rejects.
 
 const BOUNDARIES = [
-  Number.MAX_VALUE, Number.MIN_VALUE, Number.EPSILON, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER,
-  2 ** 53, 2 ** 53 - 1, 2 ** 53 + 1, 2 ** 53 + 2, 2 ** 54, 2 ** 63, 2 ** 64, 2 ** 31, 2 ** 32, 2 ** 32 - 1,
-  2 ** -1022, 2 ** -1074, 2 ** 1023, 2 ** 68, 2 ** 69,
-  1e21, 1e21 - 65536, 999999999999999900000, 999999999999999700000, 1e20, 1e22, 1e23,
-  1e-7, 1e-6, 0.000001, 9.999999999999997e-7, 1e-5, 1e-300, 1e-320, 1e308, 1.7976931348623157e308,
-  0.1, 0.2, 0.3, 0.1 + 0.2, 1 / 3, 2 / 3, 5e-324, 2.2250738585072014e-308, 2.225073858507201e-308,
-  333333333.33333329, 1424953923781206.2, 9007199254740993, 4.35, 0.5, 1.5, 123456789012345680000,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  Number.EPSILON,
+  Number.MAX_SAFE_INTEGER,
+  Number.MIN_SAFE_INTEGER,
+  2 ** 53,
+  2 ** 53 - 1,
+  2 ** 53 + 1,
+  2 ** 53 + 2,
+  2 ** 54,
+  2 ** 63,
+  2 ** 64,
+  2 ** 31,
+  2 ** 32,
+  2 ** 32 - 1,
+  2 ** -1022,
+  2 ** -1074,
+  2 ** 1023,
+  2 ** 68,
+  2 ** 69,
+  1e21,
+  1e21 - 65536,
+  999999999999999900000,
+  999999999999999700000,
+  1e20,
+  1e22,
+  1e23,
+  1e-7,
+  1e-6,
+  0.000001,
+  9.999999999999997e-7,
+  1e-5,
+  1e-300,
+  1e-320,
+  1e308,
+  1.7976931348623157e308,
+  0.1,
+  0.2,
+  0.3,
+  0.1 + 0.2,
+  1 / 3,
+  2 / 3,
+  5e-324,
+  2.2250738585072014e-308,
+  2.225073858507201e-308,
+  333333333.33333329,
+  1424953923781206.2,
+  9007199254740993,
+  4.35,
+  0.5,
+  1.5,
+  123456789012345680000,
 ];
 
 function generateDoubles(rng) {
@@ -247,7 +290,10 @@ test('negative zero, NaN and the infinities throw the codes of the strict domain
     if (Object.is(value, -0)) negativeZeros.push(value);
     else if (!Number.isFinite(value)) nonFinite.push(value);
   }
-  for (const [values, code] of [[nonFinite, 'non_finite_number'], [negativeZeros, 'negative_zero']]) {
+  for (const [values, code] of [
+    [nonFinite, 'non_finite_number'],
+    [negativeZeros, 'negative_zero'],
+  ]) {
     for (const value of values) {
       const where = describeNumber(value);
       log.expectCode(() => canonicalize(value), code, where);
@@ -281,11 +327,31 @@ test('the strict decoder accepts a number text exactly when JSON.parse reads a f
   const log = failureLog('number texts');
   const texts = [
     // Rounding thresholds, exactly and one unit in the last digit either side.
-    halfMinSubnormal(), `${halfMinSubnormal()}1`, `-${halfMinSubnormal()}`, `-${halfMinSubnormal()}1`,
-    (2n ** 1024n - 2n ** 970n).toString(), (2n ** 1024n - 2n ** 970n - 1n).toString(), `-${2n ** 1024n - 2n ** 970n}`,
-    '2.4703282292062327e-324', '2.4703282292062328e-324', '-2.4703282292062327e-324', '-2.4703282292062328e-324',
-    '1.7976931348623157e308', '1.7976931348623158e308', '1.7976931348623159e308', '-1.7976931348623159e308',
-    '0', '-0', '0e-999', '-0e999', '0.0', '-0.0', '1e-400', '-1e-400', '1e400', '-1e400',
+    halfMinSubnormal(),
+    `${halfMinSubnormal()}1`,
+    `-${halfMinSubnormal()}`,
+    `-${halfMinSubnormal()}1`,
+    (2n ** 1024n - 2n ** 970n).toString(),
+    (2n ** 1024n - 2n ** 970n - 1n).toString(),
+    `-${2n ** 1024n - 2n ** 970n}`,
+    '2.4703282292062327e-324',
+    '2.4703282292062328e-324',
+    '-2.4703282292062327e-324',
+    '-2.4703282292062328e-324',
+    '1.7976931348623157e308',
+    '1.7976931348623158e308',
+    '1.7976931348623159e308',
+    '-1.7976931348623159e308',
+    '0',
+    '-0',
+    '0e-999',
+    '-0e999',
+    '0.0',
+    '-0.0',
+    '1e-400',
+    '-1e-400',
+    '1e400',
+    '-1e400',
   ];
   for (let i = 0; i < 5000; i++) {
     let text = rng.chance(0.5) ? '-' : '';
@@ -418,10 +484,49 @@ test('strings canonicalize as JSON.stringify when well-formed and throw lone_sur
 // Array.prototype.sort does without a comparator.
 
 const NAMED_KEYS = [
-  '', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'length',
-  '0', '1', '2', '10', '01', '-1', '1.5', '1e3', ' 1', '4294967294', '4294967295', '4294967296', '9007199254740993',
-  '\r', '\n', '\u0000', '\u0080', '\u00f6', '\u00e9', '\u20ac', '\ufb33', '\uffff', '\ue000', '\ud7ff',
-  '\ud83d\ude00', '\ud83d\ude02', '\ud800\udc00', '\udbff\udfff', 'peach', 'p\u00e9ch\u00e9', 'p\u00eache', 'a', 'A', 'aa', 'b',
+  '',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'length',
+  '0',
+  '1',
+  '2',
+  '10',
+  '01',
+  '-1',
+  '1.5',
+  '1e3',
+  ' 1',
+  '4294967294',
+  '4294967295',
+  '4294967296',
+  '9007199254740993',
+  '\r',
+  '\n',
+  '\u0000',
+  '\u0080',
+  '\u00f6',
+  '\u00e9',
+  '\u20ac',
+  '\ufb33',
+  '\uffff',
+  '\ue000',
+  '\ud7ff',
+  '\ud83d\ude00',
+  '\ud83d\ude02',
+  '\ud800\udc00',
+  '\udbff\udfff',
+  'peach',
+  'p\u00e9ch\u00e9',
+  'p\u00eache',
+  'a',
+  'A',
+  'aa',
+  'b',
 ];
 
 function randomKey(rng) {
@@ -520,7 +625,10 @@ function randomValue(rng, depth) {
 function builtinCanonical(value) {
   if (Array.isArray(value)) return `[${value.map(builtinCanonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${builtinCanonical(value[key])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${builtinCanonical(value[key])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -591,7 +699,11 @@ test('proposalHash is the SHA-256 of the JSON.stringify-built envelope', (t) => 
     log.expectValue(() => snapshot.proposalHash, expected, `${where}: createSnapshot proposalHash`);
     log.expectValue(() => proposalHash({ agentName, toolName, argsCanonicalJson: snapshot.argsCanonicalJson }), expected, `${where}: proposalHash()`);
     // The envelope is itself the RFC 8785 form of its four members.
-    log.expectValue(() => canonicalize({ toolName, kind: 'tool', argsCanonicalJson: snapshot.argsCanonicalJson, agentName }), text, `${where}: envelope is canonical`);
+    log.expectValue(
+      () => canonicalize({ toolName, kind: 'tool', argsCanonicalJson: snapshot.argsCanonicalJson, agentName }),
+      text,
+      `${where}: envelope is canonical`,
+    );
   }
   log.done(t);
 });

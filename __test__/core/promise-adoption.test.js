@@ -11,9 +11,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const z = require('zod');
 
-const {
-  prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, createApprovalGrants, createExecutionReceipts,
-} = require('../..');
+const { prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, createApprovalGrants, createExecutionReceipts } = require('../..');
 
 const LIB = `${path.join(__dirname, '..', '..', 'lib')}${path.sep}`;
 const AGENT = 'Adoption agent';
@@ -25,13 +23,33 @@ const asyncSchema = z.object({ to: z.string(), amount: z.number() }).refine(asyn
 async function steps(grants, receipts, id) {
   const rows = [];
   for (const s of [schema, asyncSchema, async (value) => value]) {
-    const prepared = await prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: '{"to":"a","amount":1}', schema: s, runId: 'run', toolCallId: `${id}-${rows.length}` });
+    const prepared = await prepareToolCallAsync({
+      agentName: AGENT,
+      toolName: TOOL,
+      rawArguments: '{"to":"a","amount":1}',
+      schema: s,
+      runId: 'run',
+      toolCallId: `${id}-${rows.length}`,
+    });
     const decision = await evaluateToolCall({ prepared, policy: grants.policy(async () => ({ decision: 'allow', reason: 'ok' })) });
     const result = await executeToolCall(decision, async (args) => args.amount + 1, { grants, receipts });
     rows.push([prepared.argsCanonicalJson, decision.decision, result]);
   }
-  const prepared = await prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: '{"to":"b","amount":2}', schema: asyncSchema, runId: 'run', toolCallId: `${id}-auth` });
-  const outcome = await authorizeToolCall({ prepared, policy: async () => ({ decision: 'allow', reason: 'ok' }), execute: async (args) => args.amount * 10, grants, receipts });
+  const prepared = await prepareToolCallAsync({
+    agentName: AGENT,
+    toolName: TOOL,
+    rawArguments: '{"to":"b","amount":2}',
+    schema: asyncSchema,
+    runId: 'run',
+    toolCallId: `${id}-auth`,
+  });
+  const outcome = await authorizeToolCall({
+    prepared,
+    policy: async () => ({ decision: 'allow', reason: 'ok' }),
+    execute: async (args) => args.amount * 10,
+    grants,
+    receipts,
+  });
   rows.push([outcome.decision, outcome.result]);
   return rows;
 }
@@ -42,7 +60,10 @@ async function steps(grants, receipts, id) {
  * package's frames further down.)
  */
 function packageFrames(stack) {
-  const lines = String(stack).split('\n').slice(1).filter((line) => !line.includes(__filename) && !line.includes('(native)') && !line.includes('<anonymous>'));
+  const lines = String(stack)
+    .split('\n')
+    .slice(1)
+    .filter((line) => !line.includes(__filename) && !line.includes('(native)') && !line.includes('<anonymous>'));
   return lines.length > 0 && lines[0].includes(LIB) ? [lines[0]] : [];
 }
 
@@ -77,7 +98,12 @@ test('a getter on Promise.prototype.constructor never runs inside the package', 
     });
     return () => {};
   });
-  assert.deepEqual(before, [['{"amount":1,"to":"a"}', 'allow', 2], ['{"amount":1,"to":"a"}', 'allow', 2], ['{"amount":1,"to":"a"}', 'allow', 2], ['allow', 20]]);
+  assert.deepEqual(before, [
+    ['{"amount":1,"to":"a"}', 'allow', 2],
+    ['{"amount":1,"to":"a"}', 'allow', 2],
+    ['{"amount":1,"to":"a"}', 'allow', 2],
+    ['allow', 20],
+  ]);
   assert.deepEqual(after, before);
   assert.deepEqual(reached, [], 'the getter ran in a frame of the package');
 });
@@ -86,11 +112,15 @@ test('Promise.prototype.constructor deleted with a Proxy behind it: no trap runs
   const proto = Object.getPrototypeOf(Promise.prototype);
   const { before, after, reached } = await underTampering((seen) => {
     delete Promise.prototype.constructor;
-    const trap = (name) => function (...args) {
-      seen(new Error(name).stack);
-      return Reflect[name](...args);
-    };
-    Object.setPrototypeOf(Promise.prototype, new Proxy(proto, { get: trap('get'), getOwnPropertyDescriptor: trap('getOwnPropertyDescriptor'), has: trap('has') }));
+    const trap = (name) =>
+      function (...args) {
+        seen(new Error(name).stack);
+        return Reflect[name](...args);
+      };
+    Object.setPrototypeOf(
+      Promise.prototype,
+      new Proxy(proto, { get: trap('get'), getOwnPropertyDescriptor: trap('getOwnPropertyDescriptor'), has: trap('has') }),
+    );
     return () => Object.setPrototypeOf(Promise.prototype, proto);
   });
   assert.deepEqual(after, before);

@@ -23,8 +23,15 @@ const { spawnSync } = require('node:child_process');
 const z = require('zod3');
 
 const {
-  canonicalize, createSnapshot, decodeView, decodeRequest, prepareToolCall, proposalHash,
-  SnapshotDomainError, ToolArgumentsValidationError, ERROR_CODES,
+  canonicalize,
+  createSnapshot,
+  decodeView,
+  decodeRequest,
+  prepareToolCall,
+  proposalHash,
+  SnapshotDomainError,
+  ToolArgumentsValidationError,
+  ERROR_CODES,
 } = require('../..');
 const { CASES, newCounter } = require('../helpers/adversarial-cases');
 
@@ -101,7 +108,10 @@ describe('domain errors of every catalogue row carry no payload', () => {
       const errors = env(() => ({
         canonicalize: capture(() => canonicalize(value), row.id),
         snapshot: capture(() => createSnapshot({ agentName: AGENT, toolName: TOOL, value }), row.id),
-        prepared: capture(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: JSON.stringify({ [secret]: secret }), schema: () => value }), row.id),
+        prepared: capture(
+          () => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: JSON.stringify({ [secret]: secret }), schema: () => value }),
+          row.id,
+        ),
         traced: capture(() => canonicalize(value, { includePath: true }), row.id),
       }));
       assertCode(errors.canonicalize, row.expect.code, SnapshotDomainError, `${row.id}: canonicalize`);
@@ -183,14 +193,37 @@ describe('text errors carry no payload', () => {
   });
 });
 
-describe('stage schema: the schema\'s own error is reachable with getSchemaError(), never rendered nor cloned', () => {
+describe("stage schema: the schema's own error is reachable with getSchemaError(), never rendered nor cloned", () => {
   const SCHEMAS = [
     ['an enum that quotes the received value', (s) => z.object({ mode: z.enum(['read', 'write']) }), (s) => ({ mode: s })],
-    ['a refinement whose message embeds the value', () => z.object({ q: z.string().refine((v) => v.length < 3, (v) => ({ message: `too long: ${v}` })) }), (s) => ({ q: s })],
-    ['a custom error map quoting the input', () => z.object({ n: z.number({ errorMap: (issue, ctx) => ({ message: `not a number: ${JSON.stringify(ctx.data)}` }) }) }), (s) => ({ n: s })],
+    [
+      'a refinement whose message embeds the value',
+      () =>
+        z.object({
+          q: z.string().refine(
+            (v) => v.length < 3,
+            (v) => ({ message: `too long: ${v}` }),
+          ),
+        }),
+      (s) => ({ q: s }),
+    ],
+    [
+      'a custom error map quoting the input',
+      () => z.object({ n: z.number({ errorMap: (issue, ctx) => ({ message: `not a number: ${JSON.stringify(ctx.data)}` }) }) }),
+      (s) => ({ n: s }),
+    ],
     ['a literal mismatch under a secret key', (s) => z.object({ [s]: z.literal('x') }), (s) => ({ [s]: s })],
     ['a strict object rejecting a secret key', () => z.object({}).strict(), (s) => ({ [s]: 1 })],
-    ['a throwing transform', () => z.object({ a: z.string().transform((v) => { throw new Error(`cannot use ${v}`); }) }), (s) => ({ a: s })],
+    [
+      'a throwing transform',
+      () =>
+        z.object({
+          a: z.string().transform((v) => {
+            throw new Error(`cannot use ${v}`);
+          }),
+        }),
+      (s) => ({ a: s }),
+    ],
   ];
 
   for (const [label, makeSchema, makeArgs] of SCHEMAS) {
@@ -218,7 +251,11 @@ describe('stage schema: the schema\'s own error is reachable with getSchemaError
       // What a log needs, as data: the number of issues and zod's issue codes.
       if (schemaError instanceof z.ZodError) {
         assert.equal(error.issueCount, schemaError.issues.length, `${label}: issueCount`);
-        assert.deepEqual(error.issueCodes, schemaError.issues.map((issue) => issue.code), `${label}: issueCodes are zod's codes`);
+        assert.deepEqual(
+          error.issueCodes,
+          schemaError.issues.map((issue) => issue.code),
+          `${label}: issueCodes are zod's codes`,
+        );
       } else {
         // A transform's own throw escapes zod's parse as it is: no issues were reported.
         assert.equal(error.issueCount, undefined, `${label}: no issueCount`);
@@ -229,7 +266,17 @@ describe('stage schema: the schema\'s own error is reachable with getSchemaError
 
   test('prepareToolCall with includePath and a schema error attaches the issue paths only (no path, no message)', () => {
     const secret = newSecret();
-    const error = capture(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: JSON.stringify({ [secret]: secret }), schema: z.object({ [secret]: z.number() }), includePath: true }), 'includePath');
+    const error = capture(
+      () =>
+        prepareToolCall({
+          agentName: AGENT,
+          toolName: TOOL,
+          rawArguments: JSON.stringify({ [secret]: secret }),
+          schema: z.object({ [secret]: z.number() }),
+          includePath: true,
+        }),
+      'includePath',
+    );
     assert.equal(error.stage, 'schema', 'stage');
     assert.equal(error.path, undefined, 'no path at stage schema');
     assert.deepEqual(error.issuePaths, [`/${secret}`], 'the issue path, as asked for');
@@ -257,33 +304,47 @@ describe('argument errors and uncaught errors carry no payload', () => {
   });
 
   function uncaughtReport(body) {
-    return spawnSync(process.execPath, ['-e', `const { prepareToolCall, decodeRequest, createSnapshot, canonicalize, decodeView } = require(${JSON.stringify(ROOT)}); ${body}`], {
-      encoding: 'utf8', timeout: 30000, cwd: ROOT,
-    });
+    return spawnSync(
+      process.execPath,
+      ['-e', `const { prepareToolCall, decodeRequest, createSnapshot, canonicalize, decodeView } = require(${JSON.stringify(ROOT)}); ${body}`],
+      {
+        encoding: 'utf8',
+        timeout: 30000,
+        cwd: ROOT,
+      },
+    );
   }
 
   // Node reports a fatal exception with util.inspect(error, { customInspect: false }),
   // which prints an own `cause`, enumerable or not. The error has none: the schema's
   // error is reachable only through error.getSchemaError().
-  test('Node\'s report of an uncaught stage-schema error prints no payload (there is no cause to print)', () => {
+  test("Node's report of an uncaught stage-schema error prints no payload (there is no cause to print)", () => {
     const secret = newSecret();
-    const child = uncaughtReport(`const z = require('zod3'); prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"mode":"${secret}"}', schema: z.object({ mode: z.enum(['r']) }) });`);
+    const child = uncaughtReport(
+      `const z = require('zod3'); prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"mode":"${secret}"}', schema: z.object({ mode: z.enum(['r']) }) });`,
+    );
     assert.match(child.stderr, /ToolArgumentsValidationError/, 'Node printed the error');
     assert.ok(!child.stderr.includes('[cause]'), `Node printed a [cause] block:\n${child.stderr.slice(0, 1500)}`);
     assert.ok(!child.stderr.includes(secret), `the report holds the secret:\n${child.stderr.slice(0, 1500)}`);
-    const error = capture(() => prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: JSON.stringify({ mode: secret }), schema: z.object({ mode: z.enum(['r']) }) }), 'schema');
+    const error = capture(
+      () => prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: JSON.stringify({ mode: secret }), schema: z.object({ mode: z.enum(['r']) }) }),
+      'schema',
+    );
     assert.ok(!util.inspect(error).includes(secret), 'util.inspect (default) holds the secret');
-    assert.ok(error.getSchemaError() instanceof z.ZodError, 'getSchemaError() is the schema\'s own error');
+    assert.ok(error.getSchemaError() instanceof z.ZodError, "getSchemaError() is the schema's own error");
   });
 
-  test('Node\'s report of an uncaught error at the other stages prints no payload', () => {
+  test("Node's report of an uncaught error at the other stages prints no payload", () => {
     const secret = newSecret();
     for (const [label, body] of [
       ['stage json', `decodeRequest('{"${secret}":1,"${secret}":2}', { toolName: 't' });`],
       ['stage snapshot', `createSnapshot({ agentName: 'a', toolName: 't', value: { ${secret}: new Map([['${secret}', 1]]) } });`],
       ['canonicalize', `canonicalize({ '${secret}': ['${secret}', -0] });`],
-      ['an unhandled rejection of a policy', `const p = prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"${secret}":1}' }); Promise.reject(decodeView.length && capture());
-        function capture() { try { decodeView('{"${secret}":1,"${secret}":2}'); } catch (e) { return e; } }`],
+      [
+        'an unhandled rejection of a policy',
+        `const p = prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"${secret}":1}' }); Promise.reject(decodeView.length && capture());
+        function capture() { try { decodeView('{"${secret}":1,"${secret}":2}'); } catch (e) { return e; } }`,
+      ],
     ]) {
       const child = uncaughtReport(body);
       assert.notEqual(child.status, 0, `${label}: the child should fail`);

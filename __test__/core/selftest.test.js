@@ -17,7 +17,9 @@ test('the self-check passes with the package as built', () => {
 });
 
 test('the package loads in a fresh process (the self-check ran at load)', () => {
-  const child = spawnSync(process.execPath, ['-e', "require(process.argv[1]); process.stdout.write('loaded')", join(__dirname, '..', '..')], { encoding: 'utf8' });
+  const child = spawnSync(process.execPath, ['-e', "require(process.argv[1]); process.stdout.write('loaded')", join(__dirname, '..', '..')], {
+    encoding: 'utf8',
+  });
   assert.equal(child.status, 0, child.stderr);
   assert.equal(child.stdout, 'loaded');
 });

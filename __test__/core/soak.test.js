@@ -20,8 +20,15 @@ for (const mode of ['snapshot', 'prepared']) {
     assert.equal(child.signal, null, `killed by ${child.signal}`);
     const line = child.stdout.trim().split('\n').pop();
     let report;
-    assert.doesNotThrow(() => { report = JSON.parse(line); }, `soak output: ${child.stdout.slice(0, 500)} ${child.stderr.slice(0, 500)}`);
-    t.diagnostic(`${report.cycles} cycles (${mode}) in ${report.seconds.toFixed(1)} s (${report.microsPerCycle.toFixed(1)} us/cycle): RSS growth after warm-up ${report.rssGrowthMb.toFixed(1)} MB (largest sample +${report.rssMaxAboveFirstMb.toFixed(1)} MB), heap ${report.heapGrowthMb.toFixed(2)} MB, external ${report.externalGrowthMb.toFixed(2)} MB`);
+    assert.doesNotThrow(
+      () => {
+        report = JSON.parse(line);
+      },
+      `soak output: ${child.stdout.slice(0, 500)} ${child.stderr.slice(0, 500)}`,
+    );
+    t.diagnostic(
+      `${report.cycles} cycles (${mode}) in ${report.seconds.toFixed(1)} s (${report.microsPerCycle.toFixed(1)} us/cycle): RSS growth after warm-up ${report.rssGrowthMb.toFixed(1)} MB (largest sample +${report.rssMaxAboveFirstMb.toFixed(1)} MB), heap ${report.heapGrowthMb.toFixed(2)} MB, external ${report.externalGrowthMb.toFixed(2)} MB`,
+    );
     assert.equal(report.failures, Math.floor(cycles / 50), 'every planted failure failed');
     assert.ok(report.rssGrowthMb <= 20, `RSS grew by ${report.rssGrowthMb.toFixed(1)} MB`);
     assert.equal(child.status, 0, `soak.js exit status ${child.status}: ${child.stderr.slice(0, 500)}`);

@@ -77,11 +77,11 @@ function defineTests() {
     else assert.equal(actual.code, expected.code, `${label}: code (${show(actual)})`);
   }
 
-  test('the reference has the package\'s depth limit', () => {
+  test("the reference has the package's depth limit", () => {
     assert.equal(reference.MAX_DEPTH, pkg.MAX_DEPTH);
   });
 
-  describe('on every value row of the adversarial catalogue: no foreign code runs, the package\'s outcome', () => {
+  describe("on every value row of the adversarial catalogue: no foreign code runs, the package's outcome", () => {
     const rows = adversarial.CASES.filter((row) => row.kind === 'value');
     test('the catalogue has value rows', () => assert.ok(rows.length >= 200, `only ${rows.length} value rows`));
     for (const row of rows) {
@@ -97,7 +97,11 @@ function defineTests() {
           const view = snapshot && snapshot.ok ? outcome(() => reference.decodeView(snapshot.value)) : null;
           return [json, snapshot, view];
         });
-        assert.equal(counter.count, 0, `${row.id}: code of the value or of a planted patch ran ${counter.count} time(s) in the reference: ${counter.log.join(', ')}`);
+        assert.equal(
+          counter.count,
+          0,
+          `${row.id}: code of the value or of a planted patch ran ${counter.count} time(s) in the reference: ${counter.log.join(', ')}`,
+        );
         if (!ref.ok) assert.equal(ref.error instanceof reference.StrictReferenceError, true, `${row.id}: the reference threw something else: ${show(ref)}`);
 
         // The catalogue's expectation, then the package on a fresh copy in the same environment.
@@ -105,7 +109,11 @@ function defineTests() {
           assert.equal(ref.code, KNOWN_DIFFERENCES[row.id], `${row.id}: the reference's known different code (${show(ref)})`);
           return;
         }
-        assert.notEqual(row.expect.code, 'reentrant_call', `${row.id}: a re-entry row the reference cannot reproduce: add it to KNOWN_DIFFERENCES with the code the reference gives`);
+        assert.notEqual(
+          row.expect.code,
+          'reentrant_call',
+          `${row.id}: a re-entry row the reference cannot reproduce: add it to KNOWN_DIFFERENCES with the code the reference gives`,
+        );
         const expected = row.expect.code !== undefined ? { ok: false, code: row.expect.code } : { ok: true, value: row.expect.json };
         assertSame(ref, expected, `${row.id}: the reference against the catalogue`);
         const pkgCounter = adversarial.newCounter();
@@ -129,7 +137,7 @@ function defineTests() {
     }
   });
 
-  describe('on every case of cases.js, at the root and inside a payload: the package\'s code', () => {
+  describe("on every case of cases.js, at the root and inside a payload: the package's code", () => {
     for (const testCase of cases.CASES) {
       test(testCase.name, () => {
         for (const wrapped of [false, true]) {
@@ -139,7 +147,11 @@ function defineTests() {
           const ref = outcome(() => reference.canonicalize(make()));
           assert.equal(ref.ok, false, `${label}: the reference accepts the value`);
           assert.equal(ref.code, testCase.code, `${label}: the reference's code`);
-          assertSame(ref, outcome(() => canonicalize(make())), `${label}: the reference against the package`);
+          assertSame(
+            ref,
+            outcome(() => canonicalize(make())),
+            `${label}: the reference against the package`,
+          );
           const refSnapshot = outcome(() => reference.createSnapshot({ agentName: AGENT, toolName: TOOL, value: make() }));
           assert.equal(refSnapshot.code, testCase.code, `${label}: the reference's createSnapshot code`);
         }
@@ -147,7 +159,7 @@ function defineTests() {
     }
   });
 
-  describe('on the hostile objects of security round 2 (issue 9): no foreign code runs, the package\'s outcome', () => {
+  describe("on the hostile objects of security round 2 (issue 9): no foreign code runs, the package's outcome", () => {
     const net = require('node:net');
     const vm = require('node:vm');
     const WASM = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
@@ -165,8 +177,18 @@ function defineTests() {
         delete Object.prototype[key];
       }
     };
-    const cloneFunction = planted(cloneSymbol, (c) => ({ writable: true, value() { c.hit('clone hook'); return { data: {}, deserializeInfo: 'internal/blocklist:BlockList' }; } }));
-    const cloneGetter = planted(cloneSymbol, (c) => ({ get() { c.hit('clone hook getter'); } }));
+    const cloneFunction = planted(cloneSymbol, (c) => ({
+      writable: true,
+      value() {
+        c.hit('clone hook');
+        return { data: {}, deserializeInfo: 'internal/blocklist:BlockList' };
+      },
+    }));
+    const cloneGetter = planted(cloneSymbol, (c) => ({
+      get() {
+        c.hit('clone hook getter');
+      },
+    }));
     const hosts = [
       ['a BlockList', () => new net.BlockList()],
       ['a SocketAddress', () => new net.SocketAddress()],
@@ -188,7 +210,10 @@ function defineTests() {
       ['a RegExp String iterator', () => 'a'.matchAll(/a/g)],
       ['Intl.Segmenter segments', () => new Intl.Segmenter().segment('a')],
       ['an Intl.Locale', () => new Intl.Locale('en')],
-      ...['Collator', 'DateTimeFormat', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Segmenter'].map((name) => [`an Intl.${name}`, () => new Intl[name]('en')]),
+      ...['Collator', 'DateTimeFormat', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Segmenter'].map((name) => [
+        `an Intl.${name}`,
+        () => new Intl[name]('en'),
+      ]),
     ];
     const rows = [];
     for (const [label, make] of hosts) {
@@ -204,7 +229,13 @@ function defineTests() {
     }
     const wellKnown = (c) => (run) => {
       const symbols = [Symbol.toPrimitive, Symbol.iterator, Symbol.toStringTag];
-      for (const symbol of symbols) Object.defineProperty(Object.prototype, symbol, { configurable: true, get() { c.hit(`Object.prototype[${String(symbol)}]`); } });
+      for (const symbol of symbols)
+        Object.defineProperty(Object.prototype, symbol, {
+          configurable: true,
+          get() {
+            c.hit(`Object.prototype[${String(symbol)}]`);
+          },
+        });
       try {
         return run();
       } finally {
@@ -220,12 +251,32 @@ function defineTests() {
         restore.push([target, key, Object.getOwnPropertyDescriptor(target, key)]);
         Object.defineProperty(target, key, { configurable: true, ...descriptor });
       };
-      const lie = () => { c.hit('patched failure-path built-in'); return true; };
-      for (const Ctor of [Error, RangeError, TypeError, SyntaxError, reference.StrictReferenceError, pkg.SnapshotDomainError]) patch(Ctor, Symbol.hasInstance, { value: lie, writable: true });
+      const lie = () => {
+        c.hit('patched failure-path built-in');
+        return true;
+      };
+      for (const Ctor of [Error, RangeError, TypeError, SyntaxError, reference.StrictReferenceError, pkg.SnapshotDomainError])
+        patch(Ctor, Symbol.hasInstance, { value: lie, writable: true });
       patch(RegExp.prototype, 'test', { value: lie, writable: true });
-      patch(RegExp.prototype, 'exec', { value: () => { c.hit('RegExp.prototype.exec'); return ['string length']; }, writable: true });
-      patch(RangeError.prototype, 'message', { get() { c.hit('RangeError message'); return 'Invalid string length'; } });
-      patch(Error.prototype, 'message', { get() { c.hit('Error message'); return 'Invalid string length'; } });
+      patch(RegExp.prototype, 'exec', {
+        value: () => {
+          c.hit('RegExp.prototype.exec');
+          return ['string length'];
+        },
+        writable: true,
+      });
+      patch(RangeError.prototype, 'message', {
+        get() {
+          c.hit('RangeError message');
+          return 'Invalid string length';
+        },
+      });
+      patch(Error.prototype, 'message', {
+        get() {
+          c.hit('Error message');
+          return 'Invalid string length';
+        },
+      });
       try {
         return run();
       } finally {
@@ -238,13 +289,36 @@ function defineTests() {
     };
     for (const [code, make] of [
       ['non_plain_object', () => ({ d: new Date(0) })],
-      ['accessor_property', () => Object.defineProperty({}, 'g', { get() { return 1; }, enumerable: true })],
+      [
+        'accessor_property',
+        () =>
+          Object.defineProperty({}, 'g', {
+            get() {
+              return 1;
+            },
+            enumerable: true,
+          }),
+      ],
       ['sparse_array', () => [1, , 2]], // eslint-disable-line no-sparse-arrays
       ['negative_zero', () => [-0]],
-      ['cycle', () => { const o = {}; o.o = o; return o; }],
+      [
+        'cycle',
+        () => {
+          const o = {};
+          o.o = o;
+          return o;
+        },
+      ],
       ['unsupported_type', () => ({ u: undefined })],
       ['lone_surrogate', () => ['\ud800']],
-      ['depth_limit', () => { let v = 1; for (let i = 0; i <= pkg.MAX_DEPTH; i++) v = [v]; return v; }],
+      [
+        'depth_limit',
+        () => {
+          let v = 1;
+          for (let i = 0; i <= pkg.MAX_DEPTH; i++) v = [v];
+          return v;
+        },
+      ],
     ]) {
       rows.push([`${code} with instanceof, RegExp and error messages patched`, make, failurePath]);
     }
@@ -271,7 +345,10 @@ function defineTests() {
       let traps = 0;
       const handler = {};
       for (const trap of ['get', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'defineProperty', 'deleteProperty', 'set']) {
-        handler[trap] = (...args) => { traps++; return Reflect[trap](...args); };
+        handler[trap] = (...args) => {
+          traps++;
+          return Reflect[trap](...args);
+        };
       }
       const global = vm.runInContext('this', vm.createContext(new Proxy({ a: 1 }, handler)));
       Object.setPrototypeOf(global, Object.prototype);
@@ -282,7 +359,10 @@ function defineTests() {
       const actual = outcome(() => canonicalize({ global }));
       assert.equal(ref.ok, false, 'the reference accepted a vm global');
       assertSame(ref, actual, 'the reference against the package');
-      assert.ok(refTraps > 0 && traps > 0, `traps ran ${refTraps} times in the reference and ${traps} in the package: if a side-effect-free check now exists, use it in both`);
+      assert.ok(
+        refTraps > 0 && traps > 0,
+        `traps ran ${refTraps} times in the reference and ${traps} in the package: if a side-effect-free check now exists, use it in both`,
+      );
     });
   });
 
@@ -292,8 +372,34 @@ function defineTests() {
       ['inherited fields', () => Object.create({ agentName: 'a', toolName: 't', value: 1 }), 'TypeError'],
       ['a lone surrogate in the tool name', () => ({ agentName: 'a', toolName: '\ud800', value: 1 }), 'TypeError'],
       ['a lone surrogate in the agent name', () => ({ agentName: 'x\udc00', toolName: 't', value: 1 }), 'TypeError'],
-      ['a Proxy input (no trap runs)', () => new Proxy({ agentName: 'a', toolName: 't', value: 1 }, { get() { ran++; }, getOwnPropertyDescriptor() { ran++; } }), 'TypeError'],
-      ['a getter for the tool name (never called)', () => ({ agentName: 'a', get toolName() { ran++; return 't'; }, value: 1 }), 'TypeError'],
+      [
+        'a Proxy input (no trap runs)',
+        () =>
+          new Proxy(
+            { agentName: 'a', toolName: 't', value: 1 },
+            {
+              get() {
+                ran++;
+              },
+              getOwnPropertyDescriptor() {
+                ran++;
+              },
+            },
+          ),
+        'TypeError',
+      ],
+      [
+        'a getter for the tool name (never called)',
+        () => ({
+          agentName: 'a',
+          get toolName() {
+            ran++;
+            return 't';
+          },
+          value: 1,
+        }),
+        'TypeError',
+      ],
       ['a number as the agent name', () => ({ agentName: 1, toolName: 't', value: 1 }), 'TypeError'],
       ['null', () => null, 'TypeError'],
       ['no value: undefined is outside the domain', () => ({ agentName: 'a', toolName: 't' }), 'unsupported_type'],
@@ -352,8 +458,13 @@ function patchedChild() {
   for (const row of adversarial.CASES) {
     // (Object.prototype as a value changes with the patches: planting on it is the point.)
     // (Rows of KNOWN_DIFFERENCES run code of their own: a vm global's sandbox traps.)
-    if (row.kind === 'value' && !row.envFactory && row.expect.code !== 'size_limit' && !row.id.includes('Object.prototype as a value') &&
-      KNOWN_DIFFERENCES[row.id] === undefined) {
+    if (
+      row.kind === 'value' &&
+      !row.envFactory &&
+      row.expect.code !== 'size_limit' &&
+      !row.id.includes('Object.prototype as a value') &&
+      KNOWN_DIFFERENCES[row.id] === undefined
+    ) {
       inputs.push([row.id, row.make(adversarial.newCounter())]);
     }
   }
@@ -409,32 +520,97 @@ function patchedChild() {
     }
   }
   function planAccessor(target, key, label) {
-    const replacement = { __proto__: null, get() { hit(`get ${label}`); }, set() { hit(`set ${label}`); }, configurable: true };
+    const replacement = {
+      __proto__: null,
+      get() {
+        hit(`get ${label}`);
+      },
+      set() {
+        hit(`set ${label}`);
+      },
+      configurable: true,
+    };
     plan.push([target, key, replacement, S.describe(target, key)]);
   }
 
   const hashPrototype = Object.getPrototypeOf(crypto.createHash('sha256'));
   const targets = [
-    [Object, 'Object'], [Object.prototype, 'Object.prototype'], [Reflect, 'Reflect'],
-    [Array, 'Array'], [Array.prototype, 'Array.prototype'], [JSON, 'JSON'],
-    [String, 'String'], [String.prototype, 'String.prototype'], [Number, 'Number'], [Number.prototype, 'Number.prototype'],
-    [Set.prototype, 'Set.prototype'], [Map.prototype, 'Map.prototype'], [WeakSet.prototype, 'WeakSet.prototype'], [WeakMap.prototype, 'WeakMap.prototype'],
-    [Error, 'Error'], [RangeError, 'RangeError'], [Error.prototype, 'Error.prototype'], [RangeError.prototype, 'RangeError.prototype'],
-    [Symbol, 'Symbol'], [Symbol.prototype, 'Symbol.prototype'], [Math, 'Math'], [Function.prototype, 'Function.prototype'],
-    [Object.getPrototypeOf(Uint8Array.prototype), 'TypedArray.prototype'], [Object.getPrototypeOf([][Symbol.iterator]()), 'ArrayIterator.prototype'],
-    [util.types, 'util.types'], [util, 'util'], [crypto, 'crypto'], [hashPrototype, 'Hash.prototype'], [WebAssembly, 'WebAssembly'],
+    [Object, 'Object'],
+    [Object.prototype, 'Object.prototype'],
+    [Reflect, 'Reflect'],
+    [Array, 'Array'],
+    [Array.prototype, 'Array.prototype'],
+    [JSON, 'JSON'],
+    [String, 'String'],
+    [String.prototype, 'String.prototype'],
+    [Number, 'Number'],
+    [Number.prototype, 'Number.prototype'],
+    [Set.prototype, 'Set.prototype'],
+    [Map.prototype, 'Map.prototype'],
+    [WeakSet.prototype, 'WeakSet.prototype'],
+    [WeakMap.prototype, 'WeakMap.prototype'],
+    [Error, 'Error'],
+    [RangeError, 'RangeError'],
+    [Error.prototype, 'Error.prototype'],
+    [RangeError.prototype, 'RangeError.prototype'],
+    [Symbol, 'Symbol'],
+    [Symbol.prototype, 'Symbol.prototype'],
+    [Math, 'Math'],
+    [Function.prototype, 'Function.prototype'],
+    [Object.getPrototypeOf(Uint8Array.prototype), 'TypedArray.prototype'],
+    [Object.getPrototypeOf([][Symbol.iterator]()), 'ArrayIterator.prototype'],
+    [util.types, 'util.types'],
+    [util, 'util'],
+    [crypto, 'crypto'],
+    [hashPrototype, 'Hash.prototype'],
+    [WebAssembly, 'WebAssembly'],
   ];
   for (const [target, label] of targets) planAll(target, label);
   for (const name of ['String', 'Number', 'Array', 'Object', 'Set', 'Map', 'Error', 'RangeError', 'TypeError', 'structuredClone', 'isFinite', 'isNaN']) {
     planFunction(globalThis, name, `globalThis.${name}`);
   }
-  for (const key of ['code', 'name', 'message', 'stack', 'cause', 'path', 'seen', 'loneSurrogate', 'value', 'enumerable', 'writable', 'configurable',
-    'get', 'set', 'length', 'agentName', 'toolName', 'argsCanonicalJson', 'proposalHash', 'toJSON', 'then', '0', '1']) {
+  for (const key of [
+    'code',
+    'name',
+    'message',
+    'stack',
+    'cause',
+    'path',
+    'seen',
+    'loneSurrogate',
+    'value',
+    'enumerable',
+    'writable',
+    'configurable',
+    'get',
+    'set',
+    'length',
+    'agentName',
+    'toolName',
+    'argsCanonicalJson',
+    'proposalHash',
+    'toJSON',
+    'then',
+    '0',
+    '1',
+  ]) {
     planAccessor(Object.prototype, key, `Object.prototype.${key}`);
   }
   planAccessor(Object.prototype, Symbol.toPrimitive, 'Object.prototype[Symbol.toPrimitive]');
   planAccessor(Object.prototype, Symbol.iterator, 'Object.prototype[Symbol.iterator]');
-  plan.push([RangeError, Symbol.hasInstance, { __proto__: null, value() { hit('RangeError[Symbol.hasInstance]'); return false; }, configurable: true }, undefined]);
+  plan.push([
+    RangeError,
+    Symbol.hasInstance,
+    {
+      __proto__: null,
+      value() {
+        hit('RangeError[Symbol.hasInstance]');
+        return false;
+      },
+      configurable: true,
+    },
+    undefined,
+  ]);
   const patched = plan.length;
 
   const before = runAll(new Array(count).fill(''));

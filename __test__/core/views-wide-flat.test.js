@@ -30,7 +30,18 @@ function wideValue() {
   for (let i = 0; i < 1500; i++) {
     // Keys JCS and the engine order differently: integer-like (elements), numeric-looking
     // strings that are not array indices, escapes, non-ASCII, surrogate pairs, "__proto__".
-    const key = i % 7 === 0 ? String(i * 3) : i % 7 === 1 ? `0${i}` : i % 7 === 2 ? `k\u00e9y_${i}` : i % 7 === 3 ? `\ud83d\ude00${i}` : i % 7 === 4 ? `a"b\\${i}` : `key_${1500 - i}`;
+    const key =
+      i % 7 === 0
+        ? String(i * 3)
+        : i % 7 === 1
+          ? `0${i}`
+          : i % 7 === 2
+            ? `k\u00e9y_${i}`
+            : i % 7 === 3
+              ? `\ud83d\ude00${i}`
+              : i % 7 === 4
+                ? `a"b\\${i}`
+                : `key_${1500 - i}`;
     value[key] = i % 5 === 0 ? i / 7 : i % 5 === 1 ? `v${i}` : i % 5 === 2 ? null : i % 5 === 3 ? i % 2 === 0 : 'x'.repeat(1100);
   }
   Object.defineProperty(value, '__proto__', { value: 'own', enumerable: true, writable: true, configurable: true });

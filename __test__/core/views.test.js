@@ -106,10 +106,15 @@ describe('decodeView returns fresh, alias-free views', () => {
     const view = decodeView(snapshot);
     Object.freeze(view);
     Object.freeze(view.tags);
-    Object.defineProperty(view.options, 'trap', { get() { throw new Error('poisoned'); }, enumerable: true });
+    Object.defineProperty(view.options, 'trap', {
+      get() {
+        throw new Error('poisoned');
+      },
+      enumerable: true,
+    });
     const next = decodeView(snapshot);
     assert.equal(Object.isFrozen(next), false, 'the next view is not frozen');
-    assert.equal(Object.isFrozen(next.tags), false, 'the next view\'s arrays are not frozen');
+    assert.equal(Object.isFrozen(next.tags), false, "the next view's arrays are not frozen");
     assert.equal(Object.hasOwn(next.options, 'trap'), false, 'the next view has no poisoned property');
   });
 });
@@ -197,13 +202,33 @@ describe('the snapshot object is immutable', () => {
     const snapshot = snapshotOf();
     const before = { ...snapshot };
     for (const key of ['agentName', 'toolName', 'argsCanonicalJson', 'proposalHash']) {
-      try { snapshot[key] = 'tampered'; } catch { /* strict mode throws on a frozen object */ }
-      try { delete snapshot[key]; } catch { /* strict mode throws on a frozen object */ }
-      try { Object.defineProperty(snapshot, key, { value: 'tampered' }); } catch { /* a frozen object refuses */ }
+      try {
+        snapshot[key] = 'tampered';
+      } catch {
+        /* strict mode throws on a frozen object */
+      }
+      try {
+        delete snapshot[key];
+      } catch {
+        /* strict mode throws on a frozen object */
+      }
+      try {
+        Object.defineProperty(snapshot, key, { value: 'tampered' });
+      } catch {
+        /* a frozen object refuses */
+      }
       assert.equal(snapshot[key], before[key], `${key} is unchanged`);
     }
-    try { snapshot.extra = 1; } catch { /* strict mode throws */ }
-    try { Object.setPrototypeOf(snapshot, { argsCanonicalJson: 'x' }); } catch { /* not extensible */ }
+    try {
+      snapshot.extra = 1;
+    } catch {
+      /* strict mode throws */
+    }
+    try {
+      Object.setPrototypeOf(snapshot, { argsCanonicalJson: 'x' });
+    } catch {
+      /* not extensible */
+    }
     assert.equal(Object.hasOwn(snapshot, 'extra'), false, 'no field can be added');
     assert.equal(Object.getPrototypeOf(snapshot), Object.prototype, 'the prototype cannot be changed');
     assert.deepStrictEqual(decodeView(snapshot), JSON.parse(before.argsCanonicalJson), 'the view is unchanged');
@@ -249,8 +274,12 @@ describe('decodeView accepts snapshots, their text and stored copies', () => {
 
   const isDomainError = (code) => (error) => error instanceof SnapshotDomainError && error.code === code;
   /** A stored record of `argsCanonicalJson` with its proposal hash, as storage would hold it. */
-  const storedOf = (argsCanonicalJson, agentName = 'Views agent', toolName = 'views_tool') =>
-    ({ agentName, toolName, argsCanonicalJson, proposalHash: proposalHash({ agentName, toolName, argsCanonicalJson }) });
+  const storedOf = (argsCanonicalJson, agentName = 'Views agent', toolName = 'views_tool') => ({
+    agentName,
+    toolName,
+    argsCanonicalJson,
+    proposalHash: proposalHash({ agentName, toolName, argsCanonicalJson }),
+  });
 
   test('it accepts a snapshot stored and loaded as plain JSON', () => {
     const snapshot = snapshotOf();
@@ -278,8 +307,14 @@ describe('decodeView accepts snapshots, their text and stored copies', () => {
 
   test('it rejects non-strings and non-objects with TypeError, and objects that are not stored snapshots with not_a_snapshot', () => {
     for (const [label, value] of [
-      ['undefined', undefined], ['null', null], ['a number', 42], ['NaN', NaN], ['a boolean', true], ['a bigint', 1n],
-      ['a symbol', Symbol('s')], ['a function', () => '{}'],
+      ['undefined', undefined],
+      ['null', null],
+      ['a number', 42],
+      ['NaN', NaN],
+      ['a boolean', true],
+      ['a bigint', 1n],
+      ['a symbol', Symbol('s')],
+      ['a function', () => '{}'],
     ]) {
       assert.throws(() => decodeView(value), TypeError, `decodeView(${label})`);
     }
@@ -297,12 +332,29 @@ describe('decodeView accepts snapshots, their text and stored copies', () => {
     let calls = 0;
     const { argsCanonicalJson, ...rest } = storedOf('{}');
     assert.equal(argsCanonicalJson, '{}');
-    const getter = Object.defineProperty({ ...rest }, 'argsCanonicalJson', { get() { calls += 1; return '{}'; }, enumerable: true });
+    const getter = Object.defineProperty({ ...rest }, 'argsCanonicalJson', {
+      get() {
+        calls += 1;
+        return '{}';
+      },
+      enumerable: true,
+    });
     assert.throws(() => decodeView(getter), isDomainError('not_a_snapshot'), 'a getter argsCanonicalJson');
-    const inherited = Object.create(Object.defineProperty({}, 'argsCanonicalJson', { get() { calls += 1; return '{}'; } }));
+    const inherited = Object.create(
+      Object.defineProperty({}, 'argsCanonicalJson', {
+        get() {
+          calls += 1;
+          return '{}';
+        },
+      }),
+    );
     Object.assign(inherited, rest);
     assert.throws(() => decodeView(inherited), isDomainError('not_a_snapshot'), 'an inherited argsCanonicalJson getter');
-    assert.throws(() => decodeView(Object.assign(Object.create({ argsCanonicalJson: '{}' }), rest)), isDomainError('not_a_snapshot'), 'an inherited argsCanonicalJson data property');
+    assert.throws(
+      () => decodeView(Object.assign(Object.create({ argsCanonicalJson: '{}' }), rest)),
+      isDomainError('not_a_snapshot'),
+      'an inherited argsCanonicalJson data property',
+    );
     assert.equal(calls, 0, 'the argsCanonicalJson getter was never called');
   });
 
@@ -310,7 +362,10 @@ describe('decodeView accepts snapshots, their text and stored copies', () => {
     let traps = 0;
     const handler = {};
     for (const trap of ['get', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf', 'isExtensible']) {
-      handler[trap] = (...args) => { traps += 1; return Reflect[trap](...args); };
+      handler[trap] = (...args) => {
+        traps += 1;
+        return Reflect[trap](...args);
+      };
     }
     const snapshot = snapshotOf();
     const proxy = new Proxy({ ...snapshot }, handler);
@@ -356,7 +411,11 @@ describe('the proposal hash binds agent, tool and canonical JSON', () => {
       const snapshot = createSnapshot({ agentName, toolName, value: sampleValue() });
       const label = `agent ${JSON.stringify(agentName)}, tool ${JSON.stringify(toolName)}`;
       assert.equal(proposalHash(snapshot), snapshot.proposalHash, `${label}: proposalHash(snapshot)`);
-      assert.equal(proposalHash({ agentName, toolName, argsCanonicalJson: snapshot.argsCanonicalJson }), snapshot.proposalHash, `${label}: proposalHash(fields)`);
+      assert.equal(
+        proposalHash({ agentName, toolName, argsCanonicalJson: snapshot.argsCanonicalJson }),
+        snapshot.proposalHash,
+        `${label}: proposalHash(fields)`,
+      );
       const envelope = canonicalize({ agentName, argsCanonicalJson: snapshot.argsCanonicalJson, kind: 'tool', toolName });
       const expected = createHash('sha256').update(envelope, 'utf8').digest('hex');
       assert.equal(snapshot.proposalHash, expected, `${label}: SHA-256 of the envelope`);
@@ -385,15 +444,26 @@ describe('the proposal hash binds agent, tool and canonical JSON', () => {
 
   test('createSnapshot rejects non-string and ill-formed names with TypeError', () => {
     const bad = [
-      ['undefined', undefined], ['null', null], ['a number', 1], ['an object', {}], ['a String object', new String('a')],
-      ['a symbol', Symbol('a')], ['a lone high surrogate', '\ud800'], ['a lone low surrogate in text', 'a\udc00b'],
+      ['undefined', undefined],
+      ['null', null],
+      ['a number', 1],
+      ['an object', {}],
+      ['a String object', new String('a')],
+      ['a symbol', Symbol('a')],
+      ['a lone high surrogate', '\ud800'],
+      ['a lone low surrogate in text', 'a\udc00b'],
       ['a reversed pair', '\udc00\ud800'],
     ];
     for (const [label, name] of bad) {
       assert.throws(() => createSnapshot({ agentName: name, toolName: 'tool', value: {} }), TypeError, `agentName ${label}`);
       assert.throws(() => createSnapshot({ agentName: 'agent', toolName: name, value: {} }), TypeError, `toolName ${label}`);
     }
-    for (const [label, input] of [['undefined', undefined], ['null', null], ['a string', 'x'], ['a number', 3]]) {
+    for (const [label, input] of [
+      ['undefined', undefined],
+      ['null', null],
+      ['a string', 'x'],
+      ['a number', 3],
+    ]) {
       assert.throws(() => createSnapshot(input), TypeError, `createSnapshot(${label})`);
     }
   });

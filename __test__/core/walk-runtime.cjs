@@ -7,10 +7,16 @@
 const { canonicalize, createSnapshot, decodeView, prepareToolCall } = require('../..');
 
 let runs = 0;
-const hit = () => { runs++; return 1; };
+const hit = () => {
+  runs++;
+  return 1;
+};
 const traps = {};
 for (const trap of ['get', 'set', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf', 'defineProperty', 'deleteProperty', 'apply', 'construct']) {
-  traps[trap] = (...args) => { hit(); return Reflect[trap](...args); };
+  traps[trap] = (...args) => {
+    hit();
+    return Reflect[trap](...args);
+  };
 }
 const reset = (v, proto = null) => Object.setPrototypeOf(v, proto);
 const wasm = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
@@ -23,10 +29,24 @@ const cases = [
   ['a long array', Array.from({ length: 100 }, (_, i) => i / 3)],
   ['a Proxy', { p: new Proxy({}, traps) }],
   ['a getter', Object.defineProperty({}, 'g', { get: hit, enumerable: true })],
-  ['a getter at an index of a long array', Object.defineProperty(Array.from({ length: 40 }, () => 0), 30, { get: hit, enumerable: true })],
+  [
+    'a getter at an index of a long array',
+    Object.defineProperty(
+      Array.from({ length: 40 }, () => 0),
+      30,
+      { get: hit, enumerable: true },
+    ),
+  ],
   ['a setter at an index', Object.defineProperty([0, 1], 1, { set: hit, enumerable: true })],
   ['a non-enumerable index', Object.defineProperty([0, 1], 1, { value: 1, enumerable: false })],
-  ['a non-enumerable extra on a long array', Object.defineProperty(Array.from({ length: 40 }, () => 0), 'x', { value: 1 })],
+  [
+    'a non-enumerable extra on a long array',
+    Object.defineProperty(
+      Array.from({ length: 40 }, () => 0),
+      'x',
+      { value: 1 },
+    ),
+  ],
   ['a hole', [1, , 3]], // eslint-disable-line no-sparse-arrays
   ['a symbol key', { [Symbol('s')]: 1 }],
   ['a Date reset to null', reset(new Date(0))],
@@ -54,7 +74,11 @@ for (const [label, value] of cases) {
     r = `${canonicalize(value)} ${s.proposalHash} ${JSON.stringify(decodeView(s))}`;
   } catch (e) {
     r = `${e.code} ${e.path}`;
-    try { canonicalize(value, { includePath: true }); } catch (e2) { r += ` ${e2.code} ${e2.path}`; }
+    try {
+      canonicalize(value, { includePath: true });
+    } catch (e2) {
+      r += ` ${e2.code} ${e2.path}`;
+    }
   }
   out[label] = r;
 }
@@ -73,8 +97,22 @@ for (const text of ['{"b":[1,2],"a":"x"}', ' ', '{"a":-0}', '{"a":1,"a":2}', '[1
   const arrayIteratorPrototype = Object.getPrototypeOf([][Symbol.iterator]());
   const next = arrayIteratorPrototype.next;
   let patchedRuns = 0;
-  Object.defineProperty(Array.prototype, Symbol.iterator, { configurable: true, writable: true, value: function patched() { patchedRuns++; return iterator.call(this); } });
-  Object.defineProperty(arrayIteratorPrototype, 'next', { configurable: true, writable: true, value: function patched() { patchedRuns++; return next.call(this); } });
+  Object.defineProperty(Array.prototype, Symbol.iterator, {
+    configurable: true,
+    writable: true,
+    value: function patched() {
+      patchedRuns++;
+      return iterator.call(this);
+    },
+  });
+  Object.defineProperty(arrayIteratorPrototype, 'next', {
+    configurable: true,
+    writable: true,
+    value: function patched() {
+      patchedRuns++;
+      return next.call(this);
+    },
+  });
   let r;
   try {
     r = canonicalize({ a: {}, b: [{}, Object.create(null)] });

@@ -47,7 +47,9 @@ describe('item 1: re-entry fails closed, and the hash binds exactly what is retu
   test('a call made by code that runs during a walk fails with reentrant_call, and so does the walk it interrupted', () => {
     const armed = { on: false };
     const inner = [];
-    const global = vmGlobal(() => { inner.push(outcome(() => canonicalize({ inner: [1, 2, 3] }))); }, armed);
+    const global = vmGlobal(() => {
+      inner.push(outcome(() => canonicalize({ inner: [1, 2, 3] })));
+    }, armed);
     armed.on = true;
     const outer = outcome(() => canonicalize([global, new Date(), -0, undefined, () => 1]));
     armed.on = false;
@@ -64,7 +66,10 @@ describe('item 1: re-entry fails closed, and the hash binds exactly what is retu
     let calls = 0;
     for (let at = 0; at < 12; at++) {
       const armed = { on: false };
-      const global = vmGlobal(() => { calls++; attempt(() => createSnapshot({ agentName: 'attacker', toolName: 'other_tool', value: { x: at } })); }, armed);
+      const global = vmGlobal(() => {
+        calls++;
+        attempt(() => createSnapshot({ agentName: 'attacker', toolName: 'other_tool', value: { x: at } }));
+      }, armed);
       const value = { ...base, records: base.records.slice(0, at), [`k${at}`]: global, tail: 'end' };
       armed.on = true;
       const r = attempt(() => createSnapshot({ agentName: 'ops', toolName: 'deploy', value }));
@@ -79,9 +84,13 @@ describe('item 1: re-entry fails closed, and the hash binds exactly what is retu
 
   test('prepareToolCall cannot be made to return the hash of another agent or tool by a re-entering schema output', () => {
     const armed = { on: false };
-    const global = vmGlobal(() => { attempt(() => createSnapshot({ agentName: 'attacker', toolName: 'exfiltrate', value: { target: 'prod' } })); }, armed);
+    const global = vmGlobal(() => {
+      attempt(() => createSnapshot({ agentName: 'attacker', toolName: 'exfiltrate', value: { target: 'prod' } }));
+    }, armed);
     armed.on = true;
-    const r = attempt(() => prepareToolCall({ agentName: 'ops', toolName: 'deploy', rawArguments: '{"target":"prod"}', schema: () => ({ target: 'prod', g: global }) }));
+    const r = attempt(() =>
+      prepareToolCall({ agentName: 'ops', toolName: 'deploy', rawArguments: '{"target":"prod"}', schema: () => ({ target: 'prod', g: global }) }),
+    );
     armed.on = false;
     assert.equal(r.ok, false, 'a prepared call was returned after a re-entry');
     assert.equal(r.error.code, 'reentrant_call');
@@ -89,9 +98,26 @@ describe('item 1: re-entry fails closed, and the hash binds exactly what is retu
   });
 
   test('the returned hash always equals proposalHash() of the returned agent name, tool name and JSON', () => {
-    const names = [['ops', 'deploy'], ['a', 't'], ['agent é', 'tool 😀'], ['"quoted"\n', 'x\u2028y'], ['', '']];
-    const values = [{}, [], 'x', 0, null, payloads.small(1), payloads.medium(2), payloads.deep(3), payloads.wide(4),
-      { big: 'é'.repeat(3000), list: ['€'.repeat(1500)] }, JSON.parse('{"__proto__":{"a":1}}')];
+    const names = [
+      ['ops', 'deploy'],
+      ['a', 't'],
+      ['agent é', 'tool 😀'],
+      ['"quoted"\n', 'x\u2028y'],
+      ['', ''],
+    ];
+    const values = [
+      {},
+      [],
+      'x',
+      0,
+      null,
+      payloads.small(1),
+      payloads.medium(2),
+      payloads.deep(3),
+      payloads.wide(4),
+      { big: 'é'.repeat(3000), list: ['€'.repeat(1500)] },
+      JSON.parse('{"__proto__":{"a":1}}'),
+    ];
     let checked = 0;
     for (const [agentName, toolName] of names) {
       for (const value of values) {
@@ -103,7 +129,11 @@ describe('item 1: re-entry fails closed, and the hash binds exactly what is retu
         if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
           for (const schema of [undefined, (v) => v]) {
             const p = prepareToolCall({ agentName, toolName, rawArguments, schema });
-            assert.equal(p.proposalHash, proposalHash({ agentName: p.agentName, toolName: p.toolName, argsCanonicalJson: p.argsCanonicalJson }), `prepareToolCall ${agentName}/${toolName}`);
+            assert.equal(
+              p.proposalHash,
+              proposalHash({ agentName: p.agentName, toolName: p.toolName, argsCanonicalJson: p.argsCanonicalJson }),
+              `prepareToolCall ${agentName}/${toolName}`,
+            );
             assert.equal(p.argsCanonicalJson, s.argsCanonicalJson);
             checked++;
           }
@@ -123,20 +153,46 @@ describe('item 2: empty objects are classified without running code; no empty ho
     for (const s of Object.getOwnPropertySymbols(list)) delete list[s];
     Object.setPrototypeOf(list, Object.prototype);
     let runs = 0;
-    Object.defineProperty(Object.prototype, cloneSymbol, { configurable: true, writable: true, value() { runs++; return { data: {}, deserializeInfo: 'internal/blocklist:BlockList' }; } });
+    Object.defineProperty(Object.prototype, cloneSymbol, {
+      configurable: true,
+      writable: true,
+      value() {
+        runs++;
+        return { data: {}, deserializeInfo: 'internal/blocklist:BlockList' };
+      },
+    });
     try {
-      assert.equal(outcome(() => canonicalize({ list })), 'non_plain_object');
-      assert.equal(outcome(() => createSnapshot({ agentName: 'a', toolName: 't', value: [list] })), 'non_plain_object');
+      assert.equal(
+        outcome(() => canonicalize({ list })),
+        'non_plain_object',
+      );
+      assert.equal(
+        outcome(() => createSnapshot({ agentName: 'a', toolName: 't', value: [list] })),
+        'non_plain_object',
+      );
     } finally {
       delete Object.prototype[cloneSymbol];
     }
     assert.equal(runs, 0, 'the planted clone hook ran');
     // An accessor there is not called either.
     let getterRuns = 0;
-    Object.defineProperty(Object.prototype, cloneSymbol, { configurable: true, get() { getterRuns++; return undefined; } });
+    Object.defineProperty(Object.prototype, cloneSymbol, {
+      configurable: true,
+      get() {
+        getterRuns++;
+        return undefined;
+      },
+    });
     try {
-      assert.equal(outcome(() => canonicalize({ list })), 'non_plain_object');
-      assert.equal(outcome(() => canonicalize({ empty: {} })), 'non_plain_object', 'fail closed: an empty object is not classified while cloning could call the accessor');
+      assert.equal(
+        outcome(() => canonicalize({ list })),
+        'non_plain_object',
+      );
+      assert.equal(
+        outcome(() => canonicalize({ empty: {} })),
+        'non_plain_object',
+        'fail closed: an empty object is not classified while cloning could call the accessor',
+      );
     } finally {
       delete Object.prototype[cloneSymbol];
     }
@@ -161,22 +217,37 @@ describe('item 2: empty objects are classified without running code; no empty ho
       for (const proto of [Object.prototype, null]) {
         const value = Object.setPrototypeOf(build(), proto);
         assert.deepEqual(Object.getOwnPropertyNames(value), [], `${label} has no own property`);
-        assert.equal(outcome(() => canonicalize([value])), 'non_plain_object', `${label} under ${proto === null ? 'null' : 'Object.prototype'}`);
+        assert.equal(
+          outcome(() => canonicalize([value])),
+          'non_plain_object',
+          `${label} under ${proto === null ? 'null' : 'Object.prototype'}`,
+        );
       }
     }
   });
 
   test('empty WeakRef, FinalizationRegistry, Intl objects and iterators under a reset prototype are rejected', () => {
     const make = [
-      () => new WeakRef({}), () => new FinalizationRegistry(() => {}), () => [][Symbol.iterator](), () => ''[Symbol.iterator](),
-      () => 'a'.matchAll(/a/g), () => new Intl.Segmenter().segment('a'), () => new Intl.Segmenter().segment('a')[Symbol.iterator](),
-      () => new Intl.Locale('en'), () => new Intl.DisplayNames('en', { type: 'region' }),
+      () => new WeakRef({}),
+      () => new FinalizationRegistry(() => {}),
+      () => [][Symbol.iterator](),
+      () => ''[Symbol.iterator](),
+      () => 'a'.matchAll(/a/g),
+      () => new Intl.Segmenter().segment('a'),
+      () => new Intl.Segmenter().segment('a')[Symbol.iterator](),
+      () => new Intl.Locale('en'),
+      () => new Intl.DisplayNames('en', { type: 'region' }),
     ];
-    for (const name of ['Collator', 'DateTimeFormat', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Segmenter']) make.push(() => new Intl[name]('en'));
+    for (const name of ['Collator', 'DateTimeFormat', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Segmenter'])
+      make.push(() => new Intl[name]('en'));
     for (const build of make) {
       for (const proto of [Object.prototype, null]) {
         const value = Object.setPrototypeOf(build(), proto);
-        assert.equal(outcome(() => canonicalize({ value })), 'non_plain_object', `${Object.prototype.toString.call(build())}`);
+        assert.equal(
+          outcome(() => canonicalize({ value })),
+          'non_plain_object',
+          `${Object.prototype.toString.call(build())}`,
+        );
       }
     }
   });
@@ -184,10 +255,21 @@ describe('item 2: empty objects are classified without running code; no empty ho
   test('a well-known symbol on Object.prototype does not make {} fail; nothing planted there runs', () => {
     let runs = 0;
     const planted = [Symbol.toPrimitive, Symbol.iterator, Symbol.toStringTag];
-    for (const symbol of planted) Object.defineProperty(Object.prototype, symbol, { configurable: true, get() { runs++; return undefined; } });
+    for (const symbol of planted)
+      Object.defineProperty(Object.prototype, symbol, {
+        configurable: true,
+        get() {
+          runs++;
+          return undefined;
+        },
+      });
     try {
       assert.equal(canonicalize({ a: {}, b: Object.create(null) }), '{"a":{},"b":{}}');
-      assert.equal(outcome(() => canonicalize({ d: Object.setPrototypeOf(new Date(0), null) })), 'non_plain_object', 'brand checks still run without the toString shortcut');
+      assert.equal(
+        outcome(() => canonicalize({ d: Object.setPrototypeOf(new Date(0), null) })),
+        'non_plain_object',
+        'brand checks still run without the toString shortcut',
+      );
     } finally {
       for (const symbol of planted) delete Object.prototype[symbol];
     }
@@ -199,7 +281,9 @@ describe('item 3: a node:vm global object cannot alter a result or a hash', () =
   test('with traps that only count, the global is refused (its members are functions), never a record', () => {
     let traps = 0;
     const armed = { on: false };
-    const global = vmGlobal(() => { traps++; }, armed);
+    const global = vmGlobal(() => {
+      traps++;
+    }, armed);
     armed.on = true;
     const r = outcome(() => canonicalize({ global }));
     armed.on = false;
@@ -235,22 +319,65 @@ describe('item 5: the failure path calls no built-in that can be patched after l
       restore.push([target, key, Object.getOwnPropertyDescriptor(target, key)]);
       Object.defineProperty(target, key, { configurable: true, ...descriptor });
     };
-    const lie = () => { hits++; return true; };
+    const lie = () => {
+      hits++;
+      return true;
+    };
     const cases = [
       ['non_plain_object', () => ({ d: new Date(0) })],
-      ['accessor_property', () => Object.defineProperty({}, 'g', { get() { return 1; }, enumerable: true })],
+      [
+        'accessor_property',
+        () =>
+          Object.defineProperty({}, 'g', {
+            get() {
+              return 1;
+            },
+            enumerable: true,
+          }),
+      ],
       ['sparse_array', () => [1, , 2]], // eslint-disable-line no-sparse-arrays
       ['negative_zero', () => [-0]],
-      ['cycle', () => { const o = {}; o.o = o; return o; }],
+      [
+        'cycle',
+        () => {
+          const o = {};
+          o.o = o;
+          return o;
+        },
+      ],
       ['unsupported_type', () => ({ u: undefined })],
       ['lone_surrogate', () => ['\ud800']],
-      ['depth_limit', () => { let v = 1; for (let i = 0; i <= pkg.MAX_DEPTH; i++) v = [v]; return v; }],
+      [
+        'depth_limit',
+        () => {
+          let v = 1;
+          for (let i = 0; i <= pkg.MAX_DEPTH; i++) v = [v];
+          return v;
+        },
+      ],
     ];
-    for (const Ctor of [Error, RangeError, TypeError, SyntaxError, SnapshotDomainError, ToolArgumentsValidationError]) patch(Ctor, Symbol.hasInstance, { value: lie, writable: true });
+    for (const Ctor of [Error, RangeError, TypeError, SyntaxError, SnapshotDomainError, ToolArgumentsValidationError])
+      patch(Ctor, Symbol.hasInstance, { value: lie, writable: true });
     patch(RegExp.prototype, 'test', { value: lie, writable: true });
-    patch(RegExp.prototype, 'exec', { value: () => { hits++; return ['string length']; }, writable: true });
-    patch(RangeError.prototype, 'message', { get() { hits++; return 'Invalid string length'; } });
-    patch(Error.prototype, 'message', { get() { hits++; return 'Invalid string length'; } });
+    patch(RegExp.prototype, 'exec', {
+      value: () => {
+        hits++;
+        return ['string length'];
+      },
+      writable: true,
+    });
+    patch(RangeError.prototype, 'message', {
+      get() {
+        hits++;
+        return 'Invalid string length';
+      },
+    });
+    patch(Error.prototype, 'message', {
+      get() {
+        hits++;
+        return 'Invalid string length';
+      },
+    });
     const seen = [];
     try {
       for (const [code, make] of cases) {
@@ -273,7 +400,10 @@ describe('item 5: the failure path calls no built-in that can be patched after l
 describe('runtimes: the walk on Node, and on Bun and Deno when their binaries are installed', () => {
   const script = path.join(__dirname, 'walk-runtime.cjs');
   const expected = spawnSync(process.execPath, [script], { encoding: 'utf8', cwd: ROOT });
-  for (const [name, bin, args] of [['bun', 'node_modules/.bin/bun', []], ['deno', 'node_modules/.bin/deno', ['run', '-A']]]) {
+  for (const [name, bin, args] of [
+    ['bun', 'node_modules/.bin/bun', []],
+    ['deno', 'node_modules/.bin/deno', ['run', '-A']],
+  ]) {
     const binary = path.join(ROOT, bin);
     const present = require('node:fs').existsSync(binary);
     test(`${name}: the same outputs and codes as Node, every check kept`, { skip: present ? false : `${bin} is not installed` }, () => {

@@ -31,8 +31,15 @@ function snapshotMix(pkgPath, payloadsPath, offset, rounds) {
   const { createHash: hash } = require('node:crypto');
   const items = [
     ...payloads.realistic(7),
-    payloads.small(1), payloads.medium(3), payloads.large(5), payloads.numberHeavy(11), payloads.wide(13), payloads.deep(17),
-    { bad: -0 }, { bad: [1, , 2] }, { bad: 'x\ud800' }, // eslint-disable-line no-sparse-arrays
+    payloads.small(1),
+    payloads.medium(3),
+    payloads.large(5),
+    payloads.numberHeavy(11),
+    payloads.wide(13),
+    payloads.deep(17),
+    { bad: -0 },
+    { bad: [1, , 2] },
+    { bad: 'x\ud800' }, // eslint-disable-line no-sparse-arrays
   ];
   const lines = [];
   for (let round = 0; round < rounds; round++) {
@@ -72,7 +79,9 @@ function runWorker(index) {
   });
   return new Promise((resolve, reject) => {
     let message;
-    worker.once('message', (m) => { message = m; });
+    worker.once('message', (m) => {
+      message = m;
+    });
     worker.once('error', reject);
     worker.once('exit', (code) => (code === 0 && message ? resolve(message) : reject(new Error(`worker ${index} exited with ${code}`))));
   });
@@ -81,7 +90,10 @@ function runWorker(index) {
 describe('worker threads', () => {
   test(`${WORKERS} concurrent workers give the main thread's hashes, JSON and views`, async (t) => {
     const expected = snapshotMix(ROOT, path.join(ROOT, 'support', 'payloads.js'), 0, 1);
-    assert.ok(expected.every((line) => !line.includes('false')), 'main thread: views agree with the snapshot');
+    assert.ok(
+      expected.every((line) => !line.includes('false')),
+      'main thread: views agree with the snapshot',
+    );
     const started = Date.now();
     const results = await Promise.all(Array.from({ length: WORKERS }, (_, i) => runWorker(i)));
     for (let w = 0; w < WORKERS; w++) {
@@ -89,7 +101,9 @@ describe('worker threads', () => {
       for (let i = 0; i < expected.length; i++) assert.equal(results[w][i], expected[i], `worker ${w}, payload ${i}`);
     }
     const digest = createHash('sha256').update(expected.join('\n')).digest('hex').slice(0, 16);
-    t.diagnostic(`${WORKERS} workers x ${ROUNDS} rounds x ${expected.length} payloads in ${Date.now() - started} ms; all equal to the main thread (digest ${digest})`);
+    t.diagnostic(
+      `${WORKERS} workers x ${ROUNDS} rounds x ${expected.length} payloads in ${Date.now() - started} ms; all equal to the main thread (digest ${digest})`,
+    );
   });
 
   test(`loading and ending ${CYCLES} workers neither crashes nor grows RSS by 100 MB`, (t) => {
@@ -151,6 +165,8 @@ describe('worker threads', () => {
       assert.match(key, /^(exit:0:hash|spin:1:hash|load:[01](:hash)?)$/, `unexpected worker outcome ${key}`);
     }
     assert.ok(r.growth < 100, `RSS grew by ${r.growth.toFixed(1)} MB over ${CYCLES} workers`);
-    t.diagnostic(`${CYCLES} workers in ${r.ms} ms: ${JSON.stringify(r.outcomes)}; RSS after gc ${r.start.toFixed(1)} MB -> ${r.end.toFixed(1)} MB (growth ${r.growth.toFixed(1)} MB; samples ${r.samples.join(', ')} MB)`);
+    t.diagnostic(
+      `${CYCLES} workers in ${r.ms} ms: ${JSON.stringify(r.outcomes)}; RSS after gc ${r.start.toFixed(1)} MB -> ${r.end.toFixed(1)} MB (growth ${r.growth.toFixed(1)} MB; samples ${r.samples.join(', ')} MB)`,
+    );
   });
 });

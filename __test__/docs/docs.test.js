@@ -53,7 +53,12 @@ const ROOT = path.join(__dirname, '..', '..');
 function markdownFiles() {
   const docs = path.join(ROOT, 'docs');
   const found = fs.existsSync(docs)
-    ? fs.readdirSync(docs, { recursive: true }).map((f) => f.split(path.sep).join('/')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)
+    ? fs
+        .readdirSync(docs, { recursive: true })
+        .map((f) => f.split(path.sep).join('/'))
+        .filter((f) => f.endsWith('.md'))
+        .sort()
+        .map((f) => `docs/${f}`)
     : [];
   return ['README.md', ...found];
 }
@@ -98,9 +103,16 @@ function parseFences(file, markdown) {
         else break;
       }
       open = {
-        file, line: i + 1, indent: fence[1], fence: fence[2], lang: fence[3].toLowerCase(), heading,
-        declarations: markers.includes(DECLARATIONS_MARKER), runs: markers.includes(RUNS_MARKER),
-        needs: markers.filter((m) => NEEDS_MARKER.test(m)).map((m) => NEEDS_MARKER.exec(m)[1]), body: [],
+        file,
+        line: i + 1,
+        indent: fence[1],
+        fence: fence[2],
+        lang: fence[3].toLowerCase(),
+        heading,
+        declarations: markers.includes(DECLARATIONS_MARKER),
+        runs: markers.includes(RUNS_MARKER),
+        needs: markers.filter((m) => NEEDS_MARKER.test(m)).map((m) => NEEDS_MARKER.exec(m)[1]),
+        body: [],
       };
       continue;
     }
@@ -169,7 +181,13 @@ function classify(block) {
     return { kind: isTs ? 'ts' : 'js', system, facts, expected: expectedOutput(block.code) };
   }
   if (SHELL_LANGS.has(block.lang)) {
-    if (block.runs) return { kind: 'sh', system: 'sh', facts: { specifiers: new Set(['tool-argument-snapshot']), require: false }, expected: expectedOutput(block.code, true) };
+    if (block.runs)
+      return {
+        kind: 'sh',
+        system: 'sh',
+        facts: { specifiers: new Set(['tool-argument-snapshot']), require: false },
+        expected: expectedOutput(block.code, true),
+      };
     return { kind: 'excluded', reason: `shell commands (no ${RUNS_MARKER} line)` };
   }
   if (block.runs) return { kind: 'invalid', reason: `${RUNS_MARKER} marks only shell blocks` };
@@ -260,20 +278,34 @@ describe('README.md and docs examples run as written', () => {
         fs.writeFileSync(block.source, block.code);
         continue;
       }
-      const ext = block.kind === 'ts' ? (block.system === 'esm' ? 'mts' : 'cts') : (block.system === 'esm' ? 'mjs' : 'cjs');
+      const ext = block.kind === 'ts' ? (block.system === 'esm' ? 'mts' : 'cts') : block.system === 'esm' ? 'mjs' : 'cjs';
       block.source = path.join(dir, `${fileBase(block)}.${ext}`);
       block.run = block.kind === 'ts' ? path.join(dir, 'out', `${fileBase(block)}.${block.system === 'esm' ? 'mjs' : 'cjs'}`) : block.source;
       fs.writeFileSync(block.source, block.code);
     }
     const tsBlocks = runnable.filter((b) => b.kind === 'ts');
     if (tsBlocks.length === 0) return;
-    const { options, errors } = ts.convertCompilerOptionsFromJson({
-      strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', moduleDetection: 'force',
-      types: ['node'], typeRoots: [path.join(ROOT, 'node_modules', '@types')], skipLibCheck: true,
-      rootDir: dir, outDir: path.join(dir, 'out'), noEmitOnError: false,
-    }, dir);
+    const { options, errors } = ts.convertCompilerOptionsFromJson(
+      {
+        strict: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        moduleDetection: 'force',
+        types: ['node'],
+        typeRoots: [path.join(ROOT, 'node_modules', '@types')],
+        skipLibCheck: true,
+        rootDir: dir,
+        outDir: path.join(dir, 'out'),
+        noEmitOnError: false,
+      },
+      dir,
+    );
     assert.deepEqual(errors, [], 'compiler options');
-    const program = ts.createProgram(tsBlocks.map((b) => b.source), options);
+    const program = ts.createProgram(
+      tsBlocks.map((b) => b.source),
+      options,
+    );
     const emitted = program.emit();
     const all = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics];
     const format = (d) => {
@@ -297,10 +329,12 @@ describe('README.md and docs examples run as written', () => {
   test(`the inventory: every fenced block is run or excluded with its reason, and at least ${MIN_RUNNABLE} run`, (t) => {
     for (const block of blocks) {
       const needs = block.needs.length ? ` (needs ${block.needs.join(', ')})` : '';
-      const what = block.kind === 'sh' ? `runs with bash${needs}`
-        : block.kind === 'js' || block.kind === 'ts'
-          ? `runs as ${block.system === 'esm' ? 'an ES module' : 'CommonJS'} (${path.extname(block.source)})${block.kind === 'ts' ? ' after tsc --strict' : ''}${needs}`
-          : `excluded: ${block.reason}`;
+      const what =
+        block.kind === 'sh'
+          ? `runs with bash${needs}`
+          : block.kind === 'js' || block.kind === 'ts'
+            ? `runs as ${block.system === 'esm' ? 'an ES module' : 'CommonJS'} (${path.extname(block.source)})${block.kind === 'ts' ? ' after tsc --strict' : ''}${needs}`
+            : `excluded: ${block.reason}`;
       t.diagnostic(`${label(block)}: ${what}`);
     }
     t.diagnostic(`files: ${FILES.join(', ')}`);
@@ -309,7 +343,10 @@ describe('README.md and docs examples run as written', () => {
     assert.deepEqual(invalid, []);
     assert.ok(runnable.length >= MIN_RUNNABLE, `only ${runnable.length} runnable blocks; expected at least ${MIN_RUNNABLE}`);
     assert.ok(runnable.some((b) => b.system === 'esm') && runnable.some((b) => b.system === 'cjs'), 'blocks in both module systems');
-    assert.ok(runnable.some((b) => b.kind === 'ts'), 'a TypeScript block');
+    assert.ok(
+      runnable.some((b) => b.kind === 'ts'),
+      'a TypeScript block',
+    );
   });
 
   test('the global TypeScript diagnostics are empty', () => {
@@ -330,8 +367,12 @@ describe('README.md and docs examples run as written', () => {
       }
       if (block.kind === 'ts') {
         const diagnostics = tsDiagnostics.get(block) || [];
-        assert.deepEqual(diagnostics, [], `${label(block)} does not type-check under --strict` +
-          (diagnostics.some((d) => d.includes('TS2391')) ? ` (a declaration block needs a ${DECLARATIONS_MARKER} line before it)` : ''));
+        assert.deepEqual(
+          diagnostics,
+          [],
+          `${label(block)} does not type-check under --strict` +
+            (diagnostics.some((d) => d.includes('TS2391')) ? ` (a declaration block needs a ${DECLARATIONS_MARKER} line before it)` : ''),
+        );
       }
       const env = { ...childEnv(), ...how.env };
       if (block.kind === 'sh') env.PATH = `${path.join(dir, 'node_modules', '.bin')}${path.delimiter}${path.dirname(how.node)}${path.delimiter}${env.PATH}`;
@@ -349,8 +390,14 @@ describe('README.md and docs examples run as written', () => {
       assert.equal(run.signal, null, `${label(block)} was killed by ${run.signal}\n${run.stderr}`);
       assert.equal(run.status, 0, `${label(block)} exited ${run.status}\n${run.stdout}\n${run.stderr}`);
       if (block.expected.length > 0) {
-        assert.deepEqual(run.stdout.replace(/\n$/, '').split('\n').map((l) => l.trimEnd()), block.expected,
-          `${label(block)} does not print what its // prints: comments say`);
+        assert.deepEqual(
+          run.stdout
+            .replace(/\n$/, '')
+            .split('\n')
+            .map((l) => l.trimEnd()),
+          block.expected,
+          `${label(block)} does not print what its // prints: comments say`,
+        );
       }
     });
   }
@@ -426,7 +473,10 @@ test('diff blocks: every added require of tool-argument-snapshot names exports t
       if (!m) return;
       const subpath = m[2].slice('tool-argument-snapshot'.length);
       const target = require(subpath === '' ? ROOT : path.join(ROOT, require(path.join(ROOT, 'package.json')).exports[`.${subpath}`].default));
-      for (const name of m[1].split(',').map((s) => s.trim().split(':')[0].trim()).filter(Boolean)) {
+      for (const name of m[1]
+        .split(',')
+        .map((s) => s.trim().split(':')[0].trim())
+        .filter(Boolean)) {
         checked++;
         if (typeof target[name] === 'undefined') problems.push(`${block.file}:${block.line + index + 1}: ${m[2]} exports no ${name}`);
       }
@@ -451,20 +501,30 @@ test('README.md and the docs index (docs/README.md) each link every page of docs
   assert.ok(pages.length >= 10, `docs pages: ${pages.join(', ')}`);
   for (const index of ['README.md', 'docs/README.md']) {
     const targets = linked(index);
-    assert.deepEqual(pages.filter((page) => !targets.has(page)), [], `${index} does not link these docs pages`);
+    assert.deepEqual(
+      pages.filter((page) => !targets.has(page)),
+      [],
+      `${index} does not link these docs pages`,
+    );
   }
   assert.ok(linked('README.md').has('docs/README.md'), 'README.md links the docs index');
 });
 
 test('every relative link in README.md and docs/ resolves to a file, and every anchor to a heading', () => {
-  const slug = (heading) => heading.toLowerCase().replace(/<[^>]*>/g, '').replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s/g, '-');
+  const slug = (heading) =>
+    heading
+      .toLowerCase()
+      .replace(/<[^>]*>/g, '')
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .trim()
+      .replace(/\s/g, '-');
   const anchorsOf = (file) => {
     const anchors = new Set();
     const seen = new Map();
     let fence = null;
     for (const line of fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n')) {
       const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-      if (f) fence = fence === null ? f[1][0] : (f[1][0] === fence ? null : fence);
+      if (f) fence = fence === null ? f[1][0] : f[1][0] === fence ? null : fence;
       if (fence !== null) continue;
       const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
       if (!h) continue;
@@ -489,7 +549,8 @@ test('every relative link in README.md and docs/ resolves to a file, and every a
         problems.push(`${file}: link ${target} → ${resolved} does not exist`);
         continue;
       }
-      if (anchor && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor)) problems.push(`${file}: link ${target}: no heading #${anchor} in ${resolved}`);
+      if (anchor && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor))
+        problems.push(`${file}: link ${target}: no heading #${anchor} in ${resolved}`);
     }
   }
   assert.deepEqual(problems, []);

@@ -18,14 +18,25 @@ test('the aioc-shaped run loop example (prepare, evaluate, record, execute) type
     mkdirSync(join(dir, 'node_modules'));
     symlinkSync(root, join(dir, 'node_modules', 'tool-argument-snapshot'), 'dir');
     symlinkSync(join(root, 'node_modules', 'zod'), join(dir, 'node_modules', 'zod'), 'dir');
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        strict: true, target: 'es2022', module: 'commonjs', moduleResolution: 'node10',
-        outDir: join(dir, 'out'), rootDir: join(root, 'examples'), types: [], esModuleInterop: true,
-        typeRoots: [], baseUrl: dir, paths: { 'tool-argument-snapshot': [join(root, 'index.d.ts')], zod: [join(root, 'node_modules', 'zod')] },
-      },
-      files: [join(root, 'examples', 'run-loop.ts')],
-    }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: 'es2022',
+          module: 'commonjs',
+          moduleResolution: 'node10',
+          outDir: join(dir, 'out'),
+          rootDir: join(root, 'examples'),
+          types: [],
+          esModuleInterop: true,
+          typeRoots: [],
+          baseUrl: dir,
+          paths: { 'tool-argument-snapshot': [join(root, 'index.d.ts')], zod: [join(root, 'node_modules', 'zod')] },
+        },
+        files: [join(root, 'examples', 'run-loop.ts')],
+      }),
+    );
     const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
     assert.equal(tsc.status, 0, `tsc:\n${tsc.stdout}${tsc.stderr}`);
     const script = `require(${JSON.stringify(join(dir, 'out', 'run-loop.js'))}).main().then((log) => console.log(log.join('\\n')))`;

@@ -20,8 +20,12 @@ const snapshots = require('../..');
 const PAGE = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'migration-from-aioc.md'), 'utf8');
 /** The added and the removed lines of the page's diff blocks, without their +/- marks. */
 const DIFF = [...PAGE.matchAll(/^```diff\n([\s\S]*?)^```$/gm)].map((m) => m[1]).join('');
-const ADDED = DIFF.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).map((l) => l.slice(1));
-const REMOVED = DIFF.split('\n').filter((l) => l.startsWith('-') && !l.startsWith('---')).map((l) => l.slice(1));
+const ADDED = DIFF.split('\n')
+  .filter((l) => l.startsWith('+') && !l.startsWith('+++'))
+  .map((l) => l.slice(1));
+const REMOVED = DIFF.split('\n')
+  .filter((l) => l.startsWith('-') && !l.startsWith('---'))
+  .map((l) => l.slice(1));
 
 /** The rows of the page's table: a policy result (a JS literal), what the package alone does, aioc's reason. */
 function pageCases() {
@@ -66,11 +70,14 @@ const DECISIONS = ['allow', 'deny', 'require_approval'];
 function isPolicyResultShape(value) {
   if (typeof value !== 'object' || value === null) return false;
   const absentOr = (field, ok) => value[field] === undefined || ok(value[field]);
-  return DECISIONS.includes(value.decision) &&
-    typeof value.reason === 'string' && value.reason.trim() !== '' &&
+  return (
+    DECISIONS.includes(value.decision) &&
+    typeof value.reason === 'string' &&
+    value.reason.trim() !== '' &&
     absentOr('publicReason', (v) => typeof v === 'string') &&
     absentOr('expiresAt', (v) => typeof v === 'string') &&
-    absentOr('resultMode', (v) => v === 'throw' || v === 'tool_result');
+    absentOr('resultMode', (v) => v === 'throw' || v === 'tool_result')
+  );
 }
 
 function materializePolicyResult(result) {
@@ -126,7 +133,16 @@ async function evaluateToolPolicy(agent, call, snapshot, runContext, turn, polic
   const { parsedArguments, proposalHash, argsCanonicalJson } = snapshot;
   let rawResult;
   try {
-    rawResult = await policy({ agentName: agent.name, toolName: call.name, rawArguments: call.arguments, parsedArguments, proposalHash, argsCanonicalJson, runContext, turn });
+    rawResult = await policy({
+      agentName: agent.name,
+      toolName: call.name,
+      rawArguments: call.arguments,
+      parsedArguments,
+      proposalHash,
+      argsCanonicalJson,
+      runContext,
+      turn,
+    });
   } catch (error) {
     return createDeniedPolicyResult('policy_error', toErrorMetadata(error));
   }
@@ -141,7 +157,13 @@ async function executeToolCall(agent, runId, call, runContext, turn, policies, w
   if (!definition) throw new ToolCallError(`Tool "${call.name}" is not registered.`);
   let prepared;
   try {
-    prepared = snapshots.prepareToolCall({ agentName: agent.name, toolName: call.name, rawArguments: call.arguments, schema: definition.parameters, toolCallId: call.callId });
+    prepared = snapshots.prepareToolCall({
+      agentName: agent.name,
+      toolName: call.name,
+      rawArguments: call.arguments,
+      schema: definition.parameters,
+      toolCallId: call.callId,
+    });
   } catch (error) {
     throw snapshots.isToolArgumentsValidationError(error) ? new ToolArgumentsValidationError(error) : error;
   }
@@ -149,19 +171,28 @@ async function executeToolCall(agent, runId, call, runContext, turn, policies, w
     prepared,
     policy: (snapshot) => evaluateToolPolicy(agent, call, snapshot, runContext, turn, policies),
   });
-  const policyResult = decision.decidedBy === 'policy'
-    ? { ...decision.policyResult, decision: decision.decision, reason: decision.reason }
-    : createDeniedPolicyResult(decision.reason);
+  const policyResult =
+    decision.decidedBy === 'policy'
+      ? { ...decision.policyResult, decision: decision.decision, reason: decision.reason }
+      : createDeniedPolicyResult(decision.reason);
   // emitPolicyDecision: the record, then the logger (which aioc awaits).
   world.record.push({ callId: call.callId, decision: policyResult.decision, reason: policyResult.reason });
   await world.logger();
   if (policyResult.decision !== 'allow') {
-    const suspendedProposal = decision.decision === 'require_approval'
-      ? buildSuspendedToolProposal({
-        runId, agentName: agent.name, turn, callId: call.callId, toolName: call.name, rawArguments: call.arguments,
-        parsedArguments: decision.proposal.parsedArguments, fingerprint: decision.proposal, policyResult,
-      })
-      : undefined;
+    const suspendedProposal =
+      decision.decision === 'require_approval'
+        ? buildSuspendedToolProposal({
+            runId,
+            agentName: agent.name,
+            turn,
+            callId: call.callId,
+            toolName: call.name,
+            rawArguments: call.arguments,
+            parsedArguments: decision.proposal.parsedArguments,
+            fingerprint: decision.proposal,
+            policyResult,
+          })
+        : undefined;
     if (suspendedProposal) world.proposals.push(suspendedProposal);
     return handleBlockedPolicyResult({ toolName: call.name, policyResult, suspendedProposal });
   }
@@ -175,14 +206,16 @@ function setup(toolPolicy, logger = async () => {}) {
   const world = { record: [], proposals: [], runs: [], logger };
   const agent = {
     name: 'Billing agent',
-    tools: [{
-      name: 'pay',
-      parameters: z.object({ to: z.string(), cents: z.number().int(), memo: z.string().default('') }),
-      execute: (args) => {
-        world.runs.push(args);
-        return { paid: args.cents };
+    tools: [
+      {
+        name: 'pay',
+        parameters: z.object({ to: z.string(), cents: z.number().int(), memo: z.string().default('') }),
+        execute: (args) => {
+          world.runs.push(args);
+          return { paid: args.cents };
+        },
       },
-    }],
+    ],
   };
   const policies = toolPolicy === undefined ? undefined : { toolPolicy };
   const call = { callId: 'call_1', name: 'pay', arguments: '{"to":"bob","cents":500}' };
@@ -205,7 +238,7 @@ for (const c of pageCases()) {
     assert.equal(alone.decision, 'allow');
     let ranAlone = 0;
     await snapshots.executeToolCall(alone, () => ranAlone++);
-    assert.equal(ranAlone, 1, 'without aioc\'s normalisation the tool runs');
+    assert.equal(ranAlone, 1, "without aioc's normalisation the tool runs");
 
     const { world, step } = setup(() => ({ ...c.result }));
     await assert.rejects(step(), (error) => error instanceof ToolCallPolicyDeniedError && error instanceof AIOCError);
@@ -232,7 +265,10 @@ test("a valid allow runs once with the schema output; the policy gets 0.2.8's in
   assert.equal(seen.rawArguments, '{"to":"bob","cents":500}');
   assert.equal(seen.turn, 1);
   assert.deepEqual(seen.runContext, { context: { userId: 'u1' } });
-  assert.equal(seen.proposalHash, snapshots.prepareToolCall({ agentName: 'Billing agent', toolName: 'pay', rawArguments: seen.argsCanonicalJson }).proposalHash);
+  assert.equal(
+    seen.proposalHash,
+    snapshots.prepareToolCall({ agentName: 'Billing agent', toolName: 'pay', rawArguments: seen.argsCanonicalJson }).proposalHash,
+  );
 });
 
 test("aioc's other results: approval suspends with the evaluated fingerprint in 0.2.8's key order; tool_result is an envelope; throwing, missing, mutating and inherited results are recorded denies", async () => {
@@ -240,10 +276,29 @@ test("aioc's other results: approval suspends with the evaluated fingerprint in 
   await assert.rejects(approval.step(), ToolCallApprovalRequiredError);
   assert.equal(approval.world.proposals.length, 1);
   const [proposal] = approval.world.proposals;
-  assert.deepEqual(Object.keys(proposal), ['timestamp', 'kind', 'runId', 'turn', 'callId', 'agentName', 'proposalHash', 'reason', 'publicReason',
-    'policyVersion', 'expiresAt', 'metadata', 'toolName', 'rawArguments', 'parsedArguments', 'argsCanonicalJson']);
+  assert.deepEqual(Object.keys(proposal), [
+    'timestamp',
+    'kind',
+    'runId',
+    'turn',
+    'callId',
+    'agentName',
+    'proposalHash',
+    'reason',
+    'publicReason',
+    'policyVersion',
+    'expiresAt',
+    'metadata',
+    'toolName',
+    'rawArguments',
+    'parsedArguments',
+    'argsCanonicalJson',
+  ]);
   assert.equal(proposal.argsCanonicalJson, '{"cents":500,"memo":"","to":"bob"}');
-  assert.equal(proposal.proposalHash, snapshots.prepareToolCall({ agentName: 'Billing agent', toolName: 'pay', rawArguments: proposal.argsCanonicalJson }).proposalHash);
+  assert.equal(
+    proposal.proposalHash,
+    snapshots.prepareToolCall({ agentName: 'Billing agent', toolName: 'pay', rawArguments: proposal.argsCanonicalJson }).proposalHash,
+  );
   assert.deepEqual(approval.world.runs, []);
 
   const envelope = setup(() => ({ decision: 'deny', reason: 'blocked', resultMode: 'tool_result' }));
@@ -264,30 +319,52 @@ test("aioc's other results: approval suspends with the evaluated fingerprint in 
     return { decision: 'allow', reason: 'looks fine' };
   });
   await assert.rejects(mutating.step(), ToolCallPolicyDeniedError);
-  assert.deepEqual(mutating.world.record, [{ callId: 'call_1', decision: 'deny', reason: 'policy_mutated_arguments' }], 'the runtime deny is what aioc records');
+  assert.deepEqual(
+    mutating.world.record,
+    [{ callId: 'call_1', decision: 'deny', reason: 'policy_mutated_arguments' }],
+    'the runtime deny is what aioc records',
+  );
   assert.deepEqual(mutating.world.runs, []);
 
   for (const [label, make] of [
     ['inherited', () => Object.create({ decision: 'allow', reason: 'from a prototype' })],
-    ['a getter', () => ({ get decision() { return 'allow'; }, reason: 'ok' })],
+    [
+      'a getter',
+      () => ({
+        get decision() {
+          return 'allow';
+        },
+        reason: 'ok',
+      }),
+    ],
     ['a Proxy', () => new Proxy({ decision: 'allow', reason: 'ok' }, {})],
   ]) {
     const odd = setup(make);
     await assert.rejects(odd.step(), ToolCallPolicyDeniedError, label);
-    assert.deepEqual(odd.world.record, [{ callId: 'call_1', decision: 'deny', reason: 'invalid_policy_result' }], `the page: ${label} allow is now a runtime deny`);
+    assert.deepEqual(
+      odd.world.record,
+      [{ callId: 'call_1', decision: 'deny', reason: 'invalid_policy_result' }],
+      `the page: ${label} allow is now a runtime deny`,
+    );
     assert.deepEqual(odd.world.runs, [], label);
   }
 });
 
 test('the record says what the package decided: a deny the policy turns into an allow after returning is recorded as a deny and never runs', async () => {
-  for (const [decision, resultMode] of [['deny', 'tool_result'], ['require_approval', 'tool_result']]) {
-    const { world, step } = setup(() => {
-      const result = { decision, reason: 'no', resultMode };
-      setImmediate(() => {
-        result.decision = 'allow';
-      });
-      return result;
-    }, () => new Promise((resolve) => setTimeout(resolve, 5)));
+  for (const [decision, resultMode] of [
+    ['deny', 'tool_result'],
+    ['require_approval', 'tool_result'],
+  ]) {
+    const { world, step } = setup(
+      () => {
+        const result = { decision, reason: 'no', resultMode };
+        setImmediate(() => {
+          result.decision = 'allow';
+        });
+        return result;
+      },
+      () => new Promise((resolve) => setTimeout(resolve, 5)),
+    );
     const output = await step();
     assert.equal(output.status, decision === 'deny' ? 'denied' : 'approval_required');
     assert.deepEqual(world.record, [{ callId: 'call_1', decision, reason: 'no' }]);
@@ -301,7 +378,11 @@ test("refused arguments are aioc's ToolArgumentsValidationError (an AIOCError, a
     asked++;
     return { decision: 'allow', reason: 'ok' };
   });
-  for (const [args, stage, code] of [['{"to":"bob","cents":500', 'json', 'invalid_json'], ['{"to":"bob","cents":"500"}', 'schema', 'schema_error'], ['{"to":"bob","to":"eve","cents":5}', 'json', 'duplicate_key']]) {
+  for (const [args, stage, code] of [
+    ['{"to":"bob","cents":500', 'json', 'invalid_json'],
+    ['{"to":"bob","cents":"500"}', 'schema', 'schema_error'],
+    ['{"to":"bob","to":"eve","cents":5}', 'json', 'duplicate_key'],
+  ]) {
     await assert.rejects(step({ arguments: args }), (error) => {
       assert.ok(error instanceof ToolCallError && error instanceof AIOCError, 'an AIOCError');
       assert.equal(error.name, 'ToolArgumentsValidationError');
@@ -360,11 +441,17 @@ test("the page's diff is the step above: its decisive added lines, and 0.2.8's l
   // The execution condition is 0.2.8's, unchanged: a context line of the diff.
   assert.ok(DIFF.split('\n').includes('   if (policyResult.decision !== "allow") {'));
   // The error class comes right after ToolCallError, which it extends.
-  assert.match(DIFF, /^ export class ToolCallError extends AIOCError \{\}\n \n\+\/\*\*\n(?:\+ \*.*\n)+\+export class ToolArgumentsValidationError extends ToolCallError \{$/m);
+  assert.match(
+    DIFF,
+    /^ export class ToolCallError extends AIOCError \{\}\n \n\+\/\*\*\n(?:\+ \*.*\n)+\+export class ToolArgumentsValidationError extends ToolCallError \{$/m,
+  );
   // The package's types the error uses exist.
   const declarations = fs.readFileSync(path.join(__dirname, '..', '..', 'lib', 'errors.d.ts'), 'utf8');
   assert.match(declarations, /export type ToolArgumentsErrorCode\b/);
-  assert.match(declarations, /export declare class ToolArgumentsValidationError extends Error \{\n(?:.*\n)*?\s+readonly stage: 'json' \| 'schema' \| 'snapshot';/);
+  assert.match(
+    declarations,
+    /export declare class ToolArgumentsValidationError extends Error \{\n(?:.*\n)*?\s+readonly stage: 'json' \| 'schema' \| 'snapshot';/,
+  );
   // The names the package shares with aioc are listed, and reached through the namespace only.
   for (const name of ['executeToolCall', 'ToolPolicyInput', 'SuspendedToolProposal', 'PolicyDecision', 'ToolArgumentsValidationError']) {
     assert.ok(PAGE.includes(`\`${name}\``), `the page names ${name}`);

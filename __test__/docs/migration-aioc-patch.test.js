@@ -76,11 +76,17 @@ function parsePatch(text) {
   return files;
 }
 
-test('the page\'s diff blocks are one well-formed patch per file (errors.ts, suspended-proposals.ts, run.ts), headers against v0.2.8 included', () => {
+test("the page's diff blocks are one well-formed patch per file (errors.ts, suspended-proposals.ts, run.ts), headers against v0.2.8 included", () => {
   const blocks = diffBlocks();
   assert.equal(blocks.length, FILES.length, 'one diff block per file, and no other diff block on the page');
   blocks.forEach((block, index) => {
-    assert.match(block, new RegExp(`^diff --git a/${FILES[index]} b/${FILES[index]}\\nindex [0-9a-f]{7,}\\.\\.[0-9a-f]{7,} 100644\\n--- a/${FILES[index]}\\n\\+\\+\\+ b/${FILES[index]}\\n@@ `), `block ${index + 1} is the patch of ${FILES[index]}`);
+    assert.match(
+      block,
+      new RegExp(
+        `^diff --git a/${FILES[index]} b/${FILES[index]}\\nindex [0-9a-f]{7,}\\.\\.[0-9a-f]{7,} 100644\\n--- a/${FILES[index]}\\n\\+\\+\\+ b/${FILES[index]}\\n@@ `,
+      ),
+      `block ${index + 1} is the patch of ${FILES[index]}`,
+    );
   });
   const files = parsePatch(blocks.join(''));
   assert.deepEqual(Object.keys(files), FILES);
@@ -98,7 +104,7 @@ test("the page's one-line command extracts exactly the diff blocks", (t) => {
   assert.equal(sed.stdout, diffBlocks().join(''));
 });
 
-test('the table of changed lines is the patch\'s own count, and the patch uses the package through one namespace import', () => {
+test("the table of changed lines is the patch's own count, and the patch uses the package through one namespace import", () => {
   const files = parsePatch(diffBlocks().join(''));
   const section = PAGE.slice(PAGE.indexOf('### Changed lines'));
   for (const file of FILES) {
@@ -117,7 +123,13 @@ test('the table of changed lines is the patch\'s own count, and the patch uses t
   const pkg = require('../..');
   const values = new Set(exportedNames('index.d.ts', { valuesOnly: true }));
   const types = new Set(exportedNames('index.d.ts').filter((name) => !values.has(name)));
-  const used = new Set([...diffBlocks().join('').matchAll(/^\+.*$/gm)].flatMap((m) => [...m[0].matchAll(/\bsnapshots\.(\w+)/g)].map((n) => n[1])));
+  const used = new Set(
+    [
+      ...diffBlocks()
+        .join('')
+        .matchAll(/^\+.*$/gm),
+    ].flatMap((m) => [...m[0].matchAll(/\bsnapshots\.(\w+)/g)].map((n) => n[1])),
+  );
   assert.ok(used.size >= 6, [...used].join(', '));
   for (const name of used) {
     const isType = types.has(name);
@@ -167,43 +179,53 @@ function cleanEnv() {
   return env;
 }
 
-test("with TAS_AIOC_DIR (an aioc 0.2.8 checkout): git apply of the page's blocks, then aioc's npm run test:ci passes with all its assertions", { timeout: 15 * 60 * 1000 }, (t) => {
-  const dir = process.env.TAS_AIOC_DIR;
-  if (!dir) {
-    t.skip('aioc not found: set TAS_AIOC_DIR to an aioc v0.2.8 checkout with npm install done (git clone https://github.com/axiastudio/aioc && git -C aioc checkout v0.2.8 && npm --prefix aioc install); never required, not even under TAS_REQUIRE_SERVICES=1');
-    return;
-  }
-  // A directory that is set is used as given: not an aioc 0.2.8 checkout fails the test.
-  const { reason } = aiocCheckout(dir);
-  assert.equal(reason, undefined, `TAS_AIOC_DIR: ${reason}`);
-  const copy = copyCheckout(dir);
-  t.after(() => fs.rmSync(copy, { recursive: true, force: true }));
-  t.diagnostic(`aioc copy: ${copy}`);
+test(
+  "with TAS_AIOC_DIR (an aioc 0.2.8 checkout): git apply of the page's blocks, then aioc's npm run test:ci passes with all its assertions",
+  { timeout: 15 * 60 * 1000 },
+  (t) => {
+    const dir = process.env.TAS_AIOC_DIR;
+    if (!dir) {
+      t.skip(
+        'aioc not found: set TAS_AIOC_DIR to an aioc v0.2.8 checkout with npm install done (git clone https://github.com/axiastudio/aioc && git -C aioc checkout v0.2.8 && npm --prefix aioc install); never required, not even under TAS_REQUIRE_SERVICES=1',
+      );
+      return;
+    }
+    // A directory that is set is used as given: not an aioc 0.2.8 checkout fails the test.
+    const { reason } = aiocCheckout(dir);
+    assert.equal(reason, undefined, `TAS_AIOC_DIR: ${reason}`);
+    const copy = copyCheckout(dir);
+    t.after(() => fs.rmSync(copy, { recursive: true, force: true }));
+    t.diagnostic(`aioc copy: ${copy}`);
 
-  const patchFile = path.join(copy, 'tool-argument-snapshot.patch');
-  fs.writeFileSync(patchFile, diffBlocks().join(''));
-  const apply = spawnSync('git', ['apply', '--verbose', patchFile], { cwd: copy, encoding: 'utf8' });
-  assert.equal(apply.status, 0, `git apply failed:\n${apply.stderr}${apply.error ? apply.error.message : ''}`);
-  fs.rmSync(patchFile);
+    const patchFile = path.join(copy, 'tool-argument-snapshot.patch');
+    fs.writeFileSync(patchFile, diffBlocks().join(''));
+    const apply = spawnSync('git', ['apply', '--verbose', patchFile], { cwd: copy, encoding: 'utf8' });
+    assert.equal(apply.status, 0, `git apply failed:\n${apply.stderr}${apply.error ? apply.error.message : ''}`);
+    fs.rmSync(patchFile);
 
-  const ci = spawnSync('npm', ['run', 'test:ci'], { cwd: copy, env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const output = `${ci.stdout}\n${ci.stderr}`;
-  assert.equal(ci.status, 0, `aioc's npm run test:ci failed:\n${output.slice(-4000)}`);
-  for (const line of ['Unit tests passed.', 'Integration tests passed.', 'Regression tests passed.']) assert.ok(output.includes(line), `${line}\n${output.slice(-2000)}`);
+    const ci = spawnSync('npm', ['run', 'test:ci'], { cwd: copy, env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const output = `${ci.stdout}\n${ci.stderr}`;
+    assert.equal(ci.status, 0, `aioc's npm run test:ci failed:\n${output.slice(-4000)}`);
+    for (const line of ['Unit tests passed.', 'Integration tests passed.', 'Regression tests passed.'])
+      assert.ok(output.includes(line), `${line}\n${output.slice(-2000)}`);
 
-  // The suites again, counting node:assert calls: a patch that made a suite stop early would pass above.
-  const counter = path.join(copy, 'count-assertions.cjs');
-  fs.writeFileSync(counter, [
-    "const strict = require('node:assert/strict');",
-    'let n = 0;',
-    "for (const name of Object.keys(strict)) { const f = strict[name]; if (typeof f !== 'function' || /^[A-Z]/.test(name) || name === 'strict') continue; strict[name] = function (...a) { n++; return f.apply(this, a); }; }",
-    "process.on('exit', () => process.stderr.write(`ASSERTIONS ${n}\\n`));",
-  ].join('\n'));
-  for (const [suite, expected] of Object.entries(AIOC_ASSERTIONS)) {
-    const run = spawnSync(process.execPath, ['-r', counter, path.join('dist', 'tests', suite, 'index.js')], { cwd: copy, encoding: 'utf8' });
-    assert.equal(run.status, 0, `${suite}: ${run.stderr}`);
-    const counted = /ASSERTIONS (\d+)/.exec(run.stderr);
-    assert.ok(counted, run.stderr);
-    assert.equal(Number(counted[1]), expected, `aioc's ${suite} suite makes ${expected} assertions`);
-  }
-});
+    // The suites again, counting node:assert calls: a patch that made a suite stop early would pass above.
+    const counter = path.join(copy, 'count-assertions.cjs');
+    fs.writeFileSync(
+      counter,
+      [
+        "const strict = require('node:assert/strict');",
+        'let n = 0;',
+        "for (const name of Object.keys(strict)) { const f = strict[name]; if (typeof f !== 'function' || /^[A-Z]/.test(name) || name === 'strict') continue; strict[name] = function (...a) { n++; return f.apply(this, a); }; }",
+        "process.on('exit', () => process.stderr.write(`ASSERTIONS ${n}\\n`));",
+      ].join('\n'),
+    );
+    for (const [suite, expected] of Object.entries(AIOC_ASSERTIONS)) {
+      const run = spawnSync(process.execPath, ['-r', counter, path.join('dist', 'tests', suite, 'index.js')], { cwd: copy, encoding: 'utf8' });
+      assert.equal(run.status, 0, `${suite}: ${run.stderr}`);
+      const counted = /ASSERTIONS (\d+)/.exec(run.stderr);
+      assert.ok(counted, run.stderr);
+      assert.equal(Number(counted[1]), expected, `aioc's ${suite} suite makes ${expected} assertions`);
+    }
+  },
+);

@@ -62,8 +62,10 @@ describe('zod .default(obj) shared by two fields', () => {
   test('zod 3.25 runs the inner schema over the default: z.object copies, z.any() does not', () => {
     const { z } = require('zod3');
     const limits = { max: 5 };
-    assert.equal(outcome(z.object({ read: z.object({ max: z.number() }).default(limits), write: z.object({ max: z.number() }).default(limits) })),
-      '{"read":{"max":5},"write":{"max":5}}');
+    assert.equal(
+      outcome(z.object({ read: z.object({ max: z.number() }).default(limits), write: z.object({ max: z.number() }).default(limits) })),
+      '{"read":{"max":5},"write":{"max":5}}',
+    );
     assert.equal(outcome(z.object({ read: z.any().default(limits), write: z.any().default(limits) })), 'snapshot/repeated_reference at /write');
   });
 
@@ -78,10 +80,20 @@ describe('zod .default(obj) shared by two fields', () => {
 
 describe('a transform that leaves { limit: undefined }', () => {
   test('a field-level .optional().transform() leaves an absent key absent in zod 4.6 and zod 3.25, but sets it to undefined in the zod/v4 of zod 3.25', () => {
-    const results = ZODS.map(([, { z }]) => outcome(z.object({ query: z.string(), limit: z.string().optional().transform((v) => (v === undefined ? v : Number(v))) }), '{"query":"x"}'));
+    const results = ZODS.map(([, { z }]) =>
+      outcome(
+        z.object({
+          query: z.string(),
+          limit: z
+            .string()
+            .optional()
+            .transform((v) => (v === undefined ? v : Number(v))),
+        }),
+        '{"query":"x"}',
+      ),
+    );
     assert.deepEqual(results, ['{"query":"x"}', 'snapshot/unsupported_type at /limit', '{"query":"x"}']);
   });
-
 
   for (const [label, zod] of ZODS) {
     test(`${label}: is refused at stage snapshot with unsupported_type; omitting the key or a default fixes it`, () => {

@@ -43,7 +43,9 @@ test("docs/api.md's PolicyDecision gives require_approval a proposal, as the dec
   const from = dts.indexOf('export type PolicyDecision<');
   const declared = dts.slice(from, dts.indexOf('});', from));
   assert.match(declared, /readonly proposal: SuspendedToolProposal<T>/, 'lib/run/index.d.ts requires the proposal');
-  const line = read('docs/api.md').split('\n').find((l) => l.startsWith('type PolicyDecision<'));
+  const line = read('docs/api.md')
+    .split('\n')
+    .find((l) => l.startsWith('type PolicyDecision<'));
   assert.ok(line, 'api.md shows PolicyDecision');
   assert.ok(!/proposal\?/.test(line), `api.md shows an optional proposal: ${line}`);
   assert.match(line, /'require_approval'[^|]*proposal: SuspendedToolProposal<T>/);
@@ -52,16 +54,33 @@ test("docs/api.md's PolicyDecision gives require_approval a proposal, as the dec
 test('every TypeScript block of the docs is erasable: Node strips its types without a transform (no parameter properties, enums or namespaces)', (t) => {
   // Node's type stripping refuses syntax that needs a transform; the strip runs in a child
   // process per block under a Node line that has it (Node 20 does not: skipped there).
-  const node = [process.execPath, path.join(__dirname, '..', '..', '.tmp', 'node-lines', '26', 'bin', 'node')]
-    .find((bin) => fs.existsSync(bin) && spawnSync(bin, ['-e', "require('node:module').stripTypeScriptTypes('let a: number = 1')"]).status === 0);
-  if (node === undefined) { t.skip('no Node line with module.stripTypeScriptTypes here (Node >= 22.13; npm run fetch-node)'); return; }
-  const pages = ['README.md', ...fs.readdirSync(path.join(__dirname, '..', '..', 'docs'), { recursive: true }).filter((f) => f.endsWith('.md')).map((f) => path.join('docs', f))];
+  const node = [process.execPath, path.join(__dirname, '..', '..', '.tmp', 'node-lines', '26', 'bin', 'node')].find(
+    (bin) => fs.existsSync(bin) && spawnSync(bin, ['-e', "require('node:module').stripTypeScriptTypes('let a: number = 1')"]).status === 0,
+  );
+  if (node === undefined) {
+    t.skip('no Node line with module.stripTypeScriptTypes here (Node >= 22.13; npm run fetch-node)');
+    return;
+  }
+  const pages = [
+    'README.md',
+    ...fs
+      .readdirSync(path.join(__dirname, '..', '..', 'docs'), { recursive: true })
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => path.join('docs', f)),
+  ];
   let blocks = 0;
   for (const page of pages) {
     for (const match of read(page).matchAll(/(<!-- declarations -->\s*)?```ts\n([\s\S]*?)```/g)) {
       if (match[1] !== undefined) continue; // declarations, checked against index.d.ts instead
       blocks++;
-      const run = spawnSync(node, ['-e', "const m=require('node:module');let s='';process.stdin.on('data',(d)=>s+=d).on('end',()=>{try{m.stripTypeScriptTypes(s)}catch(e){process.stdout.write(String(e.code));process.exit(1)}})"], { input: match[2], encoding: 'utf8' });
+      const run = spawnSync(
+        node,
+        [
+          '-e',
+          "const m=require('node:module');let s='';process.stdin.on('data',(d)=>s+=d).on('end',()=>{try{m.stripTypeScriptTypes(s)}catch(e){process.stdout.write(String(e.code));process.exit(1)}})",
+        ],
+        { input: match[2], encoding: 'utf8' },
+      );
       assert.equal(run.status, 0, `a TypeScript block of ${page} needs a transform (${run.stdout})`);
     }
   }
@@ -75,7 +94,10 @@ test("README's Documentation section names every command of bin/commands/, and c
   const next = readme.indexOf('\n## ', start + 1);
   const section = readme.slice(start, next === -1 ? undefined : next);
   const dir = path.join(__dirname, '..', '..', 'bin', 'commands');
-  const commands = fs.readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => require(path.join(dir, f)).name);
+  const commands = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => require(path.join(dir, f)).name);
   assert.ok(commands.length >= 9, `the commands: ${commands.join(', ')}`);
   for (const name of commands) assert.ok(section.includes(`\`${name}\``) || section.includes(`\`${name} `), `README's docs list does not name \`${name}\``);
   // cedar's subcommands, as its usage lines print them.

@@ -135,7 +135,10 @@ test('concurrent attempts on one single-use grant execute once (executeToolCall 
   const { calls, handler } = recorder();
   // Every attempt is evaluated (and allowed) before any of them executes.
   const decisions = await Promise.all([1, 2, 3, 4].map(() => evaluateToolCall({ prepared: prepare(raw), policy: grants.policy() })));
-  assert.deepEqual(decisions.map((d) => d.decision), ['allow', 'allow', 'allow', 'allow']);
+  assert.deepEqual(
+    decisions.map((d) => d.decision),
+    ['allow', 'allow', 'allow', 'allow'],
+  );
   const settled = await Promise.allSettled(decisions.map((d) => executeToolCall(d, handler, { grants })));
   assert.equal(settled.filter((s) => s.status === 'fulfilled').length, 1);
   for (const s of settled.filter((x) => x.status === 'rejected')) {
@@ -291,7 +294,13 @@ test('options and grant options are read as own data properties only', async () 
   const proposal = await proposalFor(grants, '{"amount":500,"to":"bob"}');
   let getterRan = false;
   const options = {};
-  Object.defineProperty(options, 'uses', { enumerable: true, get() { getterRan = true; return 5; } });
+  Object.defineProperty(options, 'uses', {
+    enumerable: true,
+    get() {
+      getterRan = true;
+      return 5;
+    },
+  });
   const record = await grants.grant(proposal, options);
   assert.equal(getterRan, false);
   assert.equal(record.uses, 1, 'inherited and accessor uses do not count');
@@ -438,7 +447,10 @@ test('a grant is spent even when executeToolCall or authorizeToolCall is called 
   const a = await pkg.evaluateToolCall({ prepared: prepare(), policy });
   const b = await pkg.evaluateToolCall({ prepared: prepare(), policy });
   await pkg.executeToolCall(a, () => runs++);
-  await assert.rejects(pkg.executeToolCall(b, () => runs++), (error) => error.code === 'grant_unavailable');
+  await assert.rejects(
+    pkg.executeToolCall(b, () => runs++),
+    (error) => error.code === 'grant_unavailable',
+  );
   assert.equal(runs, 2, 'two allows of one grant, no grants option: one execution');
 
   await grants.grant(prepare());
@@ -459,7 +471,10 @@ test("passing another grants object does not skip spending the issuing object's 
   const b = await pkg.evaluateToolCall({ prepared: prepare(), policy });
   let runs = 0;
   await pkg.executeToolCall(a, () => runs++, { grants: other });
-  await assert.rejects(pkg.executeToolCall(b, () => runs++, { grants: other }), (error) => error.code === 'grant_unavailable');
+  await assert.rejects(
+    pkg.executeToolCall(b, () => runs++, { grants: other }),
+    (error) => error.code === 'grant_unavailable',
+  );
   assert.equal(runs, 1);
 });
 
@@ -495,7 +510,10 @@ test('a kept record whose nonce was changed is a record that does not verify (Sn
     const grants = await keptWithTamperedNonce(store);
     // Before: a TypeError (ERR_INVALID_ARG_TYPE), which every adapter's pending rethrew,
     // so one edited record stopped the whole review listing.
-    await assert.rejects(grants.keptProposal({ runId: 'thread-1', toolCallId: 'call_1' }), (error) => isSnapshotDomainError(error) && error.code === 'not_a_snapshot');
+    await assert.rejects(
+      grants.keptProposal({ runId: 'thread-1', toolCallId: 'call_1' }),
+      (error) => isSnapshotDomainError(error) && error.code === 'not_a_snapshot',
+    );
     const page = await grants.listProposals();
     assert.equal(page.proposals.length, 1);
     assert.equal(isSnapshotDomainError(page.proposals[0].error), true);
@@ -506,7 +524,7 @@ test('a kept record whose nonce was changed is a record that does not verify (Sn
   }
 });
 
-test('listProposals: a custom store\'s cursor that is not a well-formed string is refused (it was handed on, and the next page\'s listProposals then refused it as input)', async () => {
+test("listProposals: a custom store's cursor that is not a well-formed string is refused (it was handed on, and the next page's listProposals then refused it as input)", async () => {
   const { createMemoryStore } = require('../../lib/stores/memory');
   const memory = createMemoryStore();
   const store = {};

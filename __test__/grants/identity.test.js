@@ -13,9 +13,7 @@ const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..', '..');
 const pkg = require('../..');
-const {
-  createApprovalGrants, prepareToolCall, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS,
-} = pkg;
+const { createApprovalGrants, prepareToolCall, evaluateToolCall, executeToolCall, authorizeToolCall, RUNTIME_REASONS } = pkg;
 
 const AGENT = 'payments';
 const TOOL = 'pay';
@@ -62,7 +60,9 @@ describe('two copies of the package in one process (finding 1)', () => {
         const decision = await api.evaluateToolCall({ prepared: prepare(api, '{"amount":5}'), policy: grants.policy() });
         if (decision.decision !== 'allow') continue;
         try {
-          await api.executeToolCall(decision, () => { ran++; });
+          await api.executeToolCall(decision, () => {
+            ran++;
+          });
         } catch (error) {
           assert.equal(error.code, 'grant_unavailable');
         }
@@ -77,7 +77,14 @@ describe('two copies of the package in one process (finding 1)', () => {
     await approve(grants, '{"amount":7}');
     let ran = 0;
     for (let i = 0; i < 5; i++) {
-      const outcome = await copy.authorizeToolCall({ prepared: prepare(copy, '{"amount":7}'), policy: grants.policy(), grants: other, execute: () => { ran++; } });
+      const outcome = await copy.authorizeToolCall({
+        prepared: prepare(copy, '{"amount":7}'),
+        policy: grants.policy(),
+        grants: other,
+        execute: () => {
+          ran++;
+        },
+      });
       assert.ok(['allow', 'require_approval'].includes(outcome.decision), outcome.reason);
     }
     assert.equal(ran, 1);
@@ -96,10 +103,22 @@ describe('two copies of the package in one process (finding 1)', () => {
 describe('no copy or decoration replays a grant (finding 3)', () => {
   const decorations = [
     ['spread and decorated', (grantPolicy) => async (input) => ({ ...(await grantPolicy(input)), audited: true })],
-    ['copied field by field', (grantPolicy) => async (input) => { const r = await grantPolicy(input); return { decision: r.decision, reason: r.reason }; }],
+    [
+      'copied field by field',
+      (grantPolicy) => async (input) => {
+        const r = await grantPolicy(input);
+        return { decision: r.decision, reason: r.reason };
+      },
+    ],
     ['wrapped in a new object with a prototype', (grantPolicy) => async (input) => Object.assign(Object.create({ kind: 'wrapped' }), await grantPolicy(input))],
     ['JSON round trip', (grantPolicy) => async (input) => JSON.parse(JSON.stringify(await grantPolicy(input)))],
-    ['the helper called twice', (grantPolicy) => async (input) => { await grantPolicy(input); return grantPolicy(input); }],
+    [
+      'the helper called twice',
+      (grantPolicy) => async (input) => {
+        await grantPolicy(input);
+        return grantPolicy(input);
+      },
+    ],
   ];
   for (const [label, decorate] of decorations) {
     test(`${label}: a single-use grant executes once in 5 attempts (authorizeToolCall and the three steps)`, async () => {
@@ -110,10 +129,19 @@ describe('no copy or decoration replays a grant (finding 3)', () => {
         let ran = 0;
         for (let i = 0; i < 5; i++) {
           if (steps === 'authorize') {
-            await authorizeToolCall({ prepared: prepare(pkg, '{"amount":5}'), policy, execute: () => { ran++; } });
+            await authorizeToolCall({
+              prepared: prepare(pkg, '{"amount":5}'),
+              policy,
+              execute: () => {
+                ran++;
+              },
+            });
           } else {
             const decision = await evaluateToolCall({ prepared: prepare(pkg, '{"amount":5}'), policy });
-            if (decision.decision === 'allow') await executeToolCall(decision, () => { ran++; }).catch((e) => assert.equal(e.code, 'grant_unavailable'));
+            if (decision.decision === 'allow')
+              await executeToolCall(decision, () => {
+                ran++;
+              }).catch((e) => assert.equal(e.code, 'grant_unavailable'));
           }
         }
         assert.equal(ran, 1, `${label} (${steps})`);
@@ -124,7 +152,12 @@ describe('no copy or decoration replays a grant (finding 3)', () => {
   test('an allow from a policy that never consulted the grants spends nothing', async () => {
     const grants = createApprovalGrants();
     const proposal = await approve(grants, '{"amount":5}');
-    const outcome = await authorizeToolCall({ prepared: prepare(pkg, '{"amount":5}'), policy: () => ({ decision: 'allow', reason: 'open' }), grants, execute: () => 'ran' });
+    const outcome = await authorizeToolCall({
+      prepared: prepare(pkg, '{"amount":5}'),
+      policy: () => ({ decision: 'allow', reason: 'open' }),
+      grants,
+      execute: () => 'ran',
+    });
     assert.equal(outcome.result, 'ran');
     assert.equal(await grants.has(proposal), true);
   });
@@ -143,7 +176,13 @@ describe('no copy or decoration replays a grant (finding 3)', () => {
     const proposal = await approve(grants, '{"amount":5}');
     const grantPolicy = grants.policy();
     let stashed;
-    const decision = await evaluateToolCall({ prepared: prepare(pkg, '{"amount":5}'), policy: (input) => { stashed = input; return { decision: 'allow', reason: 'own' }; } });
+    const decision = await evaluateToolCall({
+      prepared: prepare(pkg, '{"amount":5}'),
+      policy: (input) => {
+        stashed = input;
+        return { decision: 'allow', reason: 'own' };
+      },
+    });
     const late = await grantPolicy(stashed);
     assert.equal(late.decision, 'require_approval', 'a closed evaluation gets the fallback');
     await executeToolCall(decision, () => 'ran', { grants });
@@ -188,7 +227,10 @@ describe('nothing forged, nothing bypassed (finding 4, item 5)', () => {
     assert.equal('executionView' in prepared, false);
     assert.deepEqual(prepared.policyView(), { amount: 5 });
     const decision = await evaluateToolCall({ prepared, policy: () => ({ decision: 'deny', reason: 'no' }) });
-    await assert.rejects(executeToolCall(decision, () => 'ran'), (error) => error.code === 'not_allowed');
+    await assert.rejects(
+      executeToolCall(decision, () => 'ran'),
+      (error) => error.code === 'not_allowed',
+    );
   });
 });
 
@@ -198,7 +240,10 @@ describe('grants entry points refuse a Proxy unread (finding 6, item 7)', () => 
     const hits = [];
     const handler = {};
     for (const trap of ['get', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf', 'defineProperty', 'set', 'apply']) {
-      handler[trap] = (...args) => { hits.push(trap); return Reflect[trap](...args); };
+      handler[trap] = (...args) => {
+        hits.push(trap);
+        return Reflect[trap](...args);
+      };
     }
     return { proxy: new Proxy(target, handler), hits };
   }
@@ -211,10 +256,16 @@ describe('grants entry points refuse a Proxy unread (finding 6, item 7)', () => 
       ['a key', (p) => ({ keys: [p] })],
       ['options.now', (p) => ({ now: p })],
     ]) {
-      const target = label === 'options.keys' ? [{ id: 'k', secret: 'x'.repeat(32) }]
-        : label === 'a key' ? { id: 'k', secret: 'x'.repeat(32) }
-          : label === 'options.now' ? () => 0
-            : label === 'options.store' ? { put() {}, has() {}, take() {} } : {};
+      const target =
+        label === 'options.keys'
+          ? [{ id: 'k', secret: 'x'.repeat(32) }]
+          : label === 'a key'
+            ? { id: 'k', secret: 'x'.repeat(32) }
+            : label === 'options.now'
+              ? () => 0
+              : label === 'options.store'
+                ? { put() {}, has() {}, take() {} }
+                : {};
       const { proxy, hits } = counted(target);
       assert.throws(() => createApprovalGrants(build(proxy)), TypeError, label);
       assert.deepEqual(hits, [], `${label}: no trap ran`);
@@ -252,9 +303,16 @@ describe('grants entry points refuse a Proxy unread (finding 6, item 7)', () => 
 
 describe('grant_store_unavailable (item 1: faults)', () => {
   const failing = (how) => ({
-    put() { return true; },
-    has() { if (how === 'throw') throw new Error('store down'); return Promise.reject(new Error('store down')); },
-    take() { throw new Error('store down'); },
+    put() {
+      return true;
+    },
+    has() {
+      if (how === 'throw') throw new Error('store down');
+      return Promise.reject(new Error('store down'));
+    },
+    take() {
+      throw new Error('store down');
+    },
   });
   for (const how of ['throw', 'reject']) {
     test(`a store whose has() ${how}s while the policy looks: deny, decidedBy runtime, grant_store_unavailable; nothing runs`, async () => {
@@ -262,8 +320,17 @@ describe('grant_store_unavailable (item 1: faults)', () => {
       const grants = createApprovalGrants({ store: failing(how) });
       let ran = 0;
       // Even a policy that catches the helper's answer and allows is overruled.
-      const policy = async (input) => { await grants.policy()(input); return { decision: 'allow', reason: 'anyway' }; };
-      const outcome = await authorizeToolCall({ prepared: prepare(pkg, '{"amount":5}'), policy, execute: () => { ran++; } });
+      const policy = async (input) => {
+        await grants.policy()(input);
+        return { decision: 'allow', reason: 'anyway' };
+      };
+      const outcome = await authorizeToolCall({
+        prepared: prepare(pkg, '{"amount":5}'),
+        policy,
+        execute: () => {
+          ran++;
+        },
+      });
       assert.deepEqual([outcome.decision, outcome.decidedBy, outcome.reason], ['deny', 'runtime', 'grant_store_unavailable']);
       const decision = await evaluateToolCall({ prepared: prepare(pkg, '{"amount":5}'), policy: grants.policy() });
       assert.deepEqual([decision.decision, decision.decidedBy, decision.reason], ['deny', 'runtime', 'grant_store_unavailable']);
@@ -276,10 +343,27 @@ describe('grant_store_unavailable (item 1: faults)', () => {
     const memory = createApprovalGrants();
     const proposal = await approve(memory, '{"amount":5}');
     let live = true;
-    const store = { put() { return true; }, has() { return live; }, take() { live = false; throw new Error('store down'); } };
+    const store = {
+      put() {
+        return true;
+      },
+      has() {
+        return live;
+      },
+      take() {
+        live = false;
+        throw new Error('store down');
+      },
+    };
     const grants = createApprovalGrants({ store });
     let ran = 0;
-    const outcome = await authorizeToolCall({ prepared: prepare(pkg, proposal.argsCanonicalJson), policy: grants.policy(), execute: () => { ran++; } });
+    const outcome = await authorizeToolCall({
+      prepared: prepare(pkg, proposal.argsCanonicalJson),
+      policy: grants.policy(),
+      execute: () => {
+        ran++;
+      },
+    });
     assert.deepEqual([outcome.decision, outcome.decidedBy, outcome.reason], ['deny', 'runtime', 'grant_unavailable']);
     assert.equal(ran, 0);
   });

@@ -59,7 +59,14 @@ test('a fallback that leaves the asynchronous context (enterWith of another stor
 });
 
 test('a fallback that throws or rejects is a policy_error, as without grants: the grant is not looked up and stays', async () => {
-  for (const fallback of [() => { throw new Error('boom'); }, async () => { throw new Error('boom'); }]) {
+  for (const fallback of [
+    () => {
+      throw new Error('boom');
+    },
+    async () => {
+      throw new Error('boom');
+    },
+  ]) {
     const { grants, calls, live } = await grantedOnce();
     const ran = [];
     const outcome = await attempt(grants.policy(fallback), ran);
@@ -73,16 +80,48 @@ test('a fallback that throws or rejects is a policy_error, as without grants: th
 test('a malformed answer is invalid_policy_result, as without grants; it is read as own data, a getter or a Proxy never runs', async () => {
   let ran = 0;
   const getter = { reason: 'large' };
-  Object.defineProperty(getter, 'decision', { get() { ran++; return 'require_approval'; }, enumerable: true });
+  Object.defineProperty(getter, 'decision', {
+    get() {
+      ran++;
+      return 'require_approval';
+    },
+    enumerable: true,
+  });
   const inherited = Object.create({ decision: 'require_approval', reason: 'large' });
   // Resolving the helper's promise with the answer looks up its `then`, as for any policy
   // that returns a promise (and as before): that lookup is the only one allowed.
-  const proxy = new Proxy({ decision: 'require_approval', reason: 'large' }, { get(target, key) { if (key !== 'then') ran++; }, getOwnPropertyDescriptor() { ran++; }, has() { ran++; } });
-  const answers = [undefined, null, 'require_approval', { decision: 'require_approval' }, { decision: 'require_approval', reason: '' }, { decision: 'maybe', reason: 'x' }, getter, inherited, proxy];
+  const proxy = new Proxy(
+    { decision: 'require_approval', reason: 'large' },
+    {
+      get(target, key) {
+        if (key !== 'then') ran++;
+      },
+      getOwnPropertyDescriptor() {
+        ran++;
+      },
+      has() {
+        ran++;
+      },
+    },
+  );
+  const answers = [
+    undefined,
+    null,
+    'require_approval',
+    { decision: 'require_approval' },
+    { decision: 'require_approval', reason: '' },
+    { decision: 'maybe', reason: 'x' },
+    getter,
+    inherited,
+    proxy,
+  ];
   for (const [index, answer] of answers.entries()) {
     const { grants, calls, live } = await grantedOnce();
     const executed = [];
-    const outcome = await attempt(grants.policy(() => answer), executed);
+    const outcome = await attempt(
+      grants.policy(() => answer),
+      executed,
+    );
     assert.deepEqual([outcome.decision, outcome.decidedBy, outcome.reason], ['deny', 'runtime', 'invalid_policy_result'], `answer ${index}`);
     assert.deepEqual(executed, []);
     assert.deepEqual(calls, { has: 0, take: 0 }, 'no grants lookup for a malformed answer');
@@ -91,13 +130,16 @@ test('a malformed answer is invalid_policy_result, as without grants; it is read
   assert.equal(ran, 0, 'no getter or trap ran');
 });
 
-test('the fallback\'s own require_approval is the answer when no grant is live; its allow and deny come back as they are', async () => {
+test("the fallback's own require_approval is the answer when no grant is live; its allow and deny come back as they are", async () => {
   const grants = createApprovalGrants();
   const asks = { decision: 'require_approval', reason: 'large', note: 'kept' };
   const decision = await evaluateToolCall({ prepared: prepare(), policy: grants.policy(() => asks) });
   assert.equal(decision.decision, 'require_approval');
-  assert.equal(decision.policyResult, asks, 'the fallback\'s own object');
-  for (const answer of [{ decision: 'allow', reason: 'small' }, { decision: 'deny', reason: 'frozen' }]) {
+  assert.equal(decision.policyResult, asks, "the fallback's own object");
+  for (const answer of [
+    { decision: 'allow', reason: 'small' },
+    { decision: 'deny', reason: 'frozen' },
+  ]) {
     const made = await evaluateToolCall({ prepared: prepare(), policy: grants.policy(() => answer) });
     assert.equal(made.policyResult, answer);
   }

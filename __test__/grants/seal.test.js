@@ -8,9 +8,7 @@ const assert = require('node:assert/strict');
 const { createHmac } = require('node:crypto');
 const { canonicalize: jcs } = require('json-canonicalize');
 
-const {
-  createApprovalGrants, prepareToolCall, evaluateToolCall, authorizeToolCall, proposalHash, isApprovalGrantError, ApprovalGrantError,
-} = require('../..');
+const { createApprovalGrants, prepareToolCall, evaluateToolCall, authorizeToolCall, proposalHash, isApprovalGrantError, ApprovalGrantError } = require('../..');
 
 const AGENT = 'payments';
 const TOOL = 'pay';
@@ -31,7 +29,9 @@ async function proposalOf(grants, raw, extra = {}) {
 /** The signature another implementation computes: HMAC-SHA256 over canonicalize(record without signature). */
 function oracleSignature(record, secret) {
   const { signature, ...unsigned } = record;
-  return createHmac('sha256', typeof secret === 'string' ? Buffer.from(secret, 'utf8') : Buffer.from(secret)).update(jcs(unsigned), 'utf8').digest('hex');
+  return createHmac('sha256', typeof secret === 'string' ? Buffer.from(secret, 'utf8') : Buffer.from(secret))
+    .update(jcs(unsigned), 'utf8')
+    .digest('hex');
 }
 
 /** Re-signs a record with a secret (what a holder of the key could do; used to test the other checks). */
@@ -44,7 +44,7 @@ function code(name) {
 }
 
 describe('seal()', () => {
-  test('without a key ring, seal is a TypeError and grant keeps today\'s behaviour', async () => {
+  test("without a key ring, seal is a TypeError and grant keeps today's behaviour", async () => {
     const grants = createApprovalGrants();
     const proposal = await proposalOf(grants, '{"amount":5}');
     assert.throws(() => grants.seal(proposal), TypeError);
@@ -52,7 +52,7 @@ describe('seal()', () => {
     assert.equal(grants.sealing, false);
   });
 
-  test('a sealed proposal is a plain JSON object with exactly the format\'s fields, signed as another implementation signs it', async () => {
+  test("a sealed proposal is a plain JSON object with exactly the format's fields, signed as another implementation signs it", async () => {
     let t = 1_000_000;
     const grants = createApprovalGrants({ keys: [K1, K2], now: () => t });
     const proposal = await proposalOf(grants, '{"to":"bob","amount":5}');
@@ -93,9 +93,19 @@ describe('seal()', () => {
 
   test('key rings are checked: ids non-empty and unique, secrets of at least 32 bytes, strings or bytes', () => {
     for (const keys of [
-      [], [{ id: '', secret: 'x'.repeat(32) }], [{ id: 'a', secret: 'x'.repeat(31) }], [{ id: 'a', secret: new Uint8Array(31) }],
-      [{ id: 'a', secret: 'x'.repeat(32) }, { id: 'a', secret: 'y'.repeat(32) }], [{ id: 'a', secret: 42 }], [{ id: 1, secret: 'x'.repeat(32) }],
-      [{ id: 'a', secret: 'x'.repeat(31) + '\ud800' }], 'k1', {},
+      [],
+      [{ id: '', secret: 'x'.repeat(32) }],
+      [{ id: 'a', secret: 'x'.repeat(31) }],
+      [{ id: 'a', secret: new Uint8Array(31) }],
+      [
+        { id: 'a', secret: 'x'.repeat(32) },
+        { id: 'a', secret: 'y'.repeat(32) },
+      ],
+      [{ id: 'a', secret: 42 }],
+      [{ id: 1, secret: 'x'.repeat(32) }],
+      [{ id: 'a', secret: 'x'.repeat(31) + '\ud800' }],
+      'k1',
+      {},
     ]) {
       assert.throws(() => createApprovalGrants({ keys }), TypeError, JSON.stringify(keys));
     }
@@ -107,7 +117,12 @@ describe('seal()', () => {
 describe('grant() with a key ring accepts only a sealed proposal that verifies, is live and was never granted', () => {
   async function setup(extra = {}) {
     let t = 5_000;
-    const clock = { now: () => t, advance: (ms) => { t += ms; } };
+    const clock = {
+      now: () => t,
+      advance: (ms) => {
+        t += ms;
+      },
+    };
     const grants = createApprovalGrants({ keys: [K1, K2], now: clock.now, ...extra });
     const proposal = await proposalOf(grants, '{"to":"bob","amount":5}');
     return { grants, proposal, clock };
@@ -119,7 +134,14 @@ describe('grant() with a key ring accepts only a sealed proposal that verifies, 
     const record = await grants.grant(JSON.parse(JSON.stringify(sealed)));
     assert.equal(record.proposalHash, proposal.proposalHash);
     let ran = 0;
-    for (let i = 0; i < 3; i++) await authorizeToolCall({ prepared: prepared('{"amount":5,"to":"bob"}'), policy: grants.policy(), execute: () => { ran++; } });
+    for (let i = 0; i < 3; i++)
+      await authorizeToolCall({
+        prepared: prepared('{"amount":5,"to":"bob"}'),
+        policy: grants.policy(),
+        execute: () => {
+          ran++;
+        },
+      });
     assert.equal(ran, 1);
   });
 
@@ -128,7 +150,19 @@ describe('grant() with a key ring accepts only a sealed proposal that verifies, 
     const sealed = grants.seal(proposal);
     await assert.rejects(grants.grant(proposal), code('not_sealed'));
     await assert.rejects(grants.grant(prepared('{"amount":5,"to":"bob"}').snapshot), code('not_sealed'));
-    for (const [field, value] of [['v', 2], ['v', '1'], ['nonce', 'short'], ['nonce', 'A'.repeat(32)], ['keyId', ''], ['expiresAt', '1'], ['expiresAt', Infinity], ['scope', 1], ['signature', 7], ['proposalHash', 'X'.repeat(64)], ['agentName', '\ud800']]) {
+    for (const [field, value] of [
+      ['v', 2],
+      ['v', '1'],
+      ['nonce', 'short'],
+      ['nonce', 'A'.repeat(32)],
+      ['keyId', ''],
+      ['expiresAt', '1'],
+      ['expiresAt', Infinity],
+      ['scope', 1],
+      ['signature', 7],
+      ['proposalHash', 'X'.repeat(64)],
+      ['agentName', '\ud800'],
+    ]) {
       await assert.rejects(grants.grant({ ...sealed, [field]: value }), code('not_sealed'), `${field}: ${String(value)}`);
     }
     const { signature, ...unsigned } = sealed;
@@ -142,7 +176,10 @@ describe('grant() with a key ring accepts only a sealed proposal that verifies, 
     const sealed = grants.seal(proposal, { scope: 'user:alice' });
     const json = '{"amount":5000000,"to":"bob"}';
     const cases = {
-      'other arguments (hash recomputed)': { argsCanonicalJson: json, proposalHash: proposalHash({ agentName: AGENT, toolName: TOOL, argsCanonicalJson: json }) },
+      'other arguments (hash recomputed)': {
+        argsCanonicalJson: json,
+        proposalHash: proposalHash({ agentName: AGENT, toolName: TOOL, argsCanonicalJson: json }),
+      },
       'another agent': { agentName: 'other', proposalHash: proposalHash({ agentName: 'other', toolName: TOOL, argsCanonicalJson: sealed.argsCanonicalJson }) },
       'another tool': { toolName: 'refund', proposalHash: proposalHash({ agentName: AGENT, toolName: 'refund', argsCanonicalJson: sealed.argsCanonicalJson }) },
       'another scope': { scope: 'user:mallory' },
@@ -202,7 +239,14 @@ describe('grant() with a key ring accepts only a sealed proposal that verifies, 
     await assert.rejects(grants.grant(JSON.parse(JSON.stringify(sealed))), code('seal_used'));
     // Two uses come from grant options, never from granting a seal twice.
     let ran = 0;
-    for (let i = 0; i < 3; i++) await authorizeToolCall({ prepared: prepared('{"amount":5,"to":"bob"}'), policy: grants.policy(), execute: () => { ran++; } });
+    for (let i = 0; i < 3; i++)
+      await authorizeToolCall({
+        prepared: prepared('{"amount":5,"to":"bob"}'),
+        policy: grants.policy(),
+        execute: () => {
+          ran++;
+        },
+      });
     assert.equal(ran, 1);
   });
 
@@ -221,10 +265,13 @@ describe('scopes (item 3)', () => {
     const grants = createApprovalGrants({ keys: [K1] });
     const proposal = await proposalOf(grants, '{"amount":5}');
     await grants.grant(grants.seal(proposal, { scope: 'user:alice' }));
-    const attempt = (grantScope) => authorizeToolCall({
-      prepared: prepared('{"amount":5}'), policy: grants.policy(), execute: () => 'ran',
-      ...(grantScope === undefined ? {} : { policyContext: { grantScope } }),
-    });
+    const attempt = (grantScope) =>
+      authorizeToolCall({
+        prepared: prepared('{"amount":5}'),
+        policy: grants.policy(),
+        execute: () => 'ran',
+        ...(grantScope === undefined ? {} : { policyContext: { grantScope } }),
+      });
     assert.equal((await attempt('user:bob')).decision, 'require_approval', 'another user');
     assert.equal((await attempt(undefined)).decision, 'require_approval', 'no scope');
     assert.equal((await attempt('')).decision, 'require_approval', 'the empty scope is a scope of its own');
@@ -280,8 +327,22 @@ describe('kept proposals (for adapters whose framework has no carrier)', () => {
   test('a kept record changed in the store is refused when recalled', async () => {
     let saved;
     const store = {
-      put() { return true; }, has() { return false; }, take() { return false; },
-      putProposal(key, json) { saved = json; }, getProposal() { return saved; }, deleteProposal() {},
+      put() {
+        return true;
+      },
+      has() {
+        return false;
+      },
+      take() {
+        return false;
+      },
+      putProposal(key, json) {
+        saved = json;
+      },
+      getProposal() {
+        return saved;
+      },
+      deleteProposal() {},
     };
     for (const options of [{ store }, { store, keys: [K1] }]) {
       const grants = createApprovalGrants(options);
@@ -310,7 +371,14 @@ describe('a kept proposal is granted once, with or without keys (review finding:
       await grants.prune();
       await assert.rejects(grants.grant(kept), (error) => error.code === 'seal_used' || error.code === 'seal_expired');
       let ran = 0;
-      for (let i = 0; i < 2; i++) await authorizeToolCall({ prepared: prepared('{"amount":5}'), policy: grants.policy(), execute: () => { ran++; } });
+      for (let i = 0; i < 2; i++)
+        await authorizeToolCall({
+          prepared: prepared('{"amount":5}'),
+          policy: grants.policy(),
+          execute: () => {
+            ran++;
+          },
+        });
       assert.equal(ran, 1);
     }
   });
@@ -353,7 +421,10 @@ test('review: a seal granted once is never granted again, whatever clock the nex
   let clockA = T; // the reviewer's host
   const storeA = createSqliteGrantStore({ path: file });
   const storeB = createSqliteGrantStore({ path: file });
-  t.after(async () => { await storeA.close(); await storeB.close(); });
+  t.after(async () => {
+    await storeA.close();
+    await storeB.close();
+  });
   const a = createApprovalGrants({ store: storeA, keys: KEYS, now: () => clockA });
   // Another host, 3 seconds behind.
   const b = createApprovalGrants({ store: storeB, keys: KEYS, now: () => clockA - 3000 });
@@ -364,7 +435,7 @@ test('review: a seal granted once is never granted again, whatever clock the nex
   await a.grant(sealed); // the reviewer's approval, once
 
   clockA = T + 61_000; // the seal has expired on A's clock, not on B's (T + 58 s)
-  await a.prune();     // the periodic clean-up the docs recommend
+  await a.prune(); // the periodic clean-up the docs recommend
 
   let second;
   try {

@@ -42,8 +42,21 @@ function newCounter() {
   return counter;
 }
 
-const TRAPS = ['get', 'set', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf', 'defineProperty',
-  'deleteProperty', 'apply', 'construct', 'isExtensible', 'preventExtensions', 'setPrototypeOf'];
+const TRAPS = [
+  'get',
+  'set',
+  'has',
+  'ownKeys',
+  'getOwnPropertyDescriptor',
+  'getPrototypeOf',
+  'defineProperty',
+  'deleteProperty',
+  'apply',
+  'construct',
+  'isExtensible',
+  'preventExtensions',
+  'setPrototypeOf',
+];
 
 const R = Reflect;
 
@@ -166,7 +179,15 @@ function Tok(group, name, text, json) {
 
 /** Negative zero: a snapshot-text error, a valid request, a snapshot-stage error. */
 function Tnz(name, text) {
-  add({ kind: 'text', group: 'text negative_zero', name, text, view: err('negative_zero'), request: { negativeZero: true }, prepare: { stage: 'snapshot', code: 'negative_zero' } });
+  add({
+    kind: 'text',
+    group: 'text negative_zero',
+    name,
+    text,
+    view: err('negative_zero'),
+    request: { negativeZero: true },
+    prepare: { stage: 'snapshot', code: 'negative_zero' },
+  });
 }
 
 function B(name, call, code) {
@@ -187,42 +208,104 @@ V('codes', 'the string "-0" is data, not negative zero', () => ({ '-0': '-0' }),
 V('codes', 'a lone surrogate in a deep key', () => ({ a: { b: { '\udbff': 1 } } }), err('lone_surrogate'));
 V('codes', 'a lone surrogate at the end of a long string', () => `${'x'.repeat(10000)}\ud83d`, err('lone_surrogate'));
 V('codes', 'a Map nested in an array', () => [new Map()], err('non_plain_object'));
-V('codes', 'a hole at the end of a long array', () => { const a = Array.from({ length: 1000 }, (_, i) => i); a.length = 1001; return a; }, err('sparse_array'));
+V(
+  'codes',
+  'a hole at the end of a long array',
+  () => {
+    const a = Array.from({ length: 1000 }, (_, i) => i);
+    a.length = 1001;
+    return a;
+  },
+  err('sparse_array'),
+);
 V('codes', 'an array with an extra numeric-looking property beyond 2^32-2', () => data([1], '4294967295', 1), err('array_extra_property'));
-V('codes', 'an accessor three levels down', (c) => ({ a: [{ b: Object.defineProperty({}, 'g', { ...accessors(c, 'deep'), enumerable: true }) }] }), err('accessor_property'));
+V(
+  'codes',
+  'an accessor three levels down',
+  (c) => ({ a: [{ b: Object.defineProperty({}, 'g', { ...accessors(c, 'deep'), enumerable: true }) }] }),
+  err('accessor_property'),
+);
 V('codes', 'a non-enumerable member of a null-prototype object', () => data(Object.create(null), 'h', 1, false), err('non_enumerable_property'));
 V('codes', 'a symbol key on an empty object', () => ({ [Symbol.iterator]: 1 }), err('symbol_key'));
-V('codes', 'a cycle through an own __proto__ key', () => { const o = {}; data(o, '__proto__', o); return o; }, err('cycle'));
-V('codes', 'the same array under two __proto__ keys', () => { const shared = [1]; return [data({}, '__proto__', shared), data({}, '__proto__', shared)]; }, err('repeated_reference'));
+V(
+  'codes',
+  'a cycle through an own __proto__ key',
+  () => {
+    const o = {};
+    data(o, '__proto__', o);
+    return o;
+  },
+  err('cycle'),
+);
+V(
+  'codes',
+  'the same array under two __proto__ keys',
+  () => {
+    const shared = [1];
+    return [data({}, '__proto__', shared), data({}, '__proto__', shared)];
+  },
+  err('repeated_reference'),
+);
 // A node:vm global object under a reset prototype cannot be told from a record before
 // its keys are listed, and listing them runs its sandbox's Proxy traps (a limit
 // documented in docs/security.md). A trap that calls the package again makes the outer
 // call fail closed, whatever it would have returned (this trap calls nothing that counts).
-V('codes', 'a node:vm global whose sandbox calls the package again while its keys are listed', () => {
-  const pkg = require('../..');
-  const sandbox = new Proxy({ a: 1 }, { ownKeys(target) { try { pkg.canonicalize([1]); } catch {} return R.ownKeys(target); } });
-  const global = vm.runInContext('this', vm.createContext(sandbox));
-  Object.setPrototypeOf(global, Object.prototype);
-  return { before: 1, global };
-}, err('reentrant_call'), { reference: false });
+V(
+  'codes',
+  'a node:vm global whose sandbox calls the package again while its keys are listed',
+  () => {
+    const pkg = require('../..');
+    const sandbox = new Proxy(
+      { a: 1 },
+      {
+        ownKeys(target) {
+          try {
+            pkg.canonicalize([1]);
+          } catch {}
+          return R.ownKeys(target);
+        },
+      },
+    );
+    const global = vm.runInContext('this', vm.createContext(sandbox));
+    Object.setPrototypeOf(global, Object.prototype);
+    return { before: 1, global };
+  },
+  err('reentrant_call'),
+  { reference: false },
+);
 V('codes', `${MAX_DEPTH + 1} alternating containers`, () => nested(MAX_DEPTH + 1, 1, 'mixed'), err('depth_limit'), { reference: false });
-V('codes', `exactly ${MAX_DEPTH} nested arrays are accepted`, () => nested(MAX_DEPTH, 0), ok(`${'['.repeat(MAX_DEPTH)}0${']'.repeat(MAX_DEPTH)}`), { reference: false });
+V('codes', `exactly ${MAX_DEPTH} nested arrays are accepted`, () => nested(MAX_DEPTH, 0), ok(`${'['.repeat(MAX_DEPTH)}0${']'.repeat(MAX_DEPTH)}`), {
+  reference: false,
+});
 // Short strings are concatenated into the tape's text: past the engine's maximum string
 // length the walk stops with size_limit. (Long strings take another path, measured in
 // core/adversarial.test.js's huge inputs.)
-V('codes', 'short strings whose concatenation exceeds the engine string limit', () => new Array(540000).fill('x'.repeat(1000)), err('size_limit'), { reference: false, skipViews: true });
-V('codes', 'the first failure in own-key order decides: integer keys come first', (c) => {
-  const o = {};
-  Object.defineProperty(o, 'b', { ...accessors(c, 'b'), enumerable: true });
-  o[1] = -0;
-  return o;
-}, err('negative_zero'));
-V('codes', 'the first failure in own-key order decides: insertion order for string keys', (c) => {
-  const o = {};
-  Object.defineProperty(o, 'b', { ...accessors(c, 'b'), enumerable: true });
-  o.a = -0;
-  return o;
-}, err('accessor_property'));
+V('codes', 'short strings whose concatenation exceeds the engine string limit', () => new Array(540000).fill('x'.repeat(1000)), err('size_limit'), {
+  reference: false,
+  skipViews: true,
+});
+V(
+  'codes',
+  'the first failure in own-key order decides: integer keys come first',
+  (c) => {
+    const o = {};
+    Object.defineProperty(o, 'b', { ...accessors(c, 'b'), enumerable: true });
+    o[1] = -0;
+    return o;
+  },
+  err('negative_zero'),
+);
+V(
+  'codes',
+  'the first failure in own-key order decides: insertion order for string keys',
+  (c) => {
+    const o = {};
+    Object.defineProperty(o, 'b', { ...accessors(c, 'b'), enumerable: true });
+    o.a = -0;
+    return o;
+  },
+  err('accessor_property'),
+);
 
 // ---------------------------------------------------------------------------------
 // 2. Proxies: every trap counts, none may run
@@ -244,16 +327,34 @@ V('proxy', 'a Proxy as an object member', (c) => ({ ok: 1, p: proxy(c, { a: 1 })
 V('proxy', 'a Proxy as an array element', (c) => [1, 'two', proxy(c, [3])], err('non_plain_object'));
 V('proxy', 'a Proxy deep inside mixed containers', (c) => ({ a: [{ b: [null, { c: proxy(c, {}) }] }] }), err('non_plain_object'));
 V('proxy', 'a revoked Proxy deep inside an array', (c) => [[[revokedProxy(c, {})]]], err('non_plain_object'));
-V('proxy', 'a Proxy owning __proto__, constructor and prototype keys', (c) => proxy(c, JSON.parse('{"__proto__":1,"constructor":2,"prototype":3}')), err('non_plain_object'));
+V(
+  'proxy',
+  'a Proxy owning __proto__, constructor and prototype keys',
+  (c) => proxy(c, JSON.parse('{"__proto__":1,"constructor":2,"prototype":3}')),
+  err('non_plain_object'),
+);
 V('proxy', 'a Proxy as the value of an own __proto__ key', (c) => data({}, '__proto__', proxy(c, { a: 1 })), err('non_plain_object'));
 V('proxy', 'a Proxy as the prototype of a plain object with own keys', (c) => data(Object.create(proxy(c, {})), 'a', 1), err('non_plain_object'));
 V('proxy', 'a Proxy as the prototype of an array', (c) => reset([1], proxy(c, [])), err('non_plain_object'));
 V('proxy', 'a Proxy of a frozen object', (c) => proxy(c, Object.freeze({ a: 1 })), err('non_plain_object'));
-V('proxy', 'a Proxy of an object with a getter', (c) => proxy(c, Object.defineProperty({}, 'g', { ...accessors(c, 'target getter'), enumerable: true })), err('non_plain_object'));
+V(
+  'proxy',
+  'a Proxy of an object with a getter',
+  (c) => proxy(c, Object.defineProperty({}, 'g', { ...accessors(c, 'target getter'), enumerable: true })),
+  err('non_plain_object'),
+);
 V('proxy', 'a Proxy of a Date', (c) => proxy(c, new Date(0)), err('non_plain_object'));
 V('proxy', 'a Proxy of a Map', (c) => proxy(c, new Map([[1, 2]])), err('non_plain_object'));
 V('proxy', 'a Proxy inside a frozen array', (c) => Object.freeze([proxy(c, {})]), err('non_plain_object'));
-V('proxy', 'the same Proxy twice is rejected as a Proxy first', (c) => { const p = proxy(c, {}); return [p, p]; }, err('non_plain_object'));
+V(
+  'proxy',
+  'the same Proxy twice is rejected as a Proxy first',
+  (c) => {
+    const p = proxy(c, {});
+    return [p, p];
+  },
+  err('non_plain_object'),
+);
 
 // ---------------------------------------------------------------------------------
 // 3. Getters and setters: never invoked
@@ -264,7 +365,12 @@ V('accessor', 'a setter only', (c) => Object.defineProperty({}, 's', { set: acce
 V('accessor', 'a getter only', (c) => Object.defineProperty({}, 'g', { get: accessors(c, 'g').get, enumerable: true }), err('accessor_property'));
 V('accessor', 'a non-enumerable getter (the accessor is found first)', (c) => Object.defineProperty({}, 'g', acc(c, 'g', false)), err('accessor_property'));
 V('accessor', 'a getter at array index 0', (c) => Object.defineProperty([0, 1], 0, acc(c, '[0]')), err('accessor_property'));
-V('accessor', 'a setter at the last array index', (c) => Object.defineProperty([0, 1], 1, { set: accessors(c, '[1]').set, enumerable: true }), err('accessor_property'));
+V(
+  'accessor',
+  'a setter at the last array index',
+  (c) => Object.defineProperty([0, 1], 1, { set: accessors(c, '[1]').set, enumerable: true }),
+  err('accessor_property'),
+);
 V('accessor', 'a getter on a frozen object', (c) => Object.freeze(Object.defineProperty({ a: 1 }, 'g', acc(c, 'g'))), err('accessor_property'));
 V('accessor', 'a setter on a sealed object', (c) => Object.seal(Object.defineProperty({ a: 1 }, 's', acc(c, 's'))), err('accessor_property'));
 V('accessor', 'a getter on a non-extensible object', (c) => Object.preventExtensions(Object.defineProperty({}, 'g', acc(c, 'g'))), err('accessor_property'));
@@ -275,8 +381,25 @@ V('accessor', 'an own accessor named __proto__', (c) => Object.defineProperty({}
 V('accessor', 'an own accessor named constructor', (c) => Object.defineProperty({}, 'constructor', acc(c, 'constructor')), err('accessor_property'));
 V('accessor', 'an own accessor named length on an object', (c) => Object.defineProperty({ a: 1 }, 'length', acc(c, 'length')), err('accessor_property'));
 V('accessor', 'a getter deep in an array of objects', (c) => [{ a: 1 }, { b: [Object.defineProperty({}, 'x', acc(c, 'x'))] }], err('accessor_property'));
-V('accessor', 'a getter returning a valid value is still rejected', (c) => Object.defineProperty({}, 'ok', { get() { c.hit('ok getter'); return 'fine'; }, enumerable: true }), err('accessor_property'));
-V('accessor', 'a getter on a frozen null-prototype object', (c) => Object.freeze(Object.defineProperty(Object.create(null), 'g', acc(c, 'g'))), err('accessor_property'));
+V(
+  'accessor',
+  'a getter returning a valid value is still rejected',
+  (c) =>
+    Object.defineProperty({}, 'ok', {
+      get() {
+        c.hit('ok getter');
+        return 'fine';
+      },
+      enumerable: true,
+    }),
+  err('accessor_property'),
+);
+V(
+  'accessor',
+  'a getter on a frozen null-prototype object',
+  (c) => Object.freeze(Object.defineProperty(Object.create(null), 'g', acc(c, 'g'))),
+  err('accessor_property'),
+);
 
 // ---------------------------------------------------------------------------------
 // 4. Objects with internal slots under a reset prototype
@@ -296,7 +419,13 @@ const SLOTTED = [
   ['an Array iterator', () => [1, 2][Symbol.iterator]()],
   ['a Map iterator', () => new Map([[1, 2]]).entries()],
   ['a Set iterator', () => new Set([1]).values()],
-  ['a generator object', () => (function* gen() { yield 1; })()],
+  [
+    'a generator object',
+    () =>
+      (function* gen() {
+        yield 1;
+      })(),
+  ],
 ];
 // Empty engine objects that util.types cannot name are refused through structuredClone
 // (by the package and the strict reference alike).
@@ -304,7 +433,12 @@ for (const [label, make] of SLOTTED) {
   V('internal slots', `${label} whose prototype is reset to Object.prototype`, () => reset(make(), Object.prototype), err('non_plain_object'));
   V('internal slots', `${label} whose prototype is reset to null`, () => reset(make(), null), err('non_plain_object'));
 }
-V('internal slots', 'a Map iterator with own data under Object.prototype', () => reset(data(new Map().keys(), 'a', 1), Object.prototype), err('non_plain_object'));
+V(
+  'internal slots',
+  'a Map iterator with own data under Object.prototype',
+  () => reset(data(new Map().keys(), 'a', 1), Object.prototype),
+  err('non_plain_object'),
+);
 V('internal slots', 'a Date with own data under null', () => reset(data(new Date(0), 'a', 1), null), err('non_plain_object'));
 
 // Engine objects util.types cannot name (WeakRef, FinalizationRegistry, Intl objects,
@@ -323,7 +457,13 @@ const UNNAMED = [
   ['a String iterator', () => ''[Symbol.iterator]()],
 ];
 for (const [label, make] of UNNAMED) {
-  V('internal slots', `${label} with own data whose prototype is reset to Object.prototype (documented limit)`, () => reset(data(make(), 'a', 1), Object.prototype), ok('{"a":1}'), { reference: false });
+  V(
+    'internal slots',
+    `${label} with own data whose prototype is reset to Object.prototype (documented limit)`,
+    () => reset(data(make(), 'a', 1), Object.prototype),
+    ok('{"a":1}'),
+    { reference: false },
+  );
 }
 
 // ---------------------------------------------------------------------------------
@@ -346,15 +486,57 @@ V('cross-realm', 'an empty object from another realm', () => vm.runInNewContext(
 V('cross-realm', 'JSON.parse output of another realm', () => vm.runInNewContext('JSON.parse(\'{"a":[1]}\')'), err('non_plain_object'));
 V('cross-realm', 'a foreign object nested in a local object', () => ({ local: true, foreign: vm.runInNewContext('({ a: 1 })') }), err('non_plain_object'));
 V('cross-realm', 'a foreign array nested in a local array', () => [1, vm.runInNewContext('[2]')], err('non_plain_object'));
-V('cross-realm', 'a local object nested in a foreign array', () => { const g = other(); const arr = g.Array.of({ a: 1 }); return { arr }; }, err('non_plain_object'));
-V('cross-realm', 'a foreign null-prototype object is accepted', () => vm.runInNewContext('Object.assign(Object.create(null), { b: 2, a: 1 })'), ok('{"a":1,"b":2}'));
-V('cross-realm', 'a foreign null-prototype object holding a foreign plain object', () => vm.runInNewContext('Object.assign(Object.create(null), { a: {} })'), err('non_plain_object'));
-V('cross-realm', 'a foreign object reset to this realm\'s Object.prototype is accepted', () => reset(vm.runInNewContext('({ a: 1 })'), Object.prototype), ok('{"a":1}'));
-V('cross-realm', 'a foreign array reset to this realm\'s Array.prototype is accepted', () => reset(vm.runInNewContext('[1, "x"]'), Array.prototype), ok('[1,"x"]'));
+V(
+  'cross-realm',
+  'a local object nested in a foreign array',
+  () => {
+    const g = other();
+    const arr = g.Array.of({ a: 1 });
+    return { arr };
+  },
+  err('non_plain_object'),
+);
+V(
+  'cross-realm',
+  'a foreign null-prototype object is accepted',
+  () => vm.runInNewContext('Object.assign(Object.create(null), { b: 2, a: 1 })'),
+  ok('{"a":1,"b":2}'),
+);
+V(
+  'cross-realm',
+  'a foreign null-prototype object holding a foreign plain object',
+  () => vm.runInNewContext('Object.assign(Object.create(null), { a: {} })'),
+  err('non_plain_object'),
+);
+V(
+  'cross-realm',
+  "a foreign object reset to this realm's Object.prototype is accepted",
+  () => reset(vm.runInNewContext('({ a: 1 })'), Object.prototype),
+  ok('{"a":1}'),
+);
+V(
+  'cross-realm',
+  "a foreign array reset to this realm's Array.prototype is accepted",
+  () => reset(vm.runInNewContext('[1, "x"]'), Array.prototype),
+  ok('[1,"x"]'),
+);
 V('cross-realm', 'a foreign Date', () => vm.runInNewContext('new Date(0)'), err('non_plain_object'));
-V('cross-realm', 'a foreign Proxy of a function', (c) => { const g = other(); return new g.Proxy(function f() {}, countingHandler(c)); }, err('non_plain_object'));
+V(
+  'cross-realm',
+  'a foreign Proxy of a function',
+  (c) => {
+    const g = other();
+    return new g.Proxy(function f() {}, countingHandler(c));
+  },
+  err('non_plain_object'),
+);
 V('cross-realm', 'a foreign function', () => vm.runInNewContext('(function f() {})'), err('unsupported_type'));
-V('cross-realm', 'primitives from another realm are realm-free', () => ({ s: vm.runInNewContext('"x"'), n: vm.runInNewContext('1.5'), b: vm.runInNewContext('true') }), ok('{"b":true,"n":1.5,"s":"x"}'));
+V(
+  'cross-realm',
+  'primitives from another realm are realm-free',
+  () => ({ s: vm.runInNewContext('"x"'), n: vm.runInNewContext('1.5'), b: vm.runInNewContext('true') }),
+  ok('{"b":true,"n":1.5,"s":"x"}'),
+);
 V('cross-realm', 'negative zero from another realm', () => [vm.runInNewContext('-0')], err('negative_zero'));
 
 // ---------------------------------------------------------------------------------
@@ -373,8 +555,25 @@ V('arrays', 'a frozen array of frozen objects is accepted', () => Object.freeze(
 V('arrays', 'Array.prototype as a value', () => ({ p: Array.prototype }), err('non_plain_object'));
 V('arrays', 'Object.prototype as a value (its first own key is a non-enumerable method)', () => [Object.prototype], err('non_enumerable_property'));
 V('arrays', 'a Node Buffer', () => Buffer.from('abc'), err('non_plain_object'));
-V('arrays', 'an arguments object', () => (function args() { return arguments; })(1, 2), err('non_plain_object')); // eslint-disable-line prefer-rest-params
-V('arrays', 'an array with a hole and an extra property of the same count', () => { const a = [, 1]; a.x = 1; return a; }, err('sparse_array')); // eslint-disable-line no-sparse-arrays
+V(
+  'arrays',
+  'an arguments object',
+  () =>
+    (function args() {
+      return arguments;
+    })(1, 2),
+  err('non_plain_object'),
+); // eslint-disable-line prefer-rest-params
+V(
+  'arrays',
+  'an array with a hole and an extra property of the same count',
+  () => {
+    const a = [, 1];
+    a.x = 1;
+    return a;
+  },
+  err('sparse_array'),
+); // eslint-disable-line no-sparse-arrays
 
 // ---------------------------------------------------------------------------------
 // 7. toJSON and Symbol.toPrimitive: data, never behaviour
@@ -385,60 +584,144 @@ V('toJSON', 'a non-enumerable toJSON on an array', (c) => data([1], 'toJSON', sp
 V('toJSON', 'a toJSON string member is plain data', () => ({ toJSON: 'x', a: 1 }), ok('{"a":1,"toJSON":"x"}'));
 V('toJSON', 'a toJSON null member is plain data', () => ({ toJSON: null }), ok('{"toJSON":null}'));
 V('toJSON', 'an own Symbol.toPrimitive', (c) => ({ [Symbol.toPrimitive]: spy(c, 'toPrimitive') }), err('symbol_key'));
-V('toJSON', 'a Date with own toJSON and toISOString', (c) => Object.assign(new Date(0), { toJSON: spy(c, 'Date toJSON'), toISOString: spy(c, 'toISOString') }), err('non_plain_object'));
+V(
+  'toJSON',
+  'a Date with own toJSON and toISOString',
+  (c) => Object.assign(new Date(0), { toJSON: spy(c, 'Date toJSON'), toISOString: spy(c, 'toISOString') }),
+  err('non_plain_object'),
+);
 V('toJSON', 'valueOf and toString string members are plain data', () => ({ valueOf: 'v', toString: 't' }), ok('{"toString":"t","valueOf":"v"}'));
-V('toJSON', 'Object.prototype.toJSON is never called', () => ({ a: [1, { b: 2 }] }), ok('{"a":[1,{"b":2}]}'), { envFactory: (c) => patched(Object.prototype, 'toJSON', { value: spy(c, 'Object.prototype.toJSON'), writable: true }) });
-V('toJSON', 'Array.prototype.toJSON is never called', () => [[1], []], ok('[[1],[]]'), { envFactory: (c) => patched(Array.prototype, 'toJSON', { value: spy(c, 'Array.prototype.toJSON'), writable: true }) });
-V('toJSON', 'String and Number toJSON are never called', () => ['s', 1.5], ok('["s",1.5]'), {
-  envFactory: (c) => patches(
-    patched(String.prototype, 'toJSON', { value: spy(c, 'String.prototype.toJSON'), writable: true }),
-    patched(Number.prototype, 'toJSON', { value: spy(c, 'Number.prototype.toJSON'), writable: true }),
-  ),
+V('toJSON', 'Object.prototype.toJSON is never called', () => ({ a: [1, { b: 2 }] }), ok('{"a":[1,{"b":2}]}'), {
+  envFactory: (c) => patched(Object.prototype, 'toJSON', { value: spy(c, 'Object.prototype.toJSON'), writable: true }),
 });
-V('toJSON', 'Object.prototype[Symbol.toPrimitive] is never called', () => ({ a: {} }), ok('{"a":{}}'), { envFactory: (c) => patched(Object.prototype, Symbol.toPrimitive, { value: spy(c, 'toPrimitive'), writable: true }) });
-V('toJSON', 'a toJSON getter on Object.prototype is never called', () => ({ a: 1 }), ok('{"a":1}'), { envFactory: (c) => patched(Object.prototype, 'toJSON', { get: spy(c, 'toJSON getter') }) });
-V('toJSON', 'a non-enumerable toJSON on a null-prototype object', (c) => data(Object.create(null), 'toJSON', spy(c, 'toJSON'), false), err('non_enumerable_property'));
+V('toJSON', 'Array.prototype.toJSON is never called', () => [[1], []], ok('[[1],[]]'), {
+  envFactory: (c) => patched(Array.prototype, 'toJSON', { value: spy(c, 'Array.prototype.toJSON'), writable: true }),
+});
+V('toJSON', 'String and Number toJSON are never called', () => ['s', 1.5], ok('["s",1.5]'), {
+  envFactory: (c) =>
+    patches(
+      patched(String.prototype, 'toJSON', { value: spy(c, 'String.prototype.toJSON'), writable: true }),
+      patched(Number.prototype, 'toJSON', { value: spy(c, 'Number.prototype.toJSON'), writable: true }),
+    ),
+});
+V('toJSON', 'Object.prototype[Symbol.toPrimitive] is never called', () => ({ a: {} }), ok('{"a":{}}'), {
+  envFactory: (c) => patched(Object.prototype, Symbol.toPrimitive, { value: spy(c, 'toPrimitive'), writable: true }),
+});
+V('toJSON', 'a toJSON getter on Object.prototype is never called', () => ({ a: 1 }), ok('{"a":1}'), {
+  envFactory: (c) => patched(Object.prototype, 'toJSON', { get: spy(c, 'toJSON getter') }),
+});
+V(
+  'toJSON',
+  'a non-enumerable toJSON on a null-prototype object',
+  (c) => data(Object.create(null), 'toJSON', spy(c, 'toJSON'), false),
+  err('non_enumerable_property'),
+);
 
 // ---------------------------------------------------------------------------------
 // 8. Polluted Object.prototype and Array.prototype (restored in finally)
 
-V('pollution', 'Array.prototype[1] = "x" does not fill a hole', () => [0, , 2], err('sparse_array'), { envFactory: () => patched(Array.prototype, '1', { value: 'x', writable: true, enumerable: true }) }); // eslint-disable-line no-sparse-arrays
-V('pollution', 'Array.prototype[1] = "x" leaves a dense array as it is', () => [0, 1, 2], ok('[0,1,2]'), { envFactory: () => patched(Array.prototype, '1', { value: 'x', writable: true, enumerable: true }) });
-V('pollution', 'a counting Array.prototype[0] getter does not fill a leading hole', () => [, 1], err('sparse_array'), { envFactory: (c) => patched(Array.prototype, '0', { get: spy(c, 'Array.prototype[0]'), enumerable: true }) }); // eslint-disable-line no-sparse-arrays
-V('pollution', 'Object.prototype[0] does not fill a hole either', () => ({ list: [, 1] }), err('sparse_array'), { envFactory: () => patched(Object.prototype, '0', { value: 'x', writable: true, enumerable: true }) }); // eslint-disable-line no-sparse-arrays
-V('pollution', 'a counting Object.prototype.polluted getter is never called', () => ({ a: { b: [{}] } }), ok('{"a":{"b":[{}]}}'), { envFactory: (c) => patched(Object.prototype, 'polluted', { get: spy(c, 'polluted getter'), enumerable: true }) });
-V('pollution', 'an enumerable Object.prototype.polluted value is not inherited into the output', () => ({ z: 1 }), ok('{"z":1}'), { envFactory: () => patched(Object.prototype, 'polluted', { value: 'x', writable: true, enumerable: true }) });
-V('pollution', 'an enumerable Array.prototype.extra is not an extra property', () => [1, [2]], ok('[1,[2]]'), { envFactory: () => patched(Array.prototype, 'extra', { value: 1, writable: true, enumerable: true }) });
-V('pollution', 'Object.prototype.length does not make an object array-like', () => ({}), ok('{}'), { envFactory: () => patched(Object.prototype, 'length', { value: 5, writable: true, enumerable: true }) });
-V('pollution', 'a counting setter for "a" on Object.prototype is never called, in views too', () => ({ a: { a: [1] } }), ok('{"a":{"a":[1]}}'), { envFactory: (c) => patched(Object.prototype, 'a', { ...accessors(c, 'Object.prototype.a') }) });
-V('pollution', 'a counting Object.prototype.__proto__ accessor is never used', () => data({ b: 1 }, '__proto__', { c: [] }), ok('{"__proto__":{"c":[]},"b":1}'), {
-  envFactory: (c) => patched(Object.prototype, '__proto__', {
-    get() { c.hit('__proto__ getter'); return Object.getPrototypeOf(this); },
-    set(v) { c.hit('__proto__ setter'); Object.setPrototypeOf(this, v); },
-  }),
+V('pollution', 'Array.prototype[1] = "x" does not fill a hole', () => [0, , 2], err('sparse_array'), {
+  envFactory: () => patched(Array.prototype, '1', { value: 'x', writable: true, enumerable: true }),
+}); // eslint-disable-line no-sparse-arrays
+V('pollution', 'Array.prototype[1] = "x" leaves a dense array as it is', () => [0, 1, 2], ok('[0,1,2]'), {
+  envFactory: () => patched(Array.prototype, '1', { value: 'x', writable: true, enumerable: true }),
 });
-V('pollution', 'counting setters for every descriptor field name on Object.prototype', () => ({ value: 1, get: [2], set: { enumerable: true } }), ok('{"get":[2],"set":{"enumerable":true},"value":1}'), {
-  envFactory: (c) => patches(...['value', 'writable', 'enumerable', 'configurable', 'get', 'set'].map((k) => patched(Object.prototype, k, { ...accessors(c, `Object.prototype.${k}`) }))),
+V('pollution', 'a counting Array.prototype[0] getter does not fill a leading hole', () => [, 1], err('sparse_array'), {
+  envFactory: (c) => patched(Array.prototype, '0', { get: spy(c, 'Array.prototype[0]'), enumerable: true }),
+}); // eslint-disable-line no-sparse-arrays
+V('pollution', 'Object.prototype[0] does not fill a hole either', () => ({ list: [, 1] }), err('sparse_array'), {
+  envFactory: () => patched(Object.prototype, '0', { value: 'x', writable: true, enumerable: true }),
+}); // eslint-disable-line no-sparse-arrays
+V('pollution', 'a counting Object.prototype.polluted getter is never called', () => ({ a: { b: [{}] } }), ok('{"a":{"b":[{}]}}'), {
+  envFactory: (c) => patched(Object.prototype, 'polluted', { get: spy(c, 'polluted getter'), enumerable: true }),
 });
-V('pollution', 'an Object.prototype.value getter does not turn an accessor into data', (c) => Object.defineProperty({}, 'g', acc(c, 'own getter')), err('accessor_property'), {
-  envFactory: (c) => patched(Object.prototype, 'value', { get: spy(c, 'Object.prototype.value getter') }),
+V('pollution', 'an enumerable Object.prototype.polluted value is not inherited into the output', () => ({ z: 1 }), ok('{"z":1}'), {
+  envFactory: () => patched(Object.prototype, 'polluted', { value: 'x', writable: true, enumerable: true }),
 });
-V('pollution', 'a counting Array.prototype[Symbol.iterator] is never called', () => ({ a: [1, [2, [3]]] }), ok('{"a":[1,[2,[3]]]}'), { envFactory: (c) => patched(Array.prototype, Symbol.iterator, { value: spy(c, 'array iterator'), writable: true }) });
+V('pollution', 'an enumerable Array.prototype.extra is not an extra property', () => [1, [2]], ok('[1,[2]]'), {
+  envFactory: () => patched(Array.prototype, 'extra', { value: 1, writable: true, enumerable: true }),
+});
+V('pollution', 'Object.prototype.length does not make an object array-like', () => ({}), ok('{}'), {
+  envFactory: () => patched(Object.prototype, 'length', { value: 5, writable: true, enumerable: true }),
+});
+V('pollution', 'a counting setter for "a" on Object.prototype is never called, in views too', () => ({ a: { a: [1] } }), ok('{"a":{"a":[1]}}'), {
+  envFactory: (c) => patched(Object.prototype, 'a', { ...accessors(c, 'Object.prototype.a') }),
+});
+V(
+  'pollution',
+  'a counting Object.prototype.__proto__ accessor is never used',
+  () => data({ b: 1 }, '__proto__', { c: [] }),
+  ok('{"__proto__":{"c":[]},"b":1}'),
+  {
+    envFactory: (c) =>
+      patched(Object.prototype, '__proto__', {
+        get() {
+          c.hit('__proto__ getter');
+          return Object.getPrototypeOf(this);
+        },
+        set(v) {
+          c.hit('__proto__ setter');
+          Object.setPrototypeOf(this, v);
+        },
+      }),
+  },
+);
+V(
+  'pollution',
+  'counting setters for every descriptor field name on Object.prototype',
+  () => ({ value: 1, get: [2], set: { enumerable: true } }),
+  ok('{"get":[2],"set":{"enumerable":true},"value":1}'),
+  {
+    envFactory: (c) =>
+      patches(
+        ...['value', 'writable', 'enumerable', 'configurable', 'get', 'set'].map((k) =>
+          patched(Object.prototype, k, { ...accessors(c, `Object.prototype.${k}`) }),
+        ),
+      ),
+  },
+);
+V(
+  'pollution',
+  'an Object.prototype.value getter does not turn an accessor into data',
+  (c) => Object.defineProperty({}, 'g', acc(c, 'own getter')),
+  err('accessor_property'),
+  {
+    envFactory: (c) => patched(Object.prototype, 'value', { get: spy(c, 'Object.prototype.value getter') }),
+  },
+);
+V('pollution', 'a counting Array.prototype[Symbol.iterator] is never called', () => ({ a: [1, [2, [3]]] }), ok('{"a":[1,[2,[3]]]}'), {
+  envFactory: (c) => patched(Array.prototype, Symbol.iterator, { value: spy(c, 'array iterator'), writable: true }),
+});
 V('pollution', 'counting Object.prototype toString and valueOf are never called', () => ({ n: 1, s: 's', o: {} }), ok('{"n":1,"o":{},"s":"s"}'), {
-  envFactory: (c) => patches(
-    patched(Object.prototype, 'toString', { value: spy(c, 'toString'), writable: true }),
-    patched(Object.prototype, 'valueOf', { value: spy(c, 'valueOf'), writable: true }),
-  ),
+  envFactory: (c) =>
+    patches(
+      patched(Object.prototype, 'toString', { value: spy(c, 'toString'), writable: true }),
+      patched(Object.prototype, 'valueOf', { value: spy(c, 'valueOf'), writable: true }),
+    ),
 });
-V('pollution', 'a thenable Object.prototype.then is never called', () => ({ a: 1 }), ok('{"a":1}'), { envFactory: (c) => patched(Object.prototype, 'then', { value: spy(c, 'then'), writable: true }) });
+V('pollution', 'a thenable Object.prototype.then is never called', () => ({ a: 1 }), ok('{"a":1}'), {
+  envFactory: (c) => patched(Object.prototype, 'then', { value: spy(c, 'then'), writable: true }),
+});
 V('pollution', 'a setter for "code" on Object.prototype neither runs nor hides the error code', () => ({ a: -0 }), err('negative_zero'), {
   envFactory: (c) => patched(Object.prototype, 'code', { ...accessors(c, 'Object.prototype.code') }),
 });
 V('pollution', 'a "get" accessor on Object.prototype is never consulted when an error is built', () => ({ a: -0 }), err('negative_zero'), {
-  envFactory: (c) => patched(Object.prototype, 'get', { get() { c.hit('Object.prototype.get'); return undefined; } }),
+  envFactory: (c) =>
+    patched(Object.prototype, 'get', {
+      get() {
+        c.hit('Object.prototype.get');
+        return undefined;
+      },
+    }),
 });
 V('pollution', 'a "set" accessor on Object.prototype is never consulted when an error is built', () => ['\ud800'], err('lone_surrogate'), {
-  envFactory: (c) => patched(Object.prototype, 'set', { get() { c.hit('Object.prototype.set'); return undefined; } }),
+  envFactory: (c) =>
+    patched(Object.prototype, 'set', {
+      get() {
+        c.hit('Object.prototype.set');
+        return undefined;
+      },
+    }),
 });
 const PREPARED_FIELDS = ['agentName', 'toolName', 'rawArguments', 'requestedArguments', 'snapshot', 'argsCanonicalJson', 'proposalHash'];
 V('pollution', 'setters for the PreparedToolCall field names on Object.prototype are never called', () => ({ a: 1 }), ok('{"a":1}'), {
@@ -456,34 +739,83 @@ const PROTO_TEXTS = [
   ['__proto__ at the root', '{"__proto__":{"polluted":1}}', '{"__proto__":{"polluted":1}}'],
   ['constructor.prototype at the root', '{"constructor":{"prototype":{"polluted":1}}}', '{"constructor":{"prototype":{"polluted":1}}}'],
   ['prototype at the root', '{"prototype":{"polluted":true}}', '{"prototype":{"polluted":true}}'],
-  ['all three with other keys, sorted by code units', '{"prototype":3,"constructor":2,"a":0,"__proto__":1}', '{"__proto__":1,"a":0,"constructor":2,"prototype":3}'],
+  [
+    'all three with other keys, sorted by code units',
+    '{"prototype":3,"constructor":2,"a":0,"__proto__":1}',
+    '{"__proto__":1,"a":0,"constructor":2,"prototype":3}',
+  ],
   ['__proto__ at depth 2', '{"a":{"__proto__":[1]}}', '{"a":{"__proto__":[1]}}'],
-  ['__proto__ chained five levels', '{"__proto__":{"__proto__":{"__proto__":{"__proto__":{"__proto__":null}}}}}', '{"__proto__":{"__proto__":{"__proto__":{"__proto__":{"__proto__":null}}}}}'],
+  [
+    '__proto__ chained five levels',
+    '{"__proto__":{"__proto__":{"__proto__":{"__proto__":{"__proto__":null}}}}}',
+    '{"__proto__":{"__proto__":{"__proto__":{"__proto__":{"__proto__":null}}}}}',
+  ],
   ['__proto__ and constructor inside an array', '[{"__proto__":1},{"constructor":{"name":"x"}}]', '[{"__proto__":1},{"constructor":{"name":"x"}}]'],
-  ['__proto__ holding an array of objects with __proto__', '{"__proto__":[{"__proto__":{"x":1}},{"prototype":[]}]}', '{"__proto__":[{"__proto__":{"x":1}},{"prototype":[]}]}'],
-  ['Object.prototype method names as data', '{"valueOf":null,"toString":"x","hasOwnProperty":1,"isPrototypeOf":[]}', '{"hasOwnProperty":1,"isPrototypeOf":[],"toString":"x","valueOf":null}'],
+  [
+    '__proto__ holding an array of objects with __proto__',
+    '{"__proto__":[{"__proto__":{"x":1}},{"prototype":[]}]}',
+    '{"__proto__":[{"__proto__":{"x":1}},{"prototype":[]}]}',
+  ],
+  [
+    'Object.prototype method names as data',
+    '{"valueOf":null,"toString":"x","hasOwnProperty":1,"isPrototypeOf":[]}',
+    '{"hasOwnProperty":1,"isPrototypeOf":[],"toString":"x","valueOf":null}',
+  ],
   ['__proto__ spelled with escapes', '{"\\u005f\\u005fproto\\u005f\\u005f":{"a":1}}', '{"__proto__":{"a":1}}'],
-  ['__proto__ at depth 6 in mixed containers', '[{"a":[{"b":{"c":[{"__proto__":{"constructor":{"prototype":1}}}]}}]}]', '[{"a":[{"b":{"c":[{"__proto__":{"constructor":{"prototype":1}}}]}}]}]'],
-  ['near-miss spellings sort as plain keys', '{"__proto__ ":1,"__PROTO__":2,"__proto":3,"_proto__":4}', '{"__PROTO__":2,"__proto":3,"__proto__ ":1,"_proto__":4}'],
+  [
+    '__proto__ at depth 6 in mixed containers',
+    '[{"a":[{"b":{"c":[{"__proto__":{"constructor":{"prototype":1}}}]}}]}]',
+    '[{"a":[{"b":{"c":[{"__proto__":{"constructor":{"prototype":1}}}]}}]}]',
+  ],
+  [
+    'near-miss spellings sort as plain keys',
+    '{"__proto__ ":1,"__PROTO__":2,"__proto":3,"_proto__":4}',
+    '{"__PROTO__":2,"__proto":3,"__proto__ ":1,"_proto__":4}',
+  ],
 ];
 for (const [name, text, json] of PROTO_TEXTS) {
   V('__proto__ keys', `${name} (value built by JSON.parse)`, () => JSON.parse(text), ok(json), { protoCheck: true });
   Tok('__proto__ text', name, text, json);
 }
-V('__proto__ keys', 'own __proto__ on a null-prototype object', () => data(Object.create(null), '__proto__', { a: 1 }), ok('{"__proto__":{"a":1}}'), { protoCheck: true });
-V('__proto__ keys', 'own __proto__ whose value is a string', () => data({}, '__proto__', 'Object.prototype'), ok('{"__proto__":"Object.prototype"}'), { protoCheck: true });
-V('__proto__ keys', 'computed-key __proto__ literal at three depths', () => ({ ['__proto__']: { ['__proto__']: [{ ['__proto__']: 0 }] } }), ok('{"__proto__":{"__proto__":[{"__proto__":0}]}}'), { protoCheck: true });
+V('__proto__ keys', 'own __proto__ on a null-prototype object', () => data(Object.create(null), '__proto__', { a: 1 }), ok('{"__proto__":{"a":1}}'), {
+  protoCheck: true,
+});
+V('__proto__ keys', 'own __proto__ whose value is a string', () => data({}, '__proto__', 'Object.prototype'), ok('{"__proto__":"Object.prototype"}'), {
+  protoCheck: true,
+});
+V(
+  '__proto__ keys',
+  'computed-key __proto__ literal at three depths',
+  () => ({ ['__proto__']: { ['__proto__']: [{ ['__proto__']: 0 }] } }),
+  ok('{"__proto__":{"__proto__":[{"__proto__":0}]}}'),
+  { protoCheck: true },
+);
 
 // ---------------------------------------------------------------------------------
 // 10. RFC 8785 output on valid values (ordering, numbers, strings)
 
 V('jcs', 'integer-like keys sort as strings', () => ({ 10: 1, 9: 2, a: 3, 1: 4, '-1': 5 }), ok('{"-1":5,"1":4,"10":1,"9":2,"a":3}'));
-V('jcs', 'keys sort by UTF-16 code units, astral before U+FFFF', () => ({ '\uffff': 2, '😀': 1, 'é': 3, '': 4 }), ok('{"":4,"é":3,"😀":1,"\uffff":2}'));
-V('jcs', 'numbers of every magnitude', () => [1e21, 1e-7, 5e-324, 1.7976931348623157e308, 9007199254740993, 0.1 + 0.2, -1e-7, 123e-20, 1e20], ok('[1e+21,1e-7,5e-324,1.7976931348623157e+308,9007199254740992,0.30000000000000004,-1e-7,1.23e-18,100000000000000000000]'));
-V('jcs', 'control characters, quote, backslash, solidus, DEL, U+2028', () => ['\u0000\b\t\n\f\r\u001f"\\/\u007f\u2028é'], ok('["\\u0000\\b\\t\\n\\f\\r\\u001f\\"\\\\/\u007f\u2028é"]'));
+V('jcs', 'keys sort by UTF-16 code units, astral before U+FFFF', () => ({ '\uffff': 2, '😀': 1, é: 3, '': 4 }), ok('{"":4,"é":3,"😀":1,"\uffff":2}'));
+V(
+  'jcs',
+  'numbers of every magnitude',
+  () => [1e21, 1e-7, 5e-324, 1.7976931348623157e308, 9007199254740993, 0.1 + 0.2, -1e-7, 123e-20, 1e20],
+  ok('[1e+21,1e-7,5e-324,1.7976931348623157e+308,9007199254740992,0.30000000000000004,-1e-7,1.23e-18,100000000000000000000]'),
+);
+V(
+  'jcs',
+  'control characters, quote, backslash, solidus, DEL, U+2028',
+  () => ['\u0000\b\t\n\f\r\u001f"\\/\u007f\u2028é'],
+  ok('["\\u0000\\b\\t\\n\\f\\r\\u001f\\"\\\\/\u007f\u2028é"]'),
+);
 V('jcs', 'a valid surrogate pair as key and value', () => ({ '\ud83d\ude00': '\ud83d\ude00' }), ok('{"😀":"😀"}'));
 V('jcs', 'nested empty containers', () => [[], {}, [{}], { a: [] }], ok('[[],{},[{}],{"a":[]}]'));
-V('jcs', 'a null-prototype root with nested null-prototype objects', () => Object.assign(Object.create(null), { b: Object.assign(Object.create(null), { d: 1, c: 2 }), a: null }), ok('{"a":null,"b":{"c":2,"d":1}}'));
+V(
+  'jcs',
+  'a null-prototype root with nested null-prototype objects',
+  () => Object.assign(Object.create(null), { b: Object.assign(Object.create(null), { d: 1, c: 2 }), a: null }),
+  ok('{"a":null,"b":{"c":2,"d":1}}'),
+);
 V('jcs', 'primitive roots', () => [true, false, null, 0, '', 'x'], ok('[true,false,null,0,"","x"]'));
 V('jcs', 'a long key and a key with every escape', () => ({ ['k'.repeat(5000)]: 1, '\n"\\': 2 }), ok(`{"\\n\\"\\\\":2,"${'k'.repeat(5000)}":1}`));
 // Strings of 1024+ units go to the native side by reference (BIG_STRING); the output is
@@ -497,13 +829,43 @@ V('jcs strings', 'a long string of surrogate pairs', () => [big('😀', 800)], o
 V('jcs strings', 'a long string of escapes', () => [big('\n"\\\u0001', 400)], ok(`["${big('\\n\\"\\\\\\u0001', 400)}"]`));
 V('jcs strings', 'a long string ending in a lone high surrogate', () => ({ a: 1, s: `${big('x')}\ud800` }), err('lone_surrogate'));
 V('jcs strings', 'a long string starting with a lone low surrogate', () => [`\udc00${big('é')}`], err('lone_surrogate'));
-V('jcs strings', 'a long string split inside a surrogate pair is two lone halves', () => { const s = big('😀', 600); return [s.slice(0, 1023), s.slice(1023)]; }, err('lone_surrogate'));
+V(
+  'jcs strings',
+  'a long string split inside a surrogate pair is two lone halves',
+  () => {
+    const s = big('😀', 600);
+    return [s.slice(0, 1023), s.slice(1023)];
+  },
+  err('lone_surrogate'),
+);
 V('jcs strings', 'only the long string is above U+00FF', () => ({ short: 'é', long: big('€') }), ok(`{"long":"${big('€')}","short":"é"}`));
 V('jcs strings', 'only a short string is above U+00FF', () => ({ short: '€', long: big('é') }), ok(`{"long":"${big('é')}","short":"€"}`));
-V('jcs strings', 'strings of 1023, 1024 and 1025 units', () => [big('b', 1023), big('c', 1024), big('d', 1025)], ok(`["${big('b', 1023)}","${big('c', 1024)}","${big('d', 1025)}"]`));
-V('jcs strings', 'the same long string many times (strings are not references)', () => { const s = big('r', 4096); return Array(50).fill(s); }, ok(`[${Array(50).fill(`"${big('r', 4096)}"`).join(',')}]`));
-V('jcs strings', 'Latin-1 keys and U+00FF', () => ({ 'ÿ': 1, 'þ': 2, '\u0080': 3 }), ok('{"\u0080":3,"þ":2,"ÿ":1}'));
-V('jcs', 'equal but distinct objects are not repeated references', () => ({ a: { v: 1 }, b: { v: 1 }, c: [[], []] }), ok('{"a":{"v":1},"b":{"v":1},"c":[[],[]]}'));
+V(
+  'jcs strings',
+  'strings of 1023, 1024 and 1025 units',
+  () => [big('b', 1023), big('c', 1024), big('d', 1025)],
+  ok(`["${big('b', 1023)}","${big('c', 1024)}","${big('d', 1025)}"]`),
+);
+V(
+  'jcs strings',
+  'the same long string many times (strings are not references)',
+  () => {
+    const s = big('r', 4096);
+    return Array(50).fill(s);
+  },
+  ok(
+    `[${Array(50)
+      .fill(`"${big('r', 4096)}"`)
+      .join(',')}]`,
+  ),
+);
+V('jcs strings', 'Latin-1 keys and U+00FF', () => ({ ÿ: 1, þ: 2, '\u0080': 3 }), ok('{"\u0080":3,"þ":2,"ÿ":1}'));
+V(
+  'jcs',
+  'equal but distinct objects are not repeated references',
+  () => ({ a: { v: 1 }, b: { v: 1 }, c: [[], []] }),
+  ok('{"a":{"v":1},"b":{"v":1},"c":[[],[]]}'),
+);
 
 // ---------------------------------------------------------------------------------
 // 11. Text for decodeView, decodeRequest and prepareToolCall
@@ -577,11 +939,24 @@ const LONE = [
 ];
 for (const [name, text] of LONE) Tbad('text lone_surrogate', name, text, 'lone_surrogate');
 
-for (const [name, text] of [['1e400', '1e400'], ['-1e400', '-1e400'], ['an overflow in an array', '[1e309]'], ['an overflow as a member', '{"a":1.8e308}']]) {
+for (const [name, text] of [
+  ['1e400', '1e400'],
+  ['-1e400', '-1e400'],
+  ['an overflow in an array', '[1e309]'],
+  ['an overflow as a member', '{"a":1.8e308}'],
+]) {
   Tbad('text non_finite_number', name, text, 'non_finite_number');
 }
 
-for (const [name, text] of [['-0', '-0'], ['-0.0', '-0.0'], ['-0e0', '-0e0'], ['-0 in an array', '[-0]'], ['-0E+3 as a member', '{"a":-0E+3}'], ['-1e-400 underflows to -0', '-1e-400'], ['-0.000', '-0.000']]) {
+for (const [name, text] of [
+  ['-0', '-0'],
+  ['-0.0', '-0.0'],
+  ['-0e0', '-0e0'],
+  ['-0 in an array', '[-0]'],
+  ['-0E+3 as a member', '{"a":-0E+3}'],
+  ['-1e-400 underflows to -0', '-1e-400'],
+  ['-0.000', '-0.000'],
+]) {
   Tnz(name, text);
 }
 
@@ -591,23 +966,85 @@ Tbad('text depth_limit', `${MAX_DEPTH + 1} nested objects`, `${'{"a":'.repeat(MA
 // negative zero, a duplicate key, a lone surrogate or an overflow followed by garbage is
 // invalid_json for snapshot text and provider text alike. Only the depth limit, a limit
 // hit while reading, comes first (below).
-add({ kind: 'text', group: 'text order', name: 'a negative leading zero "-01"', text: '-01', jsonParse: false, view: err('invalid_json'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
-add({ kind: 'text', group: 'text order', name: '"-00" and "-0."', text: '[-00]', jsonParse: false, view: err('invalid_json'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
-add({ kind: 'text', group: 'text order', name: '"-0" then garbage', text: '[-0,}', jsonParse: false, view: err('invalid_json'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
-add({ kind: 'text', group: 'text order', name: 'a duplicate key before garbage', text: '{"a":1,"a":2} x', jsonParse: false, view: err('invalid_json'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
-add({ kind: 'text', group: 'text order', name: 'a lone surrogate before garbage', text: '["\\ud800" x', jsonParse: false, view: err('invalid_json'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
-add({ kind: 'text', group: 'text order', name: 'an overflow before garbage', text: '[1e999,,]', jsonParse: false, view: err('invalid_json'), request: err('invalid_json'), prepare: { stage: 'json', code: 'invalid_json' } });
+add({
+  kind: 'text',
+  group: 'text order',
+  name: 'a negative leading zero "-01"',
+  text: '-01',
+  jsonParse: false,
+  view: err('invalid_json'),
+  request: err('invalid_json'),
+  prepare: { stage: 'json', code: 'invalid_json' },
+});
+add({
+  kind: 'text',
+  group: 'text order',
+  name: '"-00" and "-0."',
+  text: '[-00]',
+  jsonParse: false,
+  view: err('invalid_json'),
+  request: err('invalid_json'),
+  prepare: { stage: 'json', code: 'invalid_json' },
+});
+add({
+  kind: 'text',
+  group: 'text order',
+  name: '"-0" then garbage',
+  text: '[-0,}',
+  jsonParse: false,
+  view: err('invalid_json'),
+  request: err('invalid_json'),
+  prepare: { stage: 'json', code: 'invalid_json' },
+});
+add({
+  kind: 'text',
+  group: 'text order',
+  name: 'a duplicate key before garbage',
+  text: '{"a":1,"a":2} x',
+  jsonParse: false,
+  view: err('invalid_json'),
+  request: err('invalid_json'),
+  prepare: { stage: 'json', code: 'invalid_json' },
+});
+add({
+  kind: 'text',
+  group: 'text order',
+  name: 'a lone surrogate before garbage',
+  text: '["\\ud800" x',
+  jsonParse: false,
+  view: err('invalid_json'),
+  request: err('invalid_json'),
+  prepare: { stage: 'json', code: 'invalid_json' },
+});
+add({
+  kind: 'text',
+  group: 'text order',
+  name: 'an overflow before garbage',
+  text: '[1e999,,]',
+  jsonParse: false,
+  view: err('invalid_json'),
+  request: err('invalid_json'),
+  prepare: { stage: 'json', code: 'invalid_json' },
+});
 Tbad('text depth_limit', 'the depth limit is found before the missing closers', '['.repeat(MAX_DEPTH + 1), 'depth_limit');
 
 Tok('text valid', 'whitespace around members', ' \t\r\n{"b" : 1 , "a" : [ true , false , null ] } \n', '{"a":[true,false,null],"b":1}');
-Tok('text valid', 'number spellings', '[1E2,0.1e1,1e-7,-5e-324,123456789012345678901234567890,1e-400,2.50]', '[100,1,1e-7,-5e-324,1.2345678901234568e+29,0,2.5]');
+Tok(
+  'text valid',
+  'number spellings',
+  '[1E2,0.1e1,1e-7,-5e-324,123456789012345678901234567890,1e-400,2.50]',
+  '[100,1,1e-7,-5e-324,1.2345678901234568e+29,0,2.5]',
+);
 Tok('text valid', 'escapes that canonicalize to raw characters', '"\\u00e9\\/\\u2028\\ud83d\\ude00"', '"é/\u2028😀"');
 Tok('text valid', 'control characters keep short or lowercase escapes', '"\\u001F\\u0008\\u000a"', '"\\u001f\\b\\n"');
 Tok('text valid', 'astral keys sort by code units', '{"\\uffff":2,"\\ud83d\\ude00":1}', '{"😀":1,"\uffff":2}');
 Tok('text valid', 'integer-like keys sort as strings', '{"b":1,"a":1,"10":1,"9":1}', '{"10":1,"9":1,"a":1,"b":1}');
 Tok('text valid', 'empty containers', '[{},[]]', '[{},[]]');
 Tok('text valid', `exactly ${MAX_DEPTH} nested arrays`, `${'['.repeat(MAX_DEPTH)}${']'.repeat(MAX_DEPTH)}`, `${'['.repeat(MAX_DEPTH)}${']'.repeat(MAX_DEPTH)}`);
-for (const [name, text] of [['the empty string', ''], ['whitespace only', ' \t\r\n ']]) {
+for (const [name, text] of [
+  ['the empty string', ''],
+  ['whitespace only', ' \t\r\n '],
+]) {
   add({ kind: 'text', group: 'text blank', name, text, view: err('invalid_json'), request: { blank: true }, prepare: ok('{}') });
 }
 
@@ -634,8 +1071,15 @@ function tape(b, t) {
   new Uint32Array(memory, lensOffset, lens.length).set(lens);
   new Uint8Array(memory, opsOffset, ops.length).set(ops);
   new Uint32Array(memory, 0, 16).set([
-    t.opsLen ?? ops.length, nums.length, lens.length, t.textLen ?? text.length, t.bigsLen ?? bigs.length, t.flags ?? 0,
-    numsOffset, lensOffset, opsOffset,
+    t.opsLen ?? ops.length,
+    nums.length,
+    lens.length,
+    t.textLen ?? text.length,
+    t.bigsLen ?? bigs.length,
+    t.flags ?? 0,
+    numsOffset,
+    lensOffset,
+    opsOffset,
   ]);
   const bytes = new Uint8Array(memory);
   if (t.detach) structuredClone(memory, { transfer: [memory] });
@@ -658,7 +1102,11 @@ B('a NaN on the tape', (b) => tape(b, { ops: [3], nums: [NaN] }), 'non_finite_nu
 B('negative zero on the tape', (b) => tape(b, { ops: [5, 3], lens: [1], nums: [-0] }), 'negative_zero');
 B('a lone surrogate in a big string', (b) => tape(b, { ops: [7], bigs: [`${'x'.repeat(2000)}\ud800`] }), 'lone_surrogate');
 B('duplicate keys on the tape', (b) => tape(b, { ops: [6, 0, 0], lens: [2, 1, 1], text: 'aa' }), 'duplicate_key');
-B(`${MAX_DEPTH + 1} nested arrays on the tape`, (b) => tape(b, { ops: [...Array(MAX_DEPTH + 1).fill(5), 0], lens: Array(MAX_DEPTH + 1).fill(1) }), 'depth_limit');
+B(
+  `${MAX_DEPTH + 1} nested arrays on the tape`,
+  (b) => tape(b, { ops: [...Array(MAX_DEPTH + 1).fill(5), 0], lens: Array(MAX_DEPTH + 1).fill(1) }),
+  'depth_limit',
+);
 B('a detached tape buffer', (b) => tape(b, { ops: [0], detach: true }), 'internal_error');
 
 module.exports = { CASES, TRAPS, newCounter, countingHandler, accessors, spy, data, reset, nested, patched, patches };

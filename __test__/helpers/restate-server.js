@@ -22,7 +22,10 @@ function findRestateServer() {
   const triple = `${process.platform}-${process.arch}`;
   const file = path.join(ROOT, 'node_modules', '@restatedev', `restate-server-${triple}`, 'bin', 'restate-server');
   if (fs.existsSync(file)) return { file };
-  return { file: null, reason: `no restate-server binary: @restatedev/restate-server-${triple} is not installed (npm install, a devDependency) and RESTATE_SERVER_BINARY is not set` };
+  return {
+    file: null,
+    reason: `no restate-server binary: @restatedev/restate-server-${triple} is not installed (npm install, a devDependency) and RESTATE_SERVER_BINARY is not set`,
+  };
 }
 
 /** A port no one listens on now, on 127.0.0.1. */
@@ -40,7 +43,8 @@ function freePort() {
 /** Resolves once `url` answers 200, or rejects once the process `child` has exited. */
 async function answered(url, child) {
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`restate-server exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`restate-server exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
     try {
       const response = await fetch(url);
       if (response.ok) return;
@@ -57,20 +61,23 @@ async function startRestateServer() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-restate-'));
   const [node, admin, ingress] = [await freePort(), await freePort(), await freePort()];
   const config = path.join(dir, 'restate.toml');
-  fs.writeFileSync(config, [
-    'node-name = "tas-test"',
-    'listen-mode = "tcp"',
-    'bind-ip = "127.0.0.1"',
-    `bind-port = ${node}`,
-    `base-dir = ${JSON.stringify(path.join(dir, 'data'))}`,
-    'disable-telemetry = true',
-    'log-filter = "warn"',
-    '[admin]',
-    `bind-port = ${admin}`,
-    '[ingress]',
-    `bind-port = ${ingress}`,
-    '',
-  ].join('\n'));
+  fs.writeFileSync(
+    config,
+    [
+      'node-name = "tas-test"',
+      'listen-mode = "tcp"',
+      'bind-ip = "127.0.0.1"',
+      `bind-port = ${node}`,
+      `base-dir = ${JSON.stringify(path.join(dir, 'data'))}`,
+      'disable-telemetry = true',
+      'log-filter = "warn"',
+      '[admin]',
+      `bind-port = ${admin}`,
+      '[ingress]',
+      `bind-port = ${ingress}`,
+      '',
+    ].join('\n'),
+  );
   const log = fs.openSync(path.join(dir, 'server.log'), 'w');
   const child = spawn(file, ['--config-file', config, '--no-logo'], { cwd: dir, stdio: ['ignore', log, log] });
   fs.closeSync(log);
@@ -100,7 +107,11 @@ async function startRestateServer() {
 
 /** Registers the deployment at `uri` (force: the same URI again after a change). */
 async function register(admin, uri) {
-  const response = await fetch(`${admin}/deployments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ uri, force: true }) });
+  const response = await fetch(`${admin}/deployments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ uri, force: true }),
+  });
   if (!response.ok) throw new Error(`registering ${uri}: ${response.status} ${await response.text()}`);
   return response.json();
 }

@@ -69,7 +69,10 @@ function lookup(kind, arg) {
   if (kind === 'node') {
     const found = findNode(arg);
     if (found.file) return { value: found, reason: null };
-    return { value: null, reason: `Node ${arg} not found: run \`npm run fetch-node\` (puts it in .tmp/node-lines/${arg}) or set NODE${arg}_BINARY${tried(found)}` };
+    return {
+      value: null,
+      reason: `Node ${arg} not found: run \`npm run fetch-node\` (puts it in .tmp/node-lines/${arg}) or set NODE${arg}_BINARY${tried(found)}`,
+    };
   }
   if (kind === 'newest-node') {
     const min = arg === undefined ? 22 : arg;
@@ -81,7 +84,10 @@ function lookup(kind, arg) {
     const found = kind === 'bun' ? findBun() : findDeno();
     if (found.file) return { value: found, reason: null };
     const variable = kind === 'bun' ? 'BUN_BINARY' : 'DENO_BINARY';
-    return { value: null, reason: `${kind === 'bun' ? 'Bun' : 'Deno'} not found: npm install installs it where its binary package exists (optional dependency of support/runtimes), or set ${variable}${tried(found)}` };
+    return {
+      value: null,
+      reason: `${kind === 'bun' ? 'Bun' : 'Deno'} not found: npm install installs it where its binary package exists (optional dependency of support/runtimes), or set ${variable}${tried(found)}`,
+    };
   }
   throw new TypeError(`services: unknown kind ${JSON.stringify(kind)} (pg, redis, node, newest-node, bun, deno)`);
 }

@@ -12,9 +12,7 @@ const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { Validator } = require('@cfworker/json-schema');
 
-const {
-  fromJsonSchema, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, isToolArgumentsValidationError,
-} = require('../..');
+const { fromJsonSchema, prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, isToolArgumentsValidationError } = require('../..');
 
 const AGENT = 'ops';
 const TOOL = 'scale';
@@ -79,14 +77,20 @@ describe('fromJsonSchema is a Standard Schema v1 backed by Ajv', () => {
     assert.deepEqual([...issues[0].path], ['a', 'b/c']);
     assert.equal(issues[0].keyword, 'required');
     assert.equal(typeof issues[0].message, 'string');
-    const nested = fromJsonSchema({ type: 'array', items: { type: 'object', properties: { 'x~y': { type: 'integer' } } } })['~standard'].validate([{}, { 'x~y': 'no' }]);
+    const nested = fromJsonSchema({ type: 'array', items: { type: 'object', properties: { 'x~y': { type: 'integer' } } } })['~standard'].validate([
+      {},
+      { 'x~y': 'no' },
+    ]);
     assert.deepEqual([...nested.issues[0].path], ['1', 'x~y']);
   });
 
   test('inherited properties are not data: required ["constructor"] is unmet by {}, properties.toString does not see Object.prototype.toString', () => {
     assert.notEqual(fromJsonSchema({ type: 'object', required: ['constructor'] })['~standard'].validate({}).issues, undefined);
     assert.equal(fromJsonSchema({ type: 'object', properties: { toString: { type: 'string' } } })['~standard'].validate({}).issues, undefined);
-    assert.throws(() => prepare('{}', fromJsonSchema({ type: 'object', required: ['constructor'] })), (e) => e.stage === 'schema');
+    assert.throws(
+      () => prepare('{}', fromJsonSchema({ type: 'object', required: ['constructor'] })),
+      (e) => e.stage === 'schema',
+    );
   });
 });
 
@@ -98,9 +102,17 @@ describe('prepareToolCall runs it once per attempt; its output is the snapshot',
 
   test('the schema runs exactly once per attempt, sync and async (a counted custom format)', async () => {
     let calls = 0;
-    const schema = fromJsonSchema({ type: 'object', properties: { id: { type: 'string', format: 'counted' } } }, {
-      formats: { counted: (value) => { calls += 1; return value.length > 0; } },
-    });
+    const schema = fromJsonSchema(
+      { type: 'object', properties: { id: { type: 'string', format: 'counted' } } },
+      {
+        formats: {
+          counted: (value) => {
+            calls += 1;
+            return value.length > 0;
+          },
+        },
+      },
+    );
     prepare('{"id":"x"}', schema);
     assert.equal(calls, 1);
     await prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: '{"id":"y"}', schema });
@@ -125,7 +137,10 @@ describe('prepareToolCall runs it once per attempt; its output is the snapshot',
   });
 
   test('__proto__ is data: sent, it is snapshotted as a key; as a default, it pollutes nothing (Ajv does not insert it)', () => {
-    const schema = fromJsonSchema({ type: 'object', properties: { ['__proto__']: { type: 'object', default: { polluted: true } }, constructor: { default: 1 } } }, { defaults: true });
+    const schema = fromJsonSchema(
+      { type: 'object', properties: { ['__proto__']: { type: 'object', default: { polluted: true } }, constructor: { default: 1 } } },
+      { defaults: true },
+    );
     assert.equal(prepare('{"__proto__":{"admin":true}}', schema).argsCanonicalJson, '{"__proto__":{"admin":true}}');
     // Ajv inserts a default where `data[key] === undefined`: an Object.prototype member answers first.
     assert.equal(prepare('{}', schema).argsCanonicalJson, '{}');
@@ -158,7 +173,11 @@ describe('prepareToolCall runs it once per attempt; its output is the snapshot',
     assert.deepEqual([negativeZero.stage, negativeZero.code], ['snapshot', 'negative_zero']);
     const viaDefault = fromJsonSchema({ type: 'object', properties: { n: { type: 'number', default: 0 } } }, { defaults: true });
     assert.equal(prepare('{}', viaDefault).argsCanonicalJson, '{"n":0}');
-    for (const [raw, code] of [['{"s":"\\ud800"}', 'lone_surrogate'], ['{"n":1,"n":2}', 'duplicate_key'], ['{"n":1e400}', 'non_finite_number']]) {
+    for (const [raw, code] of [
+      ['{"s":"\\ud800"}', 'lone_surrogate'],
+      ['{"n":1,"n":2}', 'duplicate_key'],
+      ['{"n":1e400}', 'non_finite_number'],
+    ]) {
       const error = await prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: raw, schema: numbers }).catch((e) => e);
       assert.ok(isToolArgumentsValidationError(error), raw);
       assert.equal(error.stage, 'json', raw);
@@ -171,7 +190,16 @@ describe('prepareToolCall runs it once per attempt; its output is the snapshot',
       const result = schema['~standard'].validate({ at: new Date(0) });
       assert.equal(result.issues, undefined);
       assert.ok(result.value.at instanceof Date);
-      assert.throws(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: { '~standard': { version: 1, vendor: 'x', validate: () => result } } }), (e) => e.stage === 'snapshot');
+      assert.throws(
+        () =>
+          prepareToolCall({
+            agentName: AGENT,
+            toolName: TOOL,
+            rawArguments: '{}',
+            schema: { '~standard': { version: 1, vendor: 'x', validate: () => result } },
+          }),
+        (e) => e.stage === 'snapshot',
+      );
     }
     const deep = fromJsonSchema({ type: 'array' }, { defaults: true })['~standard'].validate(JSON.parse('['.repeat(1100) + ']'.repeat(1100)));
     assert.equal(deep.issues[0].keyword, 'depth', 'the copy stops where the strict decoder would');
@@ -198,7 +226,13 @@ describe('a schema that does not compile fails at registration, never at the fir
   test('an unsupported $schema (draft-04) and schemas that are not JSON data are TypeErrors', () => {
     assert.throws(() => fromJsonSchema({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' }), /unsupported \$schema/);
     let read = false;
-    const getter = { type: 'object', get properties() { read = true; return {}; } };
+    const getter = {
+      type: 'object',
+      get properties() {
+        read = true;
+        return {};
+      },
+    };
     assert.throws(() => fromJsonSchema(getter), TypeError);
     assert.equal(read, false, 'the getter never ran');
     assert.throws(() => fromJsonSchema(new Proxy({ type: 'object' }, {})), TypeError);
@@ -209,7 +243,7 @@ describe('a schema that does not compile fails at registration, never at the fir
   });
 });
 
-describe('dialects: $schema chooses, none is draft 2020-12 (the MCP specification\'s)', () => {
+describe("dialects: $schema chooses, none is draft 2020-12 (the MCP specification's)", () => {
   test('2020-12 prefixItems; draft-07 tuple items; 2019-09; draft-06', () => {
     const v2020 = fromJsonSchema({ type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false });
     assert.equal(v2020['~standard'].validate(['a', 1]).issues, undefined);
@@ -246,7 +280,10 @@ describe('dialects: $schema chooses, none is draft 2020-12 (the MCP specificatio
 });
 
 describe('formats', () => {
-  const schema = { type: 'object', properties: { email: { type: 'string', format: 'email' }, at: { type: 'string', format: 'date-time' }, id: { type: 'string', format: 'uuid' } } };
+  const schema = {
+    type: 'object',
+    properties: { email: { type: 'string', format: 'email' }, at: { type: 'string', format: 'date-time' }, id: { type: 'string', format: 'uuid' } },
+  };
   test('asserted by default (ajv-formats)', () => {
     const s = fromJsonSchema(schema)['~standard'];
     assert.equal(s.validate({ email: 'a@example.com', at: '2026-07-17T10:00:00Z', id: '123e4567-e89b-12d3-a456-426614174000' }).issues, undefined);
@@ -257,9 +294,12 @@ describe('formats', () => {
     assert.equal(fromJsonSchema({ type: 'string', format: 'anything-at-all' }, { formats: 'ignore' })['~standard'].validate('x').issues, undefined);
   });
   test('named formats: a RegExp, a function (only true accepts), or true (accepted unchecked)', () => {
-    const s = fromJsonSchema({ type: 'array', prefixItems: [{ format: 'iban' }, { format: 'even' }, { format: 'path' }] }, {
-      formats: { iban: /^[A-Z]{2}[0-9]{2}[A-Z0-9]{4,30}$/, even: (v) => v.length % 2 === 0 ? true : 'yes', path: true },
-    })['~standard'];
+    const s = fromJsonSchema(
+      { type: 'array', prefixItems: [{ format: 'iban' }, { format: 'even' }, { format: 'path' }] },
+      {
+        formats: { iban: /^[A-Z]{2}[0-9]{2}[A-Z0-9]{4,30}$/, even: (v) => (v.length % 2 === 0 ? true : 'yes'), path: true },
+      },
+    )['~standard'];
     assert.equal(s.validate(['DE44500105175407324931', 'ab', '/etc']).issues, undefined);
     assert.notEqual(s.validate(['de44', 'ab', '/etc']).issues, undefined);
     assert.notEqual(s.validate(['DE44500105175407324931', 'abc', '/etc']).issues, undefined, "'yes' is not true");
@@ -274,13 +314,33 @@ describe("Ajv's verdicts agree with an independent validator (@cfworker/json-sch
     [{ type: 'string', minLength: 2, maxLength: 2 }, ['ab', '\u{1F600}', '\u{1F600}\u{1F600}', 'a']],
     [{ type: 'string', pattern: '^\\p{Lu}' }, ['Ä', 'ä', 'A']],
     [{ type: 'object', properties: { a: { const: { x: [1, 2] } } } }, [{ a: { x: [1, 2] } }, { a: { x: [2, 1] } }, {}]],
-    [{ type: 'array', uniqueItems: true }, [[1, 2], [1, 1], [{ a: 1 }, { a: 1 }], [1, '1']]],
+    [
+      { type: 'array', uniqueItems: true },
+      [
+        [1, 2],
+        [1, 1],
+        [{ a: 1 }, { a: 1 }],
+        [1, '1'],
+      ],
+    ],
     [{ type: 'object', propertyNames: { pattern: '^[a-z]+$' }, minProperties: 1 }, [{ ab: 1 }, { aB: 1 }, {}]],
     [{ type: 'object', patternProperties: { '^x-': { type: 'string' } }, additionalProperties: false }, [{ 'x-a': 's' }, { 'x-a': 1 }, { y: 1 }]],
     [{ oneOf: [{ type: 'integer' }, { type: 'number', minimum: 2 }] }, [1, 3, 2.5, 'x']],
-    [{ type: 'object', if: { properties: { kind: { const: 'a' } } }, then: { required: ['a'] }, else: { required: ['b'] } }, [{ kind: 'a', a: 1 }, { kind: 'a', b: 1 }, { b: 1 }]],
-    [{ $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } }, additionalProperties: false } }, $ref: '#/$defs/node' }, [{ next: { next: {} } }, { next: { no: 1 } }]],
-    [{ type: 'object', unevaluatedProperties: false, properties: { a: {} }, allOf: [{ properties: { b: {} } }] }, [{ a: 1, b: 2 }, { a: 1, c: 3 }]],
+    [
+      { type: 'object', if: { properties: { kind: { const: 'a' } } }, then: { required: ['a'] }, else: { required: ['b'] } },
+      [{ kind: 'a', a: 1 }, { kind: 'a', b: 1 }, { b: 1 }],
+    ],
+    [
+      { $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } }, additionalProperties: false } }, $ref: '#/$defs/node' },
+      [{ next: { next: {} } }, { next: { no: 1 } }],
+    ],
+    [
+      { type: 'object', unevaluatedProperties: false, properties: { a: {} }, allOf: [{ properties: { b: {} } }] },
+      [
+        { a: 1, b: 2 },
+        { a: 1, c: 3 },
+      ],
+    ],
     [{ type: 'object', dependentRequired: { card: ['cvc'] } }, [{ card: 1, cvc: 2 }, { card: 1 }, {}]],
     [{ type: 'array', contains: { type: 'integer' }, minContains: 2 }, [[1, 2], [1, 'a'], []]],
   ];
@@ -348,8 +408,17 @@ test('the declarations: the type argument reaches policy and handler; options ar
 
 test('issueCodes of a fromJsonSchema failure name the JSON Schema keyword, from a fixed vocabulary; never the message', async () => {
   const { fromJsonSchema, prepareToolCall, isToolArgumentsValidationError } = require('../..');
-  const schema = fromJsonSchema({ type: 'object', properties: { amount: { type: 'integer', minimum: 3 }, to: { type: 'string', pattern: '^x' } }, required: ['amount'] });
-  const cases = [['{}', 'required'], ['{"amount":1}', 'minimum'], ['{"amount":1.5}', 'type'], ['{"amount":5,"to":"secret-y"}', 'pattern']];
+  const schema = fromJsonSchema({
+    type: 'object',
+    properties: { amount: { type: 'integer', minimum: 3 }, to: { type: 'string', pattern: '^x' } },
+    required: ['amount'],
+  });
+  const cases = [
+    ['{}', 'required'],
+    ['{"amount":1}', 'minimum'],
+    ['{"amount":1.5}', 'type'],
+    ['{"amount":5,"to":"secret-y"}', 'pattern'],
+  ];
   for (const [raw, keyword] of cases) {
     let error;
     try {
@@ -378,10 +447,13 @@ test('issueCodes of a fromJsonSchema failure name the JSON Schema keyword, from 
 // null-prototype-free path, in copyValue, copySchema, cloneSchema, pointerKeys, issuesOf.
 
 test('review: fromJsonSchema with defaults gives the same snapshot after Array.prototype is patched', () => {
-  const schema = fromJsonSchema({
-    type: 'object',
-    properties: { tags: { type: 'array', items: { type: 'string' } }, n: { type: 'number', default: 1 } },
-  }, { defaults: true });
+  const schema = fromJsonSchema(
+    {
+      type: 'object',
+      properties: { tags: { type: 'array', items: { type: 'string' } }, n: { type: 'number', default: 1 } },
+    },
+    { defaults: true },
+  );
   const prepare = () => {
     try {
       return prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{"tags":["x","y"]}', schema }).argsCanonicalJson;
@@ -392,7 +464,15 @@ test('review: fromJsonSchema with defaults gives the same snapshot after Array.p
   const before = prepare();
   assert.equal(before, '{"n":1,"tags":["x","y"]}');
   let hits = 0;
-  Object.defineProperty(Array.prototype, '0', { configurable: true, set() { hits++; }, get() { return undefined; } });
+  Object.defineProperty(Array.prototype, '0', {
+    configurable: true,
+    set() {
+      hits++;
+    },
+    get() {
+      return undefined;
+    },
+  });
   let after;
   try {
     after = prepare();

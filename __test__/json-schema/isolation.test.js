@@ -7,7 +7,11 @@ const assert = require('node:assert/strict');
 const { fromJsonSchema } = require('../..');
 
 const ok = (schema, value) => schema['~standard'].validate(value).issues === undefined;
-const refuses = (schema) => assert.throws(() => fromJsonSchema(schema), (e) => e.code === 'ERR_INVALID_ARG_VALUE' && /does not compile/.test(e.message));
+const refuses = (schema) =>
+  assert.throws(
+    () => fromJsonSchema(schema),
+    (e) => e.code === 'ERR_INVALID_ARG_VALUE' && /does not compile/.test(e.message),
+  );
 
 const byId = {
   type: 'object',

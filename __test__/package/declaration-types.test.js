@@ -31,15 +31,35 @@ test('index.d.ts is a table of re-exports under 300 lines', () => {
 });
 
 test('the cycle check finds a cycle (a -> b -> a) and none in a chain', () => {
-  assert.deepEqual(cycles(new Map([['a', ['b']], ['b', ['a']]])), [['a', 'b', 'a']]);
-  assert.deepEqual(cycles(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]])), []);
+  assert.deepEqual(
+    cycles(
+      new Map([
+        ['a', ['b']],
+        ['b', ['a']],
+      ]),
+    ),
+    [['a', 'b', 'a']],
+  );
+  assert.deepEqual(
+    cycles(
+      new Map([
+        ['a', ['b', 'c']],
+        ['b', ['c']],
+        ['c', []],
+      ]),
+    ),
+    [],
+  );
 });
 
 test('no declaration file imports one that (transitively) imports it back', () => {
   const graph = declarationGraph();
   assert.ok(graph.get('index.d.ts').includes('lib/run/index.d.ts'), 'the graph follows index.d.ts into the rooms');
   assert.ok(graph.get('lib/cedar/index.d.ts').length > 0, 'the graph reads lib/cedar/index.d.ts imports');
-  assert.deepEqual(cycles(graph).map((cycle) => cycle.join(' -> ')), []);
+  assert.deepEqual(
+    cycles(graph).map((cycle) => cycle.join(' -> ')),
+    [],
+  );
 });
 
 test('every name exported before still is, from the same specifier; the root exports no new name', () => {
@@ -69,10 +89,13 @@ test('every name exported before imports from its specifier under tsc --strict, 
         files.push(file);
       }
     }
-    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'node16', moduleResolution: 'node16', types: [], skipLibCheck: true },
-      files,
-    }));
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'node16', moduleResolution: 'node16', types: [], skipLibCheck: true },
+        files,
+      }),
+    );
     const result = spawnSync(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.json')], { encoding: 'utf8' });
     assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
   } finally {

@@ -40,7 +40,9 @@ if (mode === 'loaded') {
     }
   }
   const list = Array.isArray(process.moduleLoadList) ? process.moduleLoadList : [];
-  process.stdout.write(`${JSON.stringify({ files: files.sort(), packages: [...packages].sort(), crypto: list.includes('NativeModule crypto'), webStreams: list.slice(modulesBefore).includes('NativeModule internal/webstreams/readablestream') })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ files: files.sort(), packages: [...packages].sort(), crypto: list.includes('NativeModule crypto'), webStreams: list.slice(modulesBefore).includes('NativeModule internal/webstreams/readablestream') })}\n`,
+  );
   return;
 }
 
@@ -125,7 +127,26 @@ const PLAN = [];
 function plan(target, keys, owner) {
   for (let i = 0; i < keys.length; i++) PLAN[PLAN.length] = [target, keys[i], `${owner}.${String(keys[i])}`];
 }
-plan(Object, ['getPrototypeOf', 'getOwnPropertyNames', 'getOwnPropertySymbols', 'getOwnPropertyDescriptor', 'defineProperty', 'freeze', 'keys', 'hasOwn', 'isFrozen', 'setPrototypeOf', 'is', 'entries', 'assign', 'create'], 'Object');
+plan(
+  Object,
+  [
+    'getPrototypeOf',
+    'getOwnPropertyNames',
+    'getOwnPropertySymbols',
+    'getOwnPropertyDescriptor',
+    'defineProperty',
+    'freeze',
+    'keys',
+    'hasOwn',
+    'isFrozen',
+    'setPrototypeOf',
+    'is',
+    'entries',
+    'assign',
+    'create',
+  ],
+  'Object',
+);
 plan(Reflect, ['apply', 'ownKeys', 'get'], 'Reflect');
 plan(Array, ['isArray', 'from'], 'Array');
 plan(Array.prototype, ['push', 'splice', 'sort', 'slice', 'includes', 'indexOf', 'join', 'map', 'forEach', 'toSpliced', Symbol.iterator], 'Array.prototype');
@@ -242,7 +263,14 @@ async function scenario() {
   for (let i = 0; i < 2; i++) {
     const decision = await pkg.evaluateToolCall({ prepared: prepared('{"amount":1}', 'call-1'), policy: () => ({ decision: 'allow', reason: 'ok' }) });
     try {
-      const result = await pkg.executeToolCall(decision, () => { runs++; return 'paid'; }, { receipts });
+      const result = await pkg.executeToolCall(
+        decision,
+        () => {
+          runs++;
+          return 'paid';
+        },
+        { receipts },
+      );
       out.push(`receipt run ${i}: ${result}`);
     } catch (error) {
       out.push(`receipt run ${i}: ${error.code}`);
@@ -284,7 +312,10 @@ async function main() {
   } else {
     first = firstCalls();
   }
-  const loaded = Object.keys(require.cache).filter((file) => S.startsWith(file, path.join(ROOT, 'lib') + path.sep)).map((file) => path.relative(ROOT, file).split(path.sep).join('/')).sort();
+  const loaded = Object.keys(require.cache)
+    .filter((file) => S.startsWith(file, path.join(ROOT, 'lib') + path.sep))
+    .map((file) => path.relative(ROOT, file).split(path.sep).join('/'))
+    .sort();
   let outcomes;
   try {
     outcomes = await scenario();

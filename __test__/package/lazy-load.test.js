@@ -24,9 +24,18 @@ function child(...args) {
 /** The package's files that the snapshot core is: what requiring the package may load. */
 const CORE = [
   'index.js',
-  'lib/errors.js', 'lib/input.js', 'lib/lazy.js', 'lib/native.js', 'lib/primordials.js', 'lib/selftest.js',
-  'lib/snapshot/canonical.js', 'lib/snapshot/classify.js', 'lib/snapshot/index.js', 'lib/snapshot/tape-writer.js',
-  'lib/snapshot/view.js', 'lib/snapshot/walk.js',
+  'lib/errors.js',
+  'lib/input.js',
+  'lib/lazy.js',
+  'lib/native.js',
+  'lib/primordials.js',
+  'lib/selftest.js',
+  'lib/snapshot/canonical.js',
+  'lib/snapshot/classify.js',
+  'lib/snapshot/index.js',
+  'lib/snapshot/tape-writer.js',
+  'lib/snapshot/view.js',
+  'lib/snapshot/walk.js',
 ];
 
 describe('requiring loads only what it needs', () => {
@@ -45,7 +54,10 @@ describe('requiring loads only what it needs', () => {
       assert.deepEqual(loaded.packages, [], `${subpath} loaded ${loaded.packages.join(', ')}`);
       const lazy = loaded.files.filter((file) => file.startsWith('lib/') && !CORE.includes(file));
       assert.deepEqual(lazy, []);
-      assert.ok(loaded.files.some((file) => file.startsWith(`adapters/${subpath}/`)), 'the adapter itself loaded');
+      assert.ok(
+        loaded.files.some((file) => file.startsWith(`adapters/${subpath}/`)),
+        'the adapter itself loaded',
+      );
       // Only the gates that pipe a model's stream capture the web streams (adapters/gate/streams.js),
       // and the MCP gate, whose 2.x face answers web Requests with web Responses (adapters/mcp/v2/http.js
       // captures Response at load, which loads Node's web streams).
@@ -60,11 +72,27 @@ describe('a module loaded at first use captures nothing patched after the packag
 
   test('every first call loaded its module while the built-ins were replaced', () => {
     assert.deepEqual(patched.first, control.first);
-    assert.ok(patched.first.every((line) => line.endsWith(': ok')), patched.first.join('; '));
+    assert.ok(
+      patched.first.every((line) => line.endsWith(': ok')),
+      patched.first.join('; '),
+    );
     assert.deepEqual(patched.loaded, control.loaded);
-    for (const file of ['lib/run/index.js', 'lib/grants/index.js', 'lib/grants/seal.js', 'lib/stores/memory.js', 'lib/receipts/index.js',
-      'lib/stores/sqlite.js', 'lib/stores/postgres.js', 'lib/stores/postgres-sql.js', 'lib/stores/postgres-batch.js', 'lib/stores/redis.js', 'lib/stores/open.js',
-      'lib/diff.js', 'lib/json-schema/index.js', 'lib/cedar/index.js']) {
+    for (const file of [
+      'lib/run/index.js',
+      'lib/grants/index.js',
+      'lib/grants/seal.js',
+      'lib/stores/memory.js',
+      'lib/receipts/index.js',
+      'lib/stores/sqlite.js',
+      'lib/stores/postgres.js',
+      'lib/stores/postgres-sql.js',
+      'lib/stores/postgres-batch.js',
+      'lib/stores/redis.js',
+      'lib/stores/open.js',
+      'lib/diff.js',
+      'lib/json-schema/index.js',
+      'lib/cedar/index.js',
+    ]) {
       assert.ok(patched.loaded.includes(file), `${file} was not loaded by its first call`);
     }
   });

@@ -12,7 +12,13 @@ test('scripts/measure-load.js sizes both tarballs and times a fresh require', ()
   assert.equal(run.status, 0, run.stderr);
   const { version } = require('../../package.json');
   assert.match(run.stdout, new RegExp(`^tool-argument-snapshot-${version.replace(/\./g, '\\.')}\\.tgz: packed \\d+ B, unpacked \\d+ B in \\d+ files$`, 'm'));
-  assert.match(run.stdout, new RegExp(`^tool-argument-snapshot-[a-z0-9]+-[a-z0-9]+(?:-[a-z]+)?-${version.replace(/\./g, '\\.')}\\.tgz: packed \\d+ B, unpacked \\d+ B in 3 files$`, 'm'));
+  assert.match(
+    run.stdout,
+    new RegExp(
+      `^tool-argument-snapshot-[a-z0-9]+-[a-z0-9]+(?:-[a-z]+)?-${version.replace(/\./g, '\\.')}\\.tgz: packed \\d+ B, unpacked \\d+ B in 3 files$`,
+      'm',
+    ),
+  );
   assert.match(run.stdout, /^ {2}require time: median \d+\.\d ms \(p10-p90 [\d.]+-[\d.]+, min-max [\d.]+-[\d.]+\)$/m);
   assert.match(run.stdout, /^ {2}RSS growth: {3}median \d+\.\d MiB/m);
 });

@@ -54,8 +54,12 @@ function runFile(node, file) {
     const child = spawn(node, ['--test', '--test-reporter=tap', file], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
     child.on('close', (status, signal) => {
       clearTimeout(timer);
@@ -88,7 +92,7 @@ function summary(stdout) {
   return { tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped'), todo: count('todo'), cancelled: count('cancelled') };
 }
 
-test('every listed file exists and runs under the machine\'s Node too (a *.test.js in __test__)', () => {
+test("every listed file exists and runs under the machine's Node too (a *.test.js in __test__)", () => {
   for (const [file, min] of NEWER_NODE_TESTS) {
     assert.ok(fs.existsSync(path.join(__dirname, '..', file)), `${file} is listed but does not exist`);
     assert.match(file, /\.test\.c?js$/, `${file} is not picked up by node --test`);
@@ -103,7 +107,9 @@ for (const [file, min] of NEWER_NODE_TESTS) {
     t.diagnostic(`Node ${node.version} from ${node.source}: ${node.file}`);
     const run = await runFile(node.file, path.join(__dirname, '..', file));
     const counts = summary(run.stdout);
-    t.diagnostic(`${file} under Node ${node.version}: tests ${counts.tests}, pass ${counts.pass}, fail ${counts.fail}, skipped ${counts.skipped}, todo ${counts.todo}, cancelled ${counts.cancelled} (${(run.ms / 1000).toFixed(1)} s)`);
+    t.diagnostic(
+      `${file} under Node ${node.version}: tests ${counts.tests}, pass ${counts.pass}, fail ${counts.fail}, skipped ${counts.skipped}, todo ${counts.todo}, cancelled ${counts.cancelled} (${(run.ms / 1000).toFixed(1)} s)`,
+    );
     const results = topLevel(run.stdout);
     for (const result of results) {
       if (result.directive === 'SKIP') await t.test(result.name, { skip: result.reason || true }, () => {});

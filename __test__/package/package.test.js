@@ -30,10 +30,11 @@ const BINARY = `tool-argument-snapshot.${TRIPLE}.node`;
 const PLATFORM_NAME = `tool-argument-snapshot-${TRIPLE}`;
 const PLATFORM_DIR = path.join(ROOT, 'npm', TRIPLE);
 const MISMATCHED_VERSION = '0.0.0-mismatch.1';
-const NO_PLATFORM_PACKAGE =
-  !fs.existsSync(path.join(PLATFORM_DIR, 'package.json')) ? `no npm/${TRIPLE} folder`
-    : !fs.existsSync(path.join(ROOT, BINARY)) ? `no built ${BINARY} (run npm run build)`
-      : false;
+const NO_PLATFORM_PACKAGE = !fs.existsSync(path.join(PLATFORM_DIR, 'package.json'))
+  ? `no npm/${TRIPLE} folder`
+  : !fs.existsSync(path.join(ROOT, BINARY))
+    ? `no built ${BINARY} (run npm run build)`
+    : false;
 
 /** Child processes get no npm script context (npm test sets these for /work/main). */
 function childEnv(extra = {}) {
@@ -101,7 +102,8 @@ function install(dir, deps, extraArgs = []) {
 
 /** The RFC-0016 proposal hash, by hand over the envelope: the oracle. */
 function envelopeHash(agentName, toolName, argsCanonicalJson) {
-  const envelope = `{"agentName":${JSON.stringify(agentName)},"argsCanonicalJson":${JSON.stringify(argsCanonicalJson)},` +
+  const envelope =
+    `{"agentName":${JSON.stringify(agentName)},"argsCanonicalJson":${JSON.stringify(argsCanonicalJson)},` +
     `"kind":"tool","toolName":${JSON.stringify(toolName)}}`;
   return createHash('sha256').update(envelope, 'utf8').digest('hex');
 }
@@ -112,7 +114,11 @@ const OFFLINE = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUN
 /** The files a tarball holds (tar lists them; the package/ prefix removed). */
 function tarballFiles(file) {
   const listed = mustSucceed(`tar -tzf ${file}`, exec('tar', ['-tzf', file]));
-  return listed.stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')).sort();
+  return listed.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((f) => f.replace(/^package\//, ''))
+    .sort();
 }
 
 /** The package.json inside a tarball. */
@@ -156,7 +162,8 @@ after(() => {
 
 describe('the published file list', () => {
   test('the main tarball holds exactly package.json, README.md, LICENSE, index.js, index.d.ts, every .js and .d.ts under lib/ and adapters/, and the CLI', () => {
-    const lib = fs.readdirSync(path.join(ROOT, 'lib'), { recursive: true })
+    const lib = fs
+      .readdirSync(path.join(ROOT, 'lib'), { recursive: true })
       .map((f) => f.split(path.sep).join('/'))
       .filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'))
       .map((f) => `lib/${f}`);
@@ -165,12 +172,15 @@ describe('the published file list', () => {
     }
     const adapterDir = path.join(ROOT, 'adapters');
     const adapters = fs.existsSync(adapterDir)
-      ? fs.readdirSync(adapterDir, { recursive: true })
-        .map((f) => f.split(path.sep).join('/'))
-        .filter((f) => /\.(c?js|mjs|d\.ts|d\.mts|d\.cts)$/.test(f)).map((f) => `adapters/${f}`)
+      ? fs
+          .readdirSync(adapterDir, { recursive: true })
+          .map((f) => f.split(path.sep).join('/'))
+          .filter((f) => /\.(c?js|mjs|d\.ts|d\.mts|d\.cts)$/.test(f))
+          .map((f) => `adapters/${f}`)
       : [];
     // The CLI: its entry, its commands (bin/commands/) and what they share (bin/shared/).
-    const bin = fs.readdirSync(path.join(ROOT, 'bin'), { recursive: true })
+    const bin = fs
+      .readdirSync(path.join(ROOT, 'bin'), { recursive: true })
       .map((f) => f.split(path.sep).join('/'))
       .filter((f) => f.endsWith('.js'))
       .map((f) => `bin/${f}`);
@@ -179,14 +189,21 @@ describe('the published file list', () => {
     const missing = expected.filter((f) => !mainTarball.files.includes(f));
     const unexpected = mainTarball.files.filter((f) => !expected.includes(f));
     const absent = missing.filter((f) => !fs.existsSync(path.join(ROOT, f)));
-    assert.deepEqual({ missing, unexpected }, { missing: [], unexpected: [] },
+    assert.deepEqual(
+      { missing, unexpected },
+      { missing: [], unexpected: [] },
       `missing from the tarball: ${missing.join(', ') || 'none'}${absent.length ? ` (not in the package folder: ${absent.join(', ')})` : ''}; ` +
-        `unexpected in the tarball: ${unexpected.join(', ') || 'none'}`);
+        `unexpected in the tarball: ${unexpected.join(', ') || 'none'}`,
+    );
   });
 
   test('the main tarball holds no tests, benchmarks, Rust sources, build output, binaries, examples or platform folders', () => {
-    const forbidden = /^(__test__|benches|support|src|tests|target|examples|npm|node_modules|scripts|fuzz|\.ci|\.github|\.tmp)\/|^Cargo\.|^build\.rs$|^rustfmt\.toml$|\.node$|\.tgz$/;
-    assert.deepEqual(mainTarball.files.filter((f) => forbidden.test(f)), []);
+    const forbidden =
+      /^(__test__|benches|support|src|tests|target|examples|npm|node_modules|scripts|fuzz|\.ci|\.github|\.tmp)\/|^Cargo\.|^build\.rs$|^rustfmt\.toml$|\.node$|\.tgz$/;
+    assert.deepEqual(
+      mainTarball.files.filter((f) => forbidden.test(f)),
+      [],
+    );
   });
 
   test('its package.json points main, types and bin at files it holds', () => {
@@ -212,19 +229,24 @@ describe('the lock file', () => {
     fs.mkdirSync(dir);
     for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(ROOT, file), path.join(dir, file));
     const before = fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
-    mustSucceed('npm install --package-lock-only', npm(['install', '--package-lock-only', '--ignore-scripts', '--offline', '--no-audit', '--no-fund'], { cwd: dir }));
+    mustSucceed(
+      'npm install --package-lock-only',
+      npm(['install', '--package-lock-only', '--ignore-scripts', '--offline', '--no-audit', '--no-fund'], { cwd: dir }),
+    );
     const after = fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
     if (after !== before) {
       const a = before.split('\n');
       const b = after.split('\n');
       const line = a.findIndex((l, i) => l !== b[i]);
-      assert.fail(`npm install rewrites package-lock.json from line ${line + 1}: ${JSON.stringify(a[line])} becomes ${JSON.stringify(b[line])}; run npm install and commit the lock file with package.json`);
+      assert.fail(
+        `npm install rewrites package-lock.json from line ${line + 1}: ${JSON.stringify(a[line])} becomes ${JSON.stringify(b[line])}; run npm install and commit the lock file with package.json`,
+      );
     }
   });
 });
 
 describe('the packed manifests carry only what users need', { skip: NO_PLATFORM_PACKAGE }, () => {
-  test('the main manifest has no scripts (no install-script warning), no devDependencies, no napi settings, and otherwise the clone\'s fields', () => {
+  test("the main manifest has no scripts (no install-script warning), no devDependencies, no napi settings, and otherwise the clone's fields", () => {
     const packed = tarballManifest(mainTarball.file);
     for (const field of ['scripts', 'devDependencies', 'napi']) {
       assert.ok(PKG[field] !== undefined, `the clone's package.json has ${field} (the test would prove nothing otherwise)`);
@@ -237,7 +259,7 @@ describe('the packed manifests carry only what users need', { skip: NO_PLATFORM_
     assert.deepEqual(optionalDependencies, { [PLATFORM_NAME]: PKG.version }, 'the platform package of npm run pack:local, at exactly this version');
   });
 
-  test('the platform manifest has the main package\'s version, its os/cpu constraints and no scripts', () => {
+  test("the platform manifest has the main package's version, its os/cpu constraints and no scripts", () => {
     const packed = tarballManifest(platformTarball.file);
     const folder = JSON.parse(fs.readFileSync(path.join(PLATFORM_DIR, 'package.json'), 'utf8'));
     assert.equal(packed.name, PLATFORM_NAME);
@@ -452,8 +474,14 @@ type SnapshotValue = tas.SnapshotValue;
         writeJson(path.join(dir, 'package.json'), { name: project.dir, private: true, ...(project.type ? { type: project.type } : {}) });
         writeJson(path.join(dir, 'tsconfig.json'), {
           compilerOptions: {
-            strict: true, target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false,
-            outDir: 'dist', rootDir: '.', ...project.compilerOptions,
+            strict: true,
+            target: 'es2022',
+            lib: ['es2022', 'dom'],
+            types: [],
+            skipLibCheck: false,
+            outDir: 'dist',
+            rootDir: '.',
+            ...project.compilerOptions,
           },
           include: ['*.ts'],
         });
@@ -465,15 +493,19 @@ type SnapshotValue = tas.SnapshotValue;
           assert.match(fs.readFileSync(emitted, 'utf8'), project.emitted, `${file} compiled to the expected module form`);
           const out = JSON.parse(mustSucceed(`node ${file}`, node([emitted], { cwd: dir })).stdout);
           const hash = envelopeHash(AGENT, TOOL, CANONICAL);
-          assert.deepEqual(out, {
-            argsCanonicalJson: CANONICAL,
-            proposalHash: hash,
-            policySawHash: hash,
-            executed: CANONICAL,
-            suspended: `require_approval:${hash}`,
-            rejected: 'json/duplicate_key',
-            maxDepth: 1024,
-          }, file);
+          assert.deepEqual(
+            out,
+            {
+              argsCanonicalJson: CANONICAL,
+              proposalHash: hash,
+              policySawHash: hash,
+              executed: CANONICAL,
+              suspended: `require_approval:${hash}`,
+              rejected: 'json/duplicate_key',
+              maxDepth: 1024,
+            },
+            file,
+          );
         }
       });
     }
@@ -486,7 +518,10 @@ describe("the loader's refusals, installed from tarballs", { skip: NO_PLATFORM_P
     install(dir, { 'tool-argument-snapshot': fileSpec(mainTarball), [PLATFORM_NAME]: fileSpec(mismatchedTarball) }, ['--offline']);
     const result = node(['-e', "require('tool-argument-snapshot')"], { cwd: dir });
     assert.notEqual(result.status, 0, describeRun('require', result));
-    assert.ok(result.stderr.includes(`tool-argument-snapshot ${PKG.version} cannot use ${PLATFORM_NAME} ${MISMATCHED_VERSION}`), describeRun('require', result));
+    assert.ok(
+      result.stderr.includes(`tool-argument-snapshot ${PKG.version} cannot use ${PLATFORM_NAME} ${MISMATCHED_VERSION}`),
+      describeRun('require', result),
+    );
     assert.ok(result.stderr.includes(`npm install ${PLATFORM_NAME}@${PKG.version}`), 'names the command that installs the matching one');
 
     const bin = path.join(dir, 'node_modules', 'tool-argument-snapshot', 'bin', 'tool-argument-snapshot.js');
@@ -559,7 +594,10 @@ describe('a fresh TypeScript project installs the local pack as docs/building.md
     fs.copyFileSync(mainTarball.file, path.join(dir, mainName));
     fs.copyFileSync(platformTarball.file, path.join(dir, platformName));
     writeJson(path.join(dir, 'package.json'), { name: 'newcomer', version: '1.0.0', private: true });
-    const installed = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./${mainName}`, `./${platformName}`, 'typescript@5'], { cwd: dir, timeout: 180_000 });
+    const installed = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `./${mainName}`, `./${platformName}`, 'typescript@5'], {
+      cwd: dir,
+      timeout: 180_000,
+    });
     if (installed.status !== 0 && OFFLINE.test(installed.stderr)) {
       t.skip(`typescript@5 is neither in npm's cache nor reachable (${OFFLINE.exec(installed.stderr)[1]})`);
       return;
@@ -570,11 +608,15 @@ describe('a fresh TypeScript project installs the local pack as docs/building.md
     for (const [key, entry] of Object.entries(lock.packages)) assert.equal(entry.hasInstallScript, undefined, `${key || 'root'} has no install script`);
     assert.equal(lock.packages[`node_modules/${PLATFORM_NAME}`].version, PKG.version);
     // The frameworks of the adapters are optional peers: a project without one gets none.
-    assert.deepEqual(Object.keys(lock.packages).sort(),
+    assert.deepEqual(
+      Object.keys(lock.packages).sort(),
       ['', 'node_modules/tool-argument-snapshot', `node_modules/${PLATFORM_NAME}`, 'node_modules/typescript'].sort(),
-      'the two packages and typescript, nothing else');
+      'the two packages and typescript, nothing else',
+    );
 
-    fs.writeFileSync(path.join(dir, 'index.ts'), `import { prepareToolCall, createSnapshot, ToolArgumentsValidationError } from 'tool-argument-snapshot';
+    fs.writeFileSync(
+      path.join(dir, 'index.ts'),
+      `import { prepareToolCall, createSnapshot, ToolArgumentsValidationError } from 'tool-argument-snapshot';
 
 const prepared = prepareToolCall({ agentName: 'ops', toolName: 'deploy', rawArguments: '{ "service": "api", "replicas": 3.0 }' });
 const hash: string = prepared.proposalHash;
@@ -586,9 +628,19 @@ try {
   if (error instanceof ToolArgumentsValidationError) refused = error.stage + '/' + error.code;
 }
 console.log(JSON.stringify({ json: prepared.argsCanonicalJson, hash, same: snapshot.proposalHash === hash, refused }));
-`);
+`,
+    );
     writeJson(path.join(dir, 'tsconfig.json'), {
-      compilerOptions: { strict: true, target: 'es2022', module: 'commonjs', moduleResolution: 'node10', types: [], outDir: 'dist', rootDir: '.', skipLibCheck: false },
+      compilerOptions: {
+        strict: true,
+        target: 'es2022',
+        module: 'commonjs',
+        moduleResolution: 'node10',
+        types: [],
+        outDir: 'dist',
+        rootDir: '.',
+        skipLibCheck: false,
+      },
       include: ['index.ts'],
     });
     mustSucceed('tsc', node([path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: dir }));

@@ -41,7 +41,9 @@ function fakeContext() {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-services-test-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 const FIXTURE = path.join(dir, 'fixture.test.js');
-fs.writeFileSync(FIXTURE, `'use strict';
+fs.writeFileSync(
+  FIXTURE,
+  `'use strict';
 const { test } = require('node:test');
 const { service, nodeLine } = require(${JSON.stringify(path.join(__dirname, '..', 'helpers', 'services.js'))});
 test('needs pg', (t) => {
@@ -59,7 +61,8 @@ test('needs node 99', (t) => {
   if (node === null) return;
   t.diagnostic('node 99 ' + node.file);
 });
-`);
+`,
+);
 
 /** node --test of the fixture with exactly these service variables. */
 function runFixture(values) {
@@ -118,7 +121,10 @@ test('only TAS_REQUIRE_SERVICES=1 requires; an empty URL counts as missing', () 
   }
   withEnv({ TAS_REQUIRE_SERVICES: '1' }, () => {
     const t = fakeContext();
-    assert.throws(() => services.service(t, 'redis'), { name: 'AssertionError', message: /TAS_REQUIRE_SERVICES=1 and Redis not configured: set TAS_TEST_REDIS_URL/ });
+    assert.throws(() => services.service(t, 'redis'), {
+      name: 'AssertionError',
+      message: /TAS_REQUIRE_SERVICES=1 and Redis not configured: set TAS_TEST_REDIS_URL/,
+    });
     assert.deepEqual(t.skips, [], 'no skip when required');
     assert.deepEqual(services.requires('redis'), {}, 'requires() lets the test run, so service() fails it');
   });
@@ -134,7 +140,10 @@ test('a Node line is accepted only when its binary answers --version with that m
   withEnv({ NODE99_BINARY: process.execPath }, () => {
     const found = findNode(99);
     assert.equal(found.file, null, 'this Node is not Node 99');
-    assert.ok(found.tried.some((line) => line.includes(`answered ${process.version}`)), found.tried.join('; '));
+    assert.ok(
+      found.tried.some((line) => line.includes(`answered ${process.version}`)),
+      found.tried.join('; '),
+    );
     const t = fakeContext();
     assert.equal(services.nodeLine(t, 99), null);
     assert.match(t.skips[0], /Node 99 not found: .*NODE99_BINARY.*answered v/);

@@ -18,7 +18,10 @@ const tsc = require.resolve('typescript/bin/tsc');
 
 for (const [label, project] of [
   ['index.d.ts accepts ordinary usage and rejects misuse under tsc --strict', join(__dirname, 'types', 'tsconfig.json')],
-  ['the v2 types carry the schema output to the policy (deeply read-only), the decision and the handler, with literal error codes, under tsc --strict', join(__dirname, 'types', 'v2', 'tsconfig.json')],
+  [
+    'the v2 types carry the schema output to the policy (deeply read-only), the decision and the handler, with literal error codes, under tsc --strict',
+    join(__dirname, 'types', 'v2', 'tsconfig.json'),
+  ],
 ]) {
   test(label, () => {
     const result = spawnSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' });

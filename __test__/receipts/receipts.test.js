@@ -10,8 +10,14 @@ const path = require('node:path');
 const dc = require('node:diagnostics_channel');
 
 const {
-  createExecutionReceipts, createSqliteGrantStore, prepareToolCall, prepareToolCallAsync, evaluateToolCall,
-  executeToolCall, authorizeToolCall, ToolCallNotAllowedError,
+  createExecutionReceipts,
+  createSqliteGrantStore,
+  prepareToolCall,
+  prepareToolCallAsync,
+  evaluateToolCall,
+  executeToolCall,
+  authorizeToolCall,
+  ToolCallNotAllowedError,
 } = require('../..');
 
 const allow = () => ({ decision: 'allow', reason: 'ok' });
@@ -30,11 +36,20 @@ async function decisionOf(prepared, extra = {}) {
 
 const STORES = [
   ['memory', () => ({ store: undefined, close: async () => {} })],
-  ['sqlite', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-receipts-'));
-    const store = createSqliteGrantStore({ path: path.join(dir, 'grants.db') });
-    return { store, close: async () => { await store.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
-  }],
+  [
+    'sqlite',
+    () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-receipts-'));
+      const store = createSqliteGrantStore({ path: path.join(dir, 'grants.db') });
+      return {
+        store,
+        close: async () => {
+          await store.close();
+          fs.rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  ],
 ];
 
 for (const [storeName, makeStore] of STORES) {
@@ -48,7 +63,10 @@ for (const [storeName, makeStore] of STORES) {
   }
 
   async function expectRefusal(promise, code) {
-    const error = await promise.then(() => assert.fail('expected a refusal'), (e) => e);
+    const error = await promise.then(
+      () => assert.fail('expected a refusal'),
+      (e) => e,
+    );
     assert.ok(error instanceof ToolCallNotAllowedError, `${storeName}: ${error}`);
     assert.equal(error.code, code);
     assert.ok(!error.message.includes(SECRET) && !error.message.includes('500'), error.message);
@@ -58,7 +76,10 @@ for (const [storeName, makeStore] of STORES) {
   test(`${storeName}: the first attempt runs and records completed; a replay runs nothing (call_already_executed)`, async (t) => {
     const { receipts, clock } = setup(t);
     let runs = 0;
-    const handler = (view) => { runs += 1; return { paid: view.amount }; };
+    const handler = (view) => {
+      runs += 1;
+      return { paid: view.amount };
+    };
     const prepared = call('call-1', 'run-1');
     assert.deepEqual(await executeToolCall(await decisionOf(prepared), handler, { receipts }), { paid: 500 });
     assert.equal(runs, 1);
@@ -83,7 +104,10 @@ for (const [storeName, makeStore] of STORES) {
   test(`${storeName}: runId is part of the key (null when absent, distinct from every string)`, async (t) => {
     const { receipts } = setup(t);
     let runs = 0;
-    const handler = () => { runs += 1; return 'ok'; };
+    const handler = () => {
+      runs += 1;
+      return 'ok';
+    };
     await executeToolCall(await decisionOf(call('c')), handler, { receipts });
     await executeToolCall(await decisionOf(call('c', '')), handler, { receipts });
     await executeToolCall(await decisionOf(call('c', 'null')), handler, { receipts });
@@ -93,7 +117,13 @@ for (const [storeName, makeStore] of STORES) {
     assert.equal(await receipts.get({ agentName: 'payer', runId: 'other', toolCallId: 'c' }), null);
     assert.throws(() => call('c', 'x\uD800'), TypeError);
     assert.throws(() => call('c', 7), TypeError);
-    const asyncPrepared = await prepareToolCallAsync({ agentName: 'payer', toolName: 'pay', rawArguments: '{"amount":500}', toolCallId: 'c', runId: 'r-async' });
+    const asyncPrepared = await prepareToolCallAsync({
+      agentName: 'payer',
+      toolName: 'pay',
+      rawArguments: '{"amount":500}',
+      toolCallId: 'c',
+      runId: 'r-async',
+    });
     await executeToolCall(await decisionOf(asyncPrepared), handler, { receipts });
     assert.equal((await receipts.get({ agentName: 'payer', runId: 'r-async', toolCallId: 'c' })).status, 'completed');
   });
@@ -101,17 +131,44 @@ for (const [storeName, makeStore] of STORES) {
   test(`${storeName}: keepResults replays a fresh decoding of the RFC 8785 JSON; a non-JSON result is not kept`, async (t) => {
     const { receipts } = setup(t, { keepResults: true });
     let runs = 0;
-    const first = await executeToolCall(await decisionOf(call('k1')), () => { runs += 1; return { z: 1, a: [1, 'two', null], n: 1e21 }; }, { receipts });
-    const again = await executeToolCall(await decisionOf(call('k1')), () => { runs += 1; return 'never'; }, { receipts });
+    const first = await executeToolCall(
+      await decisionOf(call('k1')),
+      () => {
+        runs += 1;
+        return { z: 1, a: [1, 'two', null], n: 1e21 };
+      },
+      { receipts },
+    );
+    const again = await executeToolCall(
+      await decisionOf(call('k1')),
+      () => {
+        runs += 1;
+        return 'never';
+      },
+      { receipts },
+    );
     assert.equal(runs, 1);
     assert.deepEqual(again, JSON.parse(JSON.stringify(first)));
     assert.notEqual(again, first);
     again.a.push('mutated');
-    const third = await executeToolCall(await decisionOf(call('k1')), () => { runs += 1; }, { receipts });
+    const third = await executeToolCall(
+      await decisionOf(call('k1')),
+      () => {
+        runs += 1;
+      },
+      { receipts },
+    );
     assert.deepEqual(third.a, [1, 'two', null]);
     assert.equal(runs, 1);
     // authorizeToolCall: the allow outcome with replayed: true.
-    const outcome = await authorizeToolCall({ prepared: call('k1'), policy: allow, execute: () => { runs += 1; }, receipts });
+    const outcome = await authorizeToolCall({
+      prepared: call('k1'),
+      policy: allow,
+      execute: () => {
+        runs += 1;
+      },
+      receipts,
+    });
     assert.equal(outcome.decision, 'allow');
     assert.equal(outcome.replayed, true);
     assert.deepEqual(outcome.result, { z: 1, a: [1, 'two', null], n: 1e21 });
@@ -119,10 +176,32 @@ for (const [storeName, makeStore] of STORES) {
     assert.equal(fresh.replayed, undefined);
     assert.equal(fresh.result, 3);
     // A result that is not JSON data (a Map, undefined, a cycle) is not kept: a replay refuses.
-    const cyclic = {}; cyclic.self = cyclic;
-    for (const [id, value] of [['k2', new Map()], ['k3', undefined], ['k4', cyclic], ['k5', NaN]]) {
-      await executeToolCall(await decisionOf(call(id)), () => { runs += 1; return value; }, { receipts });
-      const error = await expectRefusal(executeToolCall(await decisionOf(call(id)), () => { runs += 1; }, { receipts }), 'call_already_executed');
+    const cyclic = {};
+    cyclic.self = cyclic;
+    for (const [id, value] of [
+      ['k2', new Map()],
+      ['k3', undefined],
+      ['k4', cyclic],
+      ['k5', NaN],
+    ]) {
+      await executeToolCall(
+        await decisionOf(call(id)),
+        () => {
+          runs += 1;
+          return value;
+        },
+        { receipts },
+      );
+      const error = await expectRefusal(
+        executeToolCall(
+          await decisionOf(call(id)),
+          () => {
+            runs += 1;
+          },
+          { receipts },
+        ),
+        'call_already_executed',
+      );
       assert.equal(error.receipt.status, 'completed');
       assert.equal((await receipts.get({ agentName: 'payer', runId: null, toolCallId: id })).hasResult, false);
     }
@@ -132,7 +211,10 @@ for (const [storeName, makeStore] of STORES) {
   test(`${storeName}: without keepResults a replay never resolves a result`, async (t) => {
     const { receipts } = setup(t);
     await executeToolCall(await decisionOf(call('n1')), () => ({ ok: true }), { receipts });
-    await expectRefusal(executeToolCall(await decisionOf(call('n1')), () => ({ ok: true }), { receipts }), 'call_already_executed');
+    await expectRefusal(
+      executeToolCall(await decisionOf(call('n1')), () => ({ ok: true }), { receipts }),
+      'call_already_executed',
+    );
     const outcome = await authorizeToolCall({ prepared: call('n1'), policy: allow, execute: () => 1, receipts });
     assert.deepEqual([outcome.decision, outcome.decidedBy, outcome.reason, outcome.result], ['deny', 'runtime', 'call_already_executed', undefined]);
   });
@@ -143,8 +225,24 @@ for (const [storeName, makeStore] of STORES) {
     await executeToolCall(await decisionOf(prepared), () => 1, { receipts });
     const before = await receipts.get({ agentName: 'payer', runId: 'r', toolCallId: 'x' });
     let runs = 0;
-    await expectRefusal(executeToolCall(await decisionOf(call('x', 'r', 999)), () => { runs += 1; }, { receipts }), 'call_id_conflict');
-    const outcome = await authorizeToolCall({ prepared: call('x', 'r', 999), policy: allow, execute: () => { runs += 1; }, receipts });
+    await expectRefusal(
+      executeToolCall(
+        await decisionOf(call('x', 'r', 999)),
+        () => {
+          runs += 1;
+        },
+        { receipts },
+      ),
+      'call_id_conflict',
+    );
+    const outcome = await authorizeToolCall({
+      prepared: call('x', 'r', 999),
+      policy: allow,
+      execute: () => {
+        runs += 1;
+      },
+      receipts,
+    });
     assert.deepEqual([outcome.decision, outcome.decidedBy, outcome.reason], ['deny', 'runtime', 'call_id_conflict']);
     assert.equal(runs, 0);
     assert.deepEqual(await receipts.get({ agentName: 'payer', runId: 'r', toolCallId: 'x' }), before);
@@ -155,15 +253,49 @@ for (const [storeName, makeStore] of STORES) {
     const { receipts, clock } = setup(t, { leaseMs: 1000 });
     let runs = 0;
     let finish;
-    const pending = executeToolCall(await decisionOf(call('p')), () => { runs += 1; return new Promise((r) => { finish = r; }); }, { receipts });
+    const pending = executeToolCall(
+      await decisionOf(call('p')),
+      () => {
+        runs += 1;
+        return new Promise((r) => {
+          finish = r;
+        });
+      },
+      { receipts },
+    );
     while (finish === undefined) await new Promise((r) => setImmediate(r));
-    await expectRefusal(executeToolCall(await decisionOf(call('p')), () => { runs += 1; }, { receipts }), 'execution_in_progress');
+    await expectRefusal(
+      executeToolCall(
+        await decisionOf(call('p')),
+        () => {
+          runs += 1;
+        },
+        { receipts },
+      ),
+      'execution_in_progress',
+    );
     const key = { agentName: 'payer', runId: null, toolCallId: 'p' };
     assert.equal((await receipts.get(key)).status, 'in_progress');
     clock.t += 1000;
     assert.equal((await receipts.get(key)).status, 'outcome_unknown');
-    await expectRefusal(executeToolCall(await decisionOf(call('p')), () => { runs += 1; }, { receipts }), 'outcome_unknown');
-    const outcome = await authorizeToolCall({ prepared: call('p'), policy: allow, execute: () => { runs += 1; }, receipts });
+    await expectRefusal(
+      executeToolCall(
+        await decisionOf(call('p')),
+        () => {
+          runs += 1;
+        },
+        { receipts },
+      ),
+      'outcome_unknown',
+    );
+    const outcome = await authorizeToolCall({
+      prepared: call('p'),
+      policy: allow,
+      execute: () => {
+        runs += 1;
+      },
+      receipts,
+    });
     assert.equal(outcome.reason, 'outcome_unknown');
     assert.equal(runs, 1);
     // A late completion still records (the claim id proves it is the same run).
@@ -174,7 +306,13 @@ for (const [storeName, makeStore] of STORES) {
     assert.equal(await receipts.forget(key), true);
     assert.equal(await receipts.get(key), null);
     assert.equal(await receipts.forget(key), false);
-    await executeToolCall(await decisionOf(call('p')), () => { runs += 1; }, { receipts });
+    await executeToolCall(
+      await decisionOf(call('p')),
+      () => {
+        runs += 1;
+      },
+      { receipts },
+    );
     assert.equal(runs, 2);
   });
 
@@ -182,65 +320,234 @@ for (const [storeName, makeStore] of STORES) {
     const { receipts } = setup(t);
     let runs = 0;
     const boom = new Error('handler failed');
-    await assert.rejects(executeToolCall(await decisionOf(call('f')), () => { runs += 1; throw boom; }, { receipts }), (e) => e === boom);
-    const error = await expectRefusal(executeToolCall(await decisionOf(call('f')), () => { runs += 1; }, { receipts }), 'call_already_executed');
+    await assert.rejects(
+      executeToolCall(
+        await decisionOf(call('f')),
+        () => {
+          runs += 1;
+          throw boom;
+        },
+        { receipts },
+      ),
+      (e) => e === boom,
+    );
+    const error = await expectRefusal(
+      executeToolCall(
+        await decisionOf(call('f')),
+        () => {
+          runs += 1;
+        },
+        { receipts },
+      ),
+      'call_already_executed',
+    );
     assert.equal(error.receipt.status, 'failed');
     assert.equal(runs, 1);
 
     const retrying = setup(t, { retryFailed: true }).receipts;
-    await assert.rejects(executeToolCall(await decisionOf(call('g')), async () => { runs += 1; throw boom; }, { receipts: retrying }), (e) => e === boom);
+    await assert.rejects(
+      executeToolCall(
+        await decisionOf(call('g')),
+        async () => {
+          runs += 1;
+          throw boom;
+        },
+        { receipts: retrying },
+      ),
+      (e) => e === boom,
+    );
     assert.equal(await retrying.get({ agentName: 'payer', runId: null, toolCallId: 'g' }), null);
-    assert.equal(await executeToolCall(await decisionOf(call('g')), () => { runs += 1; return 'second'; }, { receipts: retrying }), 'second');
+    assert.equal(
+      await executeToolCall(
+        await decisionOf(call('g')),
+        () => {
+          runs += 1;
+          return 'second';
+        },
+        { receipts: retrying },
+      ),
+      'second',
+    );
     assert.equal(runs, 3);
-    await expectRefusal(executeToolCall(await decisionOf(call('g')), () => { runs += 1; }, { receipts: retrying }), 'call_already_executed');
+    await expectRefusal(
+      executeToolCall(
+        await decisionOf(call('g')),
+        () => {
+          runs += 1;
+        },
+        { receipts: retrying },
+      ),
+      'call_already_executed',
+    );
     assert.equal(runs, 3);
   });
 
   test(`${storeName}: a call without a toolCallId runs nothing (call_id_required); a differing toolCallId is a TypeError`, async (t) => {
     const { receipts } = setup(t);
     let runs = 0;
-    await expectRefusal(executeToolCall(await decisionOf(call(undefined)), () => { runs += 1; }, { receipts }), 'call_id_required');
-    const outcome = await authorizeToolCall({ prepared: call(undefined), policy: allow, execute: () => { runs += 1; }, receipts });
+    await expectRefusal(
+      executeToolCall(
+        await decisionOf(call(undefined)),
+        () => {
+          runs += 1;
+        },
+        { receipts },
+      ),
+      'call_id_required',
+    );
+    const outcome = await authorizeToolCall({
+      prepared: call(undefined),
+      policy: allow,
+      execute: () => {
+        runs += 1;
+      },
+      receipts,
+    });
     assert.deepEqual([outcome.decision, outcome.decidedBy, outcome.reason], ['deny', 'runtime', 'call_id_required']);
     // Without receipts the same call runs: the code belongs to receipts only.
-    await executeToolCall(await decisionOf(call(undefined)), () => { runs += 1; });
+    await executeToolCall(await decisionOf(call(undefined)), () => {
+      runs += 1;
+    });
     assert.equal(runs, 1);
 
     const decision = await decisionOf(call('a'), { toolCallId: 'b' });
-    await assert.rejects(executeToolCall(decision, () => { runs += 1; }, { receipts }), TypeError);
+    await assert.rejects(
+      executeToolCall(
+        decision,
+        () => {
+          runs += 1;
+        },
+        { receipts },
+      ),
+      TypeError,
+    );
     let asked = 0;
-    await assert.rejects(authorizeToolCall({ prepared: call('a'), toolCallId: 'b', policy: () => { asked += 1; return allow(); }, execute: () => { runs += 1; }, receipts }), TypeError);
+    await assert.rejects(
+      authorizeToolCall({
+        prepared: call('a'),
+        toolCallId: 'b',
+        policy: () => {
+          asked += 1;
+          return allow();
+        },
+        execute: () => {
+          runs += 1;
+        },
+        receipts,
+      }),
+      TypeError,
+    );
     assert.equal(asked, 0);
     assert.equal(runs, 1);
     // The same id given again is fine.
-    await executeToolCall(await decisionOf(call('a'), { toolCallId: 'a' }), () => { runs += 1; }, { receipts });
+    await executeToolCall(
+      await decisionOf(call('a'), { toolCallId: 'a' }),
+      () => {
+        runs += 1;
+      },
+      { receipts },
+    );
     assert.equal(runs, 2);
   });
 
   test(`${storeName}: a refused receipt never spends a grant; a refused grant leaves no claim`, async (t) => {
     const { receipts } = setup(t);
     let spent = 0;
-    const grants = { spend: () => { spent += 1; return true; } };
+    const grants = {
+      spend: () => {
+        spent += 1;
+        return true;
+      },
+    };
     let runs = 0;
-    await executeToolCall(await decisionOf(call('gr')), () => { runs += 1; }, { receipts, grants });
+    await executeToolCall(
+      await decisionOf(call('gr')),
+      () => {
+        runs += 1;
+      },
+      { receipts, grants },
+    );
     assert.equal(spent, 1);
-    await expectRefusal(executeToolCall(await decisionOf(call('gr')), () => { runs += 1; }, { receipts, grants }), 'call_already_executed');
-    await expectRefusal(executeToolCall(await decisionOf(call('gr', undefined, 1)), () => { runs += 1; }, { receipts, grants }), 'call_id_conflict');
-    await expectRefusal(executeToolCall(await decisionOf(call(undefined)), () => { runs += 1; }, { receipts, grants }), 'call_id_required');
+    await expectRefusal(
+      executeToolCall(
+        await decisionOf(call('gr')),
+        () => {
+          runs += 1;
+        },
+        { receipts, grants },
+      ),
+      'call_already_executed',
+    );
+    await expectRefusal(
+      executeToolCall(
+        await decisionOf(call('gr', undefined, 1)),
+        () => {
+          runs += 1;
+        },
+        { receipts, grants },
+      ),
+      'call_id_conflict',
+    );
+    await expectRefusal(
+      executeToolCall(
+        await decisionOf(call(undefined)),
+        () => {
+          runs += 1;
+        },
+        { receipts, grants },
+      ),
+      'call_id_required',
+    );
     assert.equal(spent, 1);
     assert.equal(runs, 1);
 
     const refusing = { spend: () => false };
-    await expectRefusal(executeToolCall(await decisionOf(call('gr2')), () => { runs += 1; }, { receipts, grants: refusing }), 'grant_unavailable');
+    await expectRefusal(
+      executeToolCall(
+        await decisionOf(call('gr2')),
+        () => {
+          runs += 1;
+        },
+        { receipts, grants: refusing },
+      ),
+      'grant_unavailable',
+    );
     assert.equal(await receipts.get({ agentName: 'payer', runId: null, toolCallId: 'gr2' }), null);
-    const outcome = await authorizeToolCall({ prepared: call('gr2'), policy: allow, execute: () => { runs += 1; }, receipts, grants: refusing });
+    const outcome = await authorizeToolCall({
+      prepared: call('gr2'),
+      policy: allow,
+      execute: () => {
+        runs += 1;
+      },
+      receipts,
+      grants: refusing,
+    });
     assert.equal(outcome.reason, 'grant_unavailable');
     assert.equal(await receipts.get({ agentName: 'payer', runId: null, toolCallId: 'gr2' }), null);
-    const throwing = { spend: () => { throw new Error('grant store down'); } };
-    await expectRefusal(executeToolCall(await decisionOf(call('gr2')), () => { runs += 1; }, { receipts, grants: throwing }), 'grant_unavailable');
+    const throwing = {
+      spend: () => {
+        throw new Error('grant store down');
+      },
+    };
+    await expectRefusal(
+      executeToolCall(
+        await decisionOf(call('gr2')),
+        () => {
+          runs += 1;
+        },
+        { receipts, grants: throwing },
+      ),
+      'grant_unavailable',
+    );
     assert.equal(await receipts.get({ agentName: 'payer', runId: null, toolCallId: 'gr2' }), null);
     assert.equal(runs, 1);
-    await executeToolCall(await decisionOf(call('gr2')), () => { runs += 1; }, { receipts, grants });
+    await executeToolCall(
+      await decisionOf(call('gr2')),
+      () => {
+        runs += 1;
+      },
+      { receipts, grants },
+    );
     assert.equal(runs, 2);
     assert.equal(spent, 2);
   });
@@ -258,7 +565,13 @@ for (const [storeName, makeStore] of STORES) {
     // Past retention, the key may run again (a new claim).
     let runs = 0;
     clock.t += 30_000;
-    await executeToolCall(await decisionOf(call('young')), () => { runs += 1; }, { receipts });
+    await executeToolCall(
+      await decisionOf(call('young')),
+      () => {
+        runs += 1;
+      },
+      { receipts },
+    );
     assert.equal(runs, 1);
   });
 
@@ -273,9 +586,15 @@ for (const [storeName, makeStore] of STORES) {
     await executeToolCall(await decisionOf(call('e1')), () => 0, { receipts });
     await executeToolCall(await decisionOf(call('e1', undefined, 7)), () => 0, { receipts }).catch(() => {});
     await authorizeToolCall({ prepared: call('e1', undefined, 7), policy: allow, execute: () => 0, receipts });
-    assert.deepEqual(seen.map((c) => [c.receipt, c.receiptCode]), [
-      ['claimed', undefined], ['replayed', undefined], ['refused', 'call_id_conflict'], ['refused', 'call_id_conflict'],
-    ]);
+    assert.deepEqual(
+      seen.map((c) => [c.receipt, c.receiptCode]),
+      [
+        ['claimed', undefined],
+        ['replayed', undefined],
+        ['refused', 'call_id_conflict'],
+        ['refused', 'call_id_conflict'],
+      ],
+    );
     assert.equal(seen[2].code, 'call_id_conflict');
     for (const context of seen) {
       assert.equal(context.toolCallId, 'e1');
@@ -295,20 +614,44 @@ function brokenStore(impl) {
 test('a store that throws, rejects or never settles at claim: receipt_store_unavailable, nothing runs, no grant spent', async () => {
   let runs = 0;
   let spent = 0;
-  const grants = { spend: () => { spent += 1; return true; } };
+  const grants = {
+    spend: () => {
+      spent += 1;
+      return true;
+    },
+  };
   const stores = [
-    brokenStore(() => { throw new Error(`down ${SECRET}`); }),
+    brokenStore(() => {
+      throw new Error(`down ${SECRET}`);
+    }),
     brokenStore(() => Promise.reject(new Error('down'))),
     brokenStore(() => new Promise(() => {})),
     brokenStore(() => ({ not: 'a record' })),
   ];
   for (const store of stores) {
     const receipts = createExecutionReceipts({ store, timeoutMs: 50 });
-    const error = await executeToolCall(await decisionOf(call('d')), () => { runs += 1; }, { receipts, grants }).then(() => assert.fail('ran'), (e) => e);
+    const error = await executeToolCall(
+      await decisionOf(call('d')),
+      () => {
+        runs += 1;
+      },
+      { receipts, grants },
+    ).then(
+      () => assert.fail('ran'),
+      (e) => e,
+    );
     assert.ok(error instanceof ToolCallNotAllowedError);
     assert.equal(error.code, 'receipt_store_unavailable');
     assert.equal(error.message.includes(SECRET), false);
-    const outcome = await authorizeToolCall({ prepared: call('d'), policy: allow, execute: () => { runs += 1; }, receipts, grants });
+    const outcome = await authorizeToolCall({
+      prepared: call('d'),
+      policy: allow,
+      execute: () => {
+        runs += 1;
+      },
+      receipts,
+      grants,
+    });
     assert.deepEqual([outcome.decision, outcome.decidedBy, outcome.reason], ['deny', 'runtime', 'receipt_store_unavailable']);
   }
   assert.equal(runs, 0);
@@ -317,7 +660,16 @@ test('a store that throws, rejects or never settles at claim: receipt_store_unav
 
 test('createExecutionReceipts reads its options as own data and refuses a Proxy unread', () => {
   assert.throws(() => createExecutionReceipts(new Proxy({}, { get: () => assert.fail('read') })), TypeError);
-  assert.throws(() => createExecutionReceipts({ store: new Proxy(brokenStore(() => null), {}) }), TypeError);
+  assert.throws(
+    () =>
+      createExecutionReceipts({
+        store: new Proxy(
+          brokenStore(() => null),
+          {},
+        ),
+      }),
+    TypeError,
+  );
   assert.throws(() => createExecutionReceipts({ store: {} }), /claimReceipt/);
   const { pruneReceipts, ...missing } = brokenStore(() => null);
   void pruneReceipts;
@@ -335,6 +687,9 @@ test('createExecutionReceipts reads its options as own data and refuses a Proxy 
 
 test('executeToolCall refuses a receipts option createExecutionReceipts did not make', async () => {
   const decision = await decisionOf(call('z'));
-  await assert.rejects(executeToolCall(decision, () => {}, { receipts: { get() {}, forget() {}, prune() {} } }), TypeError);
+  await assert.rejects(
+    executeToolCall(decision, () => {}, { receipts: { get() {}, forget() {}, prune() {} } }),
+    TypeError,
+  );
   await assert.rejects(authorizeToolCall({ prepared: call('z'), policy: allow, execute: () => {}, receipts: {} }), TypeError);
 });

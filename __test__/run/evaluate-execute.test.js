@@ -6,10 +6,7 @@
 const { test, describe } = require('node:test');
 const assert = require('node:assert/strict');
 
-const {
-  prepareToolCall, evaluateToolCall, executeToolCall, authorizeToolCall, canonicalize,
-  RUNTIME_REASONS, ToolCallNotAllowedError,
-} = require('../..');
+const { prepareToolCall, evaluateToolCall, executeToolCall, authorizeToolCall, canonicalize, RUNTIME_REASONS, ToolCallNotAllowedError } = require('../..');
 const { AGENT, TOOL, recordingHandler } = require('./pipeline-helpers');
 
 const RAW = '{"city":"Oslo","days":3}';
@@ -39,7 +36,13 @@ describe('executeToolCall runs only an allow that evaluateToolCall made, at most
   test('an allow decision runs the handler once, with a fresh view', async () => {
     const prepared = prepare();
     let policyView;
-    const decision = await evaluateToolCall({ prepared, policy: (input) => { policyView = input.parsedArguments; return allow(); } });
+    const decision = await evaluateToolCall({
+      prepared,
+      policy: (input) => {
+        policyView = input.parsedArguments;
+        return allow();
+      },
+    });
     assert.equal(decision.decision, 'allow');
     assert.equal(decision.decidedBy, 'policy');
     assert.equal(decision.reason, 'ok');
@@ -109,8 +112,13 @@ describe('executeToolCall runs only an allow that evaluateToolCall made, at most
     const decision = await evaluateToolCall({ prepared: prepare(), policy: allow });
     const handler = recordingHandler();
     const forged = {
-      decision: 'allow', reason: 'ok', decidedBy: 'policy', agentName: AGENT, toolName: TOOL,
-      argsCanonicalJson: CANONICAL, proposalHash: decision.proposalHash,
+      decision: 'allow',
+      reason: 'ok',
+      decidedBy: 'policy',
+      agentName: AGENT,
+      toolName: TOOL,
+      argsCanonicalJson: CANONICAL,
+      proposalHash: decision.proposalHash,
     };
     for (const [label, value] of [
       ['a forged object', forged],
@@ -140,7 +148,12 @@ describe('executeToolCall runs only an allow that evaluateToolCall made, at most
   test('errors of the handler propagate', async () => {
     const decision = await evaluateToolCall({ prepared: prepare(), policy: allow });
     const boom = new Error('handler failed');
-    await assert.rejects(executeToolCall(decision, () => { throw boom; }), (error) => error === boom);
+    await assert.rejects(
+      executeToolCall(decision, () => {
+        throw boom;
+      }),
+      (error) => error === boom,
+    );
   });
 });
 
@@ -148,12 +161,33 @@ describe('decidedBy and RUNTIME_REASONS', () => {
   test('RUNTIME_REASONS is a frozen array of exactly the five runtime reasons', () => {
     assert.ok(Array.isArray(RUNTIME_REASONS));
     assert.ok(Object.isFrozen(RUNTIME_REASONS));
-    assert.deepEqual([...RUNTIME_REASONS].sort(), ['grant_store_unavailable', 'invalid_policy_result', 'policy_error', 'policy_mutated_arguments', 'policy_not_configured']);
+    assert.deepEqual([...RUNTIME_REASONS].sort(), [
+      'grant_store_unavailable',
+      'invalid_policy_result',
+      'policy_error',
+      'policy_mutated_arguments',
+      'policy_not_configured',
+    ]);
   });
 
   const RUNTIME_CASES = [
-    ['policy_mutated_arguments', { policy: (input) => { input.parsedArguments.city = 'X'; return allow(); } }],
-    ['policy_error', { policy: () => { throw new Error('policy broke'); } }],
+    [
+      'policy_mutated_arguments',
+      {
+        policy: (input) => {
+          input.parsedArguments.city = 'X';
+          return allow();
+        },
+      },
+    ],
+    [
+      'policy_error',
+      {
+        policy: () => {
+          throw new Error('policy broke');
+        },
+      },
+    ],
     ['invalid_policy_result', { policy: () => ({ verdict: 'fine' }) }],
     ['policy_not_configured', {}],
   ];
@@ -177,15 +211,29 @@ describe('decidedBy and RUNTIME_REASONS', () => {
     const decision = await evaluateToolCall({ prepared: prepare(), policy: () => ({ decision: 'deny', reason: 'policy_mutated_arguments' }) });
     assert.equal(decision.reason, 'policy_mutated_arguments');
     assert.equal(decision.decidedBy, 'policy');
-    const outcome = await authorizeToolCall({ prepared: prepare(), policy: () => ({ decision: 'deny', reason: 'policy_mutated_arguments' }), execute: () => 1 });
+    const outcome = await authorizeToolCall({
+      prepared: prepare(),
+      policy: () => ({ decision: 'deny', reason: 'policy_mutated_arguments' }),
+      execute: () => 1,
+    });
     assert.equal(outcome.decidedBy, 'policy');
   });
 
   test('policy_error carries the thrown error; a rejected promise is policy_error too', async () => {
     const boom = new Error('x');
-    const thrown = await evaluateToolCall({ prepared: prepare(), policy: () => { throw boom; } });
+    const thrown = await evaluateToolCall({
+      prepared: prepare(),
+      policy: () => {
+        throw boom;
+      },
+    });
     assert.equal(thrown.error, boom);
-    const rejected = await evaluateToolCall({ prepared: prepare(), policy: async () => { throw boom; } });
+    const rejected = await evaluateToolCall({
+      prepared: prepare(),
+      policy: async () => {
+        throw boom;
+      },
+    });
     assert.equal(rejected.reason, 'policy_error');
     assert.equal(rejected.error, boom);
   });
@@ -200,11 +248,49 @@ describe('policy results are checked strictly', () => {
     ['undefined', () => undefined],
     ['a string', () => 'allow'],
     ['an inherited decision and reason', () => Object.create({ decision: 'allow', reason: 'r' })],
-    ['a getter for decision', () => ({ get decision() { return 'allow'; }, reason: 'r' })],
-    ['a getter for reason', () => ({ decision: 'allow', get reason() { return 'r'; } })],
-    ['a throwing getter for decision', () => ({ get decision() { throw new Error('getter'); }, reason: 'r' })],
+    [
+      'a getter for decision',
+      () => ({
+        get decision() {
+          return 'allow';
+        },
+        reason: 'r',
+      }),
+    ],
+    [
+      'a getter for reason',
+      () => ({
+        decision: 'allow',
+        get reason() {
+          return 'r';
+        },
+      }),
+    ],
+    [
+      'a throwing getter for decision',
+      () => ({
+        get decision() {
+          throw new Error('getter');
+        },
+        reason: 'r',
+      }),
+    ],
     ['a Proxy', () => new Proxy({ decision: 'allow', reason: 'r' }, {})],
-    ['a Proxy whose traps throw', () => new Proxy({}, { get() { throw new Error('trap'); }, getOwnPropertyDescriptor() { throw new Error('trap'); } })],
+    [
+      'a Proxy whose traps throw',
+      () =>
+        new Proxy(
+          {},
+          {
+            get() {
+              throw new Error('trap');
+            },
+            getOwnPropertyDescriptor() {
+              throw new Error('trap');
+            },
+          },
+        ),
+    ],
   ];
   for (const [label, policy] of INVALID) {
     test(`${label} is a runtime deny invalid_policy_result, never a rejected promise`, async () => {
@@ -221,7 +307,15 @@ describe('policy results are checked strictly', () => {
 
   test('a Proxy result runs none of its traps', async () => {
     let traps = 0;
-    const handler = new Proxy({}, { get() { traps += 1; return undefined; } });
+    const handler = new Proxy(
+      {},
+      {
+        get() {
+          traps += 1;
+          return undefined;
+        },
+      },
+    );
     const decision = await evaluateToolCall({ prepared: prepare(), policy: () => new Proxy({ decision: 'allow', reason: 'r' }, handler) });
     assert.equal(decision.reason, 'invalid_policy_result');
     assert.equal(traps, 0);
@@ -238,7 +332,12 @@ describe('the grants hook', () => {
   test('spend(decision) is called with the decision right before the handler; true runs it', async () => {
     const events = [];
     const decision = await evaluateToolCall({ prepared: prepare(), policy: allow });
-    const grants = { spend(d) { events.push(['spend', d]); return true; } };
+    const grants = {
+      spend(d) {
+        events.push(['spend', d]);
+        return true;
+      },
+    };
     await executeToolCall(decision, () => events.push(['handler']), { grants });
     assert.equal(events.length, 2);
     assert.equal(events[0][0], 'spend');
@@ -247,7 +346,11 @@ describe('the grants hook', () => {
   });
 
   test('a promise of true runs the handler; spend may be inherited (a class method)', async () => {
-    class Grants { async spend() { return true; } }
+    class Grants {
+      async spend() {
+        return true;
+      }
+    }
     const decision = await evaluateToolCall({ prepared: prepare(), policy: allow });
     const handler = recordingHandler('ran');
     assert.equal(await executeToolCall(decision, handler.execute, { grants: new Grants() }), 'ran');
@@ -257,9 +360,26 @@ describe('the grants hook', () => {
     ['false', () => false],
     ['a truthy non-true value', () => 1],
     ['a promise of false', async () => false],
-    ['a throw', () => { throw new Error('store down'); }],
-    ['a rejection', async () => { throw new Error('store down'); }],
-    ['a thenable (never awaited)', () => ({ then(resolve) { resolve(true); } })],
+    [
+      'a throw',
+      () => {
+        throw new Error('store down');
+      },
+    ],
+    [
+      'a rejection',
+      async () => {
+        throw new Error('store down');
+      },
+    ],
+    [
+      'a thenable (never awaited)',
+      () => ({
+        then(resolve) {
+          resolve(true);
+        },
+      }),
+    ],
   ];
   for (const [label, spend] of REFUSALS) {
     test(`${label} from spend: grant_unavailable, nothing runs, and the decision is spent`, async () => {
@@ -281,10 +401,23 @@ describe('the grants hook', () => {
 
   test('spend is not asked for a deny, an approval or a non-decision', async () => {
     let spends = 0;
-    const grants = { spend() { spends += 1; return true; } };
+    const grants = {
+      spend() {
+        spends += 1;
+        return true;
+      },
+    };
     const deny = await evaluateToolCall({ prepared: prepare(), policy: () => ({ decision: 'deny', reason: 'no' }) });
-    await refused(executeToolCall(deny, () => 1, { grants }), 'not_allowed', 'deny');
-    await refused(executeToolCall({}, () => 1, { grants }), 'not_a_decision', 'forged');
+    await refused(
+      executeToolCall(deny, () => 1, { grants }),
+      'not_allowed',
+      'deny',
+    );
+    await refused(
+      executeToolCall({}, () => 1, { grants }),
+      'not_a_decision',
+      'forged',
+    );
     assert.equal(spends, 0);
   });
 
@@ -322,7 +455,9 @@ describe('verifySnapshot: stored proposals are verified before anything uses the
   const VALUE = { amount: 100, to: 'acct-7', memo: 'rent' };
   // Oracle: the RFC-0016 envelope, key-sorted by hand, through JSON.stringify and SHA-256.
   const envelopeHash = (agentName, toolName, argsCanonicalJson) =>
-    createHash('sha256').update(JSON.stringify({ agentName, argsCanonicalJson, kind: 'tool', toolName })).digest('hex');
+    createHash('sha256')
+      .update(JSON.stringify({ agentName, argsCanonicalJson, kind: 'tool', toolName }))
+      .digest('hex');
   const storedRecord = () => JSON.parse(JSON.stringify(createSnapshot({ agentName: AGENT2, toolName: TOOL2, value: VALUE })));
   const code = (c) => (error) => error instanceof SnapshotDomainError && error.code === c;
 
@@ -348,7 +483,12 @@ describe('verifySnapshot: stored proposals are verified before anything uses the
   });
 
   test('other non-canonical spellings are not_canonical', () => {
-    for (const text of ['{"amount":100, "memo":"rent","to":"acct-7"}', '{"amount":1e2,"memo":"rent","to":"acct-7"}', '{"amount":100,"memo":"r\\u0065nt","to":"acct-7"}', ' {"amount":100,"memo":"rent","to":"acct-7"}']) {
+    for (const text of [
+      '{"amount":100, "memo":"rent","to":"acct-7"}',
+      '{"amount":1e2,"memo":"rent","to":"acct-7"}',
+      '{"amount":100,"memo":"r\\u0065nt","to":"acct-7"}',
+      ' {"amount":100,"memo":"rent","to":"acct-7"}',
+    ]) {
       const stored = { agentName: AGENT2, toolName: TOOL2, argsCanonicalJson: text, proposalHash: envelopeHash(AGENT2, TOOL2, text) };
       assert.throws(() => verifySnapshot(stored), code('not_canonical'), text);
     }
@@ -374,16 +514,37 @@ describe('verifySnapshot: stored proposals are verified before anything uses the
   test('anything else is not_a_snapshot, and no getter or trap runs', () => {
     let ran = 0;
     const withGetter = storedRecord();
-    Object.defineProperty(withGetter, 'proposalHash', { get() { ran += 1; return storedRecord().proposalHash; }, enumerable: true });
+    Object.defineProperty(withGetter, 'proposalHash', {
+      get() {
+        ran += 1;
+        return storedRecord().proposalHash;
+      },
+      enumerable: true,
+    });
     const inherited = Object.create(storedRecord());
     const { toolName, ...missing } = storedRecord();
     assert.equal(toolName, TOOL2);
     for (const [label, value] of [
-      ['null', null], ['a string', '{}'], ['a number', 1], ['an array', []], ['a missing field', missing],
+      ['null', null],
+      ['a string', '{}'],
+      ['a number', 1],
+      ['an array', []],
+      ['a missing field', missing],
       ['a non-string field', { ...storedRecord(), argsCanonicalJson: { amount: 100 } }],
       ['a lone surrogate in the agent name', { ...storedRecord(), agentName: 'a\ud800' }],
-      ['a getter', withGetter], ['inherited fields', inherited],
-      ['a Proxy', new Proxy(storedRecord(), { get() { ran += 1; }, getOwnPropertyDescriptor() { ran += 1; } })],
+      ['a getter', withGetter],
+      ['inherited fields', inherited],
+      [
+        'a Proxy',
+        new Proxy(storedRecord(), {
+          get() {
+            ran += 1;
+          },
+          getOwnPropertyDescriptor() {
+            ran += 1;
+          },
+        }),
+      ],
     ]) {
       assert.throws(() => verifySnapshot(value), code('not_a_snapshot'), label);
     }

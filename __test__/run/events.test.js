@@ -13,9 +13,7 @@ const path = require('node:path');
 const { inspect } = require('node:util');
 const { z } = require('zod');
 
-const {
-  prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, createApprovalGrants,
-} = require('../..');
+const { prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, authorizeToolCall, createApprovalGrants } = require('../..');
 
 const NAMES = ['prepare', 'evaluate', 'execute', 'grant', 'spend'];
 const SUBS = ['start', 'end', 'asyncStart', 'asyncEnd', 'error'];
@@ -27,10 +25,17 @@ const schema = z.object({ to: z.string().refine((v) => !v.includes('reject'), { 
 const events = [];
 const contexts = new Set();
 for (const name of NAMES) {
-  diagnostics.tracingChannel(`tool-argument-snapshot.${name}`).subscribe(Object.fromEntries(SUBS.map((sub) => [sub, (context) => {
-    contexts.add(context);
-    events.push([name, sub, { ...context }]);
-  }])));
+  diagnostics.tracingChannel(`tool-argument-snapshot.${name}`).subscribe(
+    Object.fromEntries(
+      SUBS.map((sub) => [
+        sub,
+        (context) => {
+          contexts.add(context);
+          events.push([name, sub, { ...context }]);
+        },
+      ]),
+    ),
+  );
 }
 beforeEach(() => {
   events.length = 0;
@@ -107,8 +112,21 @@ describe('evaluate and execute', () => {
     ['allow', () => ({ decision: 'allow', reason: 'ok' }), ['allow', 'ok', 'policy']],
     ['deny', () => ({ decision: 'deny', reason: 'no' }), ['deny', 'no', 'policy']],
     ['approval', () => ({ decision: 'require_approval', reason: 'ask' }), ['require_approval', 'ask', 'policy']],
-    ['policy mutation', (input) => { input.parsedArguments.amount = 9; return { decision: 'allow', reason: 'ok' }; }, ['deny', 'policy_mutated_arguments', 'runtime']],
-    ['policy error', () => { throw new Error(SECRET); }, ['deny', 'policy_error', 'runtime']],
+    [
+      'policy mutation',
+      (input) => {
+        input.parsedArguments.amount = 9;
+        return { decision: 'allow', reason: 'ok' };
+      },
+      ['deny', 'policy_mutated_arguments', 'runtime'],
+    ],
+    [
+      'policy error',
+      () => {
+        throw new Error(SECRET);
+      },
+      ['deny', 'policy_error', 'runtime'],
+    ],
   ];
   for (const [label, policy, [decision, reason, decidedBy]] of decisions) {
     test(`evaluateToolCall, ${label}: decision, reason and decidedBy at asyncEnd; the attempt id of the prepare`, async () => {
@@ -146,15 +164,32 @@ describe('evaluate and execute', () => {
     events.length = 0;
     await executeToolCall(allow, () => 'done');
     assert.deepEqual(seq('execute'), ['start', 'end', 'asyncStart', 'asyncEnd']);
-    assert.deepEqual(Object.keys(last('execute', 'asyncEnd')).sort(), ['agentName', 'attemptId', 'decidedBy', 'decision', 'proposalHash', 'reason', 'toolCallId', 'toolName']);
+    assert.deepEqual(Object.keys(last('execute', 'asyncEnd')).sort(), [
+      'agentName',
+      'attemptId',
+      'decidedBy',
+      'decision',
+      'proposalHash',
+      'reason',
+      'toolCallId',
+      'toolName',
+    ]);
     events.length = 0;
-    await assert.rejects(executeToolCall(allow, () => 'again'), (e) => e.code === 'already_executed');
+    await assert.rejects(
+      executeToolCall(allow, () => 'again'),
+      (e) => e.code === 'already_executed',
+    );
     assert.deepEqual(seq('execute'), ['start', 'end', 'error', 'asyncStart', 'asyncEnd']);
     assert.deepEqual([last('execute', 'error').stage, last('execute', 'error').code], ['execute', 'already_executed']);
     const second = await evaluateToolCall({ prepared, policy: () => ({ decision: 'allow', reason: 'ok' }) });
     events.length = 0;
     const thrown = Object.assign(new Error(SECRET), { code: SECRET, stage: SECRET });
-    await assert.rejects(executeToolCall(second, () => { throw thrown; }), (e) => e === thrown);
+    await assert.rejects(
+      executeToolCall(second, () => {
+        throw thrown;
+      }),
+      (e) => e === thrown,
+    );
     assert.deepEqual([last('execute', 'error').stage, last('execute', 'error').code], ['execute', 'handler_error']);
     assertNoPayload();
   });
@@ -181,7 +216,7 @@ describe('grant and spend', () => {
     assertNoPayload();
   });
 
-  test('a refused grant: error with stage grant and the ApprovalGrantError code, and none of the record\'s fields', async () => {
+  test("a refused grant: error with stage grant and the ApprovalGrantError code, and none of the record's fields", async () => {
     const grants = createApprovalGrants({ keys: [{ id: 'k1', secret: 'x'.repeat(32) }] });
     const sealed = grants.seal(prepare());
     await assert.rejects(grants.grant({ ...sealed, agentName: SECRET }), (e) => e.code === 'bad_signature');
@@ -231,7 +266,12 @@ describe('subscribers change no outcome', () => {
       start(context) {
         prepareToolCall({ agentName: 'x', toolName: 'y', rawArguments: '{}' });
         context.decision = 'allow';
-        Object.defineProperty(context, 'reason', { set() { throw new Error('trap'); }, configurable: false });
+        Object.defineProperty(context, 'reason', {
+          set() {
+            throw new Error('trap');
+          },
+          configurable: false,
+        });
       },
     };
     channel.subscribe(handlers);
@@ -272,8 +312,15 @@ describe('subscribers change no outcome', () => {
       const attemptId = last('prepare', 'end').attemptId;
       await authorizeToolCall({
         prepared,
-        policy: async () => { await null; inPolicy = als.getStore(); return { decision: 'allow', reason: 'ok' }; },
-        execute: async () => { await null; inHandler = als.getStore(); },
+        policy: async () => {
+          await null;
+          inPolicy = als.getStore();
+          return { decision: 'allow', reason: 'ok' };
+        },
+        execute: async () => {
+          await null;
+          inHandler = als.getStore();
+        },
       });
       assert.equal(inPolicy, `evaluate ${attemptId}`);
       assert.equal(inHandler, `execute ${attemptId}`);

@@ -38,12 +38,45 @@ function canonicalAllows(view, expected) {
 
 const KEEP_JSON = [
   ['an untouched view', () => {}],
-  ['a prototype reset to null', (v) => { Object.setPrototypeOf(v.a, null); }],
-  ['a key deleted and added again (another insertion order)', (v) => { const s = v.s; delete v.s; v.s = s; }],
-  ['empty members replaced with new empty ones', (v) => { v.a.b[2] = []; v.a.e = {}; }],
-  ['a nested object replaced with an equal copy', (v) => { v.a = JSON.parse(JSON.stringify(v.a)); }],
-  ['a value written again (the same string)', (v) => { v.a.b[1].c = 'x'; }],
-  ['the view frozen', (v) => { Object.freeze(v.a.b); }],
+  [
+    'a prototype reset to null',
+    (v) => {
+      Object.setPrototypeOf(v.a, null);
+    },
+  ],
+  [
+    'a key deleted and added again (another insertion order)',
+    (v) => {
+      const s = v.s;
+      delete v.s;
+      v.s = s;
+    },
+  ],
+  [
+    'empty members replaced with new empty ones',
+    (v) => {
+      v.a.b[2] = [];
+      v.a.e = {};
+    },
+  ],
+  [
+    'a nested object replaced with an equal copy',
+    (v) => {
+      v.a = JSON.parse(JSON.stringify(v.a));
+    },
+  ],
+  [
+    'a value written again (the same string)',
+    (v) => {
+      v.a.b[1].c = 'x';
+    },
+  ],
+  [
+    'the view frozen',
+    (v) => {
+      Object.freeze(v.a.b);
+    },
+  ],
 ];
 
 for (const [label, mutate] of KEEP_JSON) {
@@ -55,19 +88,73 @@ for (const [label, mutate] of KEEP_JSON) {
 }
 
 const CHANGE = [
-  ['a number changed to negative zero', (v) => { v.n = -0; }],
-  ['the integer-like key made non-enumerable', (v) => { Object.defineProperty(v, '7', { enumerable: false }); }],
-  ['an own "__proto__" data member removed', (v) => { delete v.__proto__; }],
-  ['a getter returning the same value on an array element', (v) => {
-    Object.defineProperty(v.a.b, 0, { get: () => 1, enumerable: true, configurable: true });
-  }],
-  ['a setter-only accessor on a member', (v) => { Object.defineProperty(v.a.b[1], 'c', { set() {}, enumerable: true, configurable: true }); }],
-  ['an extra non-index property on an array', (v) => { v.a.b.extra = 1; }],
-  ['a hole made where an index was, with an extra property to keep the count', (v) => { delete v.a.b[0]; v.a.b.x = 1; }],
-  ['a symbol key on an empty object', (v) => { v.a.e[Symbol('s')] = 1; }],
-  ['the same array in two places', (v) => { v.a.e = v.a.b[2]; }],
-  ['an empty object replaced with a Map reset to Object.prototype', (v) => { v.a.e = Object.setPrototypeOf(new Map(), Object.prototype); }],
-  ['an array replaced with a Proxy of itself', (v) => { v.a.b = new Proxy(v.a.b, {}); }],
+  [
+    'a number changed to negative zero',
+    (v) => {
+      v.n = -0;
+    },
+  ],
+  [
+    'the integer-like key made non-enumerable',
+    (v) => {
+      Object.defineProperty(v, '7', { enumerable: false });
+    },
+  ],
+  [
+    'an own "__proto__" data member removed',
+    (v) => {
+      delete v.__proto__;
+    },
+  ],
+  [
+    'a getter returning the same value on an array element',
+    (v) => {
+      Object.defineProperty(v.a.b, 0, { get: () => 1, enumerable: true, configurable: true });
+    },
+  ],
+  [
+    'a setter-only accessor on a member',
+    (v) => {
+      Object.defineProperty(v.a.b[1], 'c', { set() {}, enumerable: true, configurable: true });
+    },
+  ],
+  [
+    'an extra non-index property on an array',
+    (v) => {
+      v.a.b.extra = 1;
+    },
+  ],
+  [
+    'a hole made where an index was, with an extra property to keep the count',
+    (v) => {
+      delete v.a.b[0];
+      v.a.b.x = 1;
+    },
+  ],
+  [
+    'a symbol key on an empty object',
+    (v) => {
+      v.a.e[Symbol('s')] = 1;
+    },
+  ],
+  [
+    'the same array in two places',
+    (v) => {
+      v.a.e = v.a.b[2];
+    },
+  ],
+  [
+    'an empty object replaced with a Map reset to Object.prototype',
+    (v) => {
+      v.a.e = Object.setPrototypeOf(new Map(), Object.prototype);
+    },
+  ],
+  [
+    'an array replaced with a Proxy of itself',
+    (v) => {
+      v.a.b = new Proxy(v.a.b, {});
+    },
+  ],
 ];
 
 for (const [label, mutate] of CHANGE) {
@@ -82,7 +169,14 @@ for (const [label, mutate] of CHANGE) {
 test('the check runs no getter of the view (a getter put where a member was)', async () => {
   let calls = 0;
   const { decision } = await decide((v) => {
-    Object.defineProperty(v.a.b[1], 'c', { get: () => { calls += 1; return 'x'; }, enumerable: true, configurable: true });
+    Object.defineProperty(v.a.b[1], 'c', {
+      get: () => {
+        calls += 1;
+        return 'x';
+      },
+      enumerable: true,
+      configurable: true,
+    });
   });
   assert.equal(decision.reason, 'policy_mutated_arguments');
   assert.equal(calls, 0);

@@ -36,10 +36,16 @@ function tripSchema(z, counters = newCounters()) {
       counters.transform += 1;
       return city.trim();
     }),
-    days: z.coerce.number().int().refine((days) => {
-      counters.refine += 1;
-      return days > 0;
-    }, { message: 'days must be positive' }),
+    days: z.coerce
+      .number()
+      .int()
+      .refine(
+        (days) => {
+          counters.refine += 1;
+          return days > 0;
+        },
+        { message: 'days must be positive' },
+      ),
     units: z.enum(['metric', 'imperial']).default('metric'),
     stops: z.array(z.object({ name: z.string() })).default([]),
     filters: z.object({ from: z.string(), to: z.string() }).optional(),
@@ -74,8 +80,7 @@ function tripExpected() {
 }
 
 const TRIP_CANONICAL =
-  '{"city":"Oslo","days":3,"filters":{"from":"2026-07-01","to":"2026-07-04"},' +
-  '"stops":[{"name":"Bergen"},{"name":"Voss"}],"units":"metric"}';
+  '{"city":"Oslo","days":3,"filters":{"from":"2026-07-01","to":"2026-07-04"},' + '"stops":[{"name":"Bergen"},{"name":"Voss"}],"units":"metric"}';
 
 /** Every object and array reachable from `value` (own data properties only). */
 function objectsIn(value) {

@@ -15,8 +15,14 @@ const zod4 = require('zod');
 const v = require('valibot');
 
 const {
-  canonicalize, createSnapshot, decodeView, decodeRequest, prepareToolCall, authorizeToolCall,
-  ToolArgumentsValidationError, SnapshotDomainError,
+  canonicalize,
+  createSnapshot,
+  decodeView,
+  decodeRequest,
+  prepareToolCall,
+  authorizeToolCall,
+  ToolArgumentsValidationError,
+  SnapshotDomainError,
 } = require('../..');
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -102,10 +108,22 @@ describe('item 4: fields are read as own data properties; inherited values never
 
   test('Object.prototype.decision = "allow" and .reason do not turn a malformed policy result into an allow', async () => {
     let executed = 0;
-    const outcome = await withPollution([['decision', 'allow'], ['reason', 'x']], async () => {
-      const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}' });
-      return authorizeToolCall({ prepared, policy: () => ({ verdict: 'no opinion' }), execute: () => { executed += 1; } });
-    });
+    const outcome = await withPollution(
+      [
+        ['decision', 'allow'],
+        ['reason', 'x'],
+      ],
+      async () => {
+        const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}' });
+        return authorizeToolCall({
+          prepared,
+          policy: () => ({ verdict: 'no opinion' }),
+          execute: () => {
+            executed += 1;
+          },
+        });
+      },
+    );
     assert.equal(executed, 0, 'execute ran');
     assert.equal(outcome.decision, 'deny');
     assert.equal(outcome.reason, 'invalid_policy_result');
@@ -116,8 +134,15 @@ describe('item 4: fields are read as own data properties; inherited values never
     let executed = 0;
     const outcome = await authorizeToolCall({
       prepared,
-      policy: () => ({ get decision() { throw new Error('getter'); }, reason: 'r' }),
-      execute: () => { executed += 1; },
+      policy: () => ({
+        get decision() {
+          throw new Error('getter');
+        },
+        reason: 'r',
+      }),
+      execute: () => {
+        executed += 1;
+      },
     });
     assert.equal(outcome.decision, 'deny');
     assert.equal(outcome.reason, 'invalid_policy_result');
@@ -132,12 +157,24 @@ describe('item 4: fields are read as own data properties; inherited values never
 
   test('an inherited schema, value or policyContext is not used', async () => {
     let schemaRuns = 0;
-    await withPollution([['schema', (x) => { schemaRuns += 1; return { injected: x }; }], ['value', { injected: true }]], async () => {
-      const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"a":1}' });
-      assert.equal(prepared.argsCanonicalJson, '{"a":1}');
-      const snapshot = createSnapshot({ agentName: AGENT, toolName: TOOL });
-      assert.equal(snapshot.argsCanonicalJson, 'null', 'an absent own value is undefined: no inherited one');
-    }).catch((error) => {
+    await withPollution(
+      [
+        [
+          'schema',
+          (x) => {
+            schemaRuns += 1;
+            return { injected: x };
+          },
+        ],
+        ['value', { injected: true }],
+      ],
+      async () => {
+        const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"a":1}' });
+        assert.equal(prepared.argsCanonicalJson, '{"a":1}');
+        const snapshot = createSnapshot({ agentName: AGENT, toolName: TOOL });
+        assert.equal(snapshot.argsCanonicalJson, 'null', 'an absent own value is undefined: no inherited one');
+      },
+    ).catch((error) => {
       // createSnapshot of undefined fails; that is fine as long as nothing inherited was used.
       assert.equal(error.code, 'unsupported_type');
     });
@@ -147,13 +184,37 @@ describe('item 4: fields are read as own data properties; inherited values never
   test('inherited policy, execute and prepared are not used', async () => {
     const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}' });
     let executed = 0;
-    await withPollution([['execute', () => { executed += 1; }], ['policy', () => ({ decision: 'allow', reason: 'p' })]], async () => {
-      await assert.rejects(authorizeToolCall({ prepared }), TypeError, 'no own execute');
-      const outcome = await authorizeToolCall({ prepared, execute: () => { executed += 100; } });
-      assert.equal(outcome.reason, 'policy_not_configured', 'the inherited policy was used');
-    });
+    await withPollution(
+      [
+        [
+          'execute',
+          () => {
+            executed += 1;
+          },
+        ],
+        ['policy', () => ({ decision: 'allow', reason: 'p' })],
+      ],
+      async () => {
+        await assert.rejects(authorizeToolCall({ prepared }), TypeError, 'no own execute');
+        const outcome = await authorizeToolCall({
+          prepared,
+          execute: () => {
+            executed += 100;
+          },
+        });
+        assert.equal(outcome.reason, 'policy_not_configured', 'the inherited policy was used');
+      },
+    );
     await withPollution([['prepared', prepared]], async () => {
-      await assert.rejects(authorizeToolCall({ policy: () => ({ decision: 'allow', reason: 'p' }), execute: () => { executed += 1; } }), TypeError);
+      await assert.rejects(
+        authorizeToolCall({
+          policy: () => ({ decision: 'allow', reason: 'p' }),
+          execute: () => {
+            executed += 1;
+          },
+        }),
+        TypeError,
+      );
     });
     assert.equal(executed, 0);
   });
@@ -161,19 +222,36 @@ describe('item 4: fields are read as own data properties; inherited values never
   test('a policyContext getter is not run and an inherited context field is not copied', async () => {
     const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}' });
     let getterRuns = 0;
-    const policyContext = Object.create({ inherited: 'x' }, {
-      turn: { value: 3, enumerable: true },
-      runContext: { get() { getterRuns += 1; return 'y'; }, enumerable: true },
-    });
+    const policyContext = Object.create(
+      { inherited: 'x' },
+      {
+        turn: { value: 3, enumerable: true },
+        runContext: {
+          get() {
+            getterRuns += 1;
+            return 'y';
+          },
+          enumerable: true,
+        },
+      },
+    );
     let seen;
-    await authorizeToolCall({ prepared, policyContext, policy: (input) => { seen = input; return { decision: 'deny', reason: 'r' }; }, execute: () => 1 });
+    await authorizeToolCall({
+      prepared,
+      policyContext,
+      policy: (input) => {
+        seen = input;
+        return { decision: 'deny', reason: 'r' };
+      },
+      execute: () => 1,
+    });
     assert.equal(getterRuns, 0);
     assert.equal(seen.turn, 3);
     assert.equal(Object.hasOwn(seen, 'inherited'), false);
     assert.equal(Object.hasOwn(seen, 'runContext'), false);
   });
 
-  test('a schema\'s parse may be inherited and ~standard may be a getter (the schema runs anyway)', () => {
+  test("a schema's parse may be inherited and ~standard may be a getter (the schema runs anyway)", () => {
     class Schema {
       parse(value) {
         return { ...value, parsed: true };
@@ -201,13 +279,24 @@ describe('item 6: no policy can change what another policy, the proposal or the 
         Reflect.set(input.requestedArguments, 'city', 'Evil');
         Reflect.set(input.requestedArguments.stops[0], 'name', 'Evil');
         Reflect.deleteProperty(input.requestedArguments, 'stops');
-        try { input.requestedArguments.stops.push({ name: 'Injected' }); } catch { /* frozen */ }
+        try {
+          input.requestedArguments.stops.push({ name: 'Injected' });
+        } catch {
+          /* frozen */
+        }
         return { decision: 'require_approval', reason: 'check' };
       },
       execute: () => 1,
     });
     let later;
-    const outcome = await authorizeToolCall({ prepared, policy: (input) => { later = input.requestedArguments; return { decision: 'require_approval', reason: 'again' }; }, execute: () => 1 });
+    const outcome = await authorizeToolCall({
+      prepared,
+      policy: (input) => {
+        later = input.requestedArguments;
+        return { decision: 'require_approval', reason: 'again' };
+      },
+      execute: () => 1,
+    });
     assert.equal(JSON.stringify(later), before, 'a later policy saw the edit');
     assert.equal(JSON.stringify(prepared.requestedArguments), before, 'prepared.requestedArguments shows the edit');
     assert.deepEqual(JSON.parse(JSON.stringify(later)), JSON.parse(raw));
@@ -218,7 +307,10 @@ describe('item 6: no policy can change what another policy, the proposal or the 
 describe('item 7: asynchronous schemas give async_schema; promises are handled without running their code', () => {
   const asyncRefinement = (z) => z.object({ a: z.string().refine(async (s) => s.length > 0) });
 
-  for (const [name, z] of [['zod 3', zod3], ['zod 4', zod4]]) {
+  for (const [name, z] of [
+    ['zod 3', zod3],
+    ['zod 4', zod4],
+  ]) {
     test(`${name}: an async refinement through prepareToolCall is stage schema async_schema, with a message naming prepareToolCallAsync`, async () => {
       const seen = await unhandledDuring(() => {
         const error = capture(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"a":"x"}', schema: asyncRefinement(z) }));
@@ -232,7 +324,14 @@ describe('item 7: asynchronous schemas give async_schema; promises are handled w
   }
 
   test('a Standard Schema whose validate returns a promise (valibot async) is stage schema async_schema, and its rejection is handled', async () => {
-    const schema = v.objectAsync({ a: v.pipeAsync(v.string(), v.checkAsync(async () => { throw new Error('check failed'); })) });
+    const schema = v.objectAsync({
+      a: v.pipeAsync(
+        v.string(),
+        v.checkAsync(async () => {
+          throw new Error('check failed');
+        }),
+      ),
+    });
     const seen = await unhandledDuring(() => {
       const error = capture(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"a":"x"}', schema }));
       assert.equal(error.stage, 'schema');
@@ -254,7 +353,11 @@ describe('item 7: asynchronous schemas give async_schema; promises are handled w
 
   test('a schema function returning a rejected promise is stage snapshot async_schema, and the process does not die', () => {
     const secret = newSecret();
-    const child = spawnSync(process.execPath, ['-e', `
+    const child = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `
       const { prepareToolCall } = require(${JSON.stringify(ROOT)});
       try {
         prepareToolCall({ agentName: 'a', toolName: 't', rawArguments: '{}', schema: () => Promise.reject(new Error('${secret}')) });
@@ -262,7 +365,10 @@ describe('item 7: asynchronous schemas give async_schema; promises are handled w
         console.log(JSON.stringify({ stage: error.stage, code: error.code }));
       }
       setTimeout(() => console.log('alive'), 20);
-    `], { encoding: 'utf8', timeout: 30000 });
+    `,
+      ],
+      { encoding: 'utf8', timeout: 30000 },
+    );
     assert.equal(child.status, 0, `the child died:\n${child.stderr}`);
     assert.ok(!child.stderr.includes(secret), `stderr holds the schema's error:\n${child.stderr}`);
     assert.deepEqual(child.stdout.trim().split('\n'), ['{"stage":"snapshot","code":"async_schema"}', 'alive']);
@@ -270,30 +376,67 @@ describe('item 7: asynchronous schemas give async_schema; promises are handled w
 
   test('a schema function returning a non-native thenable is stage snapshot async_schema and its then is never called', () => {
     let thens = 0;
-    const thenable = { then() { thens += 1; } };
+    const thenable = {
+      then() {
+        thens += 1;
+      },
+    };
     const error = capture(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: () => thenable }));
     assert.equal(error.stage, 'snapshot');
     assert.equal(error.code, 'async_schema');
-    class Lazy { then() { thens += 1; } }
+    class Lazy {
+      then() {
+        thens += 1;
+      }
+    }
     const fromClass = capture(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: () => new Lazy() }));
     assert.equal(fromClass.code, 'async_schema');
     assert.equal(thens, 0);
   });
 
-  test('a native promise\'s rejection is handled without running any code reachable from it (constructor getters, species, a Proxy prototype)', async () => {
+  test("a native promise's rejection is handled without running any code reachable from it (constructor getters, species, a Proxy prototype)", async () => {
     let ran = 0;
     const tamperings = [
-      ['an own constructor getter', () => Object.defineProperty(Promise.reject(new Error('own')), 'constructor', { get() { ran += 1; return Promise; }, configurable: true })],
-      ['a Proxy as its prototype', () => Object.setPrototypeOf(Promise.reject(new Error('proxy')), new Proxy(Promise.prototype, {
-        get(t, k, r) { ran += 1; return Reflect.get(t, k, r); },
-        getOwnPropertyDescriptor(t, k) { ran += 1; return Reflect.getOwnPropertyDescriptor(t, k); },
-      }))],
-      ['a subclass with a species getter', () => {
-        class Sub extends Promise {
-          static get [Symbol.species]() { ran += 1; return Promise; }
-        }
-        return Sub.reject(new Error('sub'));
-      }],
+      [
+        'an own constructor getter',
+        () =>
+          Object.defineProperty(Promise.reject(new Error('own')), 'constructor', {
+            get() {
+              ran += 1;
+              return Promise;
+            },
+            configurable: true,
+          }),
+      ],
+      [
+        'a Proxy as its prototype',
+        () =>
+          Object.setPrototypeOf(
+            Promise.reject(new Error('proxy')),
+            new Proxy(Promise.prototype, {
+              get(t, k, r) {
+                ran += 1;
+                return Reflect.get(t, k, r);
+              },
+              getOwnPropertyDescriptor(t, k) {
+                ran += 1;
+                return Reflect.getOwnPropertyDescriptor(t, k);
+              },
+            }),
+          ),
+      ],
+      [
+        'a subclass with a species getter',
+        () => {
+          class Sub extends Promise {
+            static get [Symbol.species]() {
+              ran += 1;
+              return Promise;
+            }
+          }
+          return Sub.reject(new Error('sub'));
+        },
+      ],
     ];
     for (const [label, make] of tamperings) {
       const seen = await unhandledDuring(() => {
@@ -309,8 +452,20 @@ describe('item 7: asynchronous schemas give async_schema; promises are handled w
     // Global tampering of Promise.prototype.constructor and Promise[Symbol.species].
     const constructorDescriptor = Object.getOwnPropertyDescriptor(Promise.prototype, 'constructor');
     const speciesDescriptor = Object.getOwnPropertyDescriptor(Promise, Symbol.species);
-    Object.defineProperty(Promise.prototype, 'constructor', { get() { ran += 1; return Promise; }, configurable: true });
-    Object.defineProperty(Promise, Symbol.species, { get() { ran += 1; return Promise; }, configurable: true });
+    Object.defineProperty(Promise.prototype, 'constructor', {
+      get() {
+        ran += 1;
+        return Promise;
+      },
+      configurable: true,
+    });
+    Object.defineProperty(Promise, Symbol.species, {
+      get() {
+        ran += 1;
+        return Promise;
+      },
+      configurable: true,
+    });
     let error;
     const rejected = Promise.reject(new Error('global'));
     try {
@@ -327,11 +482,16 @@ describe('item 7: asynchronous schemas give async_schema; promises are handled w
 });
 
 describe('item 8: the schema error is never printed or carried by generic renderers or cloning', () => {
-  for (const [name, z] of [['zod 3', zod3], ['zod 4', zod4]]) {
+  for (const [name, z] of [
+    ['zod 3', zod3],
+    ['zod 4', zod4],
+  ]) {
     test(`${name}: no cause; util.inspect (customInspect: false), structuredClone and JSON carry no payload; getSchemaError() returns it`, () => {
       const secret = newSecret();
       const schema = z.object({ mode: z.enum(['read', 'write']), [secret]: z.number() });
-      const error = capture(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: JSON.stringify({ mode: secret, [secret]: secret }), schema }));
+      const error = capture(() =>
+        prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: JSON.stringify({ mode: secret, [secret]: secret }), schema }),
+      );
       assert.equal(error.code, 'schema_error');
       assert.equal('cause' in error, false);
       for (const rendering of [
@@ -347,14 +507,19 @@ describe('item 8: the schema error is never printed or carried by generic render
       const schemaError = error.getSchemaError();
       assert.ok(schemaError instanceof z.ZodError);
       assert.equal(error.issueCount, 2);
-      assert.deepEqual(error.issueCodes, schemaError.issues.map((issue) => issue.code));
+      assert.deepEqual(
+        error.issueCodes,
+        schemaError.issues.map((issue) => issue.code),
+      );
       assert.ok(Object.isFrozen(error.issueCodes));
       assert.equal(error.issuePaths, undefined);
     });
 
     test(`${name}: issue paths only with includePath, from zod's issues`, () => {
       const schema = z.object({ a: z.object({ 'x/y~z': z.number() }), list: z.array(z.string()) });
-      const error = capture(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"a":{"x/y~z":"n"},"list":["ok",2]}', schema, includePath: true }));
+      const error = capture(() =>
+        prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"a":{"x/y~z":"n"},"list":["ok",2]}', schema, includePath: true }),
+      );
       assert.deepEqual(error.issuePaths, ['/a/x~1y~0z', '/list/1']);
       assert.ok(!error.message.includes('x/y'));
     });
@@ -388,7 +553,12 @@ describe('item 10: tool names are escaped in messages and inspect output', () =>
       const nonFrames = inspected.split('\n').filter((line) => !line.startsWith('    at '));
       assert.equal(nonFrames.length, 1, `U+${hex}: inspect lines ${JSON.stringify(nonFrames)}`);
       const fields = inspected.slice(inspected.lastIndexOf('{ stage:'));
-      for (const [label, text] of [['message', error.message], ['inspect message line', nonFrames[0]], ['inspect fields', fields], ['stack', error.stack.split('\n    at ')[0]]]) {
+      for (const [label, text] of [
+        ['message', error.message],
+        ['inspect message line', nonFrames[0]],
+        ['inspect fields', fields],
+        ['stack', error.stack.split('\n    at ')[0]],
+      ]) {
         assert.ok(!text.includes(character), `U+${hex} raw in ${label}`);
         assert.ok(!text.includes('\n'), `a line break in the ${label}`);
         assert.ok(text.includes(`\\u${hex}`), `U+${hex} escaped in ${label}: ${JSON.stringify(text.slice(0, 200))}`);
@@ -499,7 +669,10 @@ describe('the pipeline uses only built-ins captured at load, on success and fail
     assert.deepEqual(rows.find((row) => row[0] === 'mutate').slice(1, 4), ['deny', 'runtime', 'policy_mutated_arguments']);
     assert.deepEqual(rows.find((row) => row[0] === 'none').slice(1, 4), ['deny', 'runtime', 'policy_not_configured']);
     assert.deepEqual(rows.find((row) => row[0] === 'allow').slice(4), ['{"a":1}', 'allow', 'ok', 1]);
-    assert.deepEqual(rows.find((row) => row[0] === 'async schema'), ['async schema', 'ToolArgumentsValidationError', 'snapshot', 'async_schema']);
+    assert.deepEqual(
+      rows.find((row) => row[0] === 'async schema'),
+      ['async schema', 'ToolArgumentsValidationError', 'snapshot', 'async_schema'],
+    );
     assert.equal(report.patchHits, 0, `patched built-ins ran: ${report.hits.join(', ')}`);
   });
 });

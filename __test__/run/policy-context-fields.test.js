@@ -25,13 +25,22 @@ function expectedFields(context) {
 async function inputFor(policyContext) {
   const prepared = prepareToolCall({ agentName: 'Context agent', toolName: 'ctx', rawArguments: '{"a":1}' });
   let seen;
-  await evaluateToolCall({ prepared, policyContext, policy: (input) => { seen = input; return { decision: 'deny', reason: 'seen' }; } });
+  await evaluateToolCall({
+    prepared,
+    policyContext,
+    policy: (input) => {
+      seen = input;
+      return { decision: 'deny', reason: 'seen' };
+    },
+  });
   return seen;
 }
 
 function contextFields(input) {
   // The input's own fields before the argument fields, with their values (accessors excluded: the input has one, requestedArguments).
-  return Reflect.ownKeys(input).filter((key) => !ARGUMENT_FIELDS.includes(key)).map((key) => [key, Object.getOwnPropertyDescriptor(input, key).value]);
+  return Reflect.ownKeys(input)
+    .filter((key) => !ARGUMENT_FIELDS.includes(key))
+    .map((key) => [key, Object.getOwnPropertyDescriptor(input, key).value]);
 }
 
 test('a context of data fields only: every enumerable one, in order, symbols and __proto__ included', async () => {
@@ -55,26 +64,66 @@ test('a context with accessors (enumerable getters, setter-only, on a symbol): n
   let ran = 0;
   const sym = Symbol('getter');
   const context = { before: 1 };
-  Object.defineProperty(context, 'getter', { get() { ran += 1; return 'g'; }, enumerable: true });
-  Object.defineProperty(context, 'setterOnly', { set() { ran += 1; }, enumerable: true });
-  Object.defineProperty(context, sym, { get() { ran += 1; return 's'; }, enumerable: true });
+  Object.defineProperty(context, 'getter', {
+    get() {
+      ran += 1;
+      return 'g';
+    },
+    enumerable: true,
+  });
+  Object.defineProperty(context, 'setterOnly', {
+    set() {
+      ran += 1;
+    },
+    enumerable: true,
+  });
+  Object.defineProperty(context, sym, {
+    get() {
+      ran += 1;
+      return 's';
+    },
+    enumerable: true,
+  });
   context.after = 2;
   const input = await inputFor(context);
   assert.equal(ran, 0);
   assert.deepEqual(contextFields(input), expectedFields(context));
-  assert.deepEqual(contextFields(input), [['before', 1], ['after', 2]]);
+  assert.deepEqual(contextFields(input), [
+    ['before', 1],
+    ['after', 2],
+  ]);
   // Only a setter-only accessor: it is not a data field (reading it would give undefined).
   const setterOnly = { a: 1 };
-  Object.defineProperty(setterOnly, 'write', { set() { ran += 1; }, enumerable: true });
+  Object.defineProperty(setterOnly, 'write', {
+    set() {
+      ran += 1;
+    },
+    enumerable: true,
+  });
   assert.deepEqual(contextFields(await inputFor(setterOnly)), [['a', 1]]);
   // Only a symbol accessor: the string fields are data.
   const onlySymbol = { a: 1 };
-  Object.defineProperty(onlySymbol, Symbol('x'), { get() { ran += 1; return 1; }, enumerable: true });
+  Object.defineProperty(onlySymbol, Symbol('x'), {
+    get() {
+      ran += 1;
+      return 1;
+    },
+    enumerable: true,
+  });
   assert.deepEqual(contextFields(await inputFor(onlySymbol)), [['a', 1]]);
   assert.equal(ran, 0);
   // An inherited field is not copied, an inherited setter is not reached.
   const proto = {};
-  Object.defineProperty(proto, 'inherited', { get() { ran += 1; return 1; }, set() { ran += 1; }, enumerable: true });
+  Object.defineProperty(proto, 'inherited', {
+    get() {
+      ran += 1;
+      return 1;
+    },
+    set() {
+      ran += 1;
+    },
+    enumerable: true,
+  });
   const child = Object.create(proto);
   child.own = 'yes';
   assert.deepEqual(contextFields(await inputFor(child)), [['own', 'yes']]);

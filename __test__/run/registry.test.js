@@ -30,7 +30,7 @@ async function attempt(raw, policy, ran) {
   return decision;
 }
 
-test('review: a policy memoized by proposal hash (the grants helper\'s answer reused for a later attempt) executes a single-use grant once', async () => {
+test("review: a policy memoized by proposal hash (the grants helper's answer reused for a later attempt) executes a single-use grant once", async () => {
   // lib/grants/index.js:299-319 ties the use to the evaluation whose input the helper was
   // called with; a later evaluation that gets the same answer object relied on the same
   // grant but spends nothing (lib/run/decide.js:185 makes an allow with no use).
@@ -48,7 +48,7 @@ test('review: a policy memoized by proposal hash (the grants helper\'s answer re
   assert.equal(ran.length, 1, `a uses:1 grant executed ${ran.length} times`);
 });
 
-test('review: a policy that consults the grants with another (concurrent) evaluation\'s input cannot allow its own, unapproved arguments', async () => {
+test("review: a policy that consults the grants with another (concurrent) evaluation's input cannot allow its own, unapproved arguments", async () => {
   // The classic shared-variable bug of a concurrent server: `current` is overwritten by the
   // next request before the grants are asked. grantPolicy(input) adds the use to the
   // evaluation of the input it is given (A), answers allow, and B's evaluation concludes
@@ -69,7 +69,11 @@ test('review: a policy that consults the grants with another (concurrent) evalua
   while (gates.length < 2) await new Promise((resolve) => setImmediate(resolve));
   for (const release of gates) release();
   await Promise.all([a, b]);
-  assert.deepEqual(ran.filter((r) => r.includes('mallory')), [], 'mallory\'s transfer ran on bob\'s approval');
+  assert.deepEqual(
+    ran.filter((r) => r.includes('mallory')),
+    [],
+    "mallory's transfer ran on bob's approval",
+  );
 });
 
 test('review: code that reaches the process-wide registry cannot make a grant-backed allow spend nothing', async () => {
@@ -87,7 +91,12 @@ test('review: code that reaches the process-wide registry cannot make a grant-ba
     const answer = await grantPolicy(input);
     const evaluation = registry.context.getStore();
     if (evaluation !== undefined) {
-      for (const [key, value] of [['spent', Promise.resolve(true)], ['spend', async () => true], ['hasUses', () => false], ['uses', []]]) {
+      for (const [key, value] of [
+        ['spent', Promise.resolve(true)],
+        ['spend', async () => true],
+        ['hasUses', () => false],
+        ['uses', []],
+      ]) {
         tries++;
         try {
           evaluation[key] = value;

@@ -11,10 +11,7 @@ const zod4 = require('zod');
 const v = require('valibot');
 const { type } = require('arktype');
 
-const {
-  prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, canonicalize,
-  ToolArgumentsValidationError,
-} = require('../..');
+const { prepareToolCall, prepareToolCallAsync, evaluateToolCall, executeToolCall, canonicalize, ToolArgumentsValidationError } = require('../..');
 
 const AGENT = 'Schema agent';
 const TOOL = 'book';
@@ -35,11 +32,14 @@ function zodAsync(z, counts) {
       counts.transform += 1;
       return city.trim();
     }),
-    days: z.number().refine(async (days) => {
-      counts.refine += 1;
-      await new Promise((resolve) => setImmediate(resolve));
-      return days > 0;
-    }, { message: 'days must be positive' }),
+    days: z.number().refine(
+      async (days) => {
+        counts.refine += 1;
+        await new Promise((resolve) => setImmediate(resolve));
+        return days > 0;
+      },
+      { message: 'days must be positive' },
+    ),
   });
 }
 
@@ -47,7 +47,10 @@ const RAW = '{"city":"  Oslo ","days":3,"extra":true}';
 const CANONICAL = '{"city":"Oslo","days":3}';
 
 describe('prepareToolCallAsync: the schema runs exactly once per attempt', () => {
-  for (const [name, z] of [['zod 3', zod3], ['zod 4', zod4]]) {
+  for (const [name, z] of [
+    ['zod 3', zod3],
+    ['zod 4', zod4],
+  ]) {
     test(`${name}: an async refinement and a transform run once, and the snapshot is the output`, async () => {
       const counts = { refine: 0, transform: 0 };
       const prepared = await prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: RAW, schema: zodAsync(z, counts) });
@@ -65,7 +68,9 @@ describe('prepareToolCallAsync: the schema runs exactly once per attempt', () =>
 
     test(`${name}: a failing async refinement is stage schema with the issue data, run once`, async () => {
       const counts = { refine: 0, transform: 0 };
-      const error = await rejection(prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: '{"city":"x","days":-1}', schema: zodAsync(z, counts), includePath: true }));
+      const error = await rejection(
+        prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: '{"city":"x","days":-1}', schema: zodAsync(z, counts), includePath: true }),
+      );
       assert.ok(error instanceof ToolArgumentsValidationError);
       assert.equal(error.stage, 'schema');
       assert.equal(error.code, 'schema_error');
@@ -85,19 +90,27 @@ describe('prepareToolCallAsync: the schema runs exactly once per attempt', () =>
   test('valibot: an async pipe through ~standard.validate runs once', async () => {
     const counts = { check: 0, transform: 0 };
     const schema = v.objectAsync({
-      city: v.pipe(v.string(), v.transform((city) => {
-        counts.transform += 1;
-        return city.trim();
-      })),
-      days: v.pipeAsync(v.number(), v.checkAsync(async (days) => {
-        counts.check += 1;
-        return days > 0;
-      }, 'days must be positive')),
+      city: v.pipe(
+        v.string(),
+        v.transform((city) => {
+          counts.transform += 1;
+          return city.trim();
+        }),
+      ),
+      days: v.pipeAsync(
+        v.number(),
+        v.checkAsync(async (days) => {
+          counts.check += 1;
+          return days > 0;
+        }, 'days must be positive'),
+      ),
     });
     const prepared = await prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: RAW, schema });
     assert.equal(prepared.argsCanonicalJson, CANONICAL);
     assert.deepEqual(counts, { check: 1, transform: 1 });
-    const error = await rejection(prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: '{"city":"x","days":-1}', schema, includePath: true }));
+    const error = await rejection(
+      prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: '{"city":"x","days":-1}', schema, includePath: true }),
+    );
     assert.equal(error.stage, 'schema');
     assert.equal(error.issueCount, 1);
     assert.deepEqual(error.issuePaths, ['/days']);
@@ -119,7 +132,9 @@ describe('prepareToolCallAsync: the schema runs exactly once per attempt', () =>
     const prepared = await prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: '{"city":"  Oslo ","days":3}', schema });
     assert.equal(prepared.argsCanonicalJson, CANONICAL);
     assert.deepEqual(counts, { morph: 1, narrow: 1 });
-    const error = await rejection(prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: '{"city":"x","days":"3"}', schema, includePath: true }));
+    const error = await rejection(
+      prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: '{"city":"x","days":"3"}', schema, includePath: true }),
+    );
     assert.equal(error.stage, 'schema');
     assert.equal(error.issueCount, 1);
     assert.deepEqual(error.issuePaths, ['/days']);
@@ -128,7 +143,9 @@ describe('prepareToolCallAsync: the schema runs exactly once per attempt', () =>
   test('an async schema function runs once and its result is awaited', async () => {
     let runs = 0;
     const prepared = await prepareToolCallAsync({
-      agentName: AGENT, toolName: TOOL, rawArguments: '{"a":1}',
+      agentName: AGENT,
+      toolName: TOOL,
+      rawArguments: '{"a":1}',
       schema: async (value) => {
         runs += 1;
         return { ...value, checked: true };
@@ -136,14 +153,34 @@ describe('prepareToolCallAsync: the schema runs exactly once per attempt', () =>
     });
     assert.equal(prepared.argsCanonicalJson, '{"a":1,"checked":true}');
     assert.equal(runs, 1);
-    const error = await rejection(prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: async () => { throw new Error('no'); } }));
+    const error = await rejection(
+      prepareToolCallAsync({
+        agentName: AGENT,
+        toolName: TOOL,
+        rawArguments: '{}',
+        schema: async () => {
+          throw new Error('no');
+        },
+      }),
+    );
     assert.equal(error.stage, 'schema');
     assert.equal(error.getSchemaError().message, 'no');
   });
 
   test('a schema function resolving to a non-native thenable: stage snapshot async_schema, then never called', async () => {
     let thens = 0;
-    const error = await rejection(prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: () => ({ then() { thens += 1; } }) }));
+    const error = await rejection(
+      prepareToolCallAsync({
+        agentName: AGENT,
+        toolName: TOOL,
+        rawArguments: '{}',
+        schema: () => ({
+          then() {
+            thens += 1;
+          },
+        }),
+      }),
+    );
     assert.equal(error.stage, 'snapshot');
     assert.equal(error.code, 'async_schema');
     assert.equal(thens, 0);
@@ -151,7 +188,17 @@ describe('prepareToolCallAsync: the schema runs exactly once per attempt', () =>
 
   test('a failure at stage json rejects before the schema runs', async () => {
     let runs = 0;
-    const error = await rejection(prepareToolCallAsync({ agentName: AGENT, toolName: TOOL, rawArguments: '{"a":1,"a":2}', schema: async (x) => { runs += 1; return x; } }));
+    const error = await rejection(
+      prepareToolCallAsync({
+        agentName: AGENT,
+        toolName: TOOL,
+        rawArguments: '{"a":1,"a":2}',
+        schema: async (x) => {
+          runs += 1;
+          return x;
+        },
+      }),
+    );
     assert.equal(error.stage, 'json');
     assert.equal(error.code, 'duplicate_key');
     assert.equal(runs, 0);
@@ -168,12 +215,23 @@ describe('prepareToolCallAsync: the schema runs exactly once per attempt', () =>
 describe('prepareToolCall accepts a Standard Schema v1', () => {
   test('valibot (no parse method): the output is snapshotted; failures are stage schema', () => {
     let transforms = 0;
-    const schema = v.object({ city: v.pipe(v.string(), v.transform((c) => { transforms += 1; return c.trim(); })), days: v.number() });
+    const schema = v.object({
+      city: v.pipe(
+        v.string(),
+        v.transform((c) => {
+          transforms += 1;
+          return c.trim();
+        }),
+      ),
+      days: v.number(),
+    });
     const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: RAW, schema });
     assert.equal(prepared.argsCanonicalJson, CANONICAL);
     assert.equal(transforms, 1);
-    assert.throws(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"city":1}', schema }),
-      (error) => error instanceof ToolArgumentsValidationError && error.stage === 'schema' && error.code === 'schema_error' && error.issueCount === 2);
+    assert.throws(
+      () => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"city":1}', schema }),
+      (error) => error instanceof ToolArgumentsValidationError && error.stage === 'schema' && error.code === 'schema_error' && error.issueCount === 2,
+    );
   });
 
   test('arktype (a callable type that returns its errors): ~standard.validate is used, not the call', () => {
@@ -181,8 +239,10 @@ describe('prepareToolCall accepts a Standard Schema v1', () => {
     assert.equal(typeof schema, 'function');
     const prepared = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"city":"Oslo","days":3}', schema });
     assert.equal(prepared.argsCanonicalJson, CANONICAL);
-    assert.throws(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"city":"Oslo","days":"3"}', schema }),
-      (error) => error.stage === 'schema' && error.code === 'schema_error' && error.issueCount === 1);
+    assert.throws(
+      () => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"city":"Oslo","days":"3"}', schema }),
+      (error) => error.stage === 'schema' && error.code === 'schema_error' && error.issueCount === 1,
+    );
   });
 
   test('a hand-written Standard Schema; an issues array, even empty, is a failure', () => {
@@ -190,12 +250,20 @@ describe('prepareToolCall accepts a Standard Schema v1', () => {
     const ok = prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: make({ value: { x: 1 } }) });
     assert.equal(ok.argsCanonicalJson, '{"x":1}');
     for (const issues of [[], [{ message: 'bad', path: ['a', { key: 'b' }, 0] }]]) {
-      const error = assert.throws(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: make({ issues }), includePath: true }),
-        (e) => e.stage === 'schema' && e.issueCount === issues.length);
+      const error = assert.throws(
+        () => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: make({ issues }), includePath: true }),
+        (e) => e.stage === 'schema' && e.issueCount === issues.length,
+      );
       void error;
     }
     try {
-      prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{}', schema: make({ issues: [{ message: 'bad', path: ['a', { key: 'b/c' }, 0] }] }), includePath: true });
+      prepareToolCall({
+        agentName: AGENT,
+        toolName: TOOL,
+        rawArguments: '{}',
+        schema: make({ issues: [{ message: 'bad', path: ['a', { key: 'b/c' }, 0] }] }),
+        includePath: true,
+      });
       assert.fail('no throw');
     } catch (error) {
       assert.deepEqual(error.issuePaths, ['/a/b~1c/0']);
@@ -203,8 +271,10 @@ describe('prepareToolCall accepts a Standard Schema v1', () => {
   });
 
   test('a zod schema keeps its parse path (its ZodError behind getSchemaError)', () => {
-    const error = assert.throws(() => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"a":1}', schema: zod4.object({ a: zod4.string() }) }),
-      (e) => e.getSchemaError() instanceof zod4.ZodError);
+    const error = assert.throws(
+      () => prepareToolCall({ agentName: AGENT, toolName: TOOL, rawArguments: '{"a":1}', schema: zod4.object({ a: zod4.string() }) }),
+      (e) => e.getSchemaError() instanceof zod4.ZodError,
+    );
     void error;
   });
 

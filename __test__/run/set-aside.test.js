@@ -8,9 +8,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 
-const {
-  decodeRequest, isArgumentsText, prepareToolCall, prepareToolCallAsync, evaluateToolCall, isToolArgumentsValidationError,
-} = require('../..');
+const { decodeRequest, isArgumentsText, prepareToolCall, prepareToolCallAsync, evaluateToolCall, isToolArgumentsValidationError } = require('../..');
 
 const PATH = ['params', 'arguments'];
 const AGENT = 'Set-aside agent';
@@ -21,7 +19,10 @@ const CASES = [
   // Escaped member names: compared decoded.
   ['{"jsonrpc":"2.0","id":2,"method":"tools/call","p\\u0061rams":{"name":"pay","\\u0061rguments":{"to":"a"}}}', '{"to":"a"}'],
   // Decoys: an `arguments` member elsewhere, in _meta, inside strings, inside the arguments.
-  ['{"params":{"_meta":{"arguments":{"to":"decoy"}},"note":"\\"arguments\\":{}","arguments":{"to":"b","n":{"arguments":[1,{"x":"}\\""}]}}},"id":3}', '{"to":"b","n":{"arguments":[1,{"x":"}\\""}]}}'],
+  [
+    '{"params":{"_meta":{"arguments":{"to":"decoy"}},"note":"\\"arguments\\":{}","arguments":{"to":"b","n":{"arguments":[1,{"x":"}\\""}]}}},"id":3}',
+    '{"to":"b","n":{"arguments":[1,{"x":"}\\""}]}}',
+  ],
   // Whitespace everywhere, arguments before name, a key that only looks like arguments.
   [' \n{ "params" :\t{ "argument\\u0073x" : 1 , "arguments" : [ 1 , 2.50 , -0 ] , "name" : "pay" } , "id" : 4 }\r\n', '[ 1 , 2.50 , -0 ]'],
   // Scalars and strings with escapes as the member's value.
@@ -74,7 +75,10 @@ test('prepareToolCall of an ArgumentsText: the snapshot, hash, requestedArgument
     } catch (error) {
       // -0 is refused at stage snapshot either way.
       assert.ok(isToolArgumentsValidationError(error));
-      assert.throws(() => prepareToolCall({ agentName: AGENT, toolName: 'pay', rawArguments: aside }), (e) => e.code === error.code && e.stage === error.stage);
+      assert.throws(
+        () => prepareToolCall({ agentName: AGENT, toolName: 'pay', rawArguments: aside }),
+        (e) => e.code === error.code && e.stage === error.stage,
+      );
       continue;
     }
     const prepared = prepareToolCall({ agentName: AGENT, toolName: 'pay', rawArguments: aside });
@@ -82,7 +86,12 @@ test('prepareToolCall of an ArgumentsText: the snapshot, hash, requestedArgument
     assert.equal(prepared.argsCanonicalJson, fromText.argsCanonicalJson);
     assert.equal(prepared.proposalHash, fromText.proposalHash);
     assert.deepEqual(prepared.requestedArguments, JSON.parse(expected));
-    const withSchema = await prepareToolCallAsync({ agentName: AGENT, toolName: 'pay', rawArguments: decodeRequest(text, { setAside: PATH }).params.arguments, schema: (v) => v });
+    const withSchema = await prepareToolCallAsync({
+      agentName: AGENT,
+      toolName: 'pay',
+      rawArguments: decodeRequest(text, { setAside: PATH }).params.arguments,
+      schema: (v) => v,
+    });
     assert.equal(withSchema.proposalHash, fromText.proposalHash);
   }
 });
@@ -104,21 +113,22 @@ test('the schema gets the value decoded with the message once; every later taker
   assert.deepEqual(aside.decode(), { to: 'bob', tags: ['a'] });
   // requestedArguments comes from the text: what the schema did to its input is not in it.
   assert.deepEqual(first.requestedArguments, { to: 'bob', tags: ['a'] });
-  const decision = await evaluateToolCall({ prepared: first, policy: (input) => ({ decision: input.rawArguments === aside.text ? 'allow' : 'deny', reason: 'text' }) });
+  const decision = await evaluateToolCall({
+    prepared: first,
+    policy: (input) => ({ decision: input.rawArguments === aside.text ? 'allow' : 'deny', reason: 'text' }),
+  });
   assert.equal(decision.decision, 'allow');
 });
 
 test('only an ArgumentsText decodeRequest made is taken; setAside is read as own data and checked', () => {
   const aside = decodeRequest('{"params":{"arguments":{"a":1}}}', { setAside: PATH }).params.arguments;
-  const forged = [
-    { text: '{"a":1}' },
-    Object.create(Object.getPrototypeOf(aside)),
-    { ...aside },
-    new Proxy(aside, {}),
-  ];
+  const forged = [{ text: '{"a":1}' }, Object.create(Object.getPrototypeOf(aside)), { ...aside }, new Proxy(aside, {})];
   for (const value of forged) {
     assert.equal(isArgumentsText(value), false);
-    assert.throws(() => prepareToolCall({ agentName: AGENT, toolName: 'pay', rawArguments: value }), { name: 'TypeError', message: /rawArguments must be a string/ });
+    assert.throws(() => prepareToolCall({ agentName: AGENT, toolName: 'pay', rawArguments: value }), {
+      name: 'TypeError',
+      message: /rawArguments must be a string/,
+    });
   }
   assert.throws(() => new aside.constructor(Symbol('x'), '{}', {}), TypeError);
   assert.throws(() => aside.decode.call({}), TypeError);
@@ -126,7 +136,12 @@ test('only an ArgumentsText decodeRequest made is taken; setAside is read as own
     assert.throws(() => decodeRequest('{"a":1}', { setAside }), TypeError, String(setAside));
   }
   const options = {};
-  Object.defineProperty(options, 'setAside', { get() { throw new Error('getter ran'); }, enumerable: true });
+  Object.defineProperty(options, 'setAside', {
+    get() {
+      throw new Error('getter ran');
+    },
+    enumerable: true,
+  });
   assert.deepEqual(decodeRequest('{"a":1}', options), { a: 1 });
   // The path is read on every call: an array changed between two calls is read as it is now
   // (a frozen one cannot change).
@@ -140,5 +155,8 @@ test('only an ArgumentsText decodeRequest made is taken; setAside is read as own
   const frozen = Object.freeze(['params', 'other']);
   for (let i = 0; i < 2; i++) assert.equal(decodeRequest(text, { setAside: frozen }).params.other.text, '[2]');
   // Strictness is the whole text's: a duplicate key inside the member fails the decoding.
-  assert.throws(() => decodeRequest('{"params":{"arguments":{"a":1,"a":2}}}', { setAside: PATH }), (e) => e.stage === 'json' && e.code === 'duplicate_key');
+  assert.throws(
+    () => decodeRequest('{"params":{"arguments":{"a":1,"a":2}}}', { setAside: PATH }),
+    (e) => e.stage === 'json' && e.code === 'duplicate_key',
+  );
 });

@@ -291,7 +291,11 @@ function conformance(name, open, options = {}) {
       }
       // At 1000 the odd ones have expired; the cursor of a page of the earlier listing still works.
       const late = await store.listProposals(null, 1000, 1000);
-      assert.deepEqual(late.proposals.map((e) => e.key).sort(), keys.filter((key, i) => i % 2 === 0 || key === 'a').sort(), 'the overwritten one never expires');
+      assert.deepEqual(
+        late.proposals.map((e) => e.key).sort(),
+        keys.filter((key, i) => i % 2 === 0 || key === 'a').sort(),
+        'the overwritten one never expires',
+      );
       assert.equal(late.next, null);
       const first = await store.listProposals(null, 2, 100);
       await store.deleteProposal(first.proposals[1].key);
@@ -307,7 +311,11 @@ function conformance(name, open, options = {}) {
       await store.putProposal('p-expiring', '{}', 40);
       await store.putProposal('p-kept', '{"k":1}', null);
       assert.equal(await store.prune(100), 1);
-      assert.deepEqual(await store.listProposals(null, 10, 0), { proposals: [{ key: 'p-kept', json: '{"k":1}' }], next: null }, 'live at 0 had it been kept: pruned');
+      assert.deepEqual(
+        await store.listProposals(null, 10, 0),
+        { proposals: [{ key: 'p-kept', json: '{"k":1}' }], next: null },
+        'live at 0 had it been kept: pruned',
+      );
     });
 
     it('arguments and names of any size are stored', async ({ store }) => {
@@ -331,11 +339,45 @@ function conformance(name, open, options = {}) {
     const claimOf = (key, { claimId = randomBytes(16).toString('hex'), proposalHash = hash(), claimedAt = 1000, leaseMs = 100, retentionMs = 10_000 } = {}) =>
       Object.freeze({ ...key, proposalHash, claimId, claimedAt, leaseExpiresAt: claimedAt + leaseMs, expiresAt: claimedAt + retentionMs });
     const outcomeOf = (claim, { status = 'completed', completedAt = claim.claimedAt + 10, resultJson = null, expiresAt = claim.expiresAt + 5 } = {}) =>
-      Object.freeze({ agentName: claim.agentName, runId: claim.runId, toolCallId: claim.toolCallId, claimId: claim.claimId, status, completedAt, resultJson, expiresAt });
-    const releaseOf = (claim, claimId = claim.claimId) => Object.freeze({ agentName: claim.agentName, runId: claim.runId, toolCallId: claim.toolCallId, claimId });
-    const RECORD_FIELDS = ['agentName', 'runId', 'toolCallId', 'proposalHash', 'claimId', 'status', 'claimedAt', 'leaseExpiresAt', 'completedAt', 'resultJson', 'expiresAt'].sort();
+      Object.freeze({
+        agentName: claim.agentName,
+        runId: claim.runId,
+        toolCallId: claim.toolCallId,
+        claimId: claim.claimId,
+        status,
+        completedAt,
+        resultJson,
+        expiresAt,
+      });
+    const releaseOf = (claim, claimId = claim.claimId) =>
+      Object.freeze({ agentName: claim.agentName, runId: claim.runId, toolCallId: claim.toolCallId, claimId });
+    const RECORD_FIELDS = [
+      'agentName',
+      'runId',
+      'toolCallId',
+      'proposalHash',
+      'claimId',
+      'status',
+      'claimedAt',
+      'leaseExpiresAt',
+      'completedAt',
+      'resultJson',
+      'expiresAt',
+    ].sort();
     /** The record a claim stores, written out by hand from the contract (not by the store). */
-    const inProgress = (c) => ({ agentName: c.agentName, runId: c.runId, toolCallId: c.toolCallId, proposalHash: c.proposalHash, claimId: c.claimId, status: 'in_progress', claimedAt: c.claimedAt, leaseExpiresAt: c.leaseExpiresAt, completedAt: null, resultJson: null, expiresAt: c.expiresAt });
+    const inProgress = (c) => ({
+      agentName: c.agentName,
+      runId: c.runId,
+      toolCallId: c.toolCallId,
+      proposalHash: c.proposalHash,
+      claimId: c.claimId,
+      status: 'in_progress',
+      claimedAt: c.claimedAt,
+      leaseExpiresAt: c.leaseExpiresAt,
+      completedAt: null,
+      resultJson: null,
+      expiresAt: c.expiresAt,
+    });
     const assertRecord = (actual, expected, label) => {
       assert.ok(actual !== null && typeof actual === 'object', `${label}: a record`);
       assert.deepEqual(Object.keys(actual).sort(), RECORD_FIELDS, `${label}: exactly the record fields`);
@@ -358,7 +400,7 @@ function conformance(name, open, options = {}) {
       assertRecord(await store.getReceipt(key, 2000), done, 'get after complete');
     });
 
-    it('receipts: a claim past an outcome\'s retention replaces the record; get answers null from its expiresAt on', async ({ store }) => {
+    it("receipts: a claim past an outcome's retention replaces the record; get answers null from its expiresAt on", async ({ store }) => {
       const key = rkey();
       const first = claimOf(key, { retentionMs: 500 });
       assert.equal(await store.claimReceipt(first, 1000), null);
@@ -374,7 +416,9 @@ function conformance(name, open, options = {}) {
     });
 
     // Issue 33: an unfinished claim may have run; only an operator's delete (forget) ends it.
-    it('receipts: an unfinished claim (in_progress) is kept past its retention: get reads it, a claim is answered it, prune leaves it, until delete', async ({ store }) => {
+    it('receipts: an unfinished claim (in_progress) is kept past its retention: get reads it, a claim is answered it, prune leaves it, until delete', async ({
+      store,
+    }) => {
       const key = rkey('agent', 'run-u', 'call-u');
       const first = claimOf(key, { retentionMs: 500 });
       assert.equal(await store.claimReceipt(first, 1000), null);
@@ -385,7 +429,11 @@ function conformance(name, open, options = {}) {
       }
       assertRecord(await store.getReceipt(key, 0), inProgress(first), 'still there after every prune');
       // A late outcome still records, and from then on its own retention counts.
-      assert.equal(await store.completeReceipt(outcomeOf(first, { completedAt: 1_000_000_000, expiresAt: 1_000_000_100 }), 1_000_000_000), true, 'late completion records');
+      assert.equal(
+        await store.completeReceipt(outcomeOf(first, { completedAt: 1_000_000_000, expiresAt: 1_000_000_100 }), 1_000_000_000),
+        true,
+        'late completion records',
+      );
       assert.equal(await store.pruneReceipts(1_000_000_099), 0);
       assert.equal(await store.pruneReceipts(1_000_000_100), 1, 'the outcome is pruned at its expiresAt');
       assert.equal(await store.getReceipt(key, 0), null);
@@ -405,12 +453,16 @@ function conformance(name, open, options = {}) {
       assert.equal(await store.completeReceipt({ ...outcomeOf(c), claimId: 'f'.repeat(32) }, 1010), false, 'another claimId');
       assertRecord(await store.getReceipt(key, 1010), inProgress(c), 'unchanged by a wrong claimId');
       // Late: past the lease, the claimId still proves the run.
-      assert.equal(await store.completeReceipt(outcomeOf(c, { status: 'failed', completedAt: 1200, expiresAt: 20_000 }), 1200), true, 'late completion records');
+      assert.equal(
+        await store.completeReceipt(outcomeOf(c, { status: 'failed', completedAt: 1200, expiresAt: 20_000 }), 1200),
+        true,
+        'late completion records',
+      );
       const failed = { ...inProgress(c), status: 'failed', completedAt: 1200, expiresAt: 20_000 };
       assertRecord(await store.getReceipt(key, 1200), failed, 'failed recorded');
       assert.equal(await store.completeReceipt(outcomeOf(c), 1300), false, 'only once: no longer in_progress');
       assertRecord(await store.getReceipt(key, 1300), failed, 'unchanged');
-      assertRecord(await store.getReceipt(key, 19_999), failed, 'the outcome\'s expiresAt replaced the claim\'s');
+      assertRecord(await store.getReceipt(key, 19_999), failed, "the outcome's expiresAt replaced the claim's");
       assert.equal(await store.getReceipt(key, 20_000), null);
     });
 
@@ -455,14 +507,25 @@ function conformance(name, open, options = {}) {
       assert.equal(await store.getReceipt(rkey('c'), 0), null);
     });
 
-    it('receipts: runId null, \'\' and every string are distinct keys; agentName and toolCallId boundaries too', async ({ store }) => {
-      const keys = [rkey('a', null, 'c'), rkey('a', '', 'c'), rkey('a', 'null', 'c'), rkey('a', '-', 'c'), rkey('a', '+', 'c'), rkey('ab', null, 'c'), rkey('a', null, 'bc'), rkey('a:b', null, 'c'), rkey('a', 'b:', 'c'), rkey('a', 'b', ':c')];
+    it("receipts: runId null, '' and every string are distinct keys; agentName and toolCallId boundaries too", async ({ store }) => {
+      const keys = [
+        rkey('a', null, 'c'),
+        rkey('a', '', 'c'),
+        rkey('a', 'null', 'c'),
+        rkey('a', '-', 'c'),
+        rkey('a', '+', 'c'),
+        rkey('ab', null, 'c'),
+        rkey('a', null, 'bc'),
+        rkey('a:b', null, 'c'),
+        rkey('a', 'b:', 'c'),
+        rkey('a', 'b', ':c'),
+      ];
       const claims = keys.map((k) => claimOf(k));
       for (const c of claims) assert.equal(await store.claimReceipt(c, 1000), null, JSON.stringify([c.agentName, c.runId, c.toolCallId]));
       for (const c of claims) assertRecord(await store.getReceipt(c, 1000), inProgress(c), JSON.stringify([c.agentName, c.runId, c.toolCallId]));
       assertRecord(await store.getReceipt(Object.freeze({ agentName: 'a', toolCallId: 'c' }), 1000), inProgress(claims[0]), 'an absent runId reads as null');
       assert.equal(await store.deleteReceipt(keys[0]), true);
-      assertRecord(await store.getReceipt(keys[1], 1000), inProgress(claims[1]), 'deleting null left \'\'');
+      assertRecord(await store.getReceipt(keys[1], 1000), inProgress(claims[1]), "deleting null left ''");
     });
 
     it('receipts: text is stored one to one (U+0000, U+0001, lone surrogates, astral)', async ({ store }) => {
@@ -481,17 +544,44 @@ function conformance(name, open, options = {}) {
       const result = '{"s":"\u0000\u0001\ud800 \u{1F600}"}';
       assert.equal(await store.completeReceipt(outcomeOf(claims[0], { resultJson: result }), 1010), true);
       assert.equal((await store.getReceipt(claims[0], 1010)).resultJson, result, 'resultJson exact');
-      assert.equal(await store.getReceipt(rkey('ag', '\ufffd', 'call'), 0) !== null, true, 'U+FFFD has its own record');
-      assert.equal((await store.getReceipt(rkey('ag', '\ufffd', 'call'), 0)).claimId, claims[claims.findIndex((c) => c.runId === '\ufffd')].claimId, 'not the lone surrogate\'s');
+      assert.equal((await store.getReceipt(rkey('ag', '\ufffd', 'call'), 0)) !== null, true, 'U+FFFD has its own record');
+      assert.equal(
+        (await store.getReceipt(rkey('ag', '\ufffd', 'call'), 0)).claimId,
+        claims[claims.findIndex((c) => c.runId === '\ufffd')].claimId,
+        "not the lone surrogate's",
+      );
     });
 
     it('receipts: every receipt method refuses bad arguments (TypeError), a Proxy unread, a getter never called', async ({ store }) => {
       const key = rkey();
       const c = claimOf(key);
       let trapped = 0;
-      const proxy = new Proxy({ ...c }, { get() { trapped++; }, getOwnPropertyDescriptor() { trapped++; }, has() { trapped++; }, ownKeys() { trapped++; return []; } });
+      const proxy = new Proxy(
+        { ...c },
+        {
+          get() {
+            trapped++;
+          },
+          getOwnPropertyDescriptor() {
+            trapped++;
+          },
+          has() {
+            trapped++;
+          },
+          ownKeys() {
+            trapped++;
+            return [];
+          },
+        },
+      );
       const accessor = { ...key };
-      Object.defineProperty(accessor, 'toolCallId', { get() { trapped++; return 'call-1'; }, enumerable: true });
+      Object.defineProperty(accessor, 'toolCallId', {
+        get() {
+          trapped++;
+          return 'call-1';
+        },
+        enumerable: true,
+      });
       const attempts = [
         () => store.claimReceipt(proxy, 1000),
         () => store.getReceipt(proxy, 1000),
@@ -536,20 +626,37 @@ function conformance(name, open, options = {}) {
         return executeToolCall(decision, handler, { receipts });
       };
       let started;
-      const running = new Promise((resolve) => { started = resolve; });
+      const running = new Promise((resolve) => {
+        started = resolve;
+      });
       // The handler starts (so its claim is stored) and never finishes: its process hangs or died.
-      attempt(() => { started(); return new Promise(() => {}); });
+      attempt(() => {
+        started();
+        return new Promise(() => {});
+      });
       await running;
       let runs = 0;
       for (const step of [1000, 1, 1_000_000_000]) {
         clock += step;
         assert.equal((await receipts.get(key)).status, 'outcome_unknown', `read at +${clock - 1_000_000}`);
-        await assert.rejects(attempt(() => { runs += 1; }), (error) => error.code === 'outcome_unknown', `refused at +${clock - 1_000_000}`);
+        await assert.rejects(
+          attempt(() => {
+            runs += 1;
+          }),
+          (error) => error.code === 'outcome_unknown',
+          `refused at +${clock - 1_000_000}`,
+        );
         assert.equal(await receipts.prune(), 0, `prune at +${clock - 1_000_000} leaves it`);
       }
       assert.equal(runs, 0, 'never claimed and run again');
       assert.equal(await receipts.forget(key), true);
-      assert.equal(await attempt(() => { runs += 1; return 'restarted'; }), 'restarted');
+      assert.equal(
+        await attempt(() => {
+          runs += 1;
+          return 'restarted';
+        }),
+        'restarted',
+      );
       assert.equal(runs, 1);
     });
 
@@ -610,7 +717,10 @@ function conformance(name, open, options = {}) {
       assert.equal(granted.reason, 'approval_granted');
       assert.deepEqual(ran, [1]);
       assert.equal(calls.take, 1, 'spent once');
-      assert.equal((await authorizeToolCall({ prepared: proposalOf('{"cents":900}'), policy, execute: () => ran.push(1), grants })).decision, 'require_approval');
+      assert.equal(
+        (await authorizeToolCall({ prepared: proposalOf('{"cents":900}'), policy, execute: () => ran.push(1), grants })).decision,
+        'require_approval',
+      );
     });
 
     // Issue 35: round trips. A store wrapped to count every call per operation, and the
@@ -627,7 +737,19 @@ function conformance(name, open, options = {}) {
           return store[name](...args);
         };
       }
-      return { wrapper, all, watch: () => { log = []; return log; }, stop: () => { const seen = log; log = null; return seen; } };
+      return {
+        wrapper,
+        all,
+        watch: () => {
+          log = [];
+          return log;
+        },
+        stop: () => {
+          const seen = log;
+          log = null;
+          return seen;
+        },
+      };
     };
 
     it('round trips (issue 35): an allowed call relying on no grant makes one store call before its handler, its claim', async ({ store }) => {
@@ -639,17 +761,37 @@ function conformance(name, open, options = {}) {
       const seen = watch();
       const decision = await evaluateToolCall({ prepared, policy });
       let before;
-      const result = await executeToolCall(decision, () => { before = [...seen]; return { paid: 5 }; }, { receipts, grants });
+      const result = await executeToolCall(
+        decision,
+        () => {
+          before = [...seen];
+          return { paid: 5 };
+        },
+        { receipts, grants },
+      );
       stop();
       assert.deepEqual(result, { paid: 5 });
       assert.deepEqual(before, ['claimReceipt'], 'one store call before the handler');
       assert.equal(all.completeReceipt, 1, 'the completion is sent before the answer');
-      assert.equal((await receipts.get({ agentName: 'payments', runId: 'r-35', toolCallId: 'c-plain' })).status, 'completed', 'read in this process, after its completion');
-      const replay = await executeToolCall(await evaluateToolCall({ prepared: prepareToolCall({ agentName: 'payments', toolName: 'pay', rawArguments: '{"cents":5}', runId: 'r-35', toolCallId: 'c-plain' }), policy }), () => assert.fail('ran twice'), { receipts, grants });
+      assert.equal(
+        (await receipts.get({ agentName: 'payments', runId: 'r-35', toolCallId: 'c-plain' })).status,
+        'completed',
+        'read in this process, after its completion',
+      );
+      const replay = await executeToolCall(
+        await evaluateToolCall({
+          prepared: prepareToolCall({ agentName: 'payments', toolName: 'pay', rawArguments: '{"cents":5}', runId: 'r-35', toolCallId: 'c-plain' }),
+          policy,
+        }),
+        () => assert.fail('ran twice'),
+        { receipts, grants },
+      );
       assert.deepEqual(replay, { paid: 5 }, 'a replay gets the kept result');
     });
 
-    it('round trips (issue 35): an allowed call relying on a grant makes one store call after its decision and before its handler, the claim and the take together', async ({ store }) => {
+    it('round trips (issue 35): an allowed call relying on a grant makes one store call after its decision and before its handler, the claim and the take together', async ({
+      store,
+    }) => {
       const { wrapper, all, watch, stop } = tripCounter(store);
       const grants = createApprovalGrants({ store: wrapper });
       const receipts = createExecutionReceipts({ store: wrapper });
@@ -662,7 +804,14 @@ function conformance(name, open, options = {}) {
       assert.deepEqual(seen, ['has'], 'the decision looks the grant up');
       seen.length = 0;
       let before;
-      await executeToolCall(decision, () => { before = [...seen]; return 'paid'; }, { receipts, grants });
+      await executeToolCall(
+        decision,
+        () => {
+          before = [...seen];
+          return 'paid';
+        },
+        { receipts, grants },
+      );
       stop();
       assert.deepEqual(before, ['claimReceiptAndTake'], 'one store call between the decision and the handler');
       assert.equal(all.take ?? 0, 0, 'no separate take');
@@ -741,7 +890,7 @@ function conformance(name, open, options = {}) {
       assert.equal(aDone, true, 'a completion with its claimId records');
       assert.equal(cWrong, false, 'a completion with another claimId records nothing');
       assertRecord(cHeld, inProgress(c), 'a claim of a held key answers its record');
-      assert.equal(dNew, null, 'a claim past the outcome\'s retention replaces it');
+      assert.equal(dNew, null, "a claim past the outcome's retention replaces it");
       const aStored = await store.getReceipt(k('a'), 1100);
       assert.equal(aStored.status, 'completed');
       assert.equal(aStored.resultJson, '{"a":1}');
@@ -756,44 +905,69 @@ function conformance(name, open, options = {}) {
       assert.ok(gClaim.status === 'completed' || gClaim.status === 'in_progress');
       assert.equal(gClaim.claimId, g.claimId);
     });
-    test('every method refuses bad arguments before any I/O, a Proxy unread', { skip: checks }, (t) => withStore(t, open, async ({ store }) => {
-      const good = query('agent', 'tool', hash());
-      let trapped = 0;
-      const proxy = new Proxy({ ...good }, { get() { trapped++; }, getOwnPropertyDescriptor() { trapped++; }, has() { trapped++; }, ownKeys() { trapped++; return []; } });
-      const attempts = [
-        () => store.has(proxy, 0),
-        () => store.take(proxy, 0),
-        () => store.delete(proxy),
-        () => store.put(proxy, 0),
-        () => store.has({ ...good, proposalHash: 'A'.repeat(64) }, 0),
-        () => store.has({ ...good, proposalHash: 'a'.repeat(63) }, 0),
-        () => store.has({ ...good, agentName: 1 }, 0),
-        () => store.has(good, Number.NaN),
-        () => store.take(good, '0'),
-        () => store.put(record(good, { uses: 0 }), 0),
-        () => store.put(record(good, { uses: 1.5 }), 0),
-        () => store.put(record(good, { expiresAt: Number.POSITIVE_INFINITY }), 0),
-        () => store.putProposal(1, '{}', null),
-        () => store.putProposal('k', 1, null),
-        () => store.getProposal('k', undefined),
-        () => store.listProposals(null, 0, 0),
-        () => store.listProposals(null, 1001, 0),
-        () => store.listProposals(null, 1.5, 0),
-        () => store.listProposals(1, 10, 0),
-        () => store.listProposals(null, 10, Number.NaN),
-        () => store.prune(),
-      ];
-      for (const attempt of attempts) {
-        await assert.rejects(async () => attempt(), TypeError, String(attempt));
-      }
-      assert.equal(trapped, 0, 'no trap of the Proxy ran');
-      // A getter is never called: an accessor field reads as absent.
-      const accessor = { ...good };
-      Object.defineProperty(accessor, 'agentName', { get() { trapped++; return 'agent'; }, enumerable: true });
-      await assert.rejects(async () => store.has(accessor, 0), TypeError);
-      assert.equal(trapped, 0);
-      assert.equal(await store.has(good, 0), false, 'the store still works');
-    }));
+    test('every method refuses bad arguments before any I/O, a Proxy unread', { skip: checks }, (t) =>
+      withStore(t, open, async ({ store }) => {
+        const good = query('agent', 'tool', hash());
+        let trapped = 0;
+        const proxy = new Proxy(
+          { ...good },
+          {
+            get() {
+              trapped++;
+            },
+            getOwnPropertyDescriptor() {
+              trapped++;
+            },
+            has() {
+              trapped++;
+            },
+            ownKeys() {
+              trapped++;
+              return [];
+            },
+          },
+        );
+        const attempts = [
+          () => store.has(proxy, 0),
+          () => store.take(proxy, 0),
+          () => store.delete(proxy),
+          () => store.put(proxy, 0),
+          () => store.has({ ...good, proposalHash: 'A'.repeat(64) }, 0),
+          () => store.has({ ...good, proposalHash: 'a'.repeat(63) }, 0),
+          () => store.has({ ...good, agentName: 1 }, 0),
+          () => store.has(good, Number.NaN),
+          () => store.take(good, '0'),
+          () => store.put(record(good, { uses: 0 }), 0),
+          () => store.put(record(good, { uses: 1.5 }), 0),
+          () => store.put(record(good, { expiresAt: Number.POSITIVE_INFINITY }), 0),
+          () => store.putProposal(1, '{}', null),
+          () => store.putProposal('k', 1, null),
+          () => store.getProposal('k', undefined),
+          () => store.listProposals(null, 0, 0),
+          () => store.listProposals(null, 1001, 0),
+          () => store.listProposals(null, 1.5, 0),
+          () => store.listProposals(1, 10, 0),
+          () => store.listProposals(null, 10, Number.NaN),
+          () => store.prune(),
+        ];
+        for (const attempt of attempts) {
+          await assert.rejects(async () => attempt(), TypeError, String(attempt));
+        }
+        assert.equal(trapped, 0, 'no trap of the Proxy ran');
+        // A getter is never called: an accessor field reads as absent.
+        const accessor = { ...good };
+        Object.defineProperty(accessor, 'agentName', {
+          get() {
+            trapped++;
+            return 'agent';
+          },
+          enumerable: true,
+        });
+        await assert.rejects(async () => store.has(accessor, 0), TypeError);
+        assert.equal(trapped, 0);
+        assert.equal(await store.has(good, 0), false, 'the store still works');
+      }),
+    );
 
     test('a grant outlives the connection that made it', { skip: shared ? 'one process-memory store has no second connection' : false }, (t) =>
       withStore(t, open, async ({ store, second }) => {
@@ -846,8 +1020,12 @@ function receiptCalls(store) {
     return call;
   };
   return [
-    named('claimReceipt', () => store.claimReceipt(Object.freeze({ ...key, proposalHash: 'a'.repeat(64), claimId, claimedAt: 1, leaseExpiresAt: 2, expiresAt: 3 }), 1)),
-    named('completeReceipt', () => store.completeReceipt(Object.freeze({ ...key, claimId, status: 'completed', completedAt: 2, resultJson: '{"secret-result":1}', expiresAt: 3 }), 2)),
+    named('claimReceipt', () =>
+      store.claimReceipt(Object.freeze({ ...key, proposalHash: 'a'.repeat(64), claimId, claimedAt: 1, leaseExpiresAt: 2, expiresAt: 3 }), 1),
+    ),
+    named('completeReceipt', () =>
+      store.completeReceipt(Object.freeze({ ...key, claimId, status: 'completed', completedAt: 2, resultJson: '{"secret-result":1}', expiresAt: 3 }), 2),
+    ),
     named('releaseReceipt', () => store.releaseReceipt(Object.freeze({ ...key, claimId }), 2)),
     named('getReceipt', () => store.getReceipt(key, 2)),
     named('deleteReceipt', () => store.deleteReceipt(key)),

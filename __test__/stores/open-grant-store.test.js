@@ -85,13 +85,12 @@ test('redis:// with node-redis and with ioredis; close() quits the client', asyn
 
 test('credentials never appear in a message of a failing connection', async () => {
   const secret = 'hunter2-s3cret';
-  for (const url of [
-    `postgres://someone:${secret}@127.0.0.1:1/db`,
-    `postgresql://someone:${secret}@127.0.0.1:1/db`,
-    `redis://someone:${secret}@127.0.0.1:1`,
-  ]) {
+  for (const url of [`postgres://someone:${secret}@127.0.0.1:1/db`, `postgresql://someone:${secret}@127.0.0.1:1/db`, `redis://someone:${secret}@127.0.0.1:1`]) {
     for (const redisClient of url.startsWith('redis') ? ['redis', 'ioredis'] : [undefined]) {
-      const error = await openGrantStore(url, { timeoutMs: 1500, redisClient }).then(() => null, (e) => e);
+      const error = await openGrantStore(url, { timeoutMs: 1500, redisClient }).then(
+        () => null,
+        (e) => e,
+      );
       assert.ok(error instanceof Error, `${url.split(':')[0]} connection to a closed port fails`);
       const rendered = `${error.message}\n${error.stack}\n${JSON.stringify(error)}\n${require('node:util').inspect(error, { depth: 5 })}`;
       assert.ok(!rendered.includes(secret), rendered);
@@ -105,7 +104,12 @@ test('a missing driver is MODULE_NOT_FOUND naming it, looked up from the applica
   try {
     const script = `require(${JSON.stringify(path.join(__dirname, '..', '..'))}).openGrantStore(process.argv[1], process.argv[2] ? { redisClient: process.argv[2] } : undefined)
       .then(() => console.log('opened'), (e) => console.log(JSON.stringify({ code: e.code, packageName: e.packageName, message: e.message })))`;
-    for (const [url, client, name] of [['postgres://u:pw@127.0.0.1:1/d', '', 'pg'], ['redis://127.0.0.1:1', 'ioredis', 'ioredis'], ['redis://127.0.0.1:1', 'redis', 'redis'], ['redis://127.0.0.1:1', '', 'redis']]) {
+    for (const [url, client, name] of [
+      ['postgres://u:pw@127.0.0.1:1/d', '', 'pg'],
+      ['redis://127.0.0.1:1', 'ioredis', 'ioredis'],
+      ['redis://127.0.0.1:1', 'redis', 'redis'],
+      ['redis://127.0.0.1:1', '', 'redis'],
+    ]) {
       // The application (working directory and main module) is a folder without node_modules:
       // this package's own dev dependencies must not be used.
       const run = spawnSync(process.execPath, ['-e', script, url, client], { encoding: 'utf8', cwd: dir, timeout: 15000 });

@@ -97,7 +97,17 @@ test('every value travels as a parameter, each query carries timeoutMs as query_
 
 test('options: a Proxy is refused unread; a pool needs query; the table may be schema-qualified', () => {
   let trapped = 0;
-  const proxy = new Proxy({ pool: recordingPool() }, { get() { trapped++; }, getOwnPropertyDescriptor() { trapped++; } });
+  const proxy = new Proxy(
+    { pool: recordingPool() },
+    {
+      get() {
+        trapped++;
+      },
+      getOwnPropertyDescriptor() {
+        trapped++;
+      },
+    },
+  );
   assert.throws(() => createPostgresGrantStore(proxy), TypeError);
   assert.throws(() => createPostgresGrantStore({ pool: new Proxy(recordingPool(), {}) }), TypeError, 'a Proxy pool');
   assert.equal(trapped, 0);
@@ -160,7 +170,10 @@ describe('PostgreSQL store against a server', requires('pg'), () => {
     const schema = `tas_schema_${process.pid}`;
     try {
       const missing = createPostgresGrantStore({ pool, table: `${schema}.grants` });
-      const error = await missing.migrate().then(() => null, (e) => e);
+      const error = await missing.migrate().then(
+        () => null,
+        (e) => e,
+      );
       assertStoreError(error, ['store_failed'], []);
       assert.equal(error.detail, '3F000');
       await pool.query(`CREATE SCHEMA ${schema}`);
@@ -168,7 +181,12 @@ describe('PostgreSQL store against a server', requires('pg'), () => {
       await store.migrate();
       const q = query('a', 't', hash());
       await store.put(record(q), 0);
-      assert.equal(await createPostgresGrantStore({ pool, table: 'grants' }).has(q, 0).catch(() => false), false);
+      assert.equal(
+        await createPostgresGrantStore({ pool, table: 'grants' })
+          .has(q, 0)
+          .catch(() => false),
+        false,
+      );
       assert.equal(await store.take(q, 0), true);
     } finally {
       await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -184,7 +202,10 @@ describe('PostgreSQL store against a server', requires('pg'), () => {
     try {
       const store = createPostgresGrantStore({ pool, table: newTable() });
       const q = query('secret-agent', 'secret-tool', hash(), 'secret-scope');
-      const error = await store.put(record(q, { args: '{"secret":1}' }), 0).then(() => null, (e) => e);
+      const error = await store.put(record(q, { args: '{"secret":1}' }), 0).then(
+        () => null,
+        (e) => e,
+      );
       assertStoreError(error, ['store_failed'], ['secret', q.proposalHash]);
       assert.equal(error.detail, '42P01');
       assert.match(error.message, /put failed \(42P01: run store\.migrate\(\) first\) \[store_failed\]$/);
@@ -193,7 +214,7 @@ describe('PostgreSQL store against a server', requires('pg'), () => {
     }
   });
 
-  test('a take blocked by another transaction\'s row lock ends with store_timeout, and the pool recovers', async (t) => {
+  test("a take blocked by another transaction's row lock ends with store_timeout, and the pool recovers", async (t) => {
     const url = service(t, 'pg');
     if (url === null) return;
     const { Pool, Client } = require('pg');
@@ -209,7 +230,10 @@ describe('PostgreSQL store against a server', requires('pg'), () => {
       await holder.query('BEGIN');
       await holder.query(`SELECT id FROM ${table} FOR UPDATE`);
       const started = Date.now();
-      const error = await store.take(q, 0).then(() => null, (e) => e);
+      const error = await store.take(q, 0).then(
+        () => null,
+        (e) => e,
+      );
       const waited = Date.now() - started;
       assertStoreError(error, ['store_timeout'], [q.proposalHash]);
       assert.ok(waited >= 600 && waited < 3000, `ended after ${waited} ms (timeoutMs 800)`);
@@ -243,7 +267,10 @@ describe('dead PostgreSQL stores reject within timeoutMs, without a payload', ()
   async function expectAll(store, codes, within) {
     for (const call of calls(store)) {
       const started = Date.now();
-      const error = await call().then(() => null, (e) => e);
+      const error = await call().then(
+        () => null,
+        (e) => e,
+      );
       assertStoreError(error, codes, [...secrets, 'secret-nonce']);
       assert.ok(Date.now() - started < within, `${call}: ${Date.now() - started} ms`);
     }
@@ -273,7 +300,10 @@ describe('dead PostgreSQL stores reject within timeoutMs, without a payload', ()
       await store.put(record(q), 0);
       await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const error = await store.take(q, 0).then(() => null, (e) => e);
+      const error = await store.take(q, 0).then(
+        () => null,
+        (e) => e,
+      );
       // The pool may have noticed the ended connection and opened a new one already.
       if (error !== null) assertStoreError(error, ['store_failed', 'store_timeout'], [...secrets, 'secret-nonce']);
       assert.equal(await store.has(q, 0), error !== null, 'a failed take took nothing; a new connection works');
@@ -293,7 +323,10 @@ describe('dead PostgreSQL stores reject within timeoutMs, without a payload', ()
     const pool = new Pool({ connectionString: `postgres://postgres@127.0.0.1:${port}/x` });
     const store = createPostgresGrantStore({ pool, timeoutMs: 1000 });
     await expectAll(store, ['store_failed'], 2000);
-    const error = await store.has(q, 0).then(() => null, (e) => e);
+    const error = await store.has(q, 0).then(
+      () => null,
+      (e) => e,
+    );
     assert.equal(error.detail, 'ECONNREFUSED');
     await pool.end();
   });
@@ -314,10 +347,19 @@ describe('dead PostgreSQL stores reject within timeoutMs, without a payload', ()
   });
 
   test('a pool whose query throws or answers garbage', async () => {
-    const throwing = { query() { throw new Error('secret-args in a driver message'); } };
+    const throwing = {
+      query() {
+        throw new Error('secret-args in a driver message');
+      },
+    };
     await expectAll(createPostgresGrantStore({ pool: throwing }), ['store_failed'], 1000);
     const garbage = { query: async () => ({ rows: 'secret-args' }) };
-    const error = await createPostgresGrantStore({ pool: garbage }).has(q, 0).then(() => null, (e) => e);
+    const error = await createPostgresGrantStore({ pool: garbage })
+      .has(q, 0)
+      .then(
+        () => null,
+        (e) => e,
+      );
     assertStoreError(error, ['store_failed'], secrets);
     assert.equal(error.detail, 'bad_result');
   });

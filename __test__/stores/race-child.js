@@ -77,7 +77,10 @@ function until(at) {
             process.stdout.write(`${hash} won:${claimId}\n`);
             await new Promise(() => {}); // inside the handler, until killed
           }
-          const done = await store.completeReceipt({ ...key, claimId, status: 'completed', completedAt: Date.now(), resultJson: null, expiresAt: now + 3_600_000 }, Date.now());
+          const done = await store.completeReceipt(
+            { ...key, claimId, status: 'completed', completedAt: Date.now(), resultJson: null, expiresAt: now + 3_600_000 },
+            Date.now(),
+          );
           answer = done === true ? 'won' : 'error:not_completed';
         } else {
           answer = `held:${held.status}:${held.claimId}`;

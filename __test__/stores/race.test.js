@@ -42,10 +42,11 @@ async function startRacers(args, count = RACERS) {
       exited = new Error(`racer ${i} exited (${code}): ${stderr}`);
       for (const waiter of waiting.splice(0)) waiter.reject(exited);
     });
-    const next = () => new Promise((resolve, reject) => {
-      if (exited !== null) reject(exited);
-      else waiting.push({ resolve, reject });
-    });
+    const next = () =>
+      new Promise((resolve, reject) => {
+        if (exited !== null) reject(exited);
+        else waiting.push({ resolve, reject });
+      });
     racers.push({ child, next });
   }
   const ready = await Promise.all(racers.map((r) => r.next()));
@@ -54,11 +55,16 @@ async function startRacers(args, count = RACERS) {
 }
 
 async function stopRacers(racers) {
-  await Promise.all(racers.map((r) => new Promise((resolve) => {
-    if (r.child.exitCode !== null) return resolve();
-    r.child.once('exit', resolve);
-    r.child.stdin.end('exit\n');
-  })));
+  await Promise.all(
+    racers.map(
+      (r) =>
+        new Promise((resolve) => {
+          if (r.child.exitCode !== null) return resolve();
+          r.child.once('exit', resolve);
+          r.child.stdin.end('exit\n');
+        }),
+    ),
+  );
 }
 
 /** Runs the rounds with `store` (this process's) granting; returns the winner counts. */
@@ -108,7 +114,11 @@ async function raceReceipts(t, store, racers, args) {
       assert.equal(answered, callId);
       return answer;
     });
-    assert.deepEqual(results.filter((r) => r.startsWith('error')), [], `round ${round}: no racer failed`);
+    assert.deepEqual(
+      results.filter((r) => r.startsWith('error')),
+      [],
+      `round ${round}: no racer failed`,
+    );
     const won = results.filter((r) => r === 'won').length;
     assert.equal(won, 1, `round ${round}: ${won} of ${RACERS} racers claimed the key (${results.join(' ')})`);
     for (const r of results) if (r !== 'won') assert.match(r, /^held:(in_progress|completed):[0-9a-f]{32}$/);
@@ -145,7 +155,9 @@ async function raceReceipts(t, store, racers, args) {
   }
   assert.equal((await store.getReceipt(key, Date.now())).claimId, deadClaim, 'the record stays until retention or forget');
   assert.equal(await store.deleteReceipt(key), true, 'an operator forgets it');
-  t.diagnostic(`${ROUNDS} receipt rounds: winners ${wins.join(',')}; a process killed in its handler left in_progress, 3 rounds of 8 claims after its lease: no winner`);
+  t.diagnostic(
+    `${ROUNDS} receipt rounds: winners ${wins.join(',')}; a process killed in its handler left in_progress, 3 rounds of 8 claims after its lease: no winner`,
+  );
 }
 
 test('SQLite: 8 processes race for one grant: exactly one wins (two for two uses), every round', async (t) => {

@@ -100,7 +100,9 @@ describe('Redis store against a server', requires('redis'), () => {
         assert.deepEqual(keys, [`${prefix}a:${k}`, `${prefix}g:${k}`, `${prefix}index`, `${prefix}n:n1`, `${prefix}p:run/call`, `${prefix}proposals`].sort());
         for (const key of keys) assert.equal(Number(await raw('PTTL', key)), -1, `${key} has no TTL`);
         const meta = await raw('HGETALL', `${prefix}g:${k}`);
-        const fields = Array.isArray(meta) ? Object.fromEntries(meta.reduce((pairs, v, i) => (i % 2 ? pairs[pairs.length - 1].push(v) : pairs.push([v]), pairs), [])) : meta;
+        const fields = Array.isArray(meta)
+          ? Object.fromEntries(meta.reduce((pairs, v, i) => (i % 2 ? pairs[pairs.length - 1].push(v) : pairs.push([v]), pairs), []))
+          : meta;
         assert.deepEqual({ ...fields }, { n: '2', u1: '2', e1: '5000', u2: '1' });
         assert.equal(await raw('HGET', `${prefix}a:${k}`, '1'), '{"amount":5}');
         assert.equal(await raw('GET', `${prefix}n:n1`), '7000');
@@ -128,13 +130,38 @@ describe('Redis store against a server', requires('redis'), () => {
     const prefix = newPrefix();
     try {
       const store = createRedisGrantStore({ client, prefix });
-      const claim = (i, claimedAt) => Object.freeze({ agentName: 'a', runId: null, toolCallId: `c${i}`, proposalHash: 'b'.repeat(64), claimId: `${i}`.padStart(32, '0'), claimedAt, leaseExpiresAt: claimedAt + 1, expiresAt: claimedAt + 10 });
+      const claim = (i, claimedAt) =>
+        Object.freeze({
+          agentName: 'a',
+          runId: null,
+          toolCallId: `c${i}`,
+          proposalHash: 'b'.repeat(64),
+          claimId: `${i}`.padStart(32, '0'),
+          claimedAt,
+          leaseExpiresAt: claimedAt + 1,
+          expiresAt: claimedAt + 10,
+        });
       // One more unfinished claim than a prune batch (500), and one outcome, all past retention.
       const count = 501;
       for (let i = 0; i < count; i++) assert.equal(await store.claimReceipt(claim(i, 0), 0), null);
       const done = claim(count, 0);
       assert.equal(await store.claimReceipt(done, 0), null);
-      assert.equal(await store.completeReceipt(Object.freeze({ agentName: 'a', runId: null, toolCallId: done.toolCallId, claimId: done.claimId, status: 'completed', completedAt: 5, resultJson: null, expiresAt: 20 }), 5), true);
+      assert.equal(
+        await store.completeReceipt(
+          Object.freeze({
+            agentName: 'a',
+            runId: null,
+            toolCallId: done.toolCallId,
+            claimId: done.claimId,
+            status: 'completed',
+            completedAt: 5,
+            resultJson: null,
+            expiresAt: 20,
+          }),
+          5,
+        ),
+        true,
+      );
       assert.equal(await store.pruneReceipts(1000), 1, 'only the outcome');
       assert.equal(Number(await raw('ZCARD', `${prefix}rindex`)), 0, 'the unfinished claims left the index');
       const keys = await raw('KEYS', `${prefix}r:*`);
@@ -142,7 +169,22 @@ describe('Redis store against a server', requires('redis'), () => {
       for (const key of keys.slice(0, 5)) assert.equal(Number(await raw('PTTL', key)), -1, `${key} has no TTL`);
       assert.equal((await store.getReceipt(Object.freeze({ agentName: 'a', runId: null, toolCallId: 'c0' }), 1000)).status, 'in_progress');
       // A late outcome puts its receipt back in the index, with its own retention.
-      assert.equal(await store.completeReceipt(Object.freeze({ agentName: 'a', runId: null, toolCallId: 'c0', claimId: claim(0, 0).claimId, status: 'failed', completedAt: 1000, resultJson: null, expiresAt: 1010 }), 1000), true);
+      assert.equal(
+        await store.completeReceipt(
+          Object.freeze({
+            agentName: 'a',
+            runId: null,
+            toolCallId: 'c0',
+            claimId: claim(0, 0).claimId,
+            status: 'failed',
+            completedAt: 1000,
+            resultJson: null,
+            expiresAt: 1010,
+          }),
+          1000,
+        ),
+        true,
+      );
       assert.equal(await store.pruneReceipts(1009), 0);
       assert.equal(await store.pruneReceipts(1010), 1);
     } finally {
@@ -198,11 +240,32 @@ describe('Redis store against a server', requires('redis'), () => {
 test('options: a Proxy is refused unread; a client needs call or sendCommand; prefix and timeout are checked', () => {
   const fake = { sendCommand: async () => 1 };
   let trapped = 0;
-  const proxy = new Proxy({ client: fake }, { get() { trapped++; }, getOwnPropertyDescriptor() { trapped++; } });
+  const proxy = new Proxy(
+    { client: fake },
+    {
+      get() {
+        trapped++;
+      },
+      getOwnPropertyDescriptor() {
+        trapped++;
+      },
+    },
+  );
   assert.throws(() => createRedisGrantStore(proxy), TypeError);
-  assert.throws(() => createRedisGrantStore({ client: new Proxy(fake, { get() { trapped++; } }) }), TypeError);
+  assert.throws(
+    () =>
+      createRedisGrantStore({
+        client: new Proxy(fake, {
+          get() {
+            trapped++;
+          },
+        }),
+      }),
+    TypeError,
+  );
   assert.equal(trapped, 0);
-  for (const client of [undefined, null, {}, { sendCommand: 1 }, 'redis://x']) assert.throws(() => createRedisGrantStore({ client }), TypeError, String(client));
+  for (const client of [undefined, null, {}, { sendCommand: 1 }, 'redis://x'])
+    assert.throws(() => createRedisGrantStore({ client }), TypeError, String(client));
   for (const prefix of ['', 1, null, 'a\ud800']) assert.throws(() => createRedisGrantStore({ client: fake, prefix }), TypeError, String(prefix));
   for (const timeoutMs of [0, 0.5, '1', 2 ** 31]) assert.throws(() => createRedisGrantStore({ client: fake, timeoutMs }), TypeError);
   createRedisGrantStore({ client: fake, prefix: '{tenant-1}:grants:' });
@@ -245,7 +308,10 @@ describe('dead Redis stores reject within timeoutMs, without a payload', () => {
   async function expectAll(store, codes, within) {
     for (const call of calls(store)) {
       const started = Date.now();
-      const error = await call().then(() => null, (e) => e);
+      const error = await call().then(
+        () => null,
+        (e) => e,
+      );
       assertStoreError(error, codes, secrets);
       assert.ok(Date.now() - started < within, `${call}: ${Date.now() - started} ms`);
     }
@@ -321,7 +387,9 @@ describe('dead Redis stores reject within timeoutMs, without a payload', () => {
       await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
       const { port } = probe.address();
       await new Promise((resolve) => probe.close(resolve));
-      const server = require('node:child_process').spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      const server = require('node:child_process').spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+        stdio: 'ignore',
+      });
       try {
         await untilRedisAnswers(port);
         const client = await CLIENTS[kind].connect(`redis://127.0.0.1:${port}`);
@@ -339,10 +407,23 @@ describe('dead Redis stores reject within timeoutMs, without a payload', () => {
   }
 
   test('a client whose command throws, answers an error reply or garbage', async () => {
-    const throwing = { sendCommand() { throw new Error('secret-args in a client message'); } };
+    const throwing = {
+      sendCommand() {
+        throw new Error('secret-args in a client message');
+      },
+    };
     await expectAll(createRedisGrantStore({ client: throwing }), ['store_failed'], 1000);
-    const wrongType = { call: async () => { throw Object.assign(new Error('WRONGTYPE Operation against a key holding the wrong kind of value secret-args'), {}); } };
-    const error = await createRedisGrantStore({ client: wrongType }).take(q, 0).then(() => null, (e) => e);
+    const wrongType = {
+      call: async () => {
+        throw Object.assign(new Error('WRONGTYPE Operation against a key holding the wrong kind of value secret-args'), {});
+      },
+    };
+    const error = await createRedisGrantStore({ client: wrongType })
+      .take(q, 0)
+      .then(
+        () => null,
+        (e) => e,
+      );
     assertStoreError(error, ['store_failed'], secrets);
     assert.equal(error.detail, 'WRONGTYPE');
     const garbage = { sendCommand: async () => 'secret-args' };
@@ -351,7 +432,14 @@ describe('dead Redis stores reject within timeoutMs, without a payload', () => {
 
   test('a store after close() sends nothing', async () => {
     let sent = 0;
-    const store = createRedisGrantStore({ client: { sendCommand: async () => { sent++; return 1; } } });
+    const store = createRedisGrantStore({
+      client: {
+        sendCommand: async () => {
+          sent++;
+          return 1;
+        },
+      },
+    });
     await store.close();
     await expectAll(store, ['store_closed'], 1000);
     assert.equal(sent, 0);
@@ -360,21 +448,33 @@ describe('dead Redis stores reject within timeoutMs, without a payload', () => {
 
 describe('a Redis server that does not keep what it acknowledged is named once (review finding)', () => {
   const { spawn, spawnSync } = require('node:child_process');
-  const freePort = () => new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-  const pings = (port) => new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
-    socket.on('data', (d) => { socket.destroy(); resolve(String(d).startsWith('+PONG')); });
-    socket.on('error', () => resolve(false));
-  });
+  const freePort = () =>
+    new Promise((resolve) => {
+      const s = net.createServer();
+      s.listen(0, '127.0.0.1', () => {
+        const { port } = s.address();
+        s.close(() => resolve(port));
+      });
+    });
+  const pings = (port) =>
+    new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+      socket.on('data', (d) => {
+        socket.destroy();
+        resolve(String(d).startsWith('+PONG'));
+      });
+      socket.on('error', () => resolve(false));
+    });
 
   for (const [label, args, warned] of [
     ['appendonly no: one TAS_REDIS_NOT_DURABLE warning per store', ['--appendonly', 'no'], 1],
     ['maxmemory-policy allkeys-lru: one warning', ['--appendonly', 'yes', '--maxmemory-policy', 'allkeys-lru'], 1],
     ['appendonly yes, appendfsync always, noeviction: no warning', ['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'], 0],
-    ['appendonly yes, appendfsync everysec (the default): one warning', ['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'], 1],
+    [
+      'appendonly yes, appendfsync everysec (the default): one warning',
+      ['--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'],
+      1,
+    ],
     ['appendonly yes, appendfsync no: one warning', ['--appendonly', 'yes', '--appendfsync', 'no', '--maxmemory-policy', 'noeviction'], 1],
   ]) {
     test(label, async (t) => {
@@ -397,7 +497,9 @@ describe('a Redis server that does not keep what it acknowledged is named once (
         fs.rmSync(dir, { recursive: true, force: true });
       });
       const warnings = [];
-      const onWarning = (w) => { if (w.code === 'TAS_REDIS_NOT_DURABLE') warnings.push(w.message); };
+      const onWarning = (w) => {
+        if (w.code === 'TAS_REDIS_NOT_DURABLE') warnings.push(w.message);
+      };
       process.on('warning', onWarning);
       t.after(() => process.off('warning', onWarning));
       const store = createRedisGrantStore({ client });

@@ -38,7 +38,17 @@ conformance('SQLite', async () => {
 
 test('options are read as own data properties; a Proxy, a bad path, table or timeout is a TypeError', () => {
   let trapped = 0;
-  const proxy = new Proxy({ path: newFile() }, { get() { trapped++; }, getOwnPropertyDescriptor() { trapped++; } });
+  const proxy = new Proxy(
+    { path: newFile() },
+    {
+      get() {
+        trapped++;
+      },
+      getOwnPropertyDescriptor() {
+        trapped++;
+      },
+    },
+  );
   assert.throws(() => createSqliteGrantStore(proxy), TypeError);
   assert.equal(trapped, 0);
   for (const bad of [undefined, null, 'file.db', 1]) assert.throws(() => createSqliteGrantStore(bad), TypeError, String(bad));
@@ -64,7 +74,10 @@ test('stores with different tables in one file are separate; close is idempotent
   assert.equal(await a.has(q, 0), true);
   await b.close();
   await b.close();
-  const error = await b.has(q, 0).then(() => null, (e) => e);
+  const error = await b.has(q, 0).then(
+    () => null,
+    (e) => e,
+  );
   assertStoreError(error, ['store_closed'], [q.proposalHash]);
   assert.match(error.message, /^SQLite grant store \(table "other_grants"\): has refused: the store is closed \[store_closed\]$/);
   assert.equal(await a.take(q, 0), true, 'closing one store leaves the other open');
@@ -88,7 +101,10 @@ test('a store whose file cannot be opened rejects every call, without a payload,
   const q = query('secret-agent', 'secret-tool', hash(), 'secret-scope');
   const secrets = ['secret-agent', 'secret-tool', q.proposalHash, 'secret-scope', 'secret-args', file];
   for (const call of [() => store.put(record(q, { args: '{"secret-args":1}' }), 0), () => store.take(q, 0), () => store.getProposal('secret-scope', 0)]) {
-    const error = await call().then(() => null, (e) => e);
+    const error = await call().then(
+      () => null,
+      (e) => e,
+    );
     assertStoreError(error, ['store_failed'], secrets);
     assert.equal(error.detail, 'sqlite_14');
     assert.match(error.message, /\(sqlite_14: the file cannot be opened\)/);
@@ -104,7 +120,10 @@ test('a path is a file name, never a URI (no ?vfs=unix-none can switch locking o
   const store = createSqliteGrantStore({ path: uri, timeoutMs: 2000 });
   // Taken literally, the path names a file in a folder "file:" under the working
   // directory, which does not exist.
-  const error = await store.prune(0).then(() => null, (e) => e);
+  const error = await store.prune(0).then(
+    () => null,
+    (e) => e,
+  );
   assertStoreError(error, ['store_failed'], []);
   assert.equal(error.detail, 'sqlite_14');
   assert.equal(fs.existsSync(path.join(DIR, 'uri.db')), false);
@@ -135,7 +154,10 @@ test('a database locked by another process: calls end with store_timeout within 
   const interval = setInterval(() => ticks++, 10);
   const started = Date.now();
   try {
-    const error = await store.take(q, 0).then(() => null, (e) => e);
+    const error = await store.take(q, 0).then(
+      () => null,
+      (e) => e,
+    );
     const waited = Date.now() - started;
     assertStoreError(error, ['store_timeout'], [q.proposalHash]);
     assert.match(error.message, /take timed out after 1500 ms \[store_timeout\]$/);
@@ -144,7 +166,10 @@ test('a database locked by another process: calls end with store_timeout within 
     assert.equal(await store.has(q, 0), true, 'a read does not wait for the writer (WAL), and the timed-out take took nothing');
     const claimed = Date.now();
     const [claimCall] = receiptCalls(store);
-    const claimError = await claimCall().then(() => null, (e) => e);
+    const claimError = await claimCall().then(
+      () => null,
+      (e) => e,
+    );
     assertStoreError(claimError, ['store_timeout'], SECRET_RECEIPT_TEXTS);
     assert.match(claimError.message, /claimReceipt timed out after 1500 ms \[store_timeout\]$/);
     assert.ok(Date.now() - claimed >= 1000, 'the claim waited for the lock');
@@ -160,7 +185,10 @@ test('receipt operations of a closed store reject with store_closed, naming the 
   const store = createSqliteGrantStore({ path: newFile() });
   await store.close();
   for (const call of receiptCalls(store)) {
-    const error = await call().then(() => null, (e) => e);
+    const error = await call().then(
+      () => null,
+      (e) => e,
+    );
     assertStoreError(error, ['store_closed'], SECRET_RECEIPT_TEXTS);
   }
 });
@@ -200,9 +228,12 @@ test('under Node: the same answers, no warning on stderr, and an unclosed store 
   assert.equal(run.stdout.trim(), EXPECTED);
   assert.equal(run.stderr, '', 'nothing on stderr (no ExperimentalWarning)');
   const unclosed = path.join(DIR, 'unclosed.cjs');
-  fs.writeFileSync(unclosed, `const { createSqliteGrantStore } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'lib', 'stores', 'sqlite.js'))});
+  fs.writeFileSync(
+    unclosed,
+    `const { createSqliteGrantStore } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'lib', 'stores', 'sqlite.js'))});
 const store = createSqliteGrantStore({ path: ${JSON.stringify(newFile())} });
-store.prune(0).then((n) => console.log('pruned', n));`);
+store.prune(0).then((n) => console.log('pruned', n));`,
+  );
   const exited = await runFile(process.execPath, [unclosed]);
   assert.equal(exited.status, 0, exited.stderr);
   assert.equal(exited.stdout.trim(), 'pruned 0');
@@ -280,7 +311,9 @@ test('a path behind a dangling symbolic link is refused, nothing is created at i
   try {
     const store = createSqliteGrantStore({ path: link });
     const { snapshot } = prepareToolCall({ agentName: 'a', toolName: 'pay', rawArguments: '{"cents":5}' });
-    await createApprovalGrants({ store }).grant(snapshot).finally(() => store.close());
+    await createApprovalGrants({ store })
+      .grant(snapshot)
+      .finally(() => store.close());
   } catch (error) {
     failure = error;
   }

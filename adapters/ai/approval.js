@@ -5,7 +5,15 @@
 
 const { isApprovalGrantError } = require('tool-argument-snapshot');
 const {
-  ArrayIsArray, ArrayPrototypePush, isProxy, MapPrototypeGet, MapPrototypeSet, ReflectApply, SafeMap, StringPrototypeSlice, StringPrototypeStartsWith,
+  ArrayIsArray,
+  ArrayPrototypePush,
+  isProxy,
+  MapPrototypeGet,
+  MapPrototypeSet,
+  ReflectApply,
+  SafeMap,
+  StringPrototypeSlice,
+  StringPrototypeStartsWith,
 } = require('../gate/primordials');
 const { invalidArgument, own, ownArray, setData, readOptions, isWellFormedString, isId } = require('../gate/read');
 const { noPendingProposalError, grantOptions: grantOptionsOf, grantOnce, keepOptions } = require('../gate/proposals');
@@ -16,7 +24,9 @@ const APPROVED_RECORD_MS = 24 * 60 * 60 * 1000;
 
 /** `approve` found no proposal waiting for this call in this run (code TAS_NO_PENDING_PROPOSAL). */
 function notPendingError() {
-  return noPendingProposalError('no proposal is waiting for approval for this tool call in this run (approved or declined before, expired, or never asked under this runId and grant scope)');
+  return noPendingProposalError(
+    'no proposal is waiting for approval for this tool call in this run (approved or declined before, expired, or never asked under this runId and grant scope)',
+  );
 }
 
 /**
@@ -33,7 +43,13 @@ function approvalRef(request, what) {
   let toolCallId;
   let toolName;
   const approval = own(request, 'approval');
-  if (typeof type === 'string' && (StringPrototypeStartsWith(type, 'tool-') || type === 'dynamic-tool') && approval !== null && typeof approval === 'object' && !isProxy(approval)) {
+  if (
+    typeof type === 'string' &&
+    (StringPrototypeStartsWith(type, 'tool-') || type === 'dynamic-tool') &&
+    approval !== null &&
+    typeof approval === 'object' &&
+    !isProxy(approval)
+  ) {
     // A UI message tool part (useChat): `tool-NAME` or `dynamic-tool` with `toolName`.
     approvalId = own(approval, 'id');
     toolCallId = own(request, 'toolCallId');
@@ -68,7 +84,8 @@ function isApprovalRequest(part) {
  * (`parts`); a single message or part is taken as a list of one.
  */
 function approvalRequestsOf(source) {
-  if (source === null || typeof source !== 'object' || isProxy(source)) throw invalidArgument('pending expects content parts, model messages or UI messages (an array, or one of them)');
+  if (source === null || typeof source !== 'object' || isProxy(source))
+    throw invalidArgument('pending expects content parts, model messages or UI messages (an array, or one of them)');
   const items = ArrayIsArray(source) ? source : [source];
   const refs = [];
   const seen = new SafeMap();

@@ -16,7 +16,11 @@ async function evaluate(gate, attempt, runtimeContext) {
   const { argumentsSource, resume } = attempt;
   const policyContext = { toolCallId, argumentsSource, runtimeContext };
   if (gate.grantScope !== null) setData(policyContext, 'grantScope', gate.grantScope);
-  const decision = await decideCall(attempt.prepared, attempt.entry.policy, policyContext, toolCallId, gate.onDecision, { toolCallId, argumentsSource, resume });
+  const decision = await decideCall(attempt.prepared, attempt.entry.policy, policyContext, toolCallId, gate.onDecision, {
+    toolCallId,
+    argumentsSource,
+    resume,
+  });
   attempt.decision = decision;
   return decision;
 }
@@ -48,7 +52,8 @@ async function resumeRefusal(gate, attempt, decision) {
   }
   if (approved !== undefined && own(approved, 'proposalHash') !== decision.proposalHash) return 'proposal_changed';
   const { receipts, receiptRunId } = gate;
-  const code = receiptRunId === undefined ? undefined : await replayCode(receipts, receiptKey(gate.agentName, receiptRunId, attempt.toolCallId), decision.proposalHash);
+  const code =
+    receiptRunId === undefined ? undefined : await replayCode(receipts, receiptKey(gate.agentName, receiptRunId, attempt.toolCallId), decision.proposalHash);
   if (code !== undefined) return code;
   if (approved !== undefined) return 'grant_unavailable';
   gate.notice();

@@ -10,8 +10,17 @@
 // (and the model sees the code once the UI messages come back). Codes only, never a payload.
 
 const {
-  ArrayIsArray, isProxy, MapIteratorNext, MapPrototypeDelete, MapPrototypeGet, MapPrototypeKeys, MapPrototypeSet,
-  SafeMap, SafeSet, SetPrototypeAdd, SetPrototypeHas,
+  ArrayIsArray,
+  isProxy,
+  MapIteratorNext,
+  MapPrototypeDelete,
+  MapPrototypeGet,
+  MapPrototypeKeys,
+  MapPrototypeSet,
+  SafeMap,
+  SafeSet,
+  SetPrototypeAdd,
+  SetPrototypeHas,
 } = require('../gate/primordials');
 const { ReadableStreamPrototypePipeThrough, SafeTransformStream } = require('../gate/streams');
 const { invalidArgument, own, ownArray, isId, isWellFormedString } = require('../gate/read');
@@ -73,7 +82,8 @@ function createDenials() {
    * passes as it is.
    */
   function uiMessageStream(stream) {
-    if (stream === null || typeof stream !== 'object' || isProxy(stream)) throw invalidArgument('uiMessageStream expects the SDK\'s UI message stream (result.toUIMessageStream())');
+    if (stream === null || typeof stream !== 'object' || isProxy(stream))
+      throw invalidArgument("uiMessageStream expects the SDK's UI message stream (result.toUIMessageStream())");
     const responded = new SafeSet();
     const transform = new SafeTransformStream({
       transform(chunk, controller) {

@@ -16,9 +16,13 @@ async function unguardedApproval(gate, args) {
   const tool = own(own(args, 'tools'), own(toolCall, 'toolName'));
   const needsApproval = own(tool, 'needsApproval');
   if (needsApproval === undefined || needsApproval === null) return undefined;
-  const needed = typeof needsApproval === 'function'
-    ? await ReflectApply(needsApproval, tool, [own(toolCall, 'input'), { toolCallId: own(toolCall, 'toolCallId'), messages: own(args, 'messages'), context: own(own(args, 'toolsContext'), own(toolCall, 'toolName')) }])
-    : needsApproval;
+  const needed =
+    typeof needsApproval === 'function'
+      ? await ReflectApply(needsApproval, tool, [
+          own(toolCall, 'input'),
+          { toolCallId: own(toolCall, 'toolCallId'), messages: own(args, 'messages'), context: own(own(args, 'toolsContext'), own(toolCall, 'toolName')) },
+        ])
+      : needsApproval;
   return needed ? 'user-approval' : undefined;
 }
 

@@ -150,7 +150,12 @@ export interface PendingProposalError {
  * signature, else its hash), or, when it does not verify, its error only.
  */
 export type AIPendingApproval =
-  | { readonly approvalId: string; readonly toolCallId: string; readonly toolName: string; readonly proposal: SealedProposal | ProposalFields | SuspendedToolProposal }
+  | {
+      readonly approvalId: string;
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly proposal: SealedProposal | ProposalFields | SuspendedToolProposal;
+    }
   | { readonly approvalId: string; readonly toolCallId: string; readonly error: PendingProposalError };
 
 export interface ToolGate<TOOLS extends ToolSet> {
@@ -189,10 +194,7 @@ export interface ToolGate<TOOLS extends ToolSet> {
     options?: { uses?: number; ttlMs?: number; expiresAt?: number },
   ): Promise<{ type: 'tool-approval-response'; approvalId: string; approved: true }>;
   /** The reviewer declined: forgets the kept proposal and returns the approval response (approved: false). */
-  decline(
-    request: AIApprovalRequest,
-    reason?: string,
-  ): Promise<{ type: 'tool-approval-response'; approvalId: string; approved: false; reason?: string }>;
+  decline(request: AIApprovalRequest, reason?: string): Promise<{ type: 'tool-approval-response'; approvalId: string; approved: false; reason?: string }>;
   /**
    * The SDK's UI message stream (`result.toUIMessageStream(...)`) with the reason of each
    * resumed approval this gate denied (`proposal_changed`, `call_already_executed`, a

@@ -19,7 +19,8 @@ const { createModel } = require('./model');
 const { createApproval } = require('./approval');
 const { createDenials } = require('./denials');
 
-const HOW_TO_APPROVE = 'grant the reviewer\'s approval with `await gate.approve(part)` (it returns the tool-approval-response), in this process or in any other that shares the grants\' store and the gate\'s runId.';
+const HOW_TO_APPROVE =
+  "grant the reviewer's approval with `await gate.approve(part)` (it returns the tool-approval-response), in this process or in any other that shares the grants' store and the gate's runId.";
 
 function createToolGate(options) {
   const opts = readOptions(options, 'createToolGate options');
@@ -28,13 +29,20 @@ function createToolGate(options) {
   if (!isWellFormedString(agentName)) throw invalidArgument('options.agentName must be a well-formed string');
   const { grants, given: grantsGiven } = readGrants(opts);
   const fallbackApproval = own(opts, 'toolApproval');
-  if (fallbackApproval !== undefined && typeof fallbackApproval !== 'function') throw invalidArgument('options.toolApproval must be a function (for the tools the gate does not guard)');
+  if (fallbackApproval !== undefined && typeof fallbackApproval !== 'function')
+    throw invalidArgument('options.toolApproval must be a function (for the tools the gate does not guard)');
   const onDecision = readOnDecision(opts);
   const includePath = own(opts, 'includePath') === true;
-  const runIdOption = ownOption(opts, 'runId', 'options.runId must be a non-empty well-formed string (the conversation, for example the chat id), an own data property');
-  if (runIdOption !== undefined && !isId(runIdOption)) throw invalidArgument('options.runId must be a non-empty well-formed string (the conversation, for example the chat id)');
+  const runIdOption = ownOption(
+    opts,
+    'runId',
+    'options.runId must be a non-empty well-formed string (the conversation, for example the chat id), an own data property',
+  );
+  if (runIdOption !== undefined && !isId(runIdOption))
+    throw invalidArgument('options.runId must be a non-empty well-formed string (the conversation, for example the chat id)');
   const scopeOption = own(opts, 'grantScope');
-  if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption)) throw invalidArgument('options.grantScope must be a well-formed string');
+  if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption))
+    throw invalidArgument('options.grantScope must be a well-formed string');
   const grantScope = scopeOption ?? null;
   const proposalTtlMs = readProposalTtl(opts);
   // Execution receipts are keyed by the conversation (the runId option, the chat id) and the
@@ -42,7 +50,8 @@ function createToolGate(options) {
   // executes without receipts, as before; receipts given explicitly need the runId.
   let receipts = readReceipts(opts, grants, 'ai');
   if (runIdOption === undefined && receipts !== undefined) {
-    if (own(opts, 'receipts') !== undefined) throw invalidArgument('options.receipts needs options.runId (the conversation, for example the chat id): a receipt is keyed by it and the tool call id');
+    if (own(opts, 'receipts') !== undefined)
+      throw invalidArgument('options.receipts needs options.runId (the conversation, for example the chat id): a receipt is keyed by it and the tool call id');
     receipts = undefined;
   }
 

@@ -5,9 +5,7 @@
 
 const sdk = require('./sdk');
 const { fromJsonSchema } = require('tool-argument-snapshot');
-const {
-  ArrayPrototypePush, ObjectPrototypeToString, PromisePrototypeThen, PromiseResolve, ReflectApply,
-} = require('../gate/primordials');
+const { ArrayPrototypePush, ObjectPrototypeToString, PromisePrototypeThen, PromiseResolve, ReflectApply } = require('../gate/primordials');
 const { invalidArgument, own, isWellFormedString } = require('../gate/read');
 const { compileToolJsonSchema } = require('../gate/json-schema');
 const { ownTools } = require('../gate/options');
@@ -27,7 +25,10 @@ function compileJsonSchema(json, toolName, jsonSchemaOptions) {
  */
 function packageSchema(inputSchema, toolName, jsonSchemaOptions) {
   if (inputSchema === undefined || inputSchema === null) return undefined;
-  if (typeof inputSchema === 'object' && (typeof inputSchema.safeParseAsync === 'function' || (inputSchema['~standard'] !== null && typeof inputSchema['~standard'] === 'object'))) {
+  if (
+    typeof inputSchema === 'object' &&
+    (typeof inputSchema.safeParseAsync === 'function' || (inputSchema['~standard'] !== null && typeof inputSchema['~standard'] === 'object'))
+  ) {
     return inputSchema;
   }
   const sdkSchema = sdk().asSchema(inputSchema);
@@ -61,7 +62,8 @@ function jsonSchemaOf(sdkSchema, toolName, jsonSchemaOptions) {
       version: 1,
       vendor: 'tool-argument-snapshot',
       async validate(value) {
-        if (compiled === undefined) compiled = PromisePrototypeThen(PromiseResolve(json), (resolved) => compileJsonSchema(resolved, toolName, jsonSchemaOptions));
+        if (compiled === undefined)
+          compiled = PromisePrototypeThen(PromiseResolve(json), (resolved) => compileJsonSchema(resolved, toolName, jsonSchemaOptions));
         const schema = await compiled;
         return schema['~standard'].validate(value);
       },

@@ -4,4 +4,10 @@
 
 const { peerModule } = require('../gate/peer');
 
-module.exports = peerModule('ai', 'ai', 'the Vercel AI SDK 7', () => require.resolve('ai'), () => require('ai'));
+module.exports = peerModule(
+  'ai',
+  'ai',
+  'the Vercel AI SDK 7',
+  () => require.resolve('ai'),
+  () => require('ai'),
+);

@@ -18,7 +18,11 @@ function gatedTool(gate, attempts, entry) {
   // The JSON Schema the SDK would have sent for the tool's own schema, computed when the
   // SDK first asks for it; the validate function is the package's pipeline.
   const { jsonSchema, asSchema } = sdk();
-  setData(copy, 'inputSchema', jsonSchema(() => asSchema(original).jsonSchema, { validate: (value) => validate(attempts, entry, value) }));
+  setData(
+    copy,
+    'inputSchema',
+    jsonSchema(() => asSchema(original).jsonSchema, { validate: (value) => validate(attempts, entry, value) }),
+  );
   setData(copy, 'execute', executorFor(gate, attempts, entry));
   // The policy decides what needs approval; the tool's own flag would be a second gate.
   delete copy.needsApproval;

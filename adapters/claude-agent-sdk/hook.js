@@ -5,7 +5,12 @@
 // answered.
 
 const {
-  prepareToolCallAsync, canonicalize, decodeView, isToolArgumentsValidationError, isSnapshotDomainError, ToolArgumentsValidationError,
+  prepareToolCallAsync,
+  canonicalize,
+  decodeView,
+  isToolArgumentsValidationError,
+  isSnapshotDomainError,
+  ToolArgumentsValidationError,
 } = require('tool-argument-snapshot');
 const { isProxy, MapPrototypeGet, ObjectGetOwnPropertyNames } = require('../gate/primordials');
 const { own, setData, isId } = require('../gate/read');
@@ -56,7 +61,15 @@ async function prepareHookCall(gate, input, toolName, entry, toolUseId, sessionI
     if (!isSnapshotDomainError(error)) throw error;
     throw new ToolArgumentsValidationError('snapshot', toolName, own(error, 'code'));
   }
-  return prepareToolCallAsync({ agentName, toolName, rawArguments, schema: entry === undefined ? undefined : entry.schema, includePath, toolCallId: toolUseId, runId: sessionId });
+  return prepareToolCallAsync({
+    agentName,
+    toolName,
+    rawArguments,
+    schema: entry === undefined ? undefined : entry.schema,
+    includePath,
+    toolCallId: toolUseId,
+    runId: sessionId,
+  });
 }
 
 /**

@@ -4,9 +4,28 @@
 
 import type { CanUseTool, HookCallback, HookCallbackMatcher, McpSdkServerConfigWithInstance, Options, PermissionResult } from '@anthropic-ai/claude-agent-sdk';
 import type {
-  AgentInput, BashInput, FileEditInput, FileReadInput, FileWriteInput, GlobInput, GrepInput, NotebookEditInput, TodoWriteInput, WebFetchInput, WebSearchInput,
+  AgentInput,
+  BashInput,
+  FileEditInput,
+  FileReadInput,
+  FileWriteInput,
+  GlobInput,
+  GrepInput,
+  NotebookEditInput,
+  TodoWriteInput,
+  WebFetchInput,
+  WebSearchInput,
 } from '@anthropic-ai/claude-agent-sdk/sdk-tools';
-import type { ApprovalGrants, ExecutionReceipts, FromJsonSchemaOptions, ProposalFields, SchemaOutput, SealedProposal, SnapshotValue, SuspendedToolProposal } from 'tool-argument-snapshot';
+import type {
+  ApprovalGrants,
+  ExecutionReceipts,
+  FromJsonSchemaOptions,
+  ProposalFields,
+  SchemaOutput,
+  SealedProposal,
+  SnapshotValue,
+  SuspendedToolProposal,
+} from 'tool-argument-snapshot';
 import type { ToolPolicyInput, ToolPolicyResult, ToolSchema } from 'tool-argument-snapshot';
 
 /** An MCP tool result (what an in-process tool answers the model). */
@@ -25,7 +44,10 @@ export interface ClaudeCallToolResult {
 export interface ClaudeGateTool<S = unknown> {
   description: string;
   inputSchema?: S;
-  execute: (args: ClaudeSchemaOutput<S>, extra: unknown) => ClaudeCallToolResult | string | SnapshotValue | Promise<ClaudeCallToolResult | string | SnapshotValue>;
+  execute: (
+    args: ClaudeSchemaOutput<S>,
+    extra: unknown,
+  ) => ClaudeCallToolResult | string | SnapshotValue | Promise<ClaudeCallToolResult | string | SnapshotValue>;
   annotations?: Record<string, unknown>;
 }
 
@@ -74,7 +96,9 @@ export type ClaudeGateTools<S extends Schemas> = { [K in keyof S]: ClaudeGateToo
 /** The policy input of a call of tool `NAME` with arguments `ARGS`. */
 export type ClaudeToolPolicyInputOf<NAME extends string, ARGS> = ToolPolicyInput<ARGS> & { readonly toolName: NAME } & ClaudePolicyContext;
 
-type OwnInputs<S extends Schemas> = string extends keyof S ? never : { [K in keyof S & string]: ClaudeToolPolicyInputOf<K, ClaudeSchemaOutput<S[K]>> }[keyof S & string];
+type OwnInputs<S extends Schemas> = string extends keyof S
+  ? never
+  : { [K in keyof S & string]: ClaudeToolPolicyInputOf<K, ClaudeSchemaOutput<S[K]>> }[keyof S & string];
 type BuiltinInputs = { [K in keyof ClaudeBuiltinInputs]: ClaudeToolPolicyInputOf<K, ClaudeBuiltinInputs[K]> }[keyof ClaudeBuiltinInputs];
 
 /**
@@ -93,10 +117,11 @@ type PolicyFn<I> = (input: I) => ToolPolicyResult | Promise<ToolPolicyResult>;
  * name (`Bash`, `mcp__other__tool`). A call of a tool without an entry needs a grant (with
  * `grants`) or is denied (`policy_not_configured`).
  */
-export type ClaudeToolPolicies<S extends Schemas = {}> =
-  (string extends keyof S ? {} : { [K in keyof S & string]?: PolicyFn<ClaudeToolPolicyInputOf<K, ClaudeSchemaOutput<S[K]>>> })
-  & { [K in Exclude<keyof ClaudeBuiltinInputs, string extends keyof S ? never : keyof S>]?: PolicyFn<ClaudeToolPolicyInputOf<K, ClaudeBuiltinInputs[K]>> }
-  & { [K in `mcp__${string}`]?: PolicyFn<ClaudeToolPolicyInputOf<string, SnapshotValue>> };
+export type ClaudeToolPolicies<S extends Schemas = {}> = (string extends keyof S
+  ? {}
+  : { [K in keyof S & string]?: PolicyFn<ClaudeToolPolicyInputOf<K, ClaudeSchemaOutput<S[K]>>> }) & {
+  [K in Exclude<keyof ClaudeBuiltinInputs, string extends keyof S ? never : keyof S>]?: PolicyFn<ClaudeToolPolicyInputOf<K, ClaudeBuiltinInputs[K]>>;
+} & { [K in `mcp__${string}`]?: PolicyFn<ClaudeToolPolicyInputOf<string, SnapshotValue>> };
 
 /** A decision of `evaluateToolCall`, as `onDecision` receives it (frozen). */
 export interface ClaudeDecision {
@@ -129,7 +154,10 @@ export interface ClaudeToolGateOptions<S extends Schemas = {}> {
   grants?: ApprovalGrants;
   /** Default: the receipts in the grants' own store (memory receipts for memory grants); `false`: none. */
   receipts?: ExecutionReceipts | false;
-  grantScope?: string | null | ((call: { readonly sessionId: string; readonly agentId?: string }) => string | null | undefined | Promise<string | null | undefined>);
+  grantScope?:
+    | string
+    | null
+    | ((call: { readonly sessionId: string; readonly agentId?: string }) => string | null | undefined | Promise<string | null | undefined>);
   proposalTtlMs?: number;
   onDecision?: (decision: ClaudeDecision, info: ClaudeDecisionInfo) => void | Promise<void>;
   includePath?: boolean;
@@ -145,11 +173,25 @@ export interface ClaudeApprovalRequest {
 
 /** A call waiting for a reviewer, as `pending` lists it. */
 export type ClaudePendingCall =
-  | { readonly sessionId: string; readonly toolUseId: string; readonly toolName: string; readonly proposal: SealedProposal | ProposalFields; readonly error?: undefined }
-  | { readonly sessionId: string; readonly toolUseId: string; readonly error: { readonly name: 'ApprovalGrantError' | 'SnapshotDomainError'; readonly code: string }; readonly proposal?: undefined };
+  | {
+      readonly sessionId: string;
+      readonly toolUseId: string;
+      readonly toolName: string;
+      readonly proposal: SealedProposal | ProposalFields;
+      readonly error?: undefined;
+    }
+  | {
+      readonly sessionId: string;
+      readonly toolUseId: string;
+      readonly error: { readonly name: 'ApprovalGrantError' | 'SnapshotDomainError'; readonly code: string };
+      readonly proposal?: undefined;
+    };
 
 /** What `pending` reads: approval requests, SDK result messages (their `permission_denials`), or arrays of these. */
-export type ClaudePendingSource = ClaudeApprovalRequest | { session_id: string; permission_denials: ReadonlyArray<{ tool_use_id: string }> } | ReadonlyArray<ClaudeApprovalRequest | { session_id: string; permission_denials: ReadonlyArray<{ tool_use_id: string }> }>;
+export type ClaudePendingSource =
+  | ClaudeApprovalRequest
+  | { session_id: string; permission_denials: ReadonlyArray<{ tool_use_id: string }> }
+  | ReadonlyArray<ClaudeApprovalRequest | { session_id: string; permission_denials: ReadonlyArray<{ tool_use_id: string }> }>;
 
 export interface ClaudeToolGate {
   /** `{ PreToolUse: [{ hooks: [preToolUse] }] }`: the query's hooks option (the only PreToolUse hook). */

@@ -4,9 +4,7 @@
 // the call), the policy per tool name (the gate's own tools by their name; the SDK's
 // built-in tools and other servers' tools by the SDK's name), and the application's tools.
 
-const {
-  isProxy, MapPrototypeGet, MapPrototypeSet, ObjectGetOwnPropertyNames, SafeMap,
-} = require('../gate/primordials');
+const { isProxy, MapPrototypeGet, MapPrototypeSet, ObjectGetOwnPropertyNames, SafeMap } = require('../gate/primordials');
 const { invalidArgument, own, setData, isWellFormedString, isId } = require('../gate/read');
 const { readGrants, readOnDecision, readProposalTtl, readJsonSchemaOptions } = require('../gate/options');
 const { readReceipts } = require('../gate/receipts');
@@ -14,7 +12,8 @@ const { proposalStore, keptRunId } = require('../gate/proposals');
 const { ADAPTER } = require('./framework');
 const { readTools, isToolName } = require('./tools');
 
-const USAGE = 'createToolGate expects { agentName, tools?, serverName?, policy?, grants?, receipts?, grantScope?, proposalTtlMs?, onDecision?, includePath?, jsonSchemaOptions? }';
+const USAGE =
+  'createToolGate expects { agentName, tools?, serverName?, policy?, grants?, receipts?, grantScope?, proposalTtlMs?, onDecision?, includePath?, jsonSchemaOptions? }';
 const DEFAULT_SERVER = 'gate';
 
 /**
@@ -28,7 +27,8 @@ function readPolicies(policyOption, grants, grantsGiven) {
   if (typeof policyOption === 'function' && !isProxy(policyOption)) {
     onePolicy = policyOption;
   } else if (policyOption !== undefined) {
-    if (policyOption === null || typeof policyOption !== 'object' || isProxy(policyOption)) throw invalidArgument('options.policy must be a function or an object of functions by tool name');
+    if (policyOption === null || typeof policyOption !== 'object' || isProxy(policyOption))
+      throw invalidArgument('options.policy must be a function or an object of functions by tool name');
     const names = ObjectGetOwnPropertyNames(policyOption);
     for (let i = 0; i < names.length; i++) {
       const policy = own(policyOption, names[i]);
@@ -53,7 +53,7 @@ function readGateOptions(opts) {
   const agentName = own(opts, 'agentName');
   if (!isId(agentName)) throw invalidArgument('options.agentName must be a non-empty well-formed string');
   const serverName = own(opts, 'serverName') ?? DEFAULT_SERVER;
-  if (!isToolName(serverName)) throw invalidArgument('options.serverName must be 1 to 64 letters, digits, _ or - (the in-process MCP server\'s name)');
+  if (!isToolName(serverName)) throw invalidArgument("options.serverName must be 1 to 64 letters, digits, _ or - (the in-process MCP server's name)");
   const { grants, given: grantsGiven } = readGrants(opts);
   // Execution receipts keyed by { agentName, the SDK's session id, the model's tool_use id }:
   // by default the receipts kept in the grants' own store (docs/receipts.md).
@@ -99,7 +99,7 @@ async function scopeOfCall(gate, call) {
 function scopeOfRequest(gate, ref) {
   if (ref.grantScope !== undefined) return ref.grantScope;
   if (typeof gate.scopeOption === 'function') {
-    throw invalidArgument('this gate\'s grantScope is a function of the call: pass the call\'s scope as `grantScope` with { sessionId, toolUseId }');
+    throw invalidArgument("this gate's grantScope is a function of the call: pass the call's scope as `grantScope` with { sessionId, toolUseId }");
   }
   return gate.scopeOption ?? null;
 }

@@ -14,7 +14,8 @@ function mergedHooks(appHooks, preToolUse) {
     if (appHooks === null || typeof appHooks !== 'object' || isProxy(appHooks)) throw invalidArgument('queryOptions: options.hooks must be an object');
     const events = ObjectGetOwnPropertyNames(appHooks);
     for (let i = 0; i < events.length; i++) {
-      if (events[i] === 'PreToolUse') throw invalidArgument('queryOptions: options.hooks.PreToolUse is the gate\'s (a PreToolUse hook could change the input after the decision)');
+      if (events[i] === 'PreToolUse')
+        throw invalidArgument("queryOptions: options.hooks.PreToolUse is the gate's (a PreToolUse hook could change the input after the decision)");
       setData(merged, events[i], own(appHooks, events[i]));
     }
   }
@@ -26,10 +27,11 @@ function mergedHooks(appHooks, preToolUse) {
 function mergedServers(appServers, server, serverName) {
   const merged = {};
   if (appServers !== undefined) {
-    if (appServers === null || typeof appServers !== 'object' || isProxy(appServers)) throw invalidArgument('queryOptions: options.mcpServers must be an object');
+    if (appServers === null || typeof appServers !== 'object' || isProxy(appServers))
+      throw invalidArgument('queryOptions: options.mcpServers must be an object');
     const names = ObjectGetOwnPropertyNames(appServers);
     for (let i = 0; i < names.length; i++) {
-      if (server !== undefined && names[i] === serverName) throw invalidArgument('queryOptions: options.mcpServers has a server of the gate\'s serverName');
+      if (server !== undefined && names[i] === serverName) throw invalidArgument("queryOptions: options.mcpServers has a server of the gate's serverName");
       setData(merged, names[i], own(appServers, names[i]));
     }
   }
@@ -46,7 +48,7 @@ function queryOptionsOf(hooks, server, serverName, canUseTool) {
       const names = ObjectGetOwnPropertyNames(base);
       for (let i = 0; i < names.length; i++) setData(result, names[i], own(base, names[i]));
     }
-    if (own(result, 'canUseTool') !== undefined) throw invalidArgument('queryOptions: options.canUseTool is the gate\'s (every call is decided by its policy)');
+    if (own(result, 'canUseTool') !== undefined) throw invalidArgument("queryOptions: options.canUseTool is the gate's (every call is decided by its policy)");
     setData(result, 'hooks', mergedHooks(own(result, 'hooks'), hooks.PreToolUse));
     setData(result, 'mcpServers', mergedServers(own(result, 'mcpServers'), server, serverName));
     setData(result, 'canUseTool', canUseTool);

@@ -17,12 +17,15 @@ function approvalRef(request, what) {
   const toolUseId = own(request, 'toolUseId');
   const grantScope = own(request, 'grantScope');
   if (!isId(sessionId) || !isId(toolUseId)) throw invalidArgument(usage);
-  if (grantScope !== undefined && grantScope !== null && !isWellFormedString(grantScope)) throw invalidArgument(`${what}: grantScope must be a well-formed string or null`);
+  if (grantScope !== undefined && grantScope !== null && !isWellFormedString(grantScope))
+    throw invalidArgument(`${what}: grantScope must be a well-formed string or null`);
   return { sessionId, toolUseId, grantScope };
 }
 
 function notPendingError() {
-  return noPendingProposalError('no proposal is waiting for approval for this tool call of this session (approved, declined, expired, or never asked under this agent and grant scope)');
+  return noPendingProposalError(
+    'no proposal is waiting for approval for this tool call of this session (approved, declined, expired, or never asked under this agent and grant scope)',
+  );
 }
 
 /**
@@ -31,7 +34,8 @@ function notPendingError() {
  * one item or an array of these.
  */
 function addPendingRefs(item, refs) {
-  if (item === null || typeof item !== 'object' || isProxy(item)) throw invalidArgument('pending expects { sessionId, toolUseId }, an SDK result message, or an array of these');
+  if (item === null || typeof item !== 'object' || isProxy(item))
+    throw invalidArgument('pending expects { sessionId, toolUseId }, an SDK result message, or an array of these');
   const denials = own(item, 'permission_denials');
   if (ArrayIsArray(denials) && !isProxy(denials)) {
     const sessionId = own(item, 'session_id');
@@ -47,8 +51,11 @@ function addPendingRefs(item, refs) {
 
 /** How the gate's reviewer names a call (reviewFunctions' refs). */
 const REFS = ObjectFreeze({
-  refOf: approvalRef, scopeOf: scopeOfRequest, keyOf: (gate, scope, ref) => keyOf(gate, scope, ref.sessionId, ref.toolUseId),
-  listedOf: (ref) => ({ sessionId: ref.sessionId, toolUseId: ref.toolUseId }), notPending: notPendingError,
+  refOf: approvalRef,
+  scopeOf: scopeOfRequest,
+  keyOf: (gate, scope, ref) => keyOf(gate, scope, ref.sessionId, ref.toolUseId),
+  listedOf: (ref) => ({ sessionId: ref.sessionId, toolUseId: ref.toolUseId }),
+  notPending: notPendingError,
 });
 
 /** keptProposal, pending, approve and decline of the gate. */
@@ -64,7 +71,8 @@ function createReview(gate) {
   async function pending(source, options) {
     const popts = readOptions(options, 'pending options');
     const optionScope = popts === null ? undefined : own(popts, 'grantScope');
-    if (optionScope !== undefined && optionScope !== null && !isWellFormedString(optionScope)) throw invalidArgument('pending: options.grantScope must be a well-formed string or null');
+    if (optionScope !== undefined && optionScope !== null && !isWellFormedString(optionScope))
+      throw invalidArgument('pending: options.grantScope must be a well-formed string or null');
     const refs = collectRefs(source, addPendingRefs);
     for (let i = 0; i < refs.length; i++) if (refs[i].grantScope === undefined && optionScope !== undefined) refs[i].grantScope = optionScope;
     return review.pending(refs);

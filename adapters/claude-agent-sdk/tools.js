@@ -5,7 +5,14 @@
 // accepts every object unchanged and reports the tool's JSON Schema.
 
 const {
-  ArrayPrototypePush, isProxy, JSONParse, JSONStringify, ObjectKeys, StringPrototypeCharCodeAt, StringPrototypeSlice, StringPrototypeStartsWith,
+  ArrayPrototypePush,
+  isProxy,
+  JSONParse,
+  JSONStringify,
+  ObjectKeys,
+  StringPrototypeCharCodeAt,
+  StringPrototypeSlice,
+  StringPrototypeStartsWith,
 } = require('../gate/primordials');
 const { invalidArgument, own, setData } = require('../gate/read');
 const { ownTools, readExecuteTool } = require('../gate/options');

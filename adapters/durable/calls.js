@@ -16,7 +16,12 @@
 // were made with `retryFailed: true`).
 
 const {
-  prepareToolCallAsync, evaluateToolCall, executeToolCall, isToolCallNotAllowedError, isApprovalGrantError, isSnapshotDomainError,
+  prepareToolCallAsync,
+  evaluateToolCall,
+  executeToolCall,
+  isToolCallNotAllowedError,
+  isApprovalGrantError,
+  isSnapshotDomainError,
 } = require('tool-argument-snapshot');
 const { ObjectFreeze, ReflectApply, MapPrototypeGet, SafeError, ObjectDefineProperty } = require('../gate/primordials');
 const { invalidArgument, own, readOptions, isWellFormedString, isId } = require('../gate/read');
@@ -34,9 +39,12 @@ const { warnOncePerProcess } = require('../gate/warnings');
 const MEMORY_RECEIPTS_WARNING = 'TAS_DURABLE_MEMORY_RECEIPTS';
 
 function warnMemoryReceipts(adapter) {
-  warnOncePerProcess(MEMORY_RECEIPTS_WARNING, adapter,
-    'the gate\'s execution receipts live in this process\'s memory; ' +
-      'a step the engine retries after the process died runs its tool again. Give the grants a durable store (SQLite, PostgreSQL, Redis): the receipts default to it.');
+  warnOncePerProcess(
+    MEMORY_RECEIPTS_WARNING,
+    adapter,
+    "the gate's execution receipts live in this process's memory; " +
+      'a step the engine retries after the process died runs its tool again. Give the grants a durable store (SQLite, PostgreSQL, Redis): the receipts default to it.',
+  );
 }
 /** An Error of the helpers: a stable `code`, a message that names the code and never a payload. */
 function durableError(adapter, code, what) {
@@ -58,7 +66,8 @@ function readDurableOptions(options, adapter, readTools) {
   const { grants, given } = readGrants(opts);
   const onDecision = readOnDecision(opts);
   const scopeOption = own(opts, 'grantScope');
-  if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption)) throw invalidArgument('options.grantScope must be a well-formed string');
+  if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption))
+    throw invalidArgument('options.grantScope must be a well-formed string');
   // The receipts of the grants' own store by default (a durable grants store keeps them).
   const receipts = readReceipts(opts, grants, adapter);
   if (receipts !== undefined && own(receipts, 'durable') !== true) warnMemoryReceipts(adapter);
@@ -92,7 +101,14 @@ function recordedProposal(gate, proposal) {
  * snapshot) under `key`, its receipt's key (receiptKey of the gate's agent, the run, the call).
  */
 function prepareCall(gate, entry, rawArguments, key) {
-  return prepareToolCallAsync({ agentName: gate.agentName, toolName: entry.toolName, rawArguments, schema: entry.schema, runId: key.runId, toolCallId: key.toolCallId });
+  return prepareToolCallAsync({
+    agentName: gate.agentName,
+    toolName: entry.toolName,
+    rawArguments,
+    schema: entry.schema,
+    runId: key.runId,
+    toolCallId: key.toolCallId,
+  });
 }
 
 /**
@@ -119,7 +135,8 @@ async function attemptCall(gate, entry, prepared, key, policyContext, handlerArg
       // A claim with no outcome. Restate runs one attempt of an invocation at a time, so the
       // claim a new attempt finds is a dead attempt's: its outcome is unknown now. Temporal
       // may retry an activity whose attempt still runs (a timeout): wait for its lease.
-      if (status === 'in_progress') return gate.claimOfDeadAttempt ? { status: 'refused', code: 'outcome_unknown' } : { status: 'retry', code: 'execution_in_progress' };
+      if (status === 'in_progress')
+        return gate.claimOfDeadAttempt ? { status: 'refused', code: 'outcome_unknown' } : { status: 'retry', code: 'execution_in_progress' };
       if (status === 'outcome_unknown') return { status: 'refused', code: 'outcome_unknown' };
       // completed or failed: only a kept result may still answer (executeToolCall gives it).
       if (own(receipt, 'hasResult') !== true) return { status: 'refused', code: 'call_already_executed' };
@@ -165,15 +182,20 @@ async function attemptCall(gate, entry, prepared, key, policyContext, handlerArg
 async function grantAnswer(gate, answer, asked) {
   if (answer === null || typeof answer !== 'object' || own(answer, 'approved') !== true) return { refused: 'approval_declined' };
   const proposal = own(answer, 'proposal');
-  if (proposal === null || typeof proposal !== 'object' || own(proposal, 'proposalHash') !== own(asked, 'proposalHash')
-    || own(proposal, 'agentName') !== gate.agentName || own(proposal, 'toolName') !== own(asked, 'toolName')) {
+  if (
+    proposal === null ||
+    typeof proposal !== 'object' ||
+    own(proposal, 'proposalHash') !== own(asked, 'proposalHash') ||
+    own(proposal, 'agentName') !== gate.agentName ||
+    own(proposal, 'toolName') !== own(asked, 'toolName')
+  ) {
     return { refused: 'proposal_changed' };
   }
   try {
     const options = gate.grantScope === null ? undefined : { scope: gate.grantScope };
     await ReflectApply(own(gate.grants, 'grant'), gate.grants, options === undefined ? [proposal] : [proposal, options]);
   } catch (error) {
-    if (isApprovalGrantError(error) && own(error, 'code') === 'seal_used' && await liveGrant(gate, proposal)) {
+    if (isApprovalGrantError(error) && own(error, 'code') === 'seal_used' && (await liveGrant(gate, proposal))) {
       // The engine attempted this grant step again (the attempt that granted died before
       // the engine recorded it): the seal was granted, and its grant is still there.
       return { granted: true };
@@ -202,5 +224,12 @@ function isKeyPart(value) {
 }
 
 module.exports = ObjectFreeze({
-  MEMORY_RECEIPTS_WARNING, durableError, readDurableOptions, guardedEntry, prepareCall, attemptCall, grantAnswer, isKeyPart,
+  MEMORY_RECEIPTS_WARNING,
+  durableError,
+  readDurableOptions,
+  guardedEntry,
+  prepareCall,
+  attemptCall,
+  grantAnswer,
+  isKeyPart,
 });

@@ -3,7 +3,16 @@
 // request sent to a reviewer and the answer that comes back.
 
 import type { ToolSet, InferToolInput } from 'ai';
-import type { ApprovalGrants, ExecutionReceipts, FromJsonSchemaOptions, ProposalFields, SealedProposal, ToolCallDecision, ToolPolicyInput, ToolPolicyResult } from 'tool-argument-snapshot';
+import type {
+  ApprovalGrants,
+  ExecutionReceipts,
+  FromJsonSchemaOptions,
+  ProposalFields,
+  SealedProposal,
+  ToolCallDecision,
+  ToolPolicyInput,
+  ToolPolicyResult,
+} from 'tool-argument-snapshot';
 
 /** The proposal an approval request carries: sealed when the grants have a key ring, else the four hashed fields. */
 export type RecordedProposal = SealedProposal | ProposalFields;
@@ -19,17 +28,16 @@ export type DurableCallOutcome =
   | { readonly status: 'invalid'; readonly stage: string; readonly code: string };
 
 /** The reviewer's answer: the proposal the request carried, back, or a refusal. */
-export type ReviewerAnswer =
-  | { readonly approved: true; readonly proposal: RecordedProposal }
-  | { readonly approved: false; readonly reason?: string };
+export type ReviewerAnswer = { readonly approved: true; readonly proposal: RecordedProposal } | { readonly approved: false; readonly reason?: string };
 
 /** What a policy of a durable gate sees for a call of tool `NAME`. */
-export type DurableToolPolicyInputOf<NAME extends string, ARGS, EXTRA> = ToolPolicyInput<ARGS> & EXTRA & {
-  readonly toolName: NAME;
-  readonly argumentsSource: 'provider_text';
-  /** The gate's `grantScope`, when it has one. */
-  readonly grantScope?: string;
-};
+export type DurableToolPolicyInputOf<NAME extends string, ARGS, EXTRA> = ToolPolicyInput<ARGS> &
+  EXTRA & {
+    readonly toolName: NAME;
+    readonly argumentsSource: 'provider_text';
+    /** The gate's `grantScope`, when it has one. */
+    readonly grantScope?: string;
+  };
 
 export type DurableToolPolicies<TOOLS extends ToolSet, EXTRA> = {
   [K in keyof TOOLS & string]?: (input: DurableToolPolicyInputOf<K, InferToolInput<TOOLS[K]>, EXTRA>) => ToolPolicyResult | Promise<ToolPolicyResult>;

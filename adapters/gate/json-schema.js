@@ -4,8 +4,17 @@
 // with the package's fromJsonSchema, the tool named in a compile error.
 
 const {
-  ArrayIsArray, DecodeURIComponent, isProxy, ObjectFreeze, ObjectGetPrototypeOf, ObjectHasOwn, ObjectPrototype, StringPrototypeReplaceAll,
-  StringPrototypeSlice, StringPrototypeSplit, StringPrototypeStartsWith,
+  ArrayIsArray,
+  DecodeURIComponent,
+  isProxy,
+  ObjectFreeze,
+  ObjectGetPrototypeOf,
+  ObjectHasOwn,
+  ObjectPrototype,
+  StringPrototypeReplaceAll,
+  StringPrototypeSlice,
+  StringPrototypeSplit,
+  StringPrototypeStartsWith,
 } = require('./primordials');
 const { own, invalidArgument, setData } = require('./read');
 

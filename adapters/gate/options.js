@@ -4,9 +4,7 @@
 // onDecision, proposalTtlMs and jsonSchemaOptions. Messages name the option, never a value.
 
 const { createApprovalGrants, fromJsonSchema } = require('tool-argument-snapshot');
-const {
-  ArrayPrototypePush, isProxy, MapPrototypeGet, MapPrototypeSet, NumberIsFinite, ObjectGetOwnPropertyNames, SafeMap,
-} = require('./primordials');
+const { ArrayPrototypePush, isProxy, MapPrototypeGet, MapPrototypeSet, NumberIsFinite, ObjectGetOwnPropertyNames, SafeMap } = require('./primordials');
 const { invalidArgument, own } = require('./read');
 const { compileToolJsonSchema, isPlainJsonSchema } = require('./json-schema');
 
@@ -14,7 +12,13 @@ const { compileToolJsonSchema, isPlainJsonSchema } = require('./json-schema');
 function readGrants(opts) {
   const given = own(opts, 'grants');
   if (given === undefined) return { grants: createApprovalGrants(), given: false };
-  if (given === null || typeof given !== 'object' || isProxy(given) || typeof own(given, 'policy') !== 'function' || typeof own(given, 'grant') !== 'function') {
+  if (
+    given === null ||
+    typeof given !== 'object' ||
+    isProxy(given) ||
+    typeof own(given, 'policy') !== 'function' ||
+    typeof own(given, 'grant') !== 'function'
+  ) {
     throw invalidArgument('options.grants must be an object made by createApprovalGrants');
   }
   return { grants: given, given: true };
@@ -56,7 +60,8 @@ function readPolicy(policy, byName) {
     if (isProxy(policy)) throw invalidArgument('options.policy must be a function or an object of functions by tool name');
     return () => policy;
   }
-  if (policy === null || typeof policy !== 'object' || isProxy(policy)) throw invalidArgument('options.policy must be a function or an object of functions by tool name');
+  if (policy === null || typeof policy !== 'object' || isProxy(policy))
+    throw invalidArgument('options.policy must be a function or an object of functions by tool name');
   const perTool = new SafeMap();
   const names = ObjectGetOwnPropertyNames(policy);
   for (let i = 0; i < names.length; i++) {
@@ -64,7 +69,8 @@ function readPolicy(policy, byName) {
     if (MapPrototypeGet(byName, toolName) === undefined) throw invalidArgument('options.policy names a tool that is not in options.tools');
     const toolPolicy = own(policy, toolName);
     if (toolPolicy === undefined) continue;
-    if (typeof toolPolicy !== 'function' || isProxy(toolPolicy)) throw invalidArgument(`options.policy["${toolName}"] must be a function (an own data property)`);
+    if (typeof toolPolicy !== 'function' || isProxy(toolPolicy))
+      throw invalidArgument(`options.policy["${toolName}"] must be a function (an own data property)`);
     MapPrototypeSet(perTool, toolName, toolPolicy);
   }
   return (toolName) => MapPrototypeGet(perTool, toolName);
@@ -119,9 +125,7 @@ function readExecuteTool(toolName, given, jsonSchemaOptions) {
   const description = own(given, 'description') ?? '';
   if (typeof description !== 'string') throw invalidArgument(`options.tools["${toolName}"].description must be a string`);
   const inputSchema = own(given, 'inputSchema');
-  const schema = isPlainJsonSchema(inputSchema)
-    ? compileToolJsonSchema(fromJsonSchema, inputSchema, toolName, jsonSchemaOptions, false)
-    : inputSchema;
+  const schema = isPlainJsonSchema(inputSchema) ? compileToolJsonSchema(fromJsonSchema, inputSchema, toolName, jsonSchemaOptions, false) : inputSchema;
   return { execute, description, inputSchema, schema };
 }
 

@@ -92,5 +92,13 @@ async function grantOnce(grant, grants, record, passed, isApprovalGrantError, no
 }
 
 module.exports = {
-  NO_PENDING_PROPOSAL, noPendingProposalError, grantsMethod, proposalStore, keptRunId, keptIdOf, keepOptions, grantOptions, grantOnce,
+  NO_PENDING_PROPOSAL,
+  noPendingProposalError,
+  grantsMethod,
+  proposalStore,
+  keptRunId,
+  keptIdOf,
+  keepOptions,
+  grantOptions,
+  grantOnce,
 };

@@ -4,8 +4,15 @@
 // (code ERR_INVALID_ARG_TYPE) for a bad argument, which never quotes a payload.
 
 const {
-  ArrayIsArray, isProxy, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames,
-  ObjectHasOwn, ObjectPrototypeLookupGetter, SafeTypeError, StringPrototypeIsWellFormed,
+  ArrayIsArray,
+  isProxy,
+  ObjectDefineProperty,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetOwnPropertyNames,
+  ObjectHasOwn,
+  ObjectPrototypeLookupGetter,
+  SafeTypeError,
+  StringPrototypeIsWellFormed,
 } = require('./primordials');
 
 /** A TypeError for a bad argument of an adapter (never about the payload). */

@@ -31,16 +31,22 @@ const MEMORY_RECEIPTS_WARNING = 'TAS_MEMORY_RECEIPTS';
 
 /** Memory receipts given beside grants that keep their records in a durable store. */
 function warnMemoryReceipts(adapter) {
-  warnOncePerProcess(MEMORY_RECEIPTS_WARNING, adapter,
+  warnOncePerProcess(
+    MEMORY_RECEIPTS_WARNING,
+    adapter,
     'the gate was given receipts in process memory while its grants keep their records in a durable store; ' +
-      'a call replayed in another process runs again. Leave options.receipts out to keep receipts in the grants\' store.');
+      "a call replayed in another process runs again. Leave options.receipts out to keep receipts in the grants' store.",
+  );
 }
 
 /** Durable grants whose store has not the six receipt operations: the default receipts are in process memory. */
 function warnStoreWithoutReceipts(adapter) {
-  warnOncePerProcess(MEMORY_RECEIPTS_WARNING, adapter,
-    'the gate\'s grants keep their records in a durable store without the six receipt operations, so its receipts are in process memory; ' +
-      'a call replayed in another process runs again. Give the store claimReceipt, completeReceipt, releaseReceipt, getReceipt, deleteReceipt and pruneReceipts, or options.receipts.');
+  warnOncePerProcess(
+    MEMORY_RECEIPTS_WARNING,
+    adapter,
+    "the gate's grants keep their records in a durable store without the six receipt operations, so its receipts are in process memory; " +
+      'a call replayed in another process runs again. Give the store claimReceipt, completeReceipt, releaseReceipt, getReceipt, deleteReceipt and pruneReceipts, or options.receipts.',
+  );
 }
 
 /** The receipts kept in the grants' own store, or undefined (memory grants, or no receipt operations). */

@@ -12,7 +12,12 @@ const { pruneShared } = require('./receipts');
 
 /** The codes with which executeToolCall refuses a call because of its receipt. */
 const RECEIPT_CODES = ObjectFreeze([
-  'call_id_required', 'call_already_executed', 'call_id_conflict', 'execution_in_progress', 'outcome_unknown', 'receipt_store_unavailable',
+  'call_id_required',
+  'call_already_executed',
+  'call_id_conflict',
+  'execution_in_progress',
+  'outcome_unknown',
+  'receipt_store_unavailable',
 ]);
 
 /** executeDecision's options for `receipts` (undefined: none); the shared receipts are pruned now and then. */

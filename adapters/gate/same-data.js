@@ -3,8 +3,15 @@
 // JSON data, own data properties only (no getter runs, no Proxy is read).
 
 const {
-  ArrayIsArray, isProxy, NumberIsNaN, ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames,
-  ObjectGetPrototypeOf, ObjectHasOwn, ObjectPrototype,
+  ArrayIsArray,
+  isProxy,
+  NumberIsNaN,
+  ObjectFreeze,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetOwnPropertyNames,
+  ObjectGetPrototypeOf,
+  ObjectHasOwn,
+  ObjectPrototype,
 } = require('./primordials');
 
 const MAX_DEPTH = 1100;

@@ -4,8 +4,16 @@
 // lenient parse (a stream's tool calls held until its response is complete: recording.js).
 
 const {
-  ArrayPrototypePush, ArrayPrototypeSplice, JSONParse, MapIteratorNext, MapPrototypeDelete, MapPrototypeGet,
-  MapPrototypeKeys, MapPrototypeSet, SafeMap, StringPrototypeTrim,
+  ArrayPrototypePush,
+  ArrayPrototypeSplice,
+  JSONParse,
+  MapIteratorNext,
+  MapPrototypeDelete,
+  MapPrototypeGet,
+  MapPrototypeKeys,
+  MapPrototypeSet,
+  SafeMap,
+  StringPrototypeTrim,
 } = require('./primordials');
 const { own, isId } = require('./read');
 

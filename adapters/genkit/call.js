@@ -5,7 +5,11 @@
 // interrupt carrying the approval request.
 
 const {
-  prepareToolCallAsync, canonicalize, isToolArgumentsValidationError, isSnapshotDomainError, ToolArgumentsValidationError,
+  prepareToolCallAsync,
+  canonicalize,
+  isToolArgumentsValidationError,
+  isSnapshotDomainError,
+  ToolArgumentsValidationError,
 } = require('tool-argument-snapshot');
 const { ReflectApply } = require('../gate/primordials');
 const { own, setData, isId } = require('../gate/read');
@@ -21,14 +25,20 @@ const { keyOf, configString } = require('./options');
 const META_KEY = 'tool-argument-snapshot';
 
 function notExecutedOutput(decision, reason, decidedBy) {
-  const message = decision === 'require_approval'
-    ? `The tool call was not executed: it waits for a reviewer's approval (${reason}).`
-    : `The tool call was not executed (${decision}: ${reason}).`;
+  const message =
+    decision === 'require_approval'
+      ? `The tool call was not executed: it waits for a reviewer's approval (${reason}).`
+      : `The tool call was not executed (${decision}: ${reason}).`;
   return { error: true, message, decision, reason, decidedBy };
 }
 
 function invalidInputOutput(error) {
-  return { error: true, message: `${own(error, 'message')} Please call the tool again with valid arguments.`, stage: own(error, 'stage'), code: own(error, 'code') };
+  return {
+    error: true,
+    message: `${own(error, 'message')} Please call the tool again with valid arguments.`,
+    stage: own(error, 'stage'),
+    code: own(error, 'code'),
+  };
 }
 
 function toolResponse(toolRequest, output) {
@@ -117,7 +127,11 @@ function gatedCallOf(gate, ToolInterruptError, notice) {
       throw new ToolInterruptError({ [META_KEY]: said });
     }
     try {
-      const output = await executeDecision(decision, (view) => ReflectApply(entry.execute, undefined, [view, ctx]), runId === undefined ? undefined : executeOptions(receipts));
+      const output = await executeDecision(
+        decision,
+        (view) => ReflectApply(entry.execute, undefined, [view, ctx]),
+        runId === undefined ? undefined : executeOptions(receipts),
+      );
       return toolResponse(toolRequest, output === undefined ? null : output);
     } catch (error) {
       if (isGrantUnavailable(error)) return toolResponse(toolRequest, notExecutedOutput('deny', 'grant_unavailable', 'runtime'));

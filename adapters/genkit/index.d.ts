@@ -2,7 +2,16 @@
 // RFC-0016 gate for Genkit tools. `genkit` 1.42 is an optional peer dependency.
 
 import type { Genkit, GenerateMiddleware, MiddlewareRef, ToolAction, ToolRequestPart } from 'genkit';
-import type { ApprovalGrants, ExecutionReceipts, FromJsonSchemaOptions, ProposalFields, SchemaOutput, SealedProposal, SnapshotValue, SuspendedToolProposal } from 'tool-argument-snapshot';
+import type {
+  ApprovalGrants,
+  ExecutionReceipts,
+  FromJsonSchemaOptions,
+  ProposalFields,
+  SchemaOutput,
+  SealedProposal,
+  SnapshotValue,
+  SuspendedToolProposal,
+} from 'tool-argument-snapshot';
 import type { ToolArgumentsErrorCode, ToolPolicyInput, ToolPolicyResult, ToolSchema } from 'tool-argument-snapshot';
 
 /** The output type of a tool's input schema (zod 3 or 4, a Standard Schema; a JSON Schema or none: the decoded JSON). */
@@ -42,7 +51,8 @@ export interface GenkitPolicyContext {
 export type GenkitToolPolicyInputOf<NAME extends string, ARGS> = ToolPolicyInput<ARGS> & { readonly toolName: NAME } & GenkitPolicyContext;
 
 /** The policy input of a call of any tool of the gate: a union discriminated by `toolName`. */
-export type GenkitToolPolicyInput<S extends Schemas = Schemas> = { [K in keyof S & string]: GenkitToolPolicyInputOf<K, GenkitSchemaOutput<S[K]>> }[keyof S & string];
+export type GenkitToolPolicyInput<S extends Schemas = Schemas> = { [K in keyof S & string]: GenkitToolPolicyInputOf<K, GenkitSchemaOutput<S[K]>> }[keyof S &
+  string];
 
 type PolicyFn<I> = (input: I) => ToolPolicyResult | Promise<ToolPolicyResult>;
 
@@ -118,8 +128,19 @@ export interface GenkitApprovalRequest {
 export type GenkitApprovalRef = ToolRequestPart | { runId?: string | null; toolCallId: string; grantScope?: string | null };
 
 export type GenkitPendingCall =
-  | { readonly runId: string | null; readonly toolCallId: string; readonly toolName: string; readonly proposal: SealedProposal | ProposalFields; readonly error?: undefined }
-  | { readonly runId: string | null; readonly toolCallId: string; readonly error: { readonly name: 'ApprovalGrantError' | 'SnapshotDomainError'; readonly code: string }; readonly proposal?: undefined };
+  | {
+      readonly runId: string | null;
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly proposal: SealedProposal | ProposalFields;
+      readonly error?: undefined;
+    }
+  | {
+      readonly runId: string | null;
+      readonly toolCallId: string;
+      readonly error: { readonly name: 'ApprovalGrantError' | 'SnapshotDomainError'; readonly code: string };
+      readonly proposal?: undefined;
+    };
 
 export interface GenkitToolGate<S extends Schemas = Schemas> {
   /** The Genkit tools, for `generate({ tools })`. */

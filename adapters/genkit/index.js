@@ -17,7 +17,8 @@ const { USAGE, readGateOptions, configString } = require('./options');
 const { META_KEY, notExecutedOutput, gatedCallOf } = require('./call');
 const { createReview } = require('./review');
 
-const HOW_TO_APPROVE = 'grant the reviewer\'s approval with `await gate.approve(interrupt)` before restarting the tool; `resumed: { toolApproved: true }` alone approves nothing.';
+const HOW_TO_APPROVE =
+  "grant the reviewer's approval with `await gate.approve(interrupt)` before restarting the tool; `resumed: { toolApproved: true }` alone approves nothing.";
 
 function createToolGate(options) {
   const opts = readOptions(options, USAGE);
@@ -31,7 +32,7 @@ function createToolGate(options) {
   const middleware = generateMiddleware(
     // A name of this gate's own: Genkit keeps the first middleware registered under a name,
     // so two gates of one agent in one Genkit instance must not share it.
-    { name: `tool-argument-snapshot/${agentName}/${randomUUID()}`, description: 'RFC-0016: every call of the gate\'s tools decided on its snapshot' },
+    { name: `tool-argument-snapshot/${agentName}/${randomUUID()}`, description: "RFC-0016: every call of the gate's tools decided on its snapshot" },
     ({ config }) => ({
       async tool(req, ctx, next) {
         const name = own(own(req, 'toolRequest'), 'name');

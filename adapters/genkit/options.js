@@ -11,7 +11,8 @@ const { proposalStore, keptRunId } = require('../gate/proposals');
 const { ADAPTER } = require('./framework');
 const { readTools } = require('./tools');
 
-const USAGE = 'createToolGate expects { agentName, tools, ai?, policy?, grants?, receipts?, grantScope?, proposalTtlMs?, onDecision?, includePath?, jsonSchemaOptions? }';
+const USAGE =
+  'createToolGate expects { agentName, tools, ai?, policy?, grants?, receipts?, grantScope?, proposalTtlMs?, onDecision?, includePath?, jsonSchemaOptions? }';
 
 /** The gate's record: what its options say (`opts`, an object readOptions let through), read once when the gate is made. */
 function readGateOptions(opts) {
@@ -23,7 +24,8 @@ function readGateOptions(opts) {
   // without receipts (refs such as "call_1" recur across conversations).
   const receipts = readReceipts(opts, grants, ADAPTER);
   const scopeOption = own(opts, 'grantScope');
-  if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption)) throw invalidArgument('options.grantScope must be a well-formed string (or give the middleware config.grantScope per run)');
+  if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption))
+    throw invalidArgument('options.grantScope must be a well-formed string (or give the middleware config.grantScope per run)');
   const proposalTtlMs = readProposalTtl(opts);
   const onDecision = readOnDecision(opts);
   const includePath = own(opts, 'includePath') === true;

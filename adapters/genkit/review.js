@@ -11,7 +11,9 @@ const { keyOf, scopeOfRequest } = require('./options');
 const { META_KEY } = require('./call');
 
 function notPendingError() {
-  return noPendingProposalError('no proposal is waiting for approval for this tool call of this run (approved, declined, expired, or never asked under this agent and grant scope)');
+  return noPendingProposalError(
+    'no proposal is waiting for approval for this tool call of this run (approved, declined, expired, or never asked under this agent and grant scope)',
+  );
 }
 
 /**
@@ -34,7 +36,8 @@ function approvalRef(request, what) {
   }
   if (runId === null) runId = undefined;
   if ((runId !== undefined && !isId(runId)) || !isId(toolCallId)) throw invalidArgument(usage);
-  if (grantScope !== undefined && grantScope !== null && !isWellFormedString(grantScope)) throw invalidArgument(`${what}: grantScope must be a well-formed string or null`);
+  if (grantScope !== undefined && grantScope !== null && !isWellFormedString(grantScope))
+    throw invalidArgument(`${what}: grantScope must be a well-formed string or null`);
   return { runId, toolCallId, grantScope };
 }
 
@@ -43,7 +46,10 @@ function approvalRef(request, what) {
  * interrupt, or a reference; the source is one item or an array of these.
  */
 function addPendingRefs(item, refs) {
-  if (item === null || typeof item !== 'object' || isProxy(item)) throw invalidArgument('pending expects the interrupts of a generate response (response.interrupts), one of them, { runId?, toolCallId }, or an array of these');
+  if (item === null || typeof item !== 'object' || isProxy(item))
+    throw invalidArgument(
+      'pending expects the interrupts of a generate response (response.interrupts), one of them, { runId?, toolCallId }, or an array of these',
+    );
   const interrupts = own(item, 'interrupts');
   if (ArrayIsArray(interrupts) && !isProxy(interrupts)) {
     for (let i = 0; i < interrupts.length; i++) ArrayPrototypePush(refs, approvalRef(interrupts[i], 'pending'));
@@ -54,8 +60,11 @@ function addPendingRefs(item, refs) {
 
 /** How the gate's reviewer names a call (reviewFunctions' refs). */
 const REFS = ObjectFreeze({
-  refOf: approvalRef, scopeOf: scopeOfRequest, keyOf: (gate, scope, ref) => keyOf(gate, scope, ref.runId, ref.toolCallId),
-  listedOf: (ref) => ({ runId: ref.runId ?? null, toolCallId: ref.toolCallId }), notPending: notPendingError,
+  refOf: approvalRef,
+  scopeOf: scopeOfRequest,
+  keyOf: (gate, scope, ref) => keyOf(gate, scope, ref.runId, ref.toolCallId),
+  listedOf: (ref) => ({ runId: ref.runId ?? null, toolCallId: ref.toolCallId }),
+  notPending: notPendingError,
 });
 
 /**

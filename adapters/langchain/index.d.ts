@@ -150,7 +150,13 @@ export type LangChainToolCallResult<Proposal extends LangChainToolProposal = Lan
    * something else). `replayed: true`: the call had run before and the receipts
    * (`keepResults`) gave its kept result back; the tool did not run this time.
    */
-  | (DecidedResult & { readonly status: 'executed'; readonly decidedBy: 'policy'; readonly message?: ToolMessage; readonly output?: unknown; readonly replayed?: true })
+  | (DecidedResult & {
+      readonly status: 'executed';
+      readonly decidedBy: 'policy';
+      readonly message?: ToolMessage;
+      readonly output?: unknown;
+      readonly replayed?: true;
+    })
   /**
    * Nothing ran: the policy denied, or the runtime did (`policy_mutated_arguments`,
    * `policy_error`, `invalid_policy_result`, `policy_not_configured`,
@@ -225,7 +231,10 @@ export interface LangChainToolGate<Tools extends readonly LangChainTool[] = read
    * cannot say its scope, so a call kept under a scope is listed only when it is given
    * (never granted in another); with one, the seal says it, and `grantScope` filters.
    */
-  pending(message: AIMessage | AIMessageChunk, options: { runId: string; grantScope?: string | null }): Promise<LangChainKeptProposal[] & { readonly refused: readonly LangChainRefusedProposal[] }>;
+  pending(
+    message: AIMessage | AIMessageChunk,
+    options: { runId: string; grantScope?: string | null },
+  ): Promise<LangChainKeptProposal[] & { readonly refused: readonly LangChainRefusedProposal[] }>;
   /**
    * Grants exactly this proposal (its seal when the grants seal) in its `grantScope`; a
    * `scope` in the options that differs is a TypeError. Needs `grants`. A proposal kept for
@@ -300,9 +309,7 @@ export interface ToolGateReview {
 /** The resume value: humanInTheLoopMiddleware's `{ decisions }`, one per action request, in order. */
 export interface ToolGateResume {
   decisions: Array<
-    | { type: 'approve' }
-    | { type: 'edit'; editedAction: { name: string; args: Record<string, unknown> } }
-    | { type: 'reject'; message?: string }
+    { type: 'approve' } | { type: 'edit'; editedAction: { name: string; args: Record<string, unknown> } } | { type: 'reject'; message?: string }
   >;
 }
 
@@ -373,9 +380,11 @@ export interface LangChainToolGateMiddleware {
    * hash), never the interrupt value's text, which the checkpointer keeps. `state` is
    * LangGraph's StateSnapshot: `await agent.graph.getState({ configurable: { thread_id } })`.
    */
-  pending(state: { readonly config: RunnableConfig; readonly values: unknown; readonly tasks: readonly unknown[] }): Promise<
-    ToolGatePendingProposal[] & { readonly refused: readonly ToolGateRefusedProposal[] }
-  >;
+  pending(state: {
+    readonly config: RunnableConfig;
+    readonly values: unknown;
+    readonly tasks: readonly unknown[];
+  }): Promise<ToolGatePendingProposal[] & { readonly refused: readonly ToolGateRefusedProposal[] }>;
 }
 
 /**
@@ -391,4 +400,6 @@ export interface LangChainToolGateMiddleware {
  * FIRST middleware of the list. Needs a checkpointer and a `thread_id`.
  * @throws an Error with `code: 'MODULE_NOT_FOUND'` naming `langchain` or `@langchain/langgraph` when missing.
  */
-export declare function toolGateMiddleware<const Tools extends readonly LangChainTool[]>(options: ToolGateMiddlewareOptions<Tools>): LangChainToolGateMiddleware;
+export declare function toolGateMiddleware<const Tools extends readonly LangChainTool[]>(
+  options: ToolGateMiddlewareOptions<Tools>,
+): LangChainToolGateMiddleware;

@@ -34,7 +34,8 @@ function createApproval(gate) {
   async function pending(source, options) {
     const popts = readOptions(options, 'pending options');
     const optionScope = popts === null ? undefined : own(popts, 'grantScope');
-    if (optionScope !== undefined && optionScope !== null && !isWellFormedString(optionScope)) throw invalidArgument('pending: options.grantScope must be a well-formed string or null');
+    if (optionScope !== undefined && optionScope !== null && !isWellFormedString(optionScope))
+      throw invalidArgument('pending: options.grantScope must be a well-formed string or null');
     const refs = pendingRefs(source);
     const listed = [];
     for (let i = 0; i < refs.length; i++) {

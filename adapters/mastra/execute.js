@@ -31,7 +31,12 @@ function decide(gate, entry, prepared, call, argumentsSource, resume) {
   if (call.threadId !== undefined) setData(policyContext, 'threadId', call.threadId);
   if (call.resourceId !== undefined) setData(policyContext, 'resourceId', call.resourceId);
   if (call.scope !== null) setData(policyContext, 'grantScope', call.scope);
-  return decideCall(prepared, entry.policy, policyContext, call.toolCallId, gate.onDecision, { toolCallId: call.toolCallId, runId: call.runId, argumentsSource, resume });
+  return decideCall(prepared, entry.policy, policyContext, call.toolCallId, gate.onDecision, {
+    toolCallId: call.toolCallId,
+    runId: call.runId,
+    argumentsSource,
+    resume,
+  });
 }
 
 /** The code of a call's receipt: the agent, Mastra's run and the provider's call id (undefined: none). */
@@ -46,14 +51,18 @@ function replayOf(gate, call, prepared) {
  */
 async function runAllowed(gate, entry, decision, context) {
   try {
-    return await executeDecision(decision, async (view) => {
-      const output = await ReflectApply(entry.execute, undefined, [view, context]);
-      if (entry.outputSchema === undefined || entry.outputSchema === null) return output;
-      // Mastra's own output check (the gated tool has none of its own, so a refusal
-      // answered to the model is never checked as the tool's output).
-      const checked = validateToolOutput(entry.outputSchema, output, entry.toolName);
-      return own(checked, 'error') !== undefined ? own(checked, 'error') : own(checked, 'data');
-    }, executeOptions(gate.receipts));
+    return await executeDecision(
+      decision,
+      async (view) => {
+        const output = await ReflectApply(entry.execute, undefined, [view, context]);
+        if (entry.outputSchema === undefined || entry.outputSchema === null) return output;
+        // Mastra's own output check (the gated tool has none of its own, so a refusal
+        // answered to the model is never checked as the tool's output).
+        const checked = validateToolOutput(entry.outputSchema, output, entry.toolName);
+        return own(checked, 'error') !== undefined ? own(checked, 'error') : own(checked, 'data');
+      },
+      executeOptions(gate.receipts),
+    );
   } catch (error) {
     // The grant the allow relied on could not be spent (used up, store down): not run.
     if (isGrantUnavailable(error)) return notExecuted(gate, 'deny', 'grant_unavailable', 'runtime');
@@ -65,7 +74,15 @@ async function runAllowed(gate, entry, decision, context) {
 }
 
 function prepare(gate, entry, rawArguments, call) {
-  return prepareToolCallAsync({ agentName: gate.agentName, toolName: entry.toolName, rawArguments, schema: entry.schema, includePath: gate.includePath, toolCallId: call.toolCallId, runId: call.runId });
+  return prepareToolCallAsync({
+    agentName: gate.agentName,
+    toolName: entry.toolName,
+    rawArguments,
+    schema: entry.schema,
+    includePath: gate.includePath,
+    toolCallId: call.toolCallId,
+    runId: call.runId,
+  });
 }
 
 /** A call Mastra runs for the first time: its text recorded, its decision made now. */
@@ -83,7 +100,11 @@ async function firstAttempt(gate, entry, recorded, call, context) {
   const suspend = own(call.agent, 'suspend');
   if (typeof suspend !== 'function') return gate.notExecutedOutput({ decision: 'require_approval', reason: decision.reason, decidedBy: decision.decidedBy });
   try {
-    await ReflectApply(gate.keepProposal, gate.grants, [gate.keyOf(call.scope, call.runId, call.toolCallId), decision.proposal, gate.keepOptionsOf(call.scope)]);
+    await ReflectApply(gate.keepProposal, gate.grants, [
+      gate.keyOf(call.scope, call.runId, call.toolCallId),
+      decision.proposal,
+      gate.keepOptionsOf(call.scope),
+    ]);
   } catch {
     // Asking a reviewer who could never grant it is refused instead (fails closed).
     return notExecuted(gate, 'deny', 'grant_store_unavailable', 'runtime');

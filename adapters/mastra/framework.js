@@ -8,8 +8,20 @@ const { requirePeer, peerModule } = require('../gate/peer');
 const ADAPTER = 'mastra';
 const WHAT = 'Mastra (@mastra/core 1.x)';
 // The framework first: without it, requiring this subpath names the package to install.
-const mastraTools = peerModule(ADAPTER, '@mastra/core', WHAT, () => require.resolve('@mastra/core/tools'), () => require('@mastra/core/tools'));
-const mastraSchema = peerModule(ADAPTER, '@mastra/core', WHAT, () => require.resolve('@mastra/core/schema'), () => require('@mastra/core/schema'));
+const mastraTools = peerModule(
+  ADAPTER,
+  '@mastra/core',
+  WHAT,
+  () => require.resolve('@mastra/core/tools'),
+  () => require('@mastra/core/tools'),
+);
+const mastraSchema = peerModule(
+  ADAPTER,
+  '@mastra/core',
+  WHAT,
+  () => require.resolve('@mastra/core/schema'),
+  () => require('@mastra/core/schema'),
+);
 
 // Mastra's functions, called as they were taken from its modules (no `this`).
 function mastraCreateTool(options) {

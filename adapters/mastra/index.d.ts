@@ -36,9 +36,14 @@ export interface MastraToolOptions<S = unknown> {
 export type MastraGateableTool = MastraToolOptions<any> | Tool<any, any, any, any, any, any, any>;
 
 /** The arguments type of a gated tool: its input schema's output. */
-export type MastraToolArguments<T> = T extends Tool<infer I, any, any, any, any, any, any>
-  ? unknown extends I ? SnapshotValue : I
-  : T extends { inputSchema?: infer S } ? MastraSchemaOutput<S> : SnapshotValue;
+export type MastraToolArguments<T> =
+  T extends Tool<infer I, any, any, any, any, any, any>
+    ? unknown extends I
+      ? SnapshotValue
+      : I
+    : T extends { inputSchema?: infer S }
+      ? MastraSchemaOutput<S>
+      : SnapshotValue;
 
 /**
  * Where a call's arguments came from. `provider_text`: the provider's own string, recorded
@@ -75,8 +80,9 @@ export type MastraToolPolicyInput<TOOLS extends Record<string, MastraGateableToo
 }[keyof TOOLS & string];
 
 /** One policy for every tool of the gate. */
-export type MastraToolPolicy<TOOLS extends Record<string, MastraGateableTool> = Record<string, MastraGateableTool>> =
-  (input: MastraToolPolicyInput<TOOLS>) => ToolPolicyResult | Promise<ToolPolicyResult>;
+export type MastraToolPolicy<TOOLS extends Record<string, MastraGateableTool> = Record<string, MastraGateableTool>> = (
+  input: MastraToolPolicyInput<TOOLS>,
+) => ToolPolicyResult | Promise<ToolPolicyResult>;
 
 /**
  * A policy per tool, each typed by its tool's schema output. A tool without an entry has
@@ -231,10 +237,18 @@ export type MastraPendingApproval =
 
 /** What `pending` reads: what `agent.listSuspendedRuns()` resolves, its runs, or approval requests. */
 export type MastraPendingSource =
-  | { readonly runs: readonly { readonly runId: string; readonly toolCalls: readonly { readonly toolCallId?: string; readonly requiresApproval?: boolean }[] }[] }
+  | {
+      readonly runs: readonly {
+        readonly runId: string;
+        readonly toolCalls: readonly { readonly toolCallId?: string; readonly requiresApproval?: boolean }[];
+      }[];
+    }
   | { readonly runId: string; readonly toolCalls: readonly { readonly toolCallId?: string; readonly requiresApproval?: boolean }[] }
   | MastraApprovalRequest
-  | readonly ({ readonly runId: string; readonly toolCalls: readonly { readonly toolCallId?: string; readonly requiresApproval?: boolean }[] } | MastraApprovalRequest)[];
+  | readonly (
+      | { readonly runId: string; readonly toolCalls: readonly { readonly toolCallId?: string; readonly requiresApproval?: boolean }[] }
+      | MastraApprovalRequest
+    )[];
 
 export interface MastraToolGate<TOOLS extends Record<string, MastraGateableTool>> {
   /** Pass as the Agent's `tools`: Mastra tools that decide, and execute only what is allowed. */

@@ -49,7 +49,8 @@ function wrapModel(gate, languageModel) {
   }
   const doGenerate = languageModel.doGenerate;
   const doStream = languageModel.doStream;
-  if (typeof doGenerate !== 'function' || typeof doStream !== 'function') throw invalidArgument('gate.model expects a language model with doGenerate and doStream');
+  if (typeof doGenerate !== 'function' || typeof doStream !== 'function')
+    throw invalidArgument('gate.model expects a language model with doGenerate and doStream');
   const wrapped = {
     specificationVersion,
     provider: languageModel.provider,
@@ -67,7 +68,11 @@ function wrapModel(gate, languageModel) {
       const result = await ReflectApply(doStream, languageModel, [callOptions]);
       // The gated calls of the response are held until it is complete, then recorded
       // and passed on together, right before its `finish` part (or at its end).
-      return recordingResult(result, (part) => gatedCall(gate, part), (parts, otherIds) => recordResponse(gate, parts, otherIds));
+      return recordingResult(
+        result,
+        (part) => gatedCall(gate, part),
+        (parts, otherIds) => recordResponse(gate, parts, otherIds),
+      );
     },
   };
   // What Mastra reads of a model besides the specification (its schema compat layers ask
@@ -90,7 +95,14 @@ function modelOf(gate) {
       const resolve = languageModel;
       return async (args) => model(await resolve(args));
     }
-    if (typeof languageModel === 'string' || (languageModel !== null && typeof languageModel === 'object' && !isProxy(languageModel) && typeof languageModel.doStream !== 'function' && typeof own(languageModel, 'id') === 'string')) {
+    if (
+      typeof languageModel === 'string' ||
+      (languageModel !== null &&
+        typeof languageModel === 'object' &&
+        !isProxy(languageModel) &&
+        typeof languageModel.doStream !== 'function' &&
+        typeof own(languageModel, 'id') === 'string')
+    ) {
       const ModelRouterLanguageModel = modelRouter();
       return wrapModel(gate, new ModelRouterLanguageModel(languageModel));
     }

@@ -4,8 +4,16 @@
 // where the tool's own JSON Schema says so for certain (read without running schema code).
 
 const {
-  ArrayIsArray, isProxy, ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyNames, ObjectGetPrototypeOf,
-  ObjectHasOwn, ObjectPrototype, ReflectApply, ArrayPrototypeSlice,
+  ArrayIsArray,
+  isProxy,
+  ObjectFreeze,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetOwnPropertyNames,
+  ObjectGetPrototypeOf,
+  ObjectHasOwn,
+  ObjectPrototype,
+  ReflectApply,
+  ArrayPrototypeSlice,
 } = require('../gate/primordials');
 const { own, ownDataCopy, setData } = require('../gate/read');
 const { jsonSchemaRefusesNull, jsonSchemaLocalRef } = require('../gate/json-schema');

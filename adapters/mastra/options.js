@@ -14,9 +14,11 @@ const { readTools } = require('./tools');
 const { RecordedTexts } = require('./texts');
 const { defaultNotExecutedOutput, defaultInvalidInputOutput } = require('./requests');
 
-const HOW_TO_APPROVE = 'grant the reviewer\'s approval with `await gate.approve({ runId, toolCallId })` before `agent.approveToolCall({ runId, toolCallId })`, in this process or in any other that shares the grants\' store.';
+const HOW_TO_APPROVE =
+  "grant the reviewer's approval with `await gate.approve({ runId, toolCallId })` before `agent.approveToolCall({ runId, toolCallId })`, in this process or in any other that shares the grants' store.";
 
-const GATE_USAGE = 'createToolGate expects { agentName, tools, policy?, grants?, receipts?, grantScope?, proposalTtlMs?, onDecision?, notExecutedOutput?, invalidInputOutput?, includePath?, jsonSchemaOptions? }';
+const GATE_USAGE =
+  'createToolGate expects { agentName, tools, policy?, grants?, receipts?, grantScope?, proposalTtlMs?, onDecision?, notExecutedOutput?, invalidInputOutput?, includePath?, jsonSchemaOptions? }';
 
 /** `options.grantScope`: a well-formed string, a function of the run (not a Proxy), or none. */
 function readScopeOption(opts) {
@@ -68,8 +70,21 @@ function readGate(options) {
   // answers its require_approval.
   const byName = entriesWithPolicies(entries, own(opts, 'policy'), grants, grantsGiven);
   return {
-    agentName, grants, receipts, scopeOption, proposalTtlMs, onDecision, notExecutedOutput, invalidInputOutput, includePath,
-    grantsGrant, keepProposal, keptProposal, forgetProposal, entries, byName,
+    agentName,
+    grants,
+    receipts,
+    scopeOption,
+    proposalTtlMs,
+    onDecision,
+    notExecutedOutput,
+    invalidInputOutput,
+    includePath,
+    grantsGrant,
+    keepProposal,
+    keptProposal,
+    forgetProposal,
+    entries,
+    byName,
     notice: approvedWithoutGrantNotice(ADAPTER, HOW_TO_APPROVE),
     texts: new RecordedTexts(),
     /** The kept proposal's key: Mastra's run and the call, namespaced by agent and grant scope. */
@@ -97,7 +112,7 @@ async function scopeOfRun(gate, call) {
 function scopeOfRequest(gate, ref) {
   if (ref.grantScope !== undefined) return ref.grantScope;
   if (typeof gate.scopeOption === 'function') {
-    throw invalidArgument('this gate\'s grantScope is a function of the run: pass the run\'s scope as `grantScope` with { runId, toolCallId }');
+    throw invalidArgument("this gate's grantScope is a function of the run: pass the run's scope as `grantScope` with { runId, toolCallId }");
   }
   return gate.scopeOption ?? null;
 }

@@ -21,7 +21,9 @@ function callError(toolName, code) {
 
 /** `approve` or `decline` found no proposal waiting for this call (code TAS_NO_PENDING_PROPOSAL). */
 function notPendingError() {
-  return noPendingProposalError('no proposal is waiting for approval for this tool call of this run (approved, declined, expired, or never asked under this agent and grant scope)');
+  return noPendingProposalError(
+    'no proposal is waiting for approval for this tool call of this run (approved, declined, expired, or never asked under this agent and grant scope)',
+  );
 }
 
 /**
@@ -41,7 +43,8 @@ function approvalRef(request, what) {
   }
   const grantScope = own(request, 'grantScope');
   if (!isId(runId) || !isId(toolCallId)) throw invalidArgument(usage);
-  if (grantScope !== undefined && grantScope !== null && !isWellFormedString(grantScope)) throw invalidArgument(`${what}: grantScope must be a well-formed string`);
+  if (grantScope !== undefined && grantScope !== null && !isWellFormedString(grantScope))
+    throw invalidArgument(`${what}: grantScope must be a well-formed string`);
   return { runId, toolCallId, grantScope };
 }
 

@@ -6,8 +6,16 @@
 const api = require('tool-argument-snapshot');
 const { mastraCreateTool, toStandardSchema } = require('./framework');
 const {
-  ArrayIsArray, ArrayPrototypePush, isProxy, ObjectFreeze, ObjectGetPrototypeOf,
-  ObjectHasOwn, ObjectPrototype, SafeWeakMap, WeakMapPrototypeGet, WeakMapPrototypeSet,
+  ArrayIsArray,
+  ArrayPrototypePush,
+  isProxy,
+  ObjectFreeze,
+  ObjectGetPrototypeOf,
+  ObjectHasOwn,
+  ObjectPrototype,
+  SafeWeakMap,
+  WeakMapPrototypeGet,
+  WeakMapPrototypeSet,
 } = require('../gate/primordials');
 const { invalidArgument, own, ownDataCopy, isId } = require('../gate/read');
 const { compileToolJsonSchema } = require('../gate/json-schema');
@@ -23,7 +31,7 @@ const optionsOfTool = new SafeWeakMap();
  * its input again, so the gate needs the `execute` you wrote.
  */
 function createTool(options) {
-  if (options === null || typeof options !== 'object' || isProxy(options)) throw invalidArgument('createTool expects the options of Mastra\'s createTool');
+  if (options === null || typeof options !== 'object' || isProxy(options)) throw invalidArgument("createTool expects the options of Mastra's createTool");
   const copy = ownDataCopy(options);
   const tool = mastraCreateTool(copy);
   WeakMapPrototypeSet(optionsOfTool, tool, ObjectFreeze(copy));
@@ -38,12 +46,13 @@ function isPlainJsonSchema(schema) {
   return !ObjectHasOwn(schema, '~standard') && typeof own(schema, 'parse') !== 'function' && typeof own(schema, 'safeParse') !== 'function';
 }
 
-
 /** fromJsonSchema of the package (issue 18), compiled now; a TypeError naming what is missing. */
 function compileJsonSchema(json, toolName, jsonSchemaOptions) {
   const fromJsonSchema = own(api, 'fromJsonSchema');
   if (typeof fromJsonSchema !== 'function') {
-    throw invalidArgument(`the inputSchema of tool "${toolName}" is a JSON Schema: gating it needs fromJsonSchema from tool-argument-snapshot (a newer version)`);
+    throw invalidArgument(
+      `the inputSchema of tool "${toolName}" is a JSON Schema: gating it needs fromJsonSchema from tool-argument-snapshot (a newer version)`,
+    );
   }
   return compileToolJsonSchema(fromJsonSchema, json, toolName, jsonSchemaOptions, false);
 }
@@ -77,7 +86,8 @@ function readTools(tools, jsonSchemaOptions) {
   const pairs = ownTools(tools, isId, {
     tools: 'options.tools must be an object of tools by name: createTool options, or tools made by createTool of tool-argument-snapshot/mastra',
     name: 'options.tools has a tool name that is not a non-empty well-formed string',
-    tool: (toolName) => `options.tools["${toolName}"] must be createTool options or a tool made by createTool of tool-argument-snapshot/mastra (an own data property, not a Proxy)`,
+    tool: (toolName) =>
+      `options.tools["${toolName}"] must be createTool options or a tool made by createTool of tool-argument-snapshot/mastra (an own data property, not a Proxy)`,
   });
   const entries = [];
   for (let i = 0; i < pairs.length; i++) {
@@ -87,20 +97,23 @@ function readTools(tools, jsonSchemaOptions) {
     if (options === undefined) {
       if (typeof own(given, 'execute') === 'function' && ObjectGetPrototypeOf(given) !== ObjectPrototype && ObjectGetPrototypeOf(given) !== null) {
         // A Mastra Tool instance: its execute validates the input again (a second parse).
-        throw invalidArgument(`options.tools["${toolName}"] is a Mastra tool whose execute would run its schema a second time: make it with createTool from tool-argument-snapshot/mastra (same options), or pass its createTool options`);
+        throw invalidArgument(
+          `options.tools["${toolName}"] is a Mastra tool whose execute would run its schema a second time: make it with createTool from tool-argument-snapshot/mastra (same options), or pass its createTool options`,
+        );
       }
       options = ownDataCopy(given);
     }
     const execute = own(options, 'execute');
-    if (typeof execute !== 'function') throw invalidArgument(`options.tools["${toolName}"] has no execute function: a tool Mastra does not run here has nothing to gate`);
+    if (typeof execute !== 'function')
+      throw invalidArgument(`options.tools["${toolName}"] has no execute function: a tool Mastra does not run here has nothing to gate`);
     if (own(options, 'suspendSchema') !== undefined || own(options, 'resumeSchema') !== undefined) {
-      throw invalidArgument(`options.tools["${toolName}"] suspends itself (suspendSchema / resumeSchema): such tools are not gated (the gate suspends for approval itself)`);
+      throw invalidArgument(
+        `options.tools["${toolName}"] suspends itself (suspendSchema / resumeSchema): such tools are not gated (the gate suspends for approval itself)`,
+      );
     }
     const inputSchema = own(options, 'inputSchema');
     const jsonSchema = isPlainJsonSchema(inputSchema);
-    const ownSchema = inputSchema === undefined ? undefined
-      : jsonSchema ? compileJsonSchema(inputSchema, toolName, jsonSchemaOptions)
-        : inputSchema;
+    const ownSchema = inputSchema === undefined ? undefined : jsonSchema ? compileJsonSchema(inputSchema, toolName, jsonSchemaOptions) : inputSchema;
     // The tool's JSON Schema as Mastra makes it (what the provider was shown, before any
     // provider's compat layer).
     const jsonSchemaOf = jsonSchema ? () => inputSchema : () => toStandardSchema(inputSchema)['~standard'].jsonSchema.input({ target: 'draft-07' });

@@ -29,7 +29,11 @@ function callToolOf(gate, mcpServer, server, registry) {
     if (keyed) pruneShared(receipts);
     let result;
     try {
-      result = await executeDecision(decision, (args) => (inputSchema === undefined ? handler(extra) : handler(args, extra)), keyed ? keyedOptions : plainOptions);
+      result = await executeDecision(
+        decision,
+        (args) => (inputSchema === undefined ? handler(extra) : handler(args, extra)),
+        keyed ? keyedOptions : plainOptions,
+      );
     } catch (error) {
       // A retry of a call that ran, the key with other arguments, still running, an unknown
       // outcome, a store down; or the grant could not be spent.

@@ -18,11 +18,14 @@ async function elicitApproval(server, decision, extra) {
   if (elicit === undefined || elicit === null) return undefined;
   let answer;
   try {
-    answer = await server.elicitInput({
-      mode: 'form',
-      message: `Approve ${decision.toolName} with ${decision.argsCanonicalJson}? (${decision.reason}; proposal ${decision.proposalHash})`,
-      requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve this exact call' } }, required: ['approve'] },
-    }, { relatedRequestId: extra.requestId });
+    answer = await server.elicitInput(
+      {
+        mode: 'form',
+        message: `Approve ${decision.toolName} with ${decision.argsCanonicalJson}? (${decision.reason}; proposal ${decision.proposalHash})`,
+        requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve this exact call' } }, required: ['approve'] },
+      },
+      { relatedRequestId: extra.requestId },
+    );
   } catch {
     // No answer (a client that cannot elicit, a closed connection): no approval.
     return undefined;
@@ -55,7 +58,9 @@ async function elicitedDecision(server, grants, call) {
     if (decision.decision !== 'allow') {
       // Not run after all (a store failure, a deny): the unused grant goes now.
       try {
-        await ReflectApply(own(grants, 'revoke'), grants, [{ agentName: asked.agentName, toolName: asked.toolName, proposalHash: asked.proposalHash, scope: elicited }]);
+        await ReflectApply(own(grants, 'revoke'), grants, [
+          { agentName: asked.agentName, toolName: asked.toolName, proposalHash: asked.proposalHash, scope: elicited },
+        ]);
       } catch {
         // It expires (ELICITED_GRANT_TTL_MS); nobody else can name its scope.
       }

@@ -12,7 +12,8 @@ const { httpHandler } = require('./http');
 const { readGateOptions } = require('./options');
 const { callToolOf } = require('./call');
 
-const GATE_USAGE = 'gateMcpServer expects (mcpServer, { agentName, policy?, grants?, receipts?, idempotencyScope?, elicitation?, policyContext?, proposalTtlMs?, http? })';
+const GATE_USAGE =
+  'gateMcpServer expects (mcpServer, { agentName, policy?, grants?, receipts?, idempotencyScope?, elicitation?, policyContext?, proposalTtlMs?, http? })';
 
 /**
  * Gates an McpServer: replaces its tools/call handling and gives transports that keep
@@ -27,7 +28,8 @@ function gateMcpServer(mcpServer, options) {
   }
   if (server.transport !== undefined) throw invalidArgument('gateMcpServer: gate the server before connecting it to a transport');
   const gate = readGateOptions(options, GATE_USAGE, 'extra');
-  if (gate.elicitation && gate.grants === undefined) throw invalidArgument('options.elicitation needs options.grants (an accepted elicitation becomes a grant)');
+  if (gate.elicitation && gate.grants === undefined)
+    throw invalidArgument('options.elicitation needs options.grants (an accepted elicitation becomes a grant)');
 
   // The SDK sets up tools/list, tools/call and the tools capability on the first tool;
   // let it (so registering later never collides with the gate's handler), then replace

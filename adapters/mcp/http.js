@@ -5,8 +5,14 @@
 
 const { own, setData } = require('../gate/read');
 const {
-  ArrayPrototypePush, BufferConcat, JSONStringify, ObjectFreeze, ObjectGetOwnPropertyDescriptor, ObjectHasOwn,
-  SafePromise, randomUUID,
+  ArrayPrototypePush,
+  BufferConcat,
+  JSONStringify,
+  ObjectFreeze,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectHasOwn,
+  SafePromise,
+  randomUUID,
 } = require('../gate/primordials');
 const { PARSE_ERROR, INTERNAL_ERROR, errorResponse, readMessageText, decodeUtf8 } = require('./messages');
 const { duplicateIdResponse } = require('./ids');
@@ -33,8 +39,16 @@ function readBody(req, limit) {
 }
 
 const HTTP_OPTIONS = ObjectFreeze([
-  'sessionIdGenerator', 'enableJsonResponse', 'eventStore', 'onsessioninitialized', 'onsessionclosed',
-  'allowedHosts', 'allowedOrigins', 'enableDnsRebindingProtection', 'maxRequestBodySize', 'retryInterval',
+  'sessionIdGenerator',
+  'enableJsonResponse',
+  'eventStore',
+  'onsessioninitialized',
+  'onsessionclosed',
+  'allowedHosts',
+  'allowedOrigins',
+  'enableDnsRebindingProtection',
+  'maxRequestBodySize',
+  'retryInterval',
 ]);
 
 function writeJson(res, status, body) {
@@ -87,7 +101,11 @@ function httpHandler(mcpServer, httpOptions) {
     if (req.method !== 'POST') return inner.handleRequest(req, res);
     if (req.body !== undefined || req.readableEnded === true) {
       // A body parser ran first: the text is gone, and the gate never guesses.
-      writeJson(res, 500, errorResponse(null, INTERNAL_ERROR, 'tool-argument-snapshot/mcp: the request body was read before handleHttp (mount it before any body parser)'));
+      writeJson(
+        res,
+        500,
+        errorResponse(null, INTERNAL_ERROR, 'tool-argument-snapshot/mcp: the request body was read before handleHttp (mount it before any body parser)'),
+      );
       return undefined;
     }
     const bytes = await readBody(req, transport.maxBody);

@@ -68,9 +68,7 @@ export type McpToolPolicyInput<Tools extends McpToolArguments> = {
  */
 export type McpPolicyOption<Tools extends McpToolArguments = {}> = [keyof Tools & string] extends [never]
   ? McpPolicy<unknown> | { readonly [toolName: string]: McpPolicy<unknown> }
-  :
-      | ((input: McpToolPolicyInput<Tools>) => ToolPolicyResult | Promise<ToolPolicyResult>)
-      | { readonly [K in keyof Tools & string]?: McpPolicy<Tools[K]> };
+  : ((input: McpToolPolicyInput<Tools>) => ToolPolicyResult | Promise<ToolPolicyResult>) | { readonly [K in keyof Tools & string]?: McpPolicy<Tools[K]> };
 
 export interface GateMcpServerOptions<Tools extends McpToolArguments = {}> {
   agentName: string;
@@ -204,10 +202,7 @@ export interface GateableMcpServer {
  * `Tools` (optional) gives the argument types of the tools by name, which the policies
  * then read typed; without it `parsedArguments` is `unknown`.
  */
-export declare function gateMcpServer<Tools extends McpToolArguments = {}>(
-  mcpServer: GateableMcpServer,
-  options: GateMcpServerOptions<Tools>,
-): McpServerGate;
+export declare function gateMcpServer<Tools extends McpToolArguments = {}>(mcpServer: GateableMcpServer, options: GateMcpServerOptions<Tools>): McpServerGate;
 
 // ---------------------------------------------------------------------------------------
 // @modelcontextprotocol/server 2.x (the 2026-07-28 specification).
@@ -255,8 +250,10 @@ export interface GateMcpHttpOptionsV2 {
   createMcpHandler?: (factory: any, options?: any) => { fetch(request: Request, options?: any): Promise<Response>; close(): Promise<void> };
 }
 
-export interface GateMcpServerOptionsV2<Tools extends McpToolArguments = {}>
-  extends Omit<GateMcpServerOptions<Tools>, 'idempotencyScope' | 'policyContext' | 'http' | 'receipts'> {
+export interface GateMcpServerOptionsV2<Tools extends McpToolArguments = {}> extends Omit<
+  GateMcpServerOptions<Tools>,
+  'idempotencyScope' | 'policyContext' | 'http' | 'receipts'
+> {
   /**
    * Execution receipts for calls whose request names an idempotency key, and for the
    * retry of an approval (keyed by its requestState): by default the receipts kept in the

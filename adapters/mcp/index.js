@@ -31,9 +31,17 @@ try {
 } catch (error) {
   if (error === null || typeof error !== 'object' || error.code !== 'MODULE_NOT_FOUND' || !resolvesNot('@modelcontextprotocol/sdk')) throw error;
   if (!resolves('@modelcontextprotocol/server')) {
-    const missing = new SafeError('tool-argument-snapshot/mcp needs the MCP TypeScript SDK (an optional peer dependency): npm install @modelcontextprotocol/server (2.x), or npm install @modelcontextprotocol/sdk (1.x)');
+    const missing = new SafeError(
+      'tool-argument-snapshot/mcp needs the MCP TypeScript SDK (an optional peer dependency): npm install @modelcontextprotocol/server (2.x), or npm install @modelcontextprotocol/sdk (1.x)',
+    );
     ObjectDefineProperty(missing, 'code', { __proto__: null, value: 'MODULE_NOT_FOUND', enumerable: true, writable: false, configurable: true });
-    ObjectDefineProperty(missing, 'packageName', { __proto__: null, value: '@modelcontextprotocol/server', enumerable: true, writable: false, configurable: true });
+    ObjectDefineProperty(missing, 'packageName', {
+      __proto__: null,
+      value: '@modelcontextprotocol/server',
+      enumerable: true,
+      writable: false,
+      configurable: true,
+    });
     throw missing;
   }
 }

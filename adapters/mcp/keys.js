@@ -23,7 +23,8 @@ const INVALID = ObjectFreeze({ __proto__: null });
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
 
-const KEY_MESSAGE = (toolName) => `Tool ${toolName}: _meta["${IDEMPOTENCY_KEY}"] must be a non-empty, well-formed string of at most ${MAX_KEY_LENGTH} characters`;
+const KEY_MESSAGE = (toolName) =>
+  `Tool ${toolName}: _meta["${IDEMPOTENCY_KEY}"] must be a non-empty, well-formed string of at most ${MAX_KEY_LENGTH} characters`;
 const SCOPE_MESSAGE = 'tool-argument-snapshot/mcp: options.idempotencyScope must return a non-empty, well-formed string, null or undefined';
 
 /** The idempotency key of a tools/call's params: undefined (none named), the key, or INVALID. */
@@ -46,5 +47,13 @@ function readScope(idempotencyScope, extra) {
 }
 
 module.exports = {
-  IDEMPOTENCY_KEY, MAX_KEY_LENGTH, INVALID, INVALID_PARAMS, INTERNAL_ERROR, KEY_MESSAGE, SCOPE_MESSAGE, readIdempotencyKey, readScope,
+  IDEMPOTENCY_KEY,
+  MAX_KEY_LENGTH,
+  INVALID,
+  INVALID_PARAMS,
+  INTERNAL_ERROR,
+  KEY_MESSAGE,
+  SCOPE_MESSAGE,
+  readIdempotencyKey,
+  readScope,
 };

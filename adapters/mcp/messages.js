@@ -6,8 +6,19 @@
 const { own, isWellFormedString } = require('../gate/read');
 const { decodeRequest, isArgumentsText, isToolArgumentsValidationError } = require('tool-argument-snapshot');
 const {
-  ArrayIsArray, ArrayPrototypePush, JSONParse, NumberIsFinite, ObjectDefineProperty, ObjectFreeze, ObjectHasOwn, SafeWeakMap,
-  StringPrototypeCharCodeAt, StringPrototypeSlice, TextDecoderPrototypeDecode, WeakMapPrototypeGet, WeakMapPrototypeSet,
+  ArrayIsArray,
+  ArrayPrototypePush,
+  JSONParse,
+  NumberIsFinite,
+  ObjectDefineProperty,
+  ObjectFreeze,
+  ObjectHasOwn,
+  SafeWeakMap,
+  StringPrototypeCharCodeAt,
+  StringPrototypeSlice,
+  TextDecoderPrototypeDecode,
+  WeakMapPrototypeGet,
+  WeakMapPrototypeSet,
 } = require('../gate/primordials');
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -137,14 +148,19 @@ function checkMessage(text, start, end, parsed) {
   }
   // The whole message, strictly, with the arguments text set aside (it is checked by
   // prepareToolCallAsync, and its failures are the tool's, answered as a CallToolResult).
-  const rest = argumentsMember === undefined
-    ? StringPrototypeSlice(text, start, end)
-    : `${StringPrototypeSlice(text, start, argumentsMember.start)}0${StringPrototypeSlice(text, argumentsMember.end, end)}`;
+  const rest =
+    argumentsMember === undefined
+      ? StringPrototypeSlice(text, start, end)
+      : `${StringPrototypeSlice(text, start, argumentsMember.start)}0${StringPrototypeSlice(text, argumentsMember.end, end)}`;
   try {
     decodeRequest(rest);
   } catch (error) {
     if (!isToolArgumentsValidationError(error)) throw error;
-    return { __proto__: null, message: undefined, response: errorResponse(answerId(members, parsed), INVALID_REQUEST, 'Invalid Request', { stage: 'json', code: error.code }) };
+    return {
+      __proto__: null,
+      message: undefined,
+      response: errorResponse(answerId(members, parsed), INVALID_REQUEST, 'Invalid Request', { stage: 'json', code: error.code }),
+    };
   }
   if (method === 'tools/call' && isRecord(params)) {
     const rawArguments = argumentsMember === undefined ? '' : StringPrototypeSlice(text, argumentsMember.start, argumentsMember.end);
@@ -164,7 +180,11 @@ function ownJson(value, key) {
  * it), defined through one frozen descriptor, so setting it aside allocates nothing.
  */
 const ARGUMENTS_SET_ASIDE = ObjectFreeze({
-  __proto__: null, value: ObjectFreeze({}), writable: true, enumerable: true, configurable: true,
+  __proto__: null,
+  value: ObjectFreeze({}),
+  writable: true,
+  enumerable: true,
+  configurable: true,
 });
 
 /** Puts the value of a member decodeRequest set aside back in its place. */
@@ -201,9 +221,11 @@ function takeArguments(message, keyed) {
     // Strict text whose decoding has params.arguments always has it set aside; without
     // the member, the arguments are '' (blank: `{}`).
     if (ObjectHasOwn(params, 'arguments')) return undefined;
-    ObjectDefineProperty(params, 'arguments', keyed
-      ? { __proto__: null, value: argumentsKey(''), writable: true, enumerable: true, configurable: true }
-      : ARGUMENTS_SET_ASIDE);
+    ObjectDefineProperty(
+      params,
+      'arguments',
+      keyed ? { __proto__: null, value: argumentsKey(''), writable: true, enumerable: true, configurable: true } : ARGUMENTS_SET_ASIDE,
+    );
     return '';
   }
   params.arguments = keyed ? argumentsKey(aside) : ARGUMENTS_SET_ASIDE.value;
@@ -331,6 +353,13 @@ function decodeUtf8(bytes) {
 }
 
 module.exports = {
-  PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR,
-  isRecord, errorResponse, argumentsTextFor, readMessageText, readOneMessage, decodeUtf8,
+  PARSE_ERROR,
+  INVALID_REQUEST,
+  INTERNAL_ERROR,
+  isRecord,
+  errorResponse,
+  argumentsTextFor,
+  readMessageText,
+  readOneMessage,
+  decodeUtf8,
 };

@@ -49,8 +49,14 @@ function readGateOptions(options, usage, of) {
   const grants = own(opts, 'grants');
   // The policy is checked before the grants (whose policy it is called through only at a call).
   const policyFor = policiesOf(own(opts, 'policy'), grants);
-  if (grants !== undefined && (grants === null || typeof grants !== 'object' || isProxy(grants)
-    || typeof own(grants, 'policy') !== 'function' || typeof own(grants, 'grant') !== 'function')) {
+  if (
+    grants !== undefined &&
+    (grants === null ||
+      typeof grants !== 'object' ||
+      isProxy(grants) ||
+      typeof own(grants, 'policy') !== 'function' ||
+      typeof own(grants, 'grant') !== 'function')
+  ) {
     throw invalidArgument('options.grants must be an object made by createApprovalGrants');
   }
   const elicitation = own(opts, 'elicitation');
@@ -73,7 +79,18 @@ function readGateOptions(options, usage, of) {
   let keyedOptions;
   if (receipts !== undefined) keyedOptions = ObjectFreeze(grants === undefined ? { __proto__: null, receipts } : { __proto__: null, grants, receipts });
   return {
-    agentName, grants, policyFor, elicitation: elicitation === true, contextOf, idempotencyScope, httpOptions, receipts, proposalTtlMs, keeping, plainOptions, keyedOptions,
+    agentName,
+    grants,
+    policyFor,
+    elicitation: elicitation === true,
+    contextOf,
+    idempotencyScope,
+    httpOptions,
+    receipts,
+    proposalTtlMs,
+    keeping,
+    plainOptions,
+    keyedOptions,
   };
 }
 

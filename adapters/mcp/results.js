@@ -57,8 +57,14 @@ function approvalResult(grants, decision, toolCallId, scope, request) {
     return {
       content: [{ type: 'text', text: `The tool call needs an approval [${decision.reason}]; proposal ${decision.proposalHash}.` }],
       structuredContent: {
-        decision: 'require_approval', reason: decision.reason, decidedBy: 'policy',
-        toolName: decision.toolName, toolCallId, proposalHash: decision.proposalHash, scope, proposal: approvalProposal(grants, decision, scope),
+        decision: 'require_approval',
+        reason: decision.reason,
+        decidedBy: 'policy',
+        toolName: decision.toolName,
+        toolCallId,
+        proposalHash: decision.proposalHash,
+        scope,
+        proposal: approvalProposal(grants, decision, scope),
       },
       isError: true,
     };
@@ -68,8 +74,15 @@ function approvalResult(grants, decision, toolCallId, scope, request) {
   return {
     content: [{ type: 'text', text: `The tool call needs an approval [${decision.reason}]; proposal ${decision.proposalHash}, pending id ${pendingId}.` }],
     structuredContent: {
-      decision: 'require_approval', reason: decision.reason, decidedBy: 'policy',
-      toolName: decision.toolName, toolCallId, proposalHash: decision.proposalHash, scope, proposal, pendingId,
+      decision: 'require_approval',
+      reason: decision.reason,
+      decidedBy: 'policy',
+      toolName: decision.toolName,
+      toolCallId,
+      proposalHash: decision.proposalHash,
+      scope,
+      proposal,
+      pendingId,
     },
     isError: true,
   };

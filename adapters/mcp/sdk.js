@@ -6,12 +6,20 @@
 const { requirePeer, peerModule } = require('../gate/peer');
 
 const WHAT = 'the MCP TypeScript SDK 1.x';
-const types = peerModule('mcp', '@modelcontextprotocol/sdk', WHAT, () => require.resolve('@modelcontextprotocol/sdk/types.js'), () => require('@modelcontextprotocol/sdk/types.js'));
+const types = peerModule(
+  'mcp',
+  '@modelcontextprotocol/sdk',
+  WHAT,
+  () => require.resolve('@modelcontextprotocol/sdk/types.js'),
+  () => require('@modelcontextprotocol/sdk/types.js'),
+);
 
 let streamableHttp;
 function httpTransportClass() {
   if (streamableHttp === undefined) {
-    streamableHttp = requirePeer('mcp', '@modelcontextprotocol/sdk', WHAT, () => require('@modelcontextprotocol/sdk/server/streamableHttp.js')).StreamableHTTPServerTransport;
+    streamableHttp = requirePeer('mcp', '@modelcontextprotocol/sdk', WHAT, () =>
+      require('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    ).StreamableHTTPServerTransport;
   }
   return streamableHttp;
 }

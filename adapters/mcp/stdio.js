@@ -4,8 +4,15 @@
 
 const { invalidArgument, own, readOptions } = require('../gate/read');
 const {
-  ArrayPrototypePush, BufferConcat, BufferFrom, BufferPrototypeIndexOf, BufferPrototypeSubarray,
-  JSONStringify, PromisePrototypeThen, SafeError, SafePromise,
+  ArrayPrototypePush,
+  BufferConcat,
+  BufferFrom,
+  BufferPrototypeIndexOf,
+  BufferPrototypeSubarray,
+  JSONStringify,
+  PromisePrototypeThen,
+  SafeError,
+  SafePromise,
 } = require('../gate/primordials');
 const { PARSE_ERROR, errorResponse, decodeUtf8 } = require('./messages');
 const { GatedTransport } = require('./transport');
@@ -53,10 +60,11 @@ function stdioTransport(options) {
       stdin.on('data', ondata);
       stdin.on('error', onerror);
     },
-    (message) => new SafePromise((resolve) => {
-      if (stdout.write(`${JSONStringify(message)}\n`)) resolve();
-      else stdout.once('drain', resolve);
-    }),
+    (message) =>
+      new SafePromise((resolve) => {
+        if (stdout.write(`${JSONStringify(message)}\n`)) resolve();
+        else stdout.once('drain', resolve);
+      }),
     (self) => {
       stdin.off('data', ondata);
       stdin.off('error', onerror);

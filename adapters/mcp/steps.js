@@ -34,9 +34,11 @@ function toolOf(registry, toolName, params, invalidParams) {
 async function prepareCall(agentName, toolName, text, params, inputSchema, callId, runId) {
   try {
     const rawArguments = text === undefined ? objectArguments(agentName, toolName, own(params, 'arguments')) : text;
-    const prepared = await prepareToolCallAsync(runId === undefined
-      ? { agentName, toolName, rawArguments, schema: inputSchema, toolCallId: callId }
-      : { agentName, toolName, rawArguments, schema: inputSchema, toolCallId: callId, runId });
+    const prepared = await prepareToolCallAsync(
+      runId === undefined
+        ? { agentName, toolName, rawArguments, schema: inputSchema, toolCallId: callId }
+        : { agentName, toolName, rawArguments, schema: inputSchema, toolCallId: callId, runId },
+    );
     return { prepared };
   } catch (error) {
     if (!isToolArgumentsValidationError(error)) throw error;
@@ -89,7 +91,8 @@ async function keptApprovalResult(gate, decision, toolCallId, grantScope, idempo
 /** A call that ran on a grant: its approval request no longer waits for a reviewer. */
 async function forgetGranted(gate, decision, grantScope, idempotencyKey, keyScope) {
   const { keeping } = gate;
-  if (keeping !== undefined && decision.reason === 'approval_granted') await keeping.forget(keeping.keyOf(grantScope, idempotencyKey, keyScope, decision.proposalHash));
+  if (keeping !== undefined && decision.reason === 'approval_granted')
+    await keeping.forget(keeping.keyOf(grantScope, idempotencyKey, keyScope, decision.proposalHash));
 }
 
 /** The code of a refusal of executeToolCall answered as a denial (a receipt's, or grant_unavailable), else undefined (the error is the handler's). */

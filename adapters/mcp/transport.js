@@ -116,14 +116,15 @@ class GatedTransport {
     if (requestId !== undefined) this.#ids.delivered(requestId);
     let next = extra;
     if (rawArguments !== undefined) {
-      next = extra === undefined || extra === null
-        ? { requestInfo: new GatedRequestInfo(undefined, rawArguments) }
-        : {
-          authInfo: own(extra, 'authInfo'),
-          requestInfo: new GatedRequestInfo(own(extra, 'requestInfo'), rawArguments),
-          closeSSEStream: own(extra, 'closeSSEStream'),
-          closeStandaloneSSEStream: own(extra, 'closeStandaloneSSEStream'),
-        };
+      next =
+        extra === undefined || extra === null
+          ? { requestInfo: new GatedRequestInfo(undefined, rawArguments) }
+          : {
+              authInfo: own(extra, 'authInfo'),
+              requestInfo: new GatedRequestInfo(own(extra, 'requestInfo'), rawArguments),
+              closeSSEStream: own(extra, 'closeSSEStream'),
+              closeStandaloneSSEStream: own(extra, 'closeStandaloneSSEStream'),
+            };
     }
     onmessage(message, next);
   }
@@ -161,6 +162,5 @@ class GatedTransport {
     if (typeof onerror === 'function') onerror(error);
   }
 }
-
 
 module.exports = { GatedRequestInfo, GatedTransport };

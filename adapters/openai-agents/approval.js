@@ -25,8 +25,8 @@ function createApproval(g) {
    * string): `proposal(state, interruption)` (also accepted: `proposal(interruption, state)`).
    */
   function proposal(first, second) {
-    const [state, interruption] = first !== null && typeof first === 'object' && typeof first.getInterruptions === 'function'
-      ? [first, second] : [second, first];
+    const [state, interruption] =
+      first !== null && typeof first === 'object' && typeof first.getInterruptions === 'function' ? [first, second] : [second, first];
     const runContext = state !== undefined && state !== null ? contextOf(state) : undefined;
     if (runContext === undefined) return undefined;
     const found = pendingOf(runContext, interruption);
@@ -73,7 +73,9 @@ function createApproval(g) {
       // does so for any tool with an approval function): its approval lets the SDK's own
       // invalid-input answer reach the model, and nothing executes.
       if (sdkCanParse(own(own(interruption, 'rawItem'), 'arguments'))) {
-        throw noPendingProposalError(`tool-argument-snapshot/${ADAPTER}: no proposal is waiting for approval for this interruption in this state (approved before, or never carried)`);
+        throw noPendingProposalError(
+          `tool-argument-snapshot/${ADAPTER}: no proposal is waiting for approval for this interruption in this state (approved before, or never carried)`,
+        );
       }
       state.approve(interruption);
       return;
@@ -90,7 +92,7 @@ function createApproval(g) {
       if (!sealing) approved = reviewed;
     }
     // `uses`, `ttlMs`, `expiresAt` of the options, and the run's scope (with keys, the seal carries it).
-    const options = grantOptionsOf(gopts, sealing ? null : found.scope ?? null);
+    const options = grantOptionsOf(gopts, sealing ? null : (found.scope ?? null));
     await own(grants, 'grant')(approved, options);
     const callId = own(own(interruption, 'rawItem'), 'callId');
     forget(runContext, callId);

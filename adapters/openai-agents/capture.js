@@ -4,7 +4,15 @@
 
 const { own } = require('../gate/read');
 const {
-  ArrayIsArray, SafeMap, SafeWeakMap, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,
+  ArrayIsArray,
+  SafeMap,
+  SafeWeakMap,
+  MapPrototypeGet,
+  MapPrototypeSet,
+  MapPrototypeDelete,
+  WeakMapPrototypeGet,
+  WeakMapPrototypeSet,
+  isProxy,
 } = require('../gate/primordials');
 const { sdk, invalidArgument } = require('./common');
 
@@ -18,7 +26,6 @@ function getCurrentSpan() {
 function createCapture() {
   /** span -> (callId -> { name, rawArguments }): the function calls of one turn's model response. */
   const captured = new SafeWeakMap();
-
 
   function captureOutput(span, output) {
     if (!ArrayIsArray(output) || span === null || span === undefined || (typeof span !== 'object' && typeof span !== 'function')) return;

@@ -5,9 +5,7 @@
 // proposal hash each call was approved for through the package (`gate.approve`).
 
 const { own, setData } = require('../gate/read');
-const {
-  ObjectKeys, ObjectIsExtensible, MapPrototypeDelete, StringPrototypeIsWellFormed,
-} = require('../gate/primordials');
+const { ObjectKeys, ObjectIsExtensible, MapPrototypeDelete, StringPrototypeIsWellFormed } = require('../gate/primordials');
 const { isSchemaObject } = require('./json-nulls');
 const { CARRIER_KEY } = require('./schemas');
 

@@ -6,7 +6,13 @@ const { invalidArgument: sharedInvalidArgument } = require('../gate/read');
 const { peerModule } = require('../gate/peer');
 
 // The framework first: without it, requiring this subpath names the package to install.
-const sdk = peerModule('openai-agents', '@openai/agents', 'the OpenAI Agents SDK', () => require.resolve('@openai/agents'), () => require('@openai/agents'));
+const sdk = peerModule(
+  'openai-agents',
+  '@openai/agents',
+  'the OpenAI Agents SDK',
+  () => require.resolve('@openai/agents'),
+  () => require('@openai/agents'),
+);
 const api = require('tool-argument-snapshot');
 
 const ADAPTER = 'openai-agents';

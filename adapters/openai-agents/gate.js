@@ -6,7 +6,14 @@ const { own, setData, readOptions, isWellFormedString } = require('../gate/read'
 const { approvedWithoutGrantNotice } = require('../gate/warnings');
 const { ownOption } = require('../gate/read');
 const {
-  ObjectGetOwnPropertyNames, ObjectFreeze, SafeMap, SafeWeakMap, MapPrototypeSet, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy,
+  ObjectGetOwnPropertyNames,
+  ObjectFreeze,
+  SafeMap,
+  SafeWeakMap,
+  MapPrototypeSet,
+  WeakMapPrototypeGet,
+  WeakMapPrototypeSet,
+  isProxy,
   randomUUID,
 } = require('../gate/primordials');
 const { api, ADAPTER, invalidArgument } = require('./common');
@@ -49,7 +56,8 @@ function readGateOptions(options) {
   const grantScope = own(opts, 'grantScope');
   if (grantScope !== undefined && typeof grantScope !== 'function') throw invalidArgument('grantScope must be a function of the run context');
   const runIdOption = ownOption(opts, 'runId', 'runId must be a function of the run context (an own data property)');
-  if (runIdOption !== undefined && (typeof runIdOption !== 'function' || isProxy(runIdOption))) throw invalidArgument('runId must be a function of the run context');
+  if (runIdOption !== undefined && (typeof runIdOption !== 'function' || isProxy(runIdOption)))
+    throw invalidArgument('runId must be a function of the run context');
   // The receipts every allowed call executes with (undefined: none), and whether the app gave them.
   const receipts = readReceipts(opts, grants, ADAPTER);
   const receiptsGiven = receipts !== undefined && own(opts, 'receipts') !== undefined;
@@ -61,7 +69,18 @@ function readGateOptions(options) {
     throw invalidArgument('notExecutedOutput and invalidInputOutput must be functions');
   }
   return {
-    agentName, policyOf, grants, sealing, grantScope, runIdOption, receipts, receiptsGiven, onDecision, includePath, notExecutedOutput, invalidInputOutput,
+    agentName,
+    policyOf,
+    grants,
+    sealing,
+    grantScope,
+    runIdOption,
+    receipts,
+    receiptsGiven,
+    onDecision,
+    includePath,
+    notExecutedOutput,
+    invalidInputOutput,
   };
 }
 
@@ -73,9 +92,23 @@ function readGateOptions(options) {
  */
 function createOpenAIAgentsGate(options) {
   const {
-    agentName, policyOf, grants, sealing, grantScope, runIdOption, receipts, receiptsGiven, onDecision, includePath, notExecutedOutput, invalidInputOutput,
+    agentName,
+    policyOf,
+    grants,
+    sealing,
+    grantScope,
+    runIdOption,
+    receipts,
+    receiptsGiven,
+    onDecision,
+    includePath,
+    notExecutedOutput,
+    invalidInputOutput,
   } = readGateOptions(options);
-  const notice = approvedWithoutGrantNotice(ADAPTER, 'gate.approve(state, interruption, proposal), or grants.grant(sealedProposal) before state.approve(interruption)');
+  const notice = approvedWithoutGrantNotice(
+    ADAPTER,
+    'gate.approve(state, interruption, proposal), or grants.grant(sealedProposal) before state.approve(interruption)',
+  );
 
   /**
    * The policy of one tool. With grants, the app's policy first (with no policy: require
@@ -170,13 +203,33 @@ function createOpenAIAgentsGate(options) {
     return { __proto__: null, rawArguments, decision, scope, runId };
   }
 
-  const {
-    carriedEntry, carry, carriedProposal, forget, carriedRunId, carryRunId, carryApproved, carriedApproved, forgetApproved,
-  } = createCarrier(agentName, runRecord);
+  const { carriedEntry, carry, carriedProposal, forget, carriedRunId, carryRunId, carryApproved, carriedApproved, forgetApproved } = createCarrier(
+    agentName,
+    runRecord,
+  );
   const { model, takeCaptured } = createCapture();
   const g = {
-    __proto__: null, agentName, grants, sealing, executeOptions, receipts, receiptsGiven, notExecutedOutput, invalidInputOutput, notice, toolNames,
-    runRecord, attempt, takeCaptured, carriedEntry, carry, carriedProposal, forget, carryApproved, carriedApproved, forgetApproved,
+    __proto__: null,
+    agentName,
+    grants,
+    sealing,
+    executeOptions,
+    receipts,
+    receiptsGiven,
+    notExecutedOutput,
+    invalidInputOutput,
+    notice,
+    toolNames,
+    runRecord,
+    attempt,
+    takeCaptured,
+    carriedEntry,
+    carry,
+    carriedProposal,
+    forget,
+    carryApproved,
+    carriedApproved,
+    forgetApproved,
   };
   const { tool, tools } = createTools(g);
   const { proposal, pending, approve } = createApproval(g);

@@ -80,7 +80,13 @@ async function needsApproval(t, runContext, callId) {
     const proposal = result.decision.proposal;
     const sealed = g.sealing ? own(g.grants, 'seal')(proposal, result.scope !== null ? { scope: result.scope } : undefined) : undefined;
     MapPrototypeSet(run.pending, callId, { __proto__: null, toolName, rawArguments: call.rawArguments, proposal, sealed, scope: result.scope });
-    g.carry(runContext, callId, { toolName, rawArguments: call.rawArguments, reason: proposal.reason, scope: result.scope, proposal: g.carriedProposal(proposal, sealed) });
+    g.carry(runContext, callId, {
+      toolName,
+      rawArguments: call.rawArguments,
+      reason: proposal.reason,
+      scope: result.scope,
+      proposal: g.carriedProposal(proposal, sealed),
+    });
     return true;
   }
   return false;
@@ -126,8 +132,7 @@ async function execute(t, runContext, details) {
   g.forget(runContext, callId);
   // The decision of needsApproval counts only for the very string it was made for, and
   // an approval request never executes: anything else is a new attempt.
-  if (result === undefined || result.rawArguments !== rawArguments ||
-      (result.decision !== undefined && result.decision.decision === 'require_approval')) {
+  if (result === undefined || result.rawArguments !== rawArguments || (result.decision !== undefined && result.decision.decision === 'require_approval')) {
     result = await g.attempt(toolName, t.schemaStep, rawArguments, runContext, callId);
   }
   if (result.error !== undefined) throw result.error;

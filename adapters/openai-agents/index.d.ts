@@ -40,8 +40,9 @@ export interface OpenAIAgentsPolicyContext<Context = unknown> {
 }
 
 /** The policy input of one tool: its schema's output, its name, the run. */
-export type OpenAIAgentsToolPolicyInput<Name extends string, S, Context = unknown> =
-  ToolPolicyInput<OpenAIAgentsSchemaOutput<S>> & { readonly toolName: Name } & OpenAIAgentsPolicyContext<Context>;
+export type OpenAIAgentsToolPolicyInput<Name extends string, S, Context = unknown> = ToolPolicyInput<OpenAIAgentsSchemaOutput<S>> & {
+  readonly toolName: Name;
+} & OpenAIAgentsPolicyContext<Context>;
 
 /** The policy input of any tool of the gate: a union discriminated by `toolName`. */
 export type OpenAIAgentsPolicyInput<Schemas extends OpenAIAgentsToolSchemas = OpenAIAgentsToolSchemas, Context = unknown> = {

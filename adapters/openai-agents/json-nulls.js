@@ -3,9 +3,7 @@
 
 const { own } = require('../gate/read');
 const { jsonSchemaRefusesNull, jsonSchemaLocalRef } = require('../gate/json-schema');
-const {
-  ObjectKeys, ObjectHasOwn, ArrayIsArray, ArrayPrototypeIncludes, isProxy,
-} = require('../gate/primordials');
+const { ObjectKeys, ObjectHasOwn, ArrayIsArray, ArrayPrototypeIncludes, isProxy } = require('../gate/primordials');
 const { MAX_SCHEMA_DEPTH, stripZodNulls } = require('./zod-nulls');
 
 // JSON Schema: a property is optional when its object's `required` does not list it; whether

@@ -2,9 +2,7 @@
 // What the SDK is given and answers: the wire schema, JSON Schema steps, default outputs.
 
 const { own } = require('../gate/read');
-const {
-  ObjectFreeze, ObjectGetPrototypeOf, ObjectPrototype, ObjectHasOwn, JSONParse,
-} = require('../gate/primordials');
+const { ObjectFreeze, ObjectGetPrototypeOf, ObjectPrototype, ObjectHasOwn, JSONParse } = require('../gate/primordials');
 const { sdk, api, invalidArgument } = require('./common');
 const { isZodSchema } = require('./zod-nulls');
 const { isSchemaObject } = require('./json-nulls');
@@ -80,9 +78,18 @@ const GATE_TOOL_FIELDS = ObjectFreeze(['parameters', 'execute', 'jsonSchema', 'n
 /** The run context's `context` key that carries pending proposals in the serialized state. */
 const CARRIER_KEY = 'tool-argument-snapshot';
 
-const GATE_USAGE = 'createOpenAIAgentsGate expects { agentName, policy?, grants?, grantScope?, receipts?, runId?, onDecision?, notExecutedOutput?, invalidInputOutput?, includePath? }';
+const GATE_USAGE =
+  'createOpenAIAgentsGate expects { agentName, policy?, grants?, grantScope?, receipts?, runId?, onDecision?, notExecutedOutput?, invalidInputOutput?, includePath? }';
 
 module.exports = {
-  sdkCanParse, defaultNotExecutedOutput, defaultInvalidInputOutput, SDK_DEFAULT_ERROR_OUTPUT, wireSchemaOf,
-  isJsonSchema, jsonSchemaStep, GATE_TOOL_FIELDS, CARRIER_KEY, GATE_USAGE,
+  sdkCanParse,
+  defaultNotExecutedOutput,
+  defaultInvalidInputOutput,
+  SDK_DEFAULT_ERROR_OUTPUT,
+  wireSchemaOf,
+  isJsonSchema,
+  jsonSchemaStep,
+  GATE_TOOL_FIELDS,
+  CARRIER_KEY,
+  GATE_USAGE,
 };

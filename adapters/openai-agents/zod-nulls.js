@@ -2,9 +2,7 @@
 // Strict mode's null-for-optional in zod 3 and zod 4 schemas, read through their definitions.
 
 const { own } = require('../gate/read');
-const {
-  ObjectKeys, ObjectFreeze, ObjectHasOwn, ArrayIsArray, ArrayPrototypeIncludes, isProxy,
-} = require('../gate/primordials');
+const { ObjectKeys, ObjectFreeze, ObjectHasOwn, ArrayIsArray, ArrayPrototypeIncludes, isProxy } = require('../gate/primordials');
 
 // Strict mode's null-for-optional, undone only where the schema is known to refuse null.
 // zod 3 and zod 4 are read through their definitions (own data properties): no schema
@@ -34,20 +32,59 @@ function isZodSchema(schema) {
 // Kinds whose every value is something other than null (zod 4 type, zod 3 typeName).
 const REFUSES_NULL = ObjectFreeze({
   __proto__: null,
-  string: true, ZodString: true, number: true, ZodNumber: true, int: true, bigint: true, ZodBigInt: true,
-  boolean: true, ZodBoolean: true, date: true, ZodDate: true, symbol: true, ZodSymbol: true,
-  undefined: true, ZodUndefined: true, void: true, ZodVoid: true, never: true, ZodNever: true,
-  nan: true, ZodNaN: true, object: true, ZodObject: true, array: true, ZodArray: true, tuple: true, ZodTuple: true,
-  record: true, ZodRecord: true, map: true, ZodMap: true, set: true, ZodSet: true, template_literal: true,
-  file: true, function: true, ZodFunction: true,
+  string: true,
+  ZodString: true,
+  number: true,
+  ZodNumber: true,
+  int: true,
+  bigint: true,
+  ZodBigInt: true,
+  boolean: true,
+  ZodBoolean: true,
+  date: true,
+  ZodDate: true,
+  symbol: true,
+  ZodSymbol: true,
+  undefined: true,
+  ZodUndefined: true,
+  void: true,
+  ZodVoid: true,
+  never: true,
+  ZodNever: true,
+  nan: true,
+  ZodNaN: true,
+  object: true,
+  ZodObject: true,
+  array: true,
+  ZodArray: true,
+  tuple: true,
+  ZodTuple: true,
+  record: true,
+  ZodRecord: true,
+  map: true,
+  ZodMap: true,
+  set: true,
+  ZodSet: true,
+  template_literal: true,
+  file: true,
+  function: true,
+  ZodFunction: true,
 });
 
 // Wrappers that hand null, as it is, to one inner schema: [definition field].
 const PASS_NULL = ObjectFreeze({
   __proto__: null,
-  optional: 'innerType', ZodOptional: 'innerType', default: 'innerType', ZodDefault: 'innerType',
-  prefault: 'innerType', readonly: 'innerType', ZodReadonly: 'innerType', nonoptional: 'innerType',
-  ZodBranded: 'type', pipe: 'in', ZodPipeline: 'in',
+  optional: 'innerType',
+  ZodOptional: 'innerType',
+  default: 'innerType',
+  ZodDefault: 'innerType',
+  prefault: 'innerType',
+  readonly: 'innerType',
+  ZodReadonly: 'innerType',
+  nonoptional: 'innerType',
+  ZodBranded: 'type',
+  pipe: 'in',
+  ZodPipeline: 'in',
 });
 
 // Wrappers that make a property optional (the model is shown it nullable in strict mode).

@@ -37,6 +37,10 @@ export interface RestateToolGate<TOOLS extends ToolSet> {
 
 /** A gate for one invocation of a Restate handler (`ctx`: the handler's context). */
 export declare function createRestateToolGate<TOOLS extends ToolSet>(
-  ctx: { run: (...args: any[]) => PromiseLike<any>; awakeable: (...args: any[]) => { id: string; promise: PromiseLike<any> }; request(): { readonly id: string } },
+  ctx: {
+    run: (...args: any[]) => PromiseLike<any>;
+    awakeable: (...args: any[]) => { id: string; promise: PromiseLike<any> };
+    request(): { readonly id: string };
+  },
   options: RestateToolGateOptions<TOOLS>,
 ): RestateToolGate<TOOLS>;

@@ -45,7 +45,8 @@ function readApprovals(opts) {
   const approvals = own(opts, 'approvals');
   if (approvals === undefined) return undefined;
   const request = own(approvals, 'request');
-  if (typeof request !== 'function') throw invalidArgument('options.approvals must be { request(approvalRequest) } (a function that sends the request to the reviewer)');
+  if (typeof request !== 'function')
+    throw invalidArgument('options.approvals must be { request(approvalRequest) } (a function that sends the request to the reviewer)');
   return { request };
 }
 
@@ -57,7 +58,7 @@ function readApprovals(opts) {
 function createRestateToolGate(ctx, options) {
   const { restate, ai, calls, receiptKey, readTools, createRecorder } = peers();
   if (ctx === null || typeof ctx !== 'object' || typeof ctx.run !== 'function' || typeof ctx.awakeable !== 'function' || typeof ctx.request !== 'function') {
-    throw invalidArgument('createRestateToolGate expects the Restate handler\'s context as its first argument');
+    throw invalidArgument("createRestateToolGate expects the Restate handler's context as its first argument");
   }
   const gate = calls.readDurableOptions(options, ADAPTER, readTools);
   // A step attempt that finds its call claimed and not completed follows an attempt Restate
@@ -81,7 +82,11 @@ function createRestateToolGate(ctx, options) {
     const original = entry.inputSchema;
     // The JSON Schema the model is shown; the SDK validates nothing (the schema runs once, in
     // the package, on the provider's text).
-    setData(copy, 'inputSchema', ai.jsonSchema(() => ai.asSchema(original).jsonSchema, { validate: (value) => ({ success: true, value }) }));
+    setData(
+      copy,
+      'inputSchema',
+      ai.jsonSchema(() => ai.asSchema(original).jsonSchema, { validate: (value) => ({ success: true, value }) }),
+    );
     setData(copy, 'execute', executorFor(entry));
     // The policy decides what needs approval.
     delete copy.needsApproval;

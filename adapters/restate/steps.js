@@ -54,7 +54,9 @@ function executorMaker(run) {
       const turn = queue;
       /** @type {(value?: unknown) => void} */
       let release;
-      queue = new SafePromise((resolve) => { release = resolve; });
+      queue = new SafePromise((resolve) => {
+        release = resolve;
+      });
       try {
         await turn;
         return await callSteps(entry, executeOptions);

@@ -49,7 +49,8 @@ function createToolActivities(options) {
     const info = activity.activityInfo();
     const execution = own(info, 'workflowExecution');
     const activityId = own(info, 'activityId');
-    if (!isId(activityId)) throw activity.ApplicationFailure.nonRetryable('tool-argument-snapshot/temporal: the activity has no id (call_id_required)', 'call_id_required');
+    if (!isId(activityId))
+      throw activity.ApplicationFailure.nonRetryable('tool-argument-snapshot/temporal: the activity has no id (call_id_required)', 'call_id_required');
     const workflowId = own(execution, 'workflowId');
     const runId = own(execution, 'runId');
     // A standalone activity (no workflow): its id alone.

@@ -68,7 +68,8 @@ function createWorkflowToolGate(options) {
   const grantToolCall = own(options, 'grantToolCall');
   const approval = own(options, 'approval');
   if (given === null || typeof given !== 'object') throw invalidArgument('options.tools must be an object of AI SDK tools');
-  if (typeof runToolCall !== 'function' || typeof grantToolCall !== 'function') throw invalidArgument('options.runToolCall and options.grantToolCall must be the activities createToolActivities made (from proxyActivities)');
+  if (typeof runToolCall !== 'function' || typeof grantToolCall !== 'function')
+    throw invalidArgument('options.runToolCall and options.grantToolCall must be the activities createToolActivities made (from proxyActivities)');
   if (approval !== undefined && typeof approval !== 'function') throw invalidArgument('options.approval must be a function');
 
   const names = ObjectGetOwnPropertyNames(given);
@@ -79,7 +80,7 @@ function createWorkflowToolGate(options) {
     const status = own(outcome, 'status');
     if (status === 'executed') return own(outcome, 'result');
     if (status === 'invalid') {
-      const error = codedError(own(outcome, 'code'), 'the call\'s arguments were refused');
+      const error = codedError(own(outcome, 'code'), "the call's arguments were refused");
       setData(error, 'stage', own(outcome, 'stage'));
       throw error;
     }
@@ -118,7 +119,8 @@ function createWorkflowToolGate(options) {
     const toolName = names[i];
     const descriptor = ObjectGetOwnPropertyDescriptor(given, toolName);
     const target = descriptor.value;
-    if (!ObjectHasOwn(descriptor, 'value') || target === null || typeof target !== 'object') throw invalidArgument(`options.tools["${toolName}"] must be an AI SDK tool (an own data property)`);
+    if (!ObjectHasOwn(descriptor, 'value') || target === null || typeof target !== 'object')
+      throw invalidArgument(`options.tools["${toolName}"] must be an AI SDK tool (an own data property)`);
     const copy = {};
     const fields = ObjectGetOwnPropertyNames(target);
     for (let j = 0; j < fields.length; j++) {
@@ -126,7 +128,11 @@ function createWorkflowToolGate(options) {
       if (field.enumerable && ObjectHasOwn(field, 'value')) setData(copy, fields[j], field.value);
     }
     const original = own(target, 'inputSchema');
-    setData(copy, 'inputSchema', sdk.jsonSchema(() => sdk.asSchema(original).jsonSchema, { validate: (value) => ({ success: true, value }) }));
+    setData(
+      copy,
+      'inputSchema',
+      sdk.jsonSchema(() => sdk.asSchema(original).jsonSchema, { validate: (value) => ({ success: true, value }) }),
+    );
     setData(copy, 'execute', executorFor(toolName));
     delete copy.needsApproval;
     setData(tools, toolName, ObjectFreeze(copy));

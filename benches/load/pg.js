@@ -39,7 +39,9 @@ function asPostgres(file, args, options = {}) {
 function asPostgresAsync(file, args) {
   const [cmd, argv] = isRoot ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
   return new Promise((resolve, reject) => {
-    execFile(cmd, argv, { encoding: 'utf8' }, (error, stdout, stderr) => (error ? reject(new Error(`${path.basename(file)} ${args.at(-1)}: ${stderr || error.message}`)) : resolve(stdout)));
+    execFile(cmd, argv, { encoding: 'utf8' }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${path.basename(file)} ${args.at(-1)}: ${stderr || error.message}`)) : resolve(stdout),
+    );
   });
 }
 
@@ -70,13 +72,31 @@ async function openServer(options) {
       stop: () => asPostgresAsync(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'fast', '-w', '-t', '60', 'stop']),
       // Restarted with the options it was started with (postmaster.opts).
       start: () => {
-        const opts = fs.readFileSync(path.join(dataDir, 'postmaster.opts'), 'utf8').trim().split(/\s+/).slice(1).map((a) => a.replace(/^"|"$/g, '')).join(' ');
-        return asPostgresAsync(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-l', path.join(path.dirname(dataDir), 'server.log'), '-w', '-t', '60', '-o', opts, 'start']);
+        const opts = fs
+          .readFileSync(path.join(dataDir, 'postmaster.opts'), 'utf8')
+          .trim()
+          .split(/\s+/)
+          .slice(1)
+          .map((a) => a.replace(/^"|"$/g, ''))
+          .join(' ');
+        return asPostgresAsync(path.join(bin, 'pg_ctl'), [
+          '-D',
+          dataDir,
+          '-l',
+          path.join(path.dirname(dataDir), 'server.log'),
+          '-w',
+          '-t',
+          '60',
+          '-o',
+          opts,
+          'start',
+        ]);
       },
       cleanup() {},
     };
   }
-  if (bin === null) throw new Error('no PostgreSQL programs found (/usr/lib/postgresql/N/bin or PG_BIN): install PostgreSQL, or give --pg-url URL [--pg-data DIR]');
+  if (bin === null)
+    throw new Error('no PostgreSQL programs found (/usr/lib/postgresql/N/bin or PG_BIN): install PostgreSQL, or give --pg-url URL [--pg-data DIR]');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-load-pg.'));
   fs.chmodSync(dir, 0o755);
   if (isRoot) execFileSync('chown', ['postgres', dir]);
@@ -89,7 +109,9 @@ async function openServer(options) {
   const server = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     restartable: true,
-    describe: `a cluster of its own (PostgreSQL ${asPostgres(path.join(bin, 'postgres'), ['--version']).trim().replace(/^postgres \(PostgreSQL\) /, '')}, port ${port})`,
+    describe: `a cluster of its own (PostgreSQL ${asPostgres(path.join(bin, 'postgres'), ['--version'])
+      .trim()
+      .replace(/^postgres \(PostgreSQL\) /, '')}, port ${port})`,
     stop: () => asPostgresAsync(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'fast', '-w', '-t', '60', 'stop']),
     start: () => asPostgresAsync(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', serverOptions, 'start']),
     cleanup() {

@@ -47,14 +47,40 @@ async function waitReady(cli, port) {
 /** A Redis server the test may stop and start: { url, restartable, stop(), start(), cleanup(), describe }. */
 async function openRedisServer(options) {
   if (options.redisUrl) {
-    return { url: options.redisUrl, restartable: false, describe: 'an existing server, not restarted', stop: async () => {}, start: async () => {}, cleanup() {} };
+    return {
+      url: options.redisUrl,
+      restartable: false,
+      describe: 'an existing server, not restarted',
+      stop: async () => {},
+      start: async () => {},
+      cleanup() {},
+    };
   }
   const bin = findBin('redis-server');
   const cli = findBin('redis-cli');
   if (bin === null || cli === null) throw new Error('no redis-server / redis-cli on PATH: install Redis, or give --redis-url URL');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-load-redis.'));
   const port = await freePort();
-  const args = ['--port', `${port}`, '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--maxmemory-policy', 'noeviction', '--daemonize', 'no', '--logfile', path.join(dir, 'server.log')];
+  const args = [
+    '--port',
+    `${port}`,
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--appendonly',
+    'yes',
+    '--appendfsync',
+    'always',
+    '--save',
+    '',
+    '--maxmemory-policy',
+    'noeviction',
+    '--daemonize',
+    'no',
+    '--logfile',
+    path.join(dir, 'server.log'),
+  ];
   let child = null;
   const server = {
     url: `redis://127.0.0.1:${port}`,

@@ -20,12 +20,16 @@ const log = fs.openSync(config.logFile, 'a');
 
 /** The tool: records the run, then answers a text naming the call (its own answer). */
 function registerPay(server) {
-  server.registerTool('pay', {
-    inputSchema: { ref: z.string(), to: z.string(), amount: z.number().int().positive() },
-  }, async ({ ref, to, amount }) => {
-    fs.writeSync(log, `${ref}\n`);
-    return { content: [{ type: 'text', text: `paid ${amount} to ${to} ref ${ref}` }] };
-  });
+  server.registerTool(
+    'pay',
+    {
+      inputSchema: { ref: z.string(), to: z.string(), amount: z.number().int().positive() },
+    },
+    async ({ ref, to, amount }) => {
+      fs.writeSync(log, `${ref}\n`);
+      return { content: [{ type: 'text', text: `paid ${amount} to ${to} ref ${ref}` }] };
+    },
+  );
 }
 
 /** The policy of the gated server: small payments run, large ones need an approval, huge ones never. */
@@ -114,8 +118,8 @@ async function main() {
   httpServer.keepAliveTimeout = 60_000;
   await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   // The test's process went away (killed, or its output closed): so does this one.
-process.on('disconnect', () => process.exit(1));
-process.on('message', (message) => {
+  process.on('disconnect', () => process.exit(1));
+  process.on('message', (message) => {
     if (message.type === 'stop') {
       httpServer.close();
       httpServer.closeAllConnections?.();

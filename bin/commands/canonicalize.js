@@ -35,7 +35,9 @@ async function runCanonicalize({ values, file }) {
   const shown = terminal ? escapeDeceptive(canonical) : canonical;
   process.stdout.write(values['no-newline'] ? shown : `${shown}\n`);
   if (shown !== canonical) {
-    process.stderr.write(`${PROGRAM}: note: standard output is a terminal: invisible and bidirectional control characters are shown as \\u escapes, so this is not the canonical text byte for byte (redirect standard output for it)\n`);
+    process.stderr.write(
+      `${PROGRAM}: note: standard output is a terminal: invisible and bidirectional control characters are shown as \\u escapes, so this is not the canonical text byte for byte (redirect standard output for it)\n`,
+    );
   }
   warnIfDeceptive(canonical);
   return EXIT_OK;

@@ -25,7 +25,11 @@ async function runDecline({ values, file }) {
   } else {
     const read = await readProposalFile(file);
     if (read.ids === undefined) {
-      throw new InputRejected('the file is not an entry of pending --json (it has no id): decline needs the id of a kept proposal', 'snapshot', 'not_a_snapshot');
+      throw new InputRejected(
+        'the file is not an entry of pending --json (it has no id): decline needs the id of a kept proposal',
+        'snapshot',
+        'not_a_snapshot',
+      );
     }
     ids = read.ids;
   }

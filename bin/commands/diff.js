@@ -29,7 +29,10 @@ async function runDiff({ values, files }) {
   const [approvedText, proposedText] = [await readText(files[0]), await readText(files[1])];
   const lib = loadLibrary();
   const sides = [];
-  for (const [text, what] of [[approvedText, 'the approved record'], [proposedText, 'the proposed record']]) {
+  for (const [text, what] of [
+    [approvedText, 'the approved record'],
+    [proposedText, 'the proposed record'],
+  ]) {
     let snapshot;
     try {
       snapshot = verifyRecord(lib, readRecord(text, what, false), what);

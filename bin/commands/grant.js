@@ -88,17 +88,26 @@ async function runGrant({ values, file }) {
     }
     if (values.json) {
       writeJson({
-        granted: true, agentName: record.agentName, toolName: record.toolName, argsCanonicalJson: record.argsCanonicalJson,
-        proposalHash: record.proposalHash, scope: record.scope, expiresAt: record.expiresAt, uses: record.uses, keyId: record.keyId,
+        granted: true,
+        agentName: record.agentName,
+        toolName: record.toolName,
+        argsCanonicalJson: record.argsCanonicalJson,
+        proposalHash: record.proposalHash,
+        scope: record.scope,
+        expiresAt: record.expiresAt,
+        uses: record.uses,
+        keyId: record.keyId,
       });
     } else {
-      process.stdout.write('granted\n' +
-        `agent name:     ${displayString(record.agentName)}\n` +
-        `tool name:      ${displayString(record.toolName)}\n` +
-        `canonical JSON: ${record.argsCanonicalJson}\n` +
-        `proposal hash:  ${record.proposalHash}\n` +
-        `grant scope:    ${record.scope === null ? 'none' : displayString(record.scope)}\n` +
-        `grant expires:  ${expiryText(record.expiresAt)}\n`);
+      process.stdout.write(
+        'granted\n' +
+          `agent name:     ${displayString(record.agentName)}\n` +
+          `tool name:      ${displayString(record.toolName)}\n` +
+          `canonical JSON: ${record.argsCanonicalJson}\n` +
+          `proposal hash:  ${record.proposalHash}\n` +
+          `grant scope:    ${record.scope === null ? 'none' : displayString(record.scope)}\n` +
+          `grant expires:  ${expiryText(record.expiresAt)}\n`,
+      );
       // As pending does: what was granted may hold characters a terminal hides or reorders.
       warnIfDeceptive(record.argsCanonicalJson);
     }

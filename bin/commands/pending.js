@@ -29,7 +29,8 @@ const expiry = expiryText;
 /** One verified entry as labelled lines. */
 function describe(entry) {
   const p = entry.proposal;
-  let text = `id:             ${entry.id}\n` +
+  let text =
+    `id:             ${entry.id}\n` +
     `run id:         ${displayString(entry.runId)}\n` +
     `tool call id:   ${displayString(entry.toolCallId)}\n` +
     `agent name:     ${displayString(p.agentName)}\n` +
@@ -37,7 +38,8 @@ function describe(entry) {
     `canonical JSON: ${p.argsCanonicalJson}\n` +
     `proposal hash:  ${p.proposalHash}\n`;
   if (typeof p.keyId === 'string') {
-    text += `sealed by key:  ${displayString(p.keyId)}\n` +
+    text +=
+      `sealed by key:  ${displayString(p.keyId)}\n` +
       `seal expires:   ${expiry(p.expiresAt)}\n` +
       `grant scope:    ${p.scope === null ? 'none' : displayString(p.scope)}\n`;
   } else {
@@ -53,25 +55,35 @@ async function runPending({ values, file }) {
   return withReview(values, async ({ lib, grants, keys }) => {
     const page = await grants.listProposals(limit === undefined ? { cursor } : { limit, cursor });
     // The gates' evidence of approvals already given is not pending (see isApprovalEvidence).
-    const entries = page.proposals.filter((entry) => !isApprovalEvidence(entry.runId)).map((entry) => {
-      const id = entry.runId === null ? null : idOf(entry.runId, entry.toolCallId);
-      if (entry.error === undefined) return { id, runId: entry.runId, toolCallId: entry.toolCallId, verified: true, proposal: entry.proposal };
-      const kind = lib.isApprovalGrantError(entry.error) ? 'ApprovalGrantError' : entry.error instanceof lib.SnapshotDomainError ? 'SnapshotDomainError' : 'Error';
-      const code = typeof entry.error.code === 'string' ? entry.error.code : 'internal_error';
-      return { id, runId: entry.runId, toolCallId: entry.toolCallId, verified: false, error: { name: kind, code } };
-    });
+    const entries = page.proposals
+      .filter((entry) => !isApprovalEvidence(entry.runId))
+      .map((entry) => {
+        const id = entry.runId === null ? null : idOf(entry.runId, entry.toolCallId);
+        if (entry.error === undefined) return { id, runId: entry.runId, toolCallId: entry.toolCallId, verified: true, proposal: entry.proposal };
+        const kind = lib.isApprovalGrantError(entry.error)
+          ? 'ApprovalGrantError'
+          : entry.error instanceof lib.SnapshotDomainError
+            ? 'SnapshotDomainError'
+            : 'Error';
+        const code = typeof entry.error.code === 'string' ? entry.error.code : 'internal_error';
+        return { id, runId: entry.runId, toolCallId: entry.toolCallId, verified: false, error: { name: kind, code } };
+      });
     const refused = entries.filter((entry) => !entry.verified).length;
     const next = printedCursor(page.cursor);
     if (values.json) {
       writeJson({ proposals: entries, cursor: next });
     } else {
-      const blocks = entries.map((entry) => (entry.verified
-        ? describe(entry)
-        : `id:             ${entry.id ?? 'none (not a key of keepProposal)'}\n` +
-          (entry.runId === null ? '' : `run id:         ${displayString(entry.runId)}\ntool call id:   ${displayString(entry.toolCallId)}\n`) +
-          `does not verify: ${entry.error.code} (${entry.error.name}); its text is not shown\n`));
-      let out = `pending: ${entries.length} proposal${entries.length === 1 ? '' : 's'}` +
-        (refused === 0 ? '' : `, ${refused} that do${refused === 1 ? 'es' : ''} not verify`) + '\n';
+      const blocks = entries.map((entry) =>
+        entry.verified
+          ? describe(entry)
+          : `id:             ${entry.id ?? 'none (not a key of keepProposal)'}\n` +
+            (entry.runId === null ? '' : `run id:         ${displayString(entry.runId)}\ntool call id:   ${displayString(entry.toolCallId)}\n`) +
+            `does not verify: ${entry.error.code} (${entry.error.name}); its text is not shown\n`,
+      );
+      let out =
+        `pending: ${entries.length} proposal${entries.length === 1 ? '' : 's'}` +
+        (refused === 0 ? '' : `, ${refused} that do${refused === 1 ? 'es' : ''} not verify`) +
+        '\n';
       for (const block of blocks) out += `\n${block}`;
       if (next !== null) out += `\nmore: --cursor ${next}\n`;
       process.stdout.write(out);

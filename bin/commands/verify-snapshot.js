@@ -73,10 +73,10 @@ async function runVerifySnapshot({ values, file }) {
     writeJson(out);
     return match ? EXIT_OK : EXIT_MISMATCH;
   }
-  let fields = `agent name:     ${displayString(agentName)}\ntool name:      ${displayString(toolName)}\n` +
-    `canonical JSON: ${argsCanonicalJson}\n`;
+  let fields = `agent name:     ${displayString(agentName)}\ntool name:      ${displayString(toolName)}\n` + `canonical JSON: ${argsCanonicalJson}\n`;
   if (keys !== undefined) {
-    fields += `sealed by key:  ${displayString(snapshot.keyId)}\n` +
+    fields +=
+      `sealed by key:  ${displayString(snapshot.keyId)}\n` +
       `seal expires:   ${expiryText(snapshot.expiresAt)}\n` +
       `grant scope:    ${snapshot.scope === null ? 'none' : displayString(snapshot.scope)}\n`;
   }

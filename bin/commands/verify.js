@@ -28,9 +28,7 @@ async function runVerify({ values, file }) {
   } else if (match) {
     process.stdout.write(`match\nproposal hash:  ${proposalHash}\n`);
   } else {
-    process.stdout.write(
-      `mismatch\nexpected hash:  ${expectedHash}\nactual hash:    ${proposalHash}\ncanonical JSON: ${argsCanonicalJson}\n`,
-    );
+    process.stdout.write(`mismatch\nexpected hash:  ${expectedHash}\nactual hash:    ${proposalHash}\ncanonical JSON: ${argsCanonicalJson}\n`);
   }
   if (!values.json) warnIfDeceptive(argsCanonicalJson);
   return match ? EXIT_OK : EXIT_MISMATCH;

@@ -9,10 +9,15 @@ const { quoteArgument } = require('./output.js');
 
 function systemReason(error) {
   switch (error && error.code) {
-    case 'ENOENT': return 'no such file or directory';
-    case 'EACCES': case 'EPERM': return 'permission denied';
-    case 'EISDIR': return 'it is a directory';
-    default: return error && error.code ? `read failed (${error.code})` : 'read failed';
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a directory';
+    default:
+      return error && error.code ? `read failed (${error.code})` : 'read failed';
   }
 }
 
@@ -57,7 +62,11 @@ function decodeUtf8(bytes) {
     throw new InputRejected('the input is not valid UTF-8', 'json', 'invalid_json');
   }
   if (text.charCodeAt(0) === 0xfeff) {
-    throw new InputRejected('the input starts with a byte order mark (U+FEFF), which JSON text must not begin with (RFC 8259, section 8.1); remove it', 'json', 'invalid_json');
+    throw new InputRejected(
+      'the input starts with a byte order mark (U+FEFF), which JSON text must not begin with (RFC 8259, section 8.1); remove it',
+      'json',
+      'invalid_json',
+    );
   }
   return text;
 }

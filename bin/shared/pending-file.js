@@ -19,7 +19,11 @@ async function readProposalFile(file) {
   }
   const value = JSON.parse(text);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new InputRejected('the file is not a proposal (an object with agentName, toolName, argsCanonicalJson and proposalHash) or an entry of pending --json', 'snapshot', 'not_a_snapshot');
+    throw new InputRejected(
+      'the file is not a proposal (an object with agentName, toolName, argsCanonicalJson and proposalHash) or an entry of pending --json',
+      'snapshot',
+      'not_a_snapshot',
+    );
   }
   if (!Object.hasOwn(value, 'proposal')) return { proposal: value, ids: undefined };
   const proposal = value.proposal;

@@ -47,7 +47,7 @@ function valueEnd(text, i) {
     }
   }
   let depth = 0;
-  for (let j = i; ; ) {
+  for (let j = i; ;) {
     const d = text.charCodeAt(j);
     if (d === 0x22) {
       j = stringEnd(text, j);

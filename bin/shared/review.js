@@ -98,7 +98,8 @@ function storeFailure(error, url, lib) {
     return new StoreFailure(`the store needs ${error.packageName} installed where the command runs (npm install ${error.packageName})`);
   }
   if (lib !== undefined && (lib.isApprovalGrantError(error) || error instanceof lib.SnapshotDomainError)) return error;
-  const code = error !== null && typeof error === 'object' && typeof error.code === 'string' && /^[A-Za-z0-9_]{1,40}$/.test(error.code) ? ` (${error.code})` : '';
+  const code =
+    error !== null && typeof error === 'object' && typeof error.code === 'string' && /^[A-Za-z0-9_]{1,40}$/.test(error.code) ? ` (${error.code})` : '';
   return new StoreFailure(`the store failed${code}`);
 }
 
@@ -127,9 +128,11 @@ async function withReview(values, body) {
   } catch (error) {
     if (error instanceof TypeError && /** @type {NodeJS.ErrnoException} */ (error).code !== 'MODULE_NOT_FOUND') {
       // openGrantStore's messages name the option, never the URL.
-      throw new UsageError(/options\.(table|prefix)/.test(error.message)
-        ? `--table or --prefix does not fit the store: ${error.message}`
-        : '--store must be a store URL: sqlite:PATH, postgres://..., postgresql://..., redis://... or rediss://...');
+      throw new UsageError(
+        /options\.(table|prefix)/.test(error.message)
+          ? `--table or --prefix does not fit the store: ${error.message}`
+          : '--store must be a store URL: sqlite:PATH, postgres://..., postgresql://..., redis://... or rediss://...',
+      );
     }
     throw storeFailure(error, url);
   }
@@ -190,5 +193,16 @@ function sealedNeedsKeys() {
 }
 
 module.exports = {
-  StoreFailure, idOf, isApprovalEvidence, printedCursor, readId, readCursor, readCount, withReview, refusal, notPending, looksSealed, sealedNeedsKeys,
+  StoreFailure,
+  idOf,
+  isApprovalEvidence,
+  printedCursor,
+  readId,
+  readCursor,
+  readCount,
+  withReview,
+  refusal,
+  notPending,
+  looksSealed,
+  sealedNeedsKeys,
 };

@@ -23,8 +23,14 @@ export interface CedarPolicyOptions {
 }
 
 export type CedarDecisionReason =
-  | 'permitted' | 'approval_granted' | 'approval_required' | 'no_permit' | 'forbidden'
-  | 'cedar_evaluation_error' | 'cedar_unrepresentable_value' | 'grant_store_unavailable';
+  | 'permitted'
+  | 'approval_granted'
+  | 'approval_required'
+  | 'no_permit'
+  | 'forbidden'
+  | 'cedar_evaluation_error'
+  | 'cedar_unrepresentable_value'
+  | 'grant_store_unavailable';
 
 export interface CedarPolicyResult {
   readonly decision: 'allow' | 'deny' | 'require_approval';

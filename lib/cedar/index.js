@@ -40,7 +40,7 @@ function isJsonText(text) {
 
 /** A tool schema's JSON Schema: a Standard Schema's `~standard.jsonSchema.input`, else the object itself. */
 function jsonSchemaOf(schema, toolName) {
-  if (schema === null || typeof schema !== 'object' && typeof schema !== 'function' || isProxy(schema)) {
+  if (schema === null || (typeof schema !== 'object' && typeof schema !== 'function') || isProxy(schema)) {
     throw invalidArgument(`tools["${toolName}"] must be a schema object`);
   }
   const standard = schema['~standard'];
@@ -210,7 +210,10 @@ function readSchema(schemaOption, tools, toolSchemas, entities) {
     throw invalidArgument('schema must be a Cedar schema (JSON or its text)');
   }
   if (tools !== undefined) {
-    return { text: deriveSchema(toolSchemas, entityTypesOf(entities === undefined ? undefined : typeof entities === 'string' ? JSONParse(entities) : entities)), isText: false };
+    return {
+      text: deriveSchema(toolSchemas, entityTypesOf(entities === undefined ? undefined : typeof entities === 'string' ? JSONParse(entities) : entities)),
+      isText: false,
+    };
   }
   return { text: undefined, isText: false };
 }
@@ -259,8 +262,7 @@ function createCedarPolicy(options) {
     const scope = own(input, 'grantScope');
     let answer;
     try {
-      answer = cedarAuthorize(current.handle, principal.type, principal.id, toolName, agentName, json,
-        typeof scope === 'string' ? scope : undefined);
+      answer = cedarAuthorize(current.handle, principal.type, principal.id, toolName, agentName, json, typeof scope === 'string' ? scope : undefined);
     } catch {
       return result('deny', 'cedar_evaluation_error', [], hash);
     }
@@ -296,7 +298,14 @@ function createCedarPolicy(options) {
   }
 
   ObjectDefineProperty(cedarPolicy, 'update', { __proto__: null, value: update, enumerable: true, writable: false, configurable: false });
-  ObjectDefineProperty(cedarPolicy, 'policySetHash', { __proto__: null, get() { return state.policySetHash; }, enumerable: true, configurable: false });
+  ObjectDefineProperty(cedarPolicy, 'policySetHash', {
+    __proto__: null,
+    get() {
+      return state.policySetHash;
+    },
+    enumerable: true,
+    configurable: false,
+  });
   WeakMapPrototypeSet(DECIDERS, cedarPolicy, decide);
   return ObjectFreeze(cedarPolicy);
 }

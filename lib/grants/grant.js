@@ -73,13 +73,21 @@ function createGranting(state) {
     // The context gets the record's fields once they are verified: a refused record's
     // fields are nobody's to report.
     const context = {};
-    return await ours(traceAsync(GRANT, context, () => grantNow(state, approved, grantOptions), 'grant', (record) => {
-      setField(context, 'agentName', record.agentName);
-      setField(context, 'toolName', record.toolName);
-      setField(context, 'proposalHash', record.proposalHash);
-      setField(context, 'scope', record.scope);
-      setField(context, 'keyId', record.keyId);
-    }));
+    return await ours(
+      traceAsync(
+        GRANT,
+        context,
+        () => grantNow(state, approved, grantOptions),
+        'grant',
+        (record) => {
+          setField(context, 'agentName', record.agentName);
+          setField(context, 'toolName', record.toolName);
+          setField(context, 'proposalHash', record.proposalHash);
+          setField(context, 'scope', record.scope);
+          setField(context, 'keyId', record.keyId);
+        },
+      ),
+    );
   }
 
   return { seal, verify, grant, sealOf };

@@ -120,9 +120,7 @@ export interface ApprovalGrants {
    * grant spends one use right before its handler runs, however the result is copied.
    * Called with anything but the input evaluateToolCall made, it answers as `fallback`.
    */
-  policy<I extends ToolPolicyInput<any>>(
-    fallback?: (input: I) => ToolPolicyResult | Promise<ToolPolicyResult>,
-  ): (input: I) => Promise<ToolPolicyResult>;
+  policy<I extends ToolPolicyInput<any>>(fallback?: (input: I) => ToolPolicyResult | Promise<ToolPolicyResult>): (input: I) => Promise<ToolPolicyResult>;
   /**
    * The `grants` hook of `executeToolCall` / `authorizeToolCall`: for an allow whose
    * evaluation relied on grants, spends them (once, whoever asks first) and returns

@@ -69,7 +69,17 @@ function createApprovalGrants(options) {
   /** What ./grant.js and ./policy.js are given of this grants object (frozen: read as it was made). */
   const state = ObjectFreeze({
     __proto__: null,
-    store, storePut, storeHas, storeTake, storeClaimAndTake, ring, clock, defaultUses, defaultTtl, nonceRetention, owner,
+    store,
+    storePut,
+    storeHas,
+    storeTake,
+    storeClaimAndTake,
+    ring,
+    clock,
+    defaultUses,
+    defaultTtl,
+    nonceRetention,
+    owner,
   });
   const { grant, seal, verify, sealOf } = createGranting(state);
   const { lookup, lookupIn } = createGrantLookup(state);
@@ -100,7 +110,17 @@ function createApprovalGrants(options) {
     return typeof done.value === 'number' ? done.value : 0;
   }
 
-  const kept = createKeptProposals({ store, storePutProposal, storeGetProposal, storeDeleteProposal, storeListProposals, ring, clock, verifiedProposal, sealOf });
+  const kept = createKeptProposals({
+    store,
+    storePutProposal,
+    storeGetProposal,
+    storeDeleteProposal,
+    storeListProposals,
+    ring,
+    clock,
+    verifiedProposal,
+    sealOf,
+  });
 
   /**
    * The execution receipts kept in the grants' own store (one object per store, shared by
@@ -112,8 +132,18 @@ function createApprovalGrants(options) {
   }
 
   return ObjectFreeze({
-    grant, seal, verify, has, revoke, prune, policy, spend,
-    keepProposal: kept.keepProposal, keptProposal: kept.keptProposal, forgetProposal: kept.forgetProposal, listProposals: kept.listProposals,
+    grant,
+    seal,
+    verify,
+    has,
+    revoke,
+    prune,
+    policy,
+    spend,
+    keepProposal: kept.keepProposal,
+    keptProposal: kept.keptProposal,
+    forgetProposal: kept.forgetProposal,
+    listProposals: kept.listProposals,
     executionReceipts,
     sealing: ring !== undefined,
     durable,

@@ -79,8 +79,12 @@ function verifiedKept(text, t, ring, verifiedProposal) {
   }
   const keptUntil = own(record, 'expiresAt');
   return {
-    agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson,
-    proposalHash: snapshot.proposalHash, nonce, expiresAt: typeof keptUntil === 'number' && NumberIsFinite(keptUntil) ? keptUntil : null,
+    agentName: snapshot.agentName,
+    toolName: snapshot.toolName,
+    argsCanonicalJson: snapshot.argsCanonicalJson,
+    proposalHash: snapshot.proposalHash,
+    nonce,
+    expiresAt: typeof keptUntil === 'number' && NumberIsFinite(keptUntil) ? keptUntil : null,
   };
 }
 
@@ -142,8 +146,12 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
       // Unsigned (the store is trusted with it), with a nonce: granted once.
       const snapshot = verifiedProposal(proposal);
       kept = {
-        agentName: snapshot.agentName, toolName: snapshot.toolName, argsCanonicalJson: snapshot.argsCanonicalJson,
-        proposalHash: snapshot.proposalHash, nonce: randomNonce(), expiresAt,
+        agentName: snapshot.agentName,
+        toolName: snapshot.toolName,
+        argsCanonicalJson: snapshot.argsCanonicalJson,
+        proposalHash: snapshot.proposalHash,
+        nonce: randomNonce(),
+        expiresAt,
       };
     }
     // The package's own RFC 8785 form: JSON.stringify would look up toJSON on the prototype chain.
@@ -184,7 +192,8 @@ function createKeptProposals({ store, storePutProposal, storeGetProposal, storeD
     const proposals = [];
     for (let i = 0; i < length; i++) {
       const row = own(rows, i);
-      if (row === null || typeof row !== 'object' || isProxy(row)) throw invalidArgument('store.listProposals must answer { proposals: [{ key, json }], next: string | null }');
+      if (row === null || typeof row !== 'object' || isProxy(row))
+        throw invalidArgument('store.listProposals must answer { proposals: [{ key, json }], next: string | null }');
       const storeKey = own(row, 'key');
       const ids = typeof storeKey === 'string' ? idsOf(storeKey) : undefined;
       const entry = ids === undefined ? { runId: null, toolCallId: null } : { runId: ids.runId, toolCallId: ids.toolCallId };

@@ -50,10 +50,17 @@ function createGrantLookup(state) {
     const attemptId = evaluation.attemptId();
     const { agentName, toolName, proposalHash, scope } = query;
     const toolCallId = evaluation.toolCallId;
-    const context = toolCallId === undefined
-      ? { attemptId, agentName, toolName, proposalHash, scope }
-      : { attemptId, agentName, toolName, toolCallId, proposalHash, scope };
-    return await ours(traceAsync(SPEND, context, () => takeNow(query), 'spend', (taken) => setField(context, 'taken', taken)));
+    const context =
+      toolCallId === undefined ? { attemptId, agentName, toolName, proposalHash, scope } : { attemptId, agentName, toolName, toolCallId, proposalHash, scope };
+    return await ours(
+      traceAsync(
+        SPEND,
+        context,
+        () => takeNow(query),
+        'spend',
+        (taken) => setField(context, 'taken', taken),
+      ),
+    );
   }
 
   /**

@@ -33,14 +33,15 @@ function readTtl(value, what) {
 /** A non-negative finite number of milliseconds, or undefined. */
 function readRetention(value, what) {
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !(value >= 0) || !NumberIsFinite(value)) throw invalidArgument(`${what} must be a non-negative finite number of milliseconds`);
+  if (typeof value !== 'number' || !(value >= 0) || !NumberIsFinite(value))
+    throw invalidArgument(`${what} must be a non-negative finite number of milliseconds`);
   return value;
 }
 
 /** An optional nonce of a record: 32 lowercase hex digits, or null when absent. */
 function readNonce(value) {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !isLowerHex(value, 32)) throw invalidArgument('a proposal\'s nonce must be 32 lowercase hexadecimal digits');
+  if (typeof value !== 'string' || !isLowerHex(value, 32)) throw invalidArgument("a proposal's nonce must be 32 lowercase hexadecimal digits");
   return value;
 }
 

@@ -133,12 +133,19 @@ function verifySealed(record, ring, now) {
   const signature = own(record, 'signature');
   if (
     v !== SEAL_VERSION ||
-    typeof agentName !== 'string' || !StringPrototypeIsWellFormed(agentName) ||
-    typeof toolName !== 'string' || !StringPrototypeIsWellFormed(toolName) ||
-    typeof argsCanonicalJson !== 'string' || !StringPrototypeIsWellFormed(argsCanonicalJson) ||
-    typeof proposalHash !== 'string' || !isLowerHex(proposalHash, 64) ||
-    typeof keyId !== 'string' || keyId === '' || !StringPrototypeIsWellFormed(keyId) ||
-    typeof nonce !== 'string' || !isLowerHex(nonce, 32) ||
+    typeof agentName !== 'string' ||
+    !StringPrototypeIsWellFormed(agentName) ||
+    typeof toolName !== 'string' ||
+    !StringPrototypeIsWellFormed(toolName) ||
+    typeof argsCanonicalJson !== 'string' ||
+    !StringPrototypeIsWellFormed(argsCanonicalJson) ||
+    typeof proposalHash !== 'string' ||
+    !isLowerHex(proposalHash, 64) ||
+    typeof keyId !== 'string' ||
+    keyId === '' ||
+    !StringPrototypeIsWellFormed(keyId) ||
+    typeof nonce !== 'string' ||
+    !isLowerHex(nonce, 32) ||
     !(expiresAt === null || (typeof expiresAt === 'number' && NumberIsFinite(expiresAt))) ||
     !(scope === null || (typeof scope === 'string' && StringPrototypeIsWellFormed(scope))) ||
     typeof signature !== 'string'

@@ -8,8 +8,15 @@ const { pointerSegment } = require('../run/schemas');
 const P = require('../primordials');
 
 const {
-  ObjectFreeze, ObjectGetPrototypeOf, ObjectGetOwnPropertyDescriptor, ObjectDefineProperty, ObjectHasOwn,
-  ObjectPrototype, ReflectOwnKeys, ArrayIsArray, isProxy,
+  ObjectFreeze,
+  ObjectGetPrototypeOf,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectDefineProperty,
+  ObjectHasOwn,
+  ObjectPrototype,
+  ReflectOwnKeys,
+  ArrayIsArray,
+  isProxy,
 } = P;
 // Captured when the package loaded (this module loads at first use).
 const { SafeArray } = P;
@@ -48,7 +55,8 @@ function copySchema(value, where, depth) {
     const out = new SafeArray(length);
     for (let i = 0; i < length; i++) {
       const descriptor = ObjectGetOwnPropertyDescriptor(value, i);
-      if (descriptor === undefined || !ObjectHasOwn(descriptor, 'value')) throw invalidArgument(`fromJsonSchema: the schema holds a hole or an accessor at ${where}/${i}`);
+      if (descriptor === undefined || !ObjectHasOwn(descriptor, 'value'))
+        throw invalidArgument(`fromJsonSchema: the schema holds a hole or an accessor at ${where}/${i}`);
       defineData(out, i, copySchema(descriptor.value, `${where}/${i}`, depth + 1));
     }
     return out;
@@ -60,7 +68,8 @@ function copySchema(value, where, depth) {
     const key = keys[i];
     const descriptor = ObjectGetOwnPropertyDescriptor(value, key);
     if (!descriptor.enumerable) continue;
-    if (typeof key !== 'string' || !ObjectHasOwn(descriptor, 'value')) throw invalidArgument(`fromJsonSchema: the schema holds a symbol key or an accessor at ${where || '/'}`);
+    if (typeof key !== 'string' || !ObjectHasOwn(descriptor, 'value'))
+      throw invalidArgument(`fromJsonSchema: the schema holds a symbol key or an accessor at ${where || '/'}`);
     defineData(out, key, copySchema(descriptor.value, `${where}/${pointerSegment(key)}`, depth + 1));
   }
   return out;

@@ -129,16 +129,16 @@ function fromJsonSchema(schema, options) {
   // detaches it. With defaults Ajv writes into what it validates: a copy the package owns.
   const validate = defaults
     ? function validate(value) {
-      const data = copyValue(value, 0);
-      if (data === undefined && value !== undefined) return new Failure(DEPTH_ISSUES);
-      // Generated code: outside the built-ins-captured-at-load guarantee (see the header).
-      if (check(data) === true) return new Success(data);
-      return new Failure(issuesOf(check.errors));
-    }
+        const data = copyValue(value, 0);
+        if (data === undefined && value !== undefined) return new Failure(DEPTH_ISSUES);
+        // Generated code: outside the built-ins-captured-at-load guarantee (see the header).
+        if (check(data) === true) return new Success(data);
+        return new Failure(issuesOf(check.errors));
+      }
     : function validate(value) {
-      if (check(value) === true) return new Success(value);
-      return new Failure(issuesOf(check.errors));
-    };
+        if (check(value) === true) return new Success(value);
+        return new Failure(issuesOf(check.errors));
+      };
 
   const jsonSchemaOf = ObjectFreeze({
     /** A new copy of the schema as given (no conversion between dialects). */

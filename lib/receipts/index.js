@@ -100,7 +100,8 @@ function readKey(key) {
   if (runId === undefined) runId = null;
   if (typeof agentName !== 'string' || !StringPrototypeIsWellFormed(agentName)) throw invalidArgument('key.agentName must be a well-formed string');
   if (typeof toolCallId !== 'string' || !StringPrototypeIsWellFormed(toolCallId)) throw invalidArgument('key.toolCallId must be a well-formed string');
-  if (runId !== null && (typeof runId !== 'string' || !StringPrototypeIsWellFormed(runId))) throw invalidArgument('key.runId must be a well-formed string or null');
+  if (runId !== null && (typeof runId !== 'string' || !StringPrototypeIsWellFormed(runId)))
+    throw invalidArgument('key.runId must be a well-formed string or null');
   return ObjectFreeze({ agentName, runId, toolCallId });
 }
 
@@ -186,7 +187,10 @@ function callStore(state, name, args) {
       else reject(value);
     };
     // A thenable a store returns is the store's promise, adopted by design.
-    SafePromise.resolve(answer).then((value) => settle(true, value), (error) => settle(false, error));
+    SafePromise.resolve(answer).then(
+      (value) => settle(true, value),
+      (error) => settle(false, error),
+    );
   });
 }
 
@@ -206,7 +210,11 @@ function bounded(state, name, promise) {
       if (ok) resolve(value);
       else reject(value);
     };
-    attach(promise, (value) => settle(true, value), (error) => settle(false, error));
+    attach(
+      promise,
+      (value) => settle(true, value),
+      (error) => settle(false, error),
+    );
   });
 }
 
@@ -286,8 +294,14 @@ function hex32() {
 /** The claim record of an attempt made at `t`. */
 function claimRecordOf(state, key, proposalHash, t) {
   return ObjectFreeze({
-    agentName: key.agentName, runId: key.runId, toolCallId: key.toolCallId,
-    proposalHash, claimId: hex32(), claimedAt: t, leaseExpiresAt: t + state.leaseMs, expiresAt: t + state.retentionMs,
+    agentName: key.agentName,
+    runId: key.runId,
+    toolCallId: key.toolCallId,
+    proposalHash,
+    claimId: hex32(),
+    claimedAt: t,
+    leaseExpiresAt: t + state.leaseMs,
+    expiresAt: t + state.retentionMs,
   });
 }
 
@@ -369,10 +383,12 @@ function refusal(state, answer, t, proposalHash, toolName, decisionName) {
 /** Releases a claim (a refused grant, or retryFailed after a failure); a store failure is ignored. */
 async function release(state, claimRecord) {
   try {
-    await adopt(callStore(state, 'releaseReceipt', [
-      ObjectFreeze({ agentName: claimRecord.agentName, runId: claimRecord.runId, toolCallId: claimRecord.toolCallId, claimId: claimRecord.claimId }),
-      state.clock(),
-    ]));
+    await adopt(
+      callStore(state, 'releaseReceipt', [
+        ObjectFreeze({ agentName: claimRecord.agentName, runId: claimRecord.runId, toolCallId: claimRecord.toolCallId, claimId: claimRecord.claimId }),
+        state.clock(),
+      ]),
+    );
   } catch {
     // The claim stays: after its lease it reads as outcome_unknown, never a second run.
   }
@@ -397,11 +413,21 @@ async function record(state, claimRecord, ok, value) {
   if (!ok && state.retryFailed) return release(state, claimRecord);
   try {
     const t = state.clock();
-    await adopt(callStore(state, 'completeReceipt', [ObjectFreeze({
-      agentName: claimRecord.agentName, runId: claimRecord.runId, toolCallId: claimRecord.toolCallId,
-      claimId: claimRecord.claimId, status: ok ? 'completed' : 'failed', completedAt: t,
-      resultJson: ok && state.keepResults ? resultJsonOf(value) : null, expiresAt: t + state.retentionMs,
-    }), t]));
+    await adopt(
+      callStore(state, 'completeReceipt', [
+        ObjectFreeze({
+          agentName: claimRecord.agentName,
+          runId: claimRecord.runId,
+          toolCallId: claimRecord.toolCallId,
+          claimId: claimRecord.claimId,
+          status: ok ? 'completed' : 'failed',
+          completedAt: t,
+          resultJson: ok && state.keepResults ? resultJsonOf(value) : null,
+          expiresAt: t + state.retentionMs,
+        }),
+        t,
+      ]),
+    );
   } catch {
     // See above.
   }

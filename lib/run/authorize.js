@@ -32,12 +32,20 @@ async function authorizeToolCall(input) {
   const rstate = readReceipts(input);
   // The call id is given once: to prepareToolCall, or here for a call prepared without one.
   if (rstate !== undefined && read.attempt.toolCallId !== undefined && read.toolCallId !== read.attempt.toolCallId) {
-    throw invalidArgument('with receipts, the toolCallId given to authorizeToolCall must be the prepared call\'s');
+    throw invalidArgument("with receipts, the toolCallId given to authorizeToolCall must be the prepared call's");
   }
   let decision;
   if (observed(EVALUATE)) {
     const context = evaluationContext(read);
-    decision = await ours(traceAsync(EVALUATE, context, () => decide(read), 'evaluate', (made) => decisionFields(context, made)));
+    decision = await ours(
+      traceAsync(
+        EVALUATE,
+        context,
+        () => decide(read),
+        'evaluate',
+        (made) => decisionFields(context, made),
+      ),
+    );
   } else {
     decision = await ours(decide(read));
   }
@@ -46,17 +54,34 @@ async function authorizeToolCall(input) {
   /** @type {ReturnType<typeof grantRefused> | undefined} the ToolCallNotAllowedError that refused the call */
   let refused;
   let replayed = false;
-  const run = rstate !== undefined ? async (context) => {
-    spend(decision);
-    return await ours(runWithReceipts(rstate, decision, grants, execute, context, (error) => { refused = error; }, () => { replayed = true; }));
-  } : async () => {
-    spend(decision);
-    if (!(await ours(grantsAllow(grants, decision)))) {
-      refused = grantRefused(decision);
-      throw refused;
-    }
-    return execute(executionViewOf(decision));
-  };
+  const run =
+    rstate !== undefined
+      ? async (context) => {
+          spend(decision);
+          return await ours(
+            runWithReceipts(
+              rstate,
+              decision,
+              grants,
+              execute,
+              context,
+              (error) => {
+                refused = error;
+              },
+              () => {
+                replayed = true;
+              },
+            ),
+          );
+        }
+      : async () => {
+          spend(decision);
+          if (!(await ours(grantsAllow(grants, decision)))) {
+            refused = grantRefused(decision);
+            throw refused;
+          }
+          return execute(executionViewOf(decision));
+        };
   let result;
   try {
     if (observed(EXECUTE)) {

@@ -15,8 +15,16 @@ const P = require('../primordials');
 const { cedarEventFields } = require('../cedar/shared');
 
 const {
-  ObjectFreeze, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertySymbols, ObjectHasOwn, ObjectKeys,
-  ObjectPrototypeLookupGetter, ObjectPrototypeLookupSetter, StringPrototypeIsWellFormed, isProxy,
+  ObjectFreeze,
+  ObjectDefineProperty,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetOwnPropertySymbols,
+  ObjectHasOwn,
+  ObjectKeys,
+  ObjectPrototypeLookupGetter,
+  ObjectPrototypeLookupSetter,
+  StringPrototypeIsWellFormed,
+  isProxy,
 } = P;
 // Captured when the package loaded (the run loop loads at its first use).
 const { ReflectOwnKeys } = P;
@@ -48,7 +56,6 @@ class DecisionState extends Stamp {
     return value !== null && typeof value === 'object' && #state in value ? value.#state : undefined;
   }
 }
-
 
 /**
  * Records the pipeline keeps for itself. Classes rather than null-prototype literals
@@ -423,7 +430,15 @@ async function evaluateToolCall(input) {
     return conclude(read, ok, value, policyView);
   }
   const context = evaluationContext(read);
-  return await ours(traceAsync(EVALUATE, context, () => decide(read), 'evaluate', (decision) => decisionFields(context, decision)));
+  return await ours(
+    traceAsync(
+      EVALUATE,
+      context,
+      () => decide(read),
+      'evaluate',
+      (decision) => decisionFields(context, decision),
+    ),
+  );
 }
 
 /** The decision of a read evaluation input (evaluateToolCall's steps). */
@@ -459,9 +474,7 @@ function evaluationContext(read) {
   const attemptId = attemptIdOf(read.attempt);
   const { agentName, toolName, proposalHash } = read.snapshot;
   const toolCallId = read.toolCallId;
-  return toolCallId === undefined
-    ? { attemptId, agentName, toolName, proposalHash }
-    : { attemptId, agentName, toolName, toolCallId, proposalHash };
+  return toolCallId === undefined ? { attemptId, agentName, toolName, proposalHash } : { attemptId, agentName, toolName, toolCallId, proposalHash };
 }
 
 /** The outcome fields of a decision in an event context: the policy's own reason included. */
@@ -473,5 +486,15 @@ function decisionFields(context, decision) {
 }
 
 module.exports = {
-  evaluateToolCall, readEvaluation, decide, evaluationContext, decisionFields, conclude, askPolicy, runtimeDeny, DecisionState, NONE, RUNTIME_REASONS,
+  evaluateToolCall,
+  readEvaluation,
+  decide,
+  evaluationContext,
+  decisionFields,
+  conclude,
+  askPolicy,
+  runtimeDeny,
+  DecisionState,
+  NONE,
+  RUNTIME_REASONS,
 };

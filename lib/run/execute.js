@@ -51,7 +51,7 @@ function receiptKeyOf(decision) {
   const state = DecisionState.of(decision);
   const attempt = state.attempt;
   if (attempt.toolCallId !== undefined && state.toolCallId !== attempt.toolCallId) {
-    throw invalidArgument('with receipts, the toolCallId given to the evaluation must be the prepared call\'s');
+    throw invalidArgument("with receipts, the toolCallId given to the evaluation must be the prepared call's");
   }
   if (state.toolCallId === undefined) return new ToolCallNotAllowedError('call_id_required', state.snapshot.toolName, state.decision);
   return { agentName: state.snapshot.agentName, runId: attempt.runId === undefined ? null : attempt.runId, toolCallId: state.toolCallId };
@@ -80,9 +80,10 @@ async function runWithReceipts(rstate, decision, grants, handler, context, onRef
   // kept in this receipts' store and nobody observes the execution (its events then say
   // what they said with two steps); otherwise the claim, then the spend.
   const evaluation = context === undefined && needsGrants(undefined, decision) ? state.evaluation : undefined;
-  let claimed = evaluation === undefined
-    ? undefined
-    : await ours(receiptsCore().claimWithGrant(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision, evaluation));
+  let claimed =
+    evaluation === undefined
+      ? undefined
+      : await ours(receiptsCore().claimWithGrant(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision, evaluation));
   const joint = claimed !== undefined;
   if (!joint) claimed = await ours(receiptsCore().claim(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision));
   if (!claimed.claimed) {

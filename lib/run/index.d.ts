@@ -10,13 +10,7 @@ import type { ExecutionReceipts } from '../receipts/index';
 // records the decision), executeToolCall; or authorizeToolCall for the last two at once.
 
 /** A read-only value of the strict snapshot domain: what a policy sees without a schema. Narrow it to read it. */
-export type ReadonlySnapshotValue =
-  | null
-  | boolean
-  | number
-  | string
-  | readonly ReadonlySnapshotValue[]
-  | { readonly [key: string]: ReadonlySnapshotValue };
+export type ReadonlySnapshotValue = null | boolean | number | string | readonly ReadonlySnapshotValue[] | { readonly [key: string]: ReadonlySnapshotValue };
 
 /**
  * A value and everything reachable from it, read-only (functions are left as they are).
@@ -63,7 +57,9 @@ export type ToolSchema = { parse(value: unknown): unknown } | StandardSchemaV1 |
 export type SchemaOutput<S> = [S] extends [undefined]
   ? SnapshotValue
   : S extends { readonly '~standard': { readonly types?: infer Types } }
-    ? NonNullable<Types> extends { readonly output: infer O } ? O : unknown
+    ? NonNullable<Types> extends { readonly output: infer O }
+      ? O
+      : unknown
     : S extends { readonly _output: infer O }
       ? O
       : S extends { parse(value: unknown): infer O }
@@ -197,7 +193,13 @@ export interface ToolPolicyResult {
 export type RuntimeReason = 'policy_mutated_arguments' | 'policy_error' | 'invalid_policy_result' | 'policy_not_configured' | 'grant_store_unavailable';
 
 /** The five runtime reasons, frozen. */
-export declare const RUNTIME_REASONS: readonly ['policy_mutated_arguments', 'policy_error', 'invalid_policy_result', 'policy_not_configured', 'grant_store_unavailable'];
+export declare const RUNTIME_REASONS: readonly [
+  'policy_mutated_arguments',
+  'policy_error',
+  'invalid_policy_result',
+  'policy_not_configured',
+  'grant_store_unavailable',
+];
 
 /** A tool call waiting for approval: the evidence policy evaluated, reused as it was. Frozen. */
 export interface SuspendedToolProposal<T = SnapshotValue> {
@@ -314,7 +316,11 @@ export declare function executeToolCall<T, R>(
 /** The outcome of authorizeToolCall: a decision, and on allow the handler's result. */
 export type ToolCallOutcome<R, P extends ToolPolicyResult = ToolPolicyResult, T = SnapshotValue> =
   | {
-      decision: 'allow'; decidedBy: 'policy'; reason: string; result: R; policyResult: P;
+      decision: 'allow';
+      decidedBy: 'policy';
+      reason: string;
+      result: R;
+      policyResult: P;
       /** true when receipts (keepResults) returned the stored result: the handler did not run. */
       replayed?: true;
     }

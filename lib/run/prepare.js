@@ -295,11 +295,18 @@ async function prepareToolCallAsync(input) {
   }
   const context = prepareContext(fields);
   // Awaited through ours(): returning a promise from an async function would look up its `then`.
-  return await ours(traceAsync(PREPARE, context, () => prepareFieldsAsync(fields), 'prepare', (prepared) => {
-    setField(context, 'proposalHash', prepared.proposalHash);
-  }));
+  return await ours(
+    traceAsync(
+      PREPARE,
+      context,
+      () => prepareFieldsAsync(fields),
+      'prepare',
+      (prepared) => {
+        setField(context, 'proposalHash', prepared.proposalHash);
+      },
+    ),
+  );
 }
-
 
 /** The snapshot of a prepared call, or undefined for anything prepareToolCall did not return. */
 function preparedSnapshotOf(value) {

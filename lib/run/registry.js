@@ -68,8 +68,14 @@ function isRegistry(value) {
   }
   const context = ownValue(value, 'context');
   const grants = ownValue(value, 'grants');
-  return context instanceof AsyncLocalStorage && !isProxy(context) &&
-    grants !== null && typeof grants === 'object' && ObjectIsFrozen(grants) && typeof ownValue(grants, 'used') === 'function';
+  return (
+    context instanceof AsyncLocalStorage &&
+    !isProxy(context) &&
+    grants !== null &&
+    typeof grants === 'object' &&
+    ObjectIsFrozen(grants) &&
+    typeof ownValue(grants, 'used') === 'function'
+  );
 }
 
 function newRegistry() {
@@ -82,7 +88,13 @@ function newRegistry() {
     // Whether any grants object exists in the process: until one does, policies run
     // outside the context (on Node 20 and 22 an AsyncLocalStorage in use costs every
     // promise of the process a hook).
-    grants: ObjectFreeze({ __proto__: null, use() { used = true; }, used: () => used }),
+    grants: ObjectFreeze({
+      __proto__: null,
+      use() {
+        used = true;
+      },
+      used: () => used,
+    }),
   });
 }
 
@@ -316,5 +328,13 @@ function evaluationOfDecision(decision) {
 }
 
 module.exports = {
-  grantsInUse, grantsUsed, openEvaluation, evaluationToAnswer, runInEvaluation, markAnswer, isAnswerOfAnother, bindDecision, evaluationOfDecision,
+  grantsInUse,
+  grantsUsed,
+  openEvaluation,
+  evaluationToAnswer,
+  runInEvaluation,
+  markAnswer,
+  isAnswerOfAnother,
+  bindDecision,
+  evaluationOfDecision,
 };

@@ -68,10 +68,25 @@ function isAsyncParseError(error) {
 // The issue codes of zod 3 and zod 4: a fixed vocabulary, so they cannot carry payload.
 const ZOD_ISSUE_CODES = ObjectFreeze({
   __proto__: null,
-  invalid_type: true, invalid_literal: true, custom: true, invalid_union: true, invalid_union_discriminator: true,
-  invalid_enum_value: true, unrecognized_keys: true, invalid_arguments: true, invalid_return_type: true,
-  invalid_date: true, invalid_string: true, too_small: true, too_big: true, invalid_intersection_types: true,
-  not_multiple_of: true, not_finite: true, invalid_format: true, invalid_key: true, invalid_element: true,
+  invalid_type: true,
+  invalid_literal: true,
+  custom: true,
+  invalid_union: true,
+  invalid_union_discriminator: true,
+  invalid_enum_value: true,
+  unrecognized_keys: true,
+  invalid_arguments: true,
+  invalid_return_type: true,
+  invalid_date: true,
+  invalid_string: true,
+  too_small: true,
+  too_big: true,
+  invalid_intersection_types: true,
+  not_multiple_of: true,
+  not_finite: true,
+  invalid_format: true,
+  invalid_key: true,
+  invalid_element: true,
   invalid_value: true,
 });
 /** At most this many issue codes and paths are listed; issueCount counts them all. */
@@ -82,13 +97,47 @@ const MAX_LISTED_ISSUES = 100;
 // ajv-formats): a fixed vocabulary too.
 const JSON_SCHEMA_KEYWORDS = ObjectFreeze({
   __proto__: null,
-  type: true, required: true, enum: true, const: true, format: true, pattern: true, minimum: true, maximum: true,
-  exclusiveMinimum: true, exclusiveMaximum: true, multipleOf: true, minLength: true, maxLength: true, minItems: true,
-  maxItems: true, uniqueItems: true, minProperties: true, maxProperties: true, additionalProperties: true,
-  unevaluatedProperties: true, unevaluatedItems: true, propertyNames: true, dependentRequired: true,
-  dependentSchemas: true, dependencies: true, if: true, not: true, anyOf: true, oneOf: true, allOf: true,
-  contains: true, minContains: true, maxContains: true, items: true, prefixItems: true, additionalItems: true,
-  'false schema': true, formatMinimum: true, formatMaximum: true, formatExclusiveMinimum: true, formatExclusiveMaximum: true,
+  type: true,
+  required: true,
+  enum: true,
+  const: true,
+  format: true,
+  pattern: true,
+  minimum: true,
+  maximum: true,
+  exclusiveMinimum: true,
+  exclusiveMaximum: true,
+  multipleOf: true,
+  minLength: true,
+  maxLength: true,
+  minItems: true,
+  maxItems: true,
+  uniqueItems: true,
+  minProperties: true,
+  maxProperties: true,
+  additionalProperties: true,
+  unevaluatedProperties: true,
+  unevaluatedItems: true,
+  propertyNames: true,
+  dependentRequired: true,
+  dependentSchemas: true,
+  dependencies: true,
+  if: true,
+  not: true,
+  anyOf: true,
+  oneOf: true,
+  allOf: true,
+  contains: true,
+  minContains: true,
+  maxContains: true,
+  items: true,
+  prefixItems: true,
+  additionalItems: true,
+  'false schema': true,
+  formatMinimum: true,
+  formatMaximum: true,
+  formatExclusiveMinimum: true,
+  formatExclusiveMaximum: true,
 });
 
 /**
@@ -235,8 +284,6 @@ function runSchema(kind, schema, value, toolName, includePath) {
   if (isThenable(output)) throw asyncSchema('schema', toolName, includePath);
   return standardOutput(output, toolName, includePath, schema);
 }
-
-
 
 /**
  * Runs a schema asynchronously, once. Settles to a box of its output (a box, so that no

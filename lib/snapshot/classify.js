@@ -8,10 +8,31 @@ const { binding } = require('../native');
 const P = require('../primordials');
 
 const {
-  ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectGetOwnPropertyDescriptor,
-  ObjectHasOwn, ObjectPrototype, FunctionPrototypeToString, StringPrototypeEndsWith, structuredClone,
-  isDate, isRegExp, isMap, isSet, isWeakMap, isWeakSet, isAnyArrayBuffer, isArrayBufferView, isBoxedPrimitive,
-  isNativeError, isPromise, isGeneratorObject, isMapIterator, isSetIterator, isModuleNamespaceObject, isArgumentsObject,
+  ObjectGetPrototypeOf,
+  ObjectGetOwnPropertyNames,
+  ObjectGetOwnPropertySymbols,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectHasOwn,
+  ObjectPrototype,
+  FunctionPrototypeToString,
+  StringPrototypeEndsWith,
+  structuredClone,
+  isDate,
+  isRegExp,
+  isMap,
+  isSet,
+  isWeakMap,
+  isWeakSet,
+  isAnyArrayBuffer,
+  isArrayBufferView,
+  isBoxedPrimitive,
+  isNativeError,
+  isPromise,
+  isGeneratorObject,
+  isMapIterator,
+  isSetIterator,
+  isModuleNamespaceObject,
+  isArgumentsObject,
 } = P;
 
 // A runtime without util.types.isExternal (Deno) asks napi_typeof through the binding:
@@ -20,9 +41,21 @@ const isExternal = typeof P.isExternal === 'function' ? P.isExternal : binding.i
 
 /** The engine types an object's prototype cannot tell and that must precede key listing. */
 function hasSlotsBeforeKeys(value) {
-  return isMap(value) || isSet(value) || isWeakMap(value) || isWeakSet(value) || isAnyArrayBuffer(value) ||
-    isArrayBufferView(value) || isBoxedPrimitive(value) || isPromise(value) || isGeneratorObject(value) ||
-    isMapIterator(value) || isSetIterator(value) || isModuleNamespaceObject(value) || isExternal(value);
+  return (
+    isMap(value) ||
+    isSet(value) ||
+    isWeakMap(value) ||
+    isWeakSet(value) ||
+    isAnyArrayBuffer(value) ||
+    isArrayBufferView(value) ||
+    isBoxedPrimitive(value) ||
+    isPromise(value) ||
+    isGeneratorObject(value) ||
+    isMapIterator(value) ||
+    isSetIterator(value) ||
+    isModuleNamespaceObject(value) ||
+    isExternal(value)
+  );
 }
 
 /** The four engine types Object.prototype.toString also names. */

@@ -2,13 +2,7 @@
 // Re-exported by index.d.ts (the package root); imports only from rooms below it.
 
 /** A value of the strict snapshot domain (RFC-0016): a JSON data tree. */
-export type SnapshotValue =
-  | null
-  | boolean
-  | number
-  | string
-  | SnapshotValue[]
-  | { [key: string]: SnapshotValue };
+export type SnapshotValue = null | boolean | number | string | SnapshotValue[] | { [key: string]: SnapshotValue };
 
 /**
  * The authorized form of a tool call's arguments. Frozen: assigning to a field changes
@@ -76,12 +70,7 @@ export declare function canonicalize(value: unknown, options?: PathOption): stri
  * outside the domain.
  * @throws {TypeError} when `agentName` or `toolName` is not a well-formed string.
  */
-export declare function createSnapshot(input: {
-  agentName: string;
-  toolName: string;
-  value: unknown;
-  includePath?: boolean;
-}): ToolArgumentSnapshot;
+export declare function createSnapshot(input: { agentName: string; toolName: string; value: unknown; includePath?: boolean }): ToolArgumentSnapshot;
 
 /**
  * Decodes a snapshot (or its `argsCanonicalJson`) into a new value that shares no
@@ -105,11 +94,7 @@ export declare function decodeView(source: ToolArgumentSnapshot | string, option
 export declare function verifySnapshot(stored: unknown): ToolArgumentSnapshot;
 
 /** The proposal hash of already computed canonical JSON (see ToolArgumentSnapshot). */
-export declare function proposalHash(input: {
-  agentName: string;
-  toolName: string;
-  argsCanonicalJson: string;
-}): string;
+export declare function proposalHash(input: { agentName: string; toolName: string; argsCanonicalJson: string }): string;
 
 /** Deepest accepted nesting of arrays and objects (1024). */
 export declare const MAX_DEPTH: number;

@@ -8,8 +8,20 @@ const { SnapshotDomainError, ToolArgumentsValidationError, WalkFailure, invalidA
 const { own, requireInput } = require('../input');
 const { canonicalJson, hashedCanonicalJson, hashedCanonicalText, TextFailure, VIEWS_FROM_SKELETON, MAX_DEPTH } = require('./canonical');
 const {
-  firstView, view, firstPolicyView, policyView, unchangedCopy, releasePolicyView, spareOf, takeTemplate, NOT_TAKEN, PolicyView, PARSE_EACH_TIME, PARSE_COPYABLE,
-  NO_SKELETON_TEMPLATE, FlatTemplate,
+  firstView,
+  view,
+  firstPolicyView,
+  policyView,
+  unchangedCopy,
+  releasePolicyView,
+  spareOf,
+  takeTemplate,
+  NOT_TAKEN,
+  PolicyView,
+  PARSE_EACH_TIME,
+  PARSE_COPYABLE,
+  NO_SKELETON_TEMPLATE,
+  FlatTemplate,
 } = require('./view');
 const P = require('../primordials');
 
@@ -242,9 +254,12 @@ function verifiedFields(stored, includePath) {
   const argsCanonicalJson = own(stored, 'argsCanonicalJson');
   const hash = own(stored, 'proposalHash');
   if (
-    typeof agentName !== 'string' || !StringPrototypeIsWellFormed(agentName) ||
-    typeof toolName !== 'string' || !StringPrototypeIsWellFormed(toolName) ||
-    typeof argsCanonicalJson !== 'string' || typeof hash !== 'string'
+    typeof agentName !== 'string' ||
+    !StringPrototypeIsWellFormed(agentName) ||
+    typeof toolName !== 'string' ||
+    !StringPrototypeIsWellFormed(toolName) ||
+    typeof argsCanonicalJson !== 'string' ||
+    typeof hash !== 'string'
   ) {
     throw new SnapshotDomainError('not_a_snapshot', undefined);
   }
@@ -278,6 +293,17 @@ function proposalHash(input) {
 }
 
 module.exports = {
-  canonicalize, createSnapshot, createSnapshotFromText, snapshotOf, decodeView, executionView, policyViewOf, policyViewUnchanged, releasePolicyView, spareOf, proposalHash,
-  verifySnapshot, MAX_DEPTH,
+  canonicalize,
+  createSnapshot,
+  createSnapshotFromText,
+  snapshotOf,
+  decodeView,
+  executionView,
+  policyViewOf,
+  policyViewUnchanged,
+  releasePolicyView,
+  spareOf,
+  proposalHash,
+  verifySnapshot,
+  MAX_DEPTH,
 };

@@ -17,8 +17,17 @@ const takeSkeleton = binding.takeSkeleton;
 
 // Tape header words and the path flag: the constants of src/binding/mod.rs.
 const {
-  FLAG_PATH, TAPE_HEADER_WORDS, TAPE_OPS_LEN, TAPE_NUMS_LEN, TAPE_LENS_LEN, TAPE_TEXT_LEN, TAPE_BIGS_LEN, TAPE_FLAGS,
-  TAPE_NUMS_OFFSET, TAPE_LENS_OFFSET, TAPE_OPS_OFFSET,
+  FLAG_PATH,
+  TAPE_HEADER_WORDS,
+  TAPE_OPS_LEN,
+  TAPE_NUMS_LEN,
+  TAPE_LENS_LEN,
+  TAPE_TEXT_LEN,
+  TAPE_BIGS_LEN,
+  TAPE_FLAGS,
+  TAPE_NUMS_OFFSET,
+  TAPE_LENS_OFFSET,
+  TAPE_OPS_OFFSET,
 } = binding;
 
 // Capacities are tracked here rather than read from the typed arrays, whose `length`

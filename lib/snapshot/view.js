@@ -25,9 +25,21 @@
 const P = require('../primordials');
 
 const {
-  JSONParse, ObjectKeys, ObjectHasOwn, ObjectPrototypeLookupGetter, ArrayIsArray,
-  ArrayPrototype, ArrayPrototypeSlice, ArrayPrototypeToSpliced, SafeArray, speciesGetter,
-  ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectPrototype, ReflectOwnKeys,
+  JSONParse,
+  ObjectKeys,
+  ObjectHasOwn,
+  ObjectPrototypeLookupGetter,
+  ArrayIsArray,
+  ArrayPrototype,
+  ArrayPrototypeSlice,
+  ArrayPrototypeToSpliced,
+  SafeArray,
+  speciesGetter,
+  ObjectGetPrototypeOf,
+  ObjectGetOwnPropertyNames,
+  ObjectGetOwnPropertySymbols,
+  ObjectPrototype,
+  ReflectOwnKeys,
 } = P;
 const { ObjectIs } = P;
 const { isOrdinaryWhenEmpty } = require('./classify');
@@ -122,9 +134,13 @@ function firstView(json) {
  * lookup found none, so the read runs nothing), and Array's own species getter.
  */
 function speciesUntouched() {
-  return ObjectHasOwn(ArrayPrototype, 'constructor') && ObjectPrototypeLookupGetter(ArrayPrototype, 'constructor') === undefined &&
-    ArrayPrototype.constructor === SafeArray && ObjectHasOwn(SafeArray, P.SymbolSpecies) &&
-    ObjectPrototypeLookupGetter(SafeArray, P.SymbolSpecies) === speciesGetter;
+  return (
+    ObjectHasOwn(ArrayPrototype, 'constructor') &&
+    ObjectPrototypeLookupGetter(ArrayPrototype, 'constructor') === undefined &&
+    ArrayPrototype.constructor === SafeArray &&
+    ObjectHasOwn(SafeArray, P.SymbolSpecies) &&
+    ObjectPrototypeLookupGetter(SafeArray, P.SymbolSpecies) === speciesGetter
+  );
 }
 
 // Arrays are copied with toSpliced, which never consults Array's species, until a view
@@ -467,4 +483,20 @@ function view(template, json) {
   }
 }
 
-module.exports = { FlatTemplate, firstView, view, firstPolicyView, policyView, unchangedCopy, releasePolicyView, spareOf, takeTemplate, NOT_TAKEN, PolicyView, templateFromSkeleton, PARSE_EACH_TIME, PARSE_COPYABLE, NO_SKELETON_TEMPLATE };
+module.exports = {
+  FlatTemplate,
+  firstView,
+  view,
+  firstPolicyView,
+  policyView,
+  unchangedCopy,
+  releasePolicyView,
+  spareOf,
+  takeTemplate,
+  NOT_TAKEN,
+  PolicyView,
+  templateFromSkeleton,
+  PARSE_EACH_TIME,
+  PARSE_COPYABLE,
+  NO_SKELETON_TEMPLATE,
+};

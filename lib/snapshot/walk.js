@@ -14,9 +14,22 @@ const { pushOp, pushLen, pushNum, pushBig, appendText, ownSlots } = require('./t
 const { hasSlotsBeforeKeys, hasTaggedSlots, isOrdinaryWhenEmpty } = require('./classify');
 
 const {
-  ObjectGetPrototypeOf, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols, ObjectGetOwnPropertyDescriptor,
-  ObjectHasOwn, ObjectKeys, ReflectOwnKeys, ObjectPrototype, ObjectPrototypeToString, ObjectPrototypeLookupGetter, SymbolToStringTag,
-  ArrayIsArray, ArrayPrototype, StringPrototypeCharCodeAt, StringFromCharCode, isProxy,
+  ObjectGetPrototypeOf,
+  ObjectGetOwnPropertyNames,
+  ObjectGetOwnPropertySymbols,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectHasOwn,
+  ObjectKeys,
+  ReflectOwnKeys,
+  ObjectPrototype,
+  ObjectPrototypeToString,
+  ObjectPrototypeLookupGetter,
+  SymbolToStringTag,
+  ArrayIsArray,
+  ArrayPrototype,
+  StringPrototypeCharCodeAt,
+  StringFromCharCode,
+  isProxy,
 } = P;
 
 const MAX_DEPTH = binding.maxDepth();
@@ -35,7 +48,6 @@ const SEEN_LIST = 16;
  * which cost less per key once V8 keeps the object as a dictionary.
  */
 const SMALL_OBJECT_KEYS = 64;
-
 
 // ---------------------------------------------------------------------------------
 // The explicit stack: per level the container, its keys (null for an array), the next
@@ -64,7 +76,6 @@ let sp = 0;
 const seenList = ownSlots(SEEN_LIST);
 let seenLen = 0;
 let seenSet = null;
-
 
 // A wide root object whose members are all primitives (flat): the walk keeps what it read
 // of each member, in the order of its keys, so that the snapshot's views can be built from

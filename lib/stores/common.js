@@ -30,7 +30,6 @@ const MAX_TIMEOUT_MS = 2147483647;
  */
 const MAX_TABLE_NAME = 41;
 
-
 /** The options object of a factory: a plain object, a Proxy refused unread. */
 function readOptions(options, factory) {
   if (options === null || typeof options !== 'object' || isProxy(options)) {
@@ -237,7 +236,13 @@ function readListAfter(after) {
 function proposalPage(keys, jsons, next) {
   const proposals = [];
   for (let i = 0; i < keys.length; i++) {
-    ObjectDefineProperty(proposals, i, { __proto__: null, value: { key: decodeText(keys[i]), json: decodeText(jsons[i]) }, writable: true, enumerable: true, configurable: true });
+    ObjectDefineProperty(proposals, i, {
+      __proto__: null,
+      value: { key: decodeText(keys[i]), json: decodeText(jsons[i]) },
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   }
   return { proposals, next: next === null ? null : decodeText(next) };
 }
@@ -367,7 +372,11 @@ function then(value, onValue, onError) {
       }
       settleInto(next, resolve, reject);
     };
-    settleInto(value, (result) => follow(onValue, result, resolve), (error) => follow(onError, error, reject));
+    settleInto(
+      value,
+      (result) => follow(onValue, result, resolve),
+      (error) => follow(onError, error, reject),
+    );
   });
 }
 

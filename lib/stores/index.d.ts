@@ -123,9 +123,7 @@ export interface PostgresGrantStore extends DurableGrantStore {
 }
 
 /** A connected node-redis (4 or later) or ioredis client. */
-export type RedisCommandClient =
-  | { sendCommand(args: string[]): PromiseLike<unknown> }
-  | { call(command: string, ...args: string[]): PromiseLike<unknown> };
+export type RedisCommandClient = { sendCommand(args: string[]): PromiseLike<unknown> } | { call(command: string, ...args: string[]): PromiseLike<unknown> };
 
 export interface RedisGrantStoreOptions {
   /** Never closed by the store. */
@@ -175,15 +173,36 @@ export interface ExecutionReceiptRecord {
 /** The receipt operations of a grant store (each atomic; a value or a promise). */
 export interface ExecutionReceiptStore {
   claimReceipt(
-    claim: Readonly<{ agentName: string; runId: string | null; toolCallId: string; proposalHash: string; claimId: string; claimedAt: number; leaseExpiresAt: number; expiresAt: number }>,
+    claim: Readonly<{
+      agentName: string;
+      runId: string | null;
+      toolCallId: string;
+      proposalHash: string;
+      claimId: string;
+      claimedAt: number;
+      leaseExpiresAt: number;
+      expiresAt: number;
+    }>,
     now: number,
   ): ExecutionReceiptRecord | null | Promise<ExecutionReceiptRecord | null>;
   completeReceipt(
-    outcome: Readonly<{ agentName: string; runId: string | null; toolCallId: string; claimId: string; status: 'completed' | 'failed'; completedAt: number; resultJson: string | null; expiresAt: number }>,
+    outcome: Readonly<{
+      agentName: string;
+      runId: string | null;
+      toolCallId: string;
+      claimId: string;
+      status: 'completed' | 'failed';
+      completedAt: number;
+      resultJson: string | null;
+      expiresAt: number;
+    }>,
     now: number,
   ): boolean | Promise<boolean>;
   releaseReceipt(key: Readonly<{ agentName: string; runId: string | null; toolCallId: string; claimId: string }>, now: number): boolean | Promise<boolean>;
-  getReceipt(key: Readonly<{ agentName: string; runId: string | null; toolCallId: string }>, now: number): ExecutionReceiptRecord | null | Promise<ExecutionReceiptRecord | null>;
+  getReceipt(
+    key: Readonly<{ agentName: string; runId: string | null; toolCallId: string }>,
+    now: number,
+  ): ExecutionReceiptRecord | null | Promise<ExecutionReceiptRecord | null>;
   deleteReceipt(key: Readonly<{ agentName: string; runId: string | null; toolCallId: string }>): boolean | Promise<boolean>;
   pruneReceipts(now: number): number | Promise<number>;
 }

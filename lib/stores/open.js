@@ -86,8 +86,20 @@ function readOptions(options) {
 
 function withTimeout(promise, ms, onTimeout) {
   return new PromiseCtor((resolve, reject) => {
-    const timer = SetTimeout(() => { onTimeout(); reject(new SafeError('timeout')); }, ms);
-    promise.then((value) => { ClearTimeout(timer); resolve(value); }, (error) => { ClearTimeout(timer); reject(error); });
+    const timer = SetTimeout(() => {
+      onTimeout();
+      reject(new SafeError('timeout'));
+    }, ms);
+    promise.then(
+      (value) => {
+        ClearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        ClearTimeout(timer);
+        reject(error);
+      },
+    );
   });
 }
 
@@ -99,7 +111,13 @@ function owning(store, after) {
   let closing;
   wrapped.close = function close() {
     if (closing === undefined) {
-      closing = PromiseCtor.resolve(store.close()).then(() => after(), (error) => PromiseCtor.resolve(after()).then(() => { throw error; }));
+      closing = PromiseCtor.resolve(store.close()).then(
+        () => after(),
+        (error) =>
+          PromiseCtor.resolve(after()).then(() => {
+            throw error;
+          }),
+      );
     }
     return closing;
   };
@@ -111,7 +129,11 @@ async function openPostgres(url, opts) {
   const Pool = pg.Pool !== undefined ? pg.Pool : pg.default.Pool;
   const pool = new Pool({ connectionString: url });
   pool.on('error', () => {}); // an idle connection's failure: the next query reports it
-  const end = () => pool.end().then(() => undefined, () => undefined);
+  const end = () =>
+    pool.end().then(
+      () => undefined,
+      () => undefined,
+    );
   let store;
   try {
     store = createPostgresGrantStore({ pool, table: opts.table, timeoutMs: opts.timeoutMs });
@@ -144,18 +166,42 @@ async function openRedis(url, opts) {
   if (name === 'redis') {
     client = driver.createClient({ url });
     client.on('error', () => {}); // reported by the calls that fail
-    quit = () => PromiseCtor.resolve().then(() => (client.isOpen ? client.quit() : undefined)).then(() => undefined, () => undefined);
+    quit = () =>
+      PromiseCtor.resolve()
+        .then(() => (client.isOpen ? client.quit() : undefined))
+        .then(
+          () => undefined,
+          () => undefined,
+        );
     try {
-      await withTimeout(client.connect(), timeoutMs, () => { try { client.disconnect().catch(() => {}); } catch { /* not open */ } });
+      await withTimeout(client.connect(), timeoutMs, () => {
+        try {
+          client.disconnect().catch(() => {});
+        } catch {
+          /* not open */
+        }
+      });
     } catch {
-      try { await client.disconnect(); } catch { /* not open */ }
+      try {
+        await client.disconnect();
+      } catch {
+        /* not open */
+      }
       throw connectError('Redis', 'connect');
     }
   } else {
     const Redis = typeof driver === 'function' ? driver : driver.default;
     client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
     client.on('error', () => {});
-    quit = () => PromiseCtor.resolve().then(() => client.quit()).then(() => undefined, () => { client.disconnect(); });
+    quit = () =>
+      PromiseCtor.resolve()
+        .then(() => client.quit())
+        .then(
+          () => undefined,
+          () => {
+            client.disconnect();
+          },
+        );
     try {
       await withTimeout(client.connect(), timeoutMs, () => client.disconnect());
     } catch {

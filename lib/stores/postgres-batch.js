@@ -140,17 +140,21 @@ function receiptBatches(conn) {
       for (let i = 0; i < completeBatch.length; i++) delete busyKeys[completeBatch[i].key];
       if (!claiming && !completing) busyKeys = { __proto__: null };
     };
-    C.then(sent, (answers) => {
-      settled();
-      for (let i = 0; i < claimBatch.length; i++) claimBatch[i].resolve(answers.claims[i]);
-      for (let i = 0; i < completeBatch.length; i++) completeBatch[i].resolve(answers.completions[i]);
-      flushWrites();
-    }, (cause) => {
-      settled();
-      for (let i = 0; i < claimBatch.length; i++) claimBatch[i].reject(cause);
-      for (let i = 0; i < completeBatch.length; i++) completeBatch[i].reject(cause);
-      flushWrites();
-    });
+    C.then(
+      sent,
+      (answers) => {
+        settled();
+        for (let i = 0; i < claimBatch.length; i++) claimBatch[i].resolve(answers.claims[i]);
+        for (let i = 0; i < completeBatch.length; i++) completeBatch[i].resolve(answers.completions[i]);
+        flushWrites();
+      },
+      (cause) => {
+        settled();
+        for (let i = 0; i < claimBatch.length; i++) claimBatch[i].reject(cause);
+        for (let i = 0; i < completeBatch.length; i++) completeBatch[i].reject(cause);
+        flushWrites();
+      },
+    );
   }
 
   function queued(queue, key, values) {

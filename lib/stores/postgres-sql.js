@@ -41,7 +41,19 @@ function statementName(text) {
 
 // A claim's columns, each kept unless the stored record is an outcome past its retention:
 // an unfinished claim (in_progress) is kept whatever its retention says.
-const CLAIMED = ObjectFreeze(['agent_name', 'run_id', 'tool_call_id', 'proposal_hash', 'claim_id', 'status', 'claimed_at', 'lease_expires_at', 'completed_at', 'result_json', 'expires_at']);
+const CLAIMED = ObjectFreeze([
+  'agent_name',
+  'run_id',
+  'tool_call_id',
+  'proposal_hash',
+  'claim_id',
+  'status',
+  'claimed_at',
+  'lease_expires_at',
+  'completed_at',
+  'result_json',
+  'expires_at',
+]);
 
 /** The SET list of a claim's upsert: each claimed column from EXCLUDED when `expired` holds, else kept. */
 function keptUnless(expired) {

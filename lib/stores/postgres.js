@@ -39,7 +39,19 @@ function classify(cause) {
 
 function ignore() {}
 
-const RECEIPT_FIELDS = ObjectFreeze(['agentName', 'runId', 'toolCallId', 'proposalHash', 'claimId', 'status', 'claimedAt', 'leaseExpiresAt', 'completedAt', 'resultJson', 'expiresAt']);
+const RECEIPT_FIELDS = ObjectFreeze([
+  'agentName',
+  'runId',
+  'toolCallId',
+  'proposalHash',
+  'claimId',
+  'status',
+  'claimedAt',
+  'leaseExpiresAt',
+  'completedAt',
+  'resultJson',
+  'expiresAt',
+]);
 
 /** The receipt record of the first row (own data columns, text decoded), or null. */
 function receiptRow(rows) {
@@ -128,13 +140,22 @@ function createPostgresGrantStore(options) {
   // prune() removes the row.
   let cleanups = C.then(undefined, undefined);
   function dropSpent(id) {
-    cleanups = C.then(C.then(cleanups, () => sendRaw(sql.dropSpent, [id], true)), ignore, ignore);
+    cleanups = C.then(
+      C.then(cleanups, () => sendRaw(sql.dropSpent, [id], true)),
+      ignore,
+      ignore,
+    );
   }
 
   /** What the grant and the receipt operations below are given of this store. */
   const conn = ObjectFreeze({
     __proto__: null,
-    sql, send, run, dropSpent, receiptRow, BAD_RESULT,
+    sql,
+    send,
+    run,
+    dropSpent,
+    receiptRow,
+    BAD_RESULT,
     cleanups: () => cleanups,
   });
   return ObjectFreeze({
@@ -242,7 +263,18 @@ function postgresReceipts(conn) {
       const c = R.readReceiptClaim(claim);
       const t = R.readReceiptNow(now);
       const claimId = C.encodeText(c.claimId);
-      const values = [R.receiptId(c), C.encodeText(c.agentName), c.runId === null ? null : C.encodeText(c.runId), C.encodeText(c.toolCallId), c.proposalHash, claimId, c.claimedAt, c.leaseExpiresAt, c.expiresAt, t];
+      const values = [
+        R.receiptId(c),
+        C.encodeText(c.agentName),
+        c.runId === null ? null : C.encodeText(c.runId),
+        C.encodeText(c.toolCallId),
+        c.proposalHash,
+        claimId,
+        c.claimedAt,
+        c.leaseExpiresAt,
+        c.expiresAt,
+        t,
+      ];
       return run('claimReceipt', () => claims(values[0], values));
     }),
     claimReceiptAndTake: C.method((claim, now, query, grantNow) => {
@@ -251,7 +283,23 @@ function postgresReceipts(conn) {
       const q = C.readQuery(query);
       const gt = C.readNow(grantNow);
       const claimId = C.encodeText(c.claimId);
-      const values = [R.receiptId(c), C.encodeText(c.agentName), c.runId === null ? null : C.encodeText(c.runId), C.encodeText(c.toolCallId), c.proposalHash, claimId, c.claimedAt, c.leaseExpiresAt, c.expiresAt, t, q.proposalHash, q.agentName, q.toolName, q.scope, gt];
+      const values = [
+        R.receiptId(c),
+        C.encodeText(c.agentName),
+        c.runId === null ? null : C.encodeText(c.runId),
+        C.encodeText(c.toolCallId),
+        c.proposalHash,
+        claimId,
+        c.claimedAt,
+        c.leaseExpiresAt,
+        c.expiresAt,
+        t,
+        q.proposalHash,
+        q.agentName,
+        q.toolName,
+        q.scope,
+        gt,
+      ];
       return run('claimReceiptAndTake', () =>
         C.then(send(sql.claimReceiptAndTake, values), (rows) => {
           const record = receiptRow(rows);

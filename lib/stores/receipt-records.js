@@ -13,7 +13,6 @@ const P = require('../primordials');
 const { NumberIsSafeInteger } = P;
 const sha256Hex = binding.sha256Hex;
 
-
 /** A whole number of milliseconds (a receipt time). */
 function readReceiptTime(value, what) {
   if (!NumberIsSafeInteger(value)) throw invalidArgument(`${what} must be a safe integer (ms)`);

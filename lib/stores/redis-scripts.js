@@ -307,7 +307,23 @@ return { more, last, out }`,
  * that named no script Redis has cached only costs an EVAL of the text (./redis.js).
  */
 const { createHash } = require('node:crypto');
-const NAMES = ['put', 'has', 'take', 'delete', 'prune', 'putProposal', 'deleteProposal', 'listProposals', 'claimReceipt', 'claimReceiptAndTake', 'completeReceipt', 'releaseReceipt', 'getReceipt', 'deleteReceipt', 'pruneReceipts'];
+const NAMES = [
+  'put',
+  'has',
+  'take',
+  'delete',
+  'prune',
+  'putProposal',
+  'deleteProposal',
+  'listProposals',
+  'claimReceipt',
+  'claimReceiptAndTake',
+  'completeReceipt',
+  'releaseReceipt',
+  'getReceipt',
+  'deleteReceipt',
+  'pruneReceipts',
+];
 const LOADED = {};
 for (let i = 0; i < NAMES.length; i++) {
   const name = NAMES[i];

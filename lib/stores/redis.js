@@ -85,8 +85,10 @@ function commandSender(client) {
 function command(verb, script, keys, args) {
   const list = [verb, script, `${keys.length}`];
   // Defined, not assigned: a setter on Array.prototype for an index is never reached.
-  for (let i = 0; i < keys.length; i++) ObjectDefineProperty(list, list.length, { __proto__: null, value: keys[i], writable: true, enumerable: true, configurable: true });
-  for (let i = 0; i < args.length; i++) ObjectDefineProperty(list, list.length, { __proto__: null, value: args[i], writable: true, enumerable: true, configurable: true });
+  for (let i = 0; i < keys.length; i++)
+    ObjectDefineProperty(list, list.length, { __proto__: null, value: keys[i], writable: true, enumerable: true, configurable: true });
+  for (let i = 0; i < args.length; i++)
+    ObjectDefineProperty(list, list.length, { __proto__: null, value: args[i], writable: true, enumerable: true, configurable: true });
   return list;
 }
 
@@ -155,12 +157,15 @@ function warnIfNotDurable(where, found) {
   // appendfsync everysec (Redis's default) or no acknowledges writes the disk may not hold yet.
   const lazyFsync = found.appendonly === 'yes' && (found.fsync === 'everysec' || found.fsync === 'no');
   if (found.appendonly === 'no' || lazyFsync || evicts) {
-    const cause = found.appendonly === 'no' ? 'does not write an append-only file (appendonly no)'
-      : lazyFsync ? `acknowledges writes before they reach the disk (appendfsync ${found.fsync})`
-        : `evicts keys (maxmemory-policy ${found.policy})`;
+    const cause =
+      found.appendonly === 'no'
+        ? 'does not write an append-only file (appendonly no)'
+        : lazyFsync
+          ? `acknowledges writes before they reach the disk (appendfsync ${found.fsync})`
+          : `evicts keys (maxmemory-policy ${found.policy})`;
     emitWarning(
       `${where}: the Redis server ${cause}: ` +
-        'after a restart or an eviction, a spent use or a granted seal\'s nonce can be forgotten and an approval run again. ' +
+        "after a restart or an eviction, a spent use or a granted seal's nonce can be forgotten and an approval run again. " +
         'Use appendonly yes with appendfsync always, maxmemory-policy noeviction (or volatile-*), and no asynchronous failover (docs/stores.md).',
       { type: 'Warning', code: 'TAS_REDIS_NOT_DURABLE' },
     );
@@ -204,14 +209,22 @@ function createRedisGrantStore(options) {
     if (durabilityChecked || closed) return;
     durabilityChecked = true;
     // Sent from inside C.then: a client whose command throws rejects, it never throws here.
-    const settings = C.then(undefined, () => C.then(send(['CONFIG', 'GET', 'appendonly']), (appendonly) =>
-      C.then(send(['CONFIG', 'GET', 'appendfsync']), (fsync) =>
-        C.then(send(['CONFIG', 'GET', 'maxmemory-policy']), (policy) => ({
-          appendonly: configValue(appendonly, 'appendonly'),
-          fsync: configValue(fsync, 'appendfsync'),
-          policy: configValue(policy, 'maxmemory-policy'),
-        })))));
-    C.then(settings, (found) => warnIfNotDurable(where, found), () => undefined);
+    const settings = C.then(undefined, () =>
+      C.then(send(['CONFIG', 'GET', 'appendonly']), (appendonly) =>
+        C.then(send(['CONFIG', 'GET', 'appendfsync']), (fsync) =>
+          C.then(send(['CONFIG', 'GET', 'maxmemory-policy']), (policy) => ({
+            appendonly: configValue(appendonly, 'appendonly'),
+            fsync: configValue(fsync, 'appendfsync'),
+            policy: configValue(policy, 'maxmemory-policy'),
+          })),
+        ),
+      ),
+    );
+    C.then(
+      settings,
+      (found) => warnIfNotDurable(where, found),
+      () => undefined,
+    );
   }
 
   /** EVALSHA, and EVAL when the server has not cached the script (a restart, SCRIPT FLUSH). */
@@ -240,7 +253,16 @@ function createRedisGrantStore(options) {
   /** What the grant and the receipt operations below are given of this store. */
   const conn = ObjectFreeze({
     __proto__: null,
-    send, script, run, checkDurability, grantKeys, receiptKeys, prefix, index, receiptIndex, proposalSet,
+    send,
+    script,
+    run,
+    checkDurability,
+    grantKeys,
+    receiptKeys,
+    prefix,
+    index,
+    receiptIndex,
+    proposalSet,
     isClosed: () => closed,
   });
   return ObjectFreeze({
@@ -274,7 +296,8 @@ function redisGrants(conn) {
       const r = C.readRecord(record);
       const t = C.readNow(now);
       const keys = grantKeys(r);
-      if (r.nonce !== null) ObjectDefineProperty(keys, 3, { __proto__: null, value: `${prefix}n:${r.nonce}`, writable: true, enumerable: true, configurable: true });
+      if (r.nonce !== null)
+        ObjectDefineProperty(keys, 3, { __proto__: null, value: `${prefix}n:${r.nonce}`, writable: true, enumerable: true, configurable: true });
       const args = [`${r.uses}`, timeText(r.expiresAt), r.argsCanonicalJson, NumberToString(t), timeText(r.nonceExpiresAt)];
       checkDurability();
       return run('put', () => C.then(script('put', keys, args), flag));
@@ -328,21 +351,23 @@ function redisGrants(conn) {
       const n = C.readListLimit(limit);
       const t = C.readNow(now);
       const args = [a === null ? '' : `+${a}`, `${n}`, NumberToString(t), `${n + LIST_SCAN}`];
-      return run('listProposals', () => C.then(script('listProposals', [proposalSet], args), (reply) => {
-        if (!ArrayIsArray(reply) || isProxy(reply) || reply.length !== 3) throw BAD_REPLY;
-        const more = reply[0];
-        const last = reply[1];
-        const flat = reply[2];
-        if ((more !== 0 && more !== 1) || typeof last !== 'string' || !ArrayIsArray(flat) || isProxy(flat) || flat.length % 2 !== 0) throw BAD_REPLY;
-        const keys = [];
-        const jsons = [];
-        for (let i = 0; i < flat.length / 2; i++) {
-          if (typeof flat[2 * i] !== 'string' || typeof flat[2 * i + 1] !== 'string') throw BAD_REPLY;
-          keys[i] = flat[2 * i];
-          jsons[i] = flat[2 * i + 1];
-        }
-        return C.proposalPage(keys, jsons, more === 1 ? last : null);
-      }));
+      return run('listProposals', () =>
+        C.then(script('listProposals', [proposalSet], args), (reply) => {
+          if (!ArrayIsArray(reply) || isProxy(reply) || reply.length !== 3) throw BAD_REPLY;
+          const more = reply[0];
+          const last = reply[1];
+          const flat = reply[2];
+          if ((more !== 0 && more !== 1) || typeof last !== 'string' || !ArrayIsArray(flat) || isProxy(flat) || flat.length % 2 !== 0) throw BAD_REPLY;
+          const keys = [];
+          const jsons = [];
+          for (let i = 0; i < flat.length / 2; i++) {
+            if (typeof flat[2 * i] !== 'string' || typeof flat[2 * i + 1] !== 'string') throw BAD_REPLY;
+            keys[i] = flat[2 * i];
+            jsons[i] = flat[2 * i + 1];
+          }
+          return C.proposalPage(keys, jsons, more === 1 ? last : null);
+        }),
+      );
     }),
   };
 }
@@ -378,12 +403,14 @@ function redisReceipts(conn) {
         NumberToString(t),
       ];
       checkDurability();
-      return run('claimReceipt', () => C.then(script('claimReceipt', receiptKeys(c), args), (reply) => {
-        if (reply === 0) return null;
-        const record = receiptOf(reply);
-        if (record === null) throw BAD_REPLY;
-        return record;
-      }));
+      return run('claimReceipt', () =>
+        C.then(script('claimReceipt', receiptKeys(c), args), (reply) => {
+          if (reply === 0) return null;
+          const record = receiptOf(reply);
+          if (record === null) throw BAD_REPLY;
+          return record;
+        }),
+      );
     }),
     claimReceiptAndTake: C.method((claim, now, query, grantNow) => {
       const c = R.readReceiptClaim(claim);
@@ -405,18 +432,27 @@ function redisReceipts(conn) {
       const rkeys = receiptKeys(c);
       const gkeys = grantKeys(q);
       checkDurability();
-      return run('claimReceiptAndTake', () => C.then(script('claimReceiptAndTake', [rkeys[0], rkeys[1], gkeys[0], gkeys[1], gkeys[2]], args), (reply) => {
-        if (reply === 1) return null;
-        if (reply === 0) return false;
-        const record = receiptOf(reply);
-        if (record === null) throw BAD_REPLY;
-        return record;
-      }));
+      return run('claimReceiptAndTake', () =>
+        C.then(script('claimReceiptAndTake', [rkeys[0], rkeys[1], gkeys[0], gkeys[1], gkeys[2]], args), (reply) => {
+          if (reply === 1) return null;
+          if (reply === 0) return false;
+          const record = receiptOf(reply);
+          if (record === null) throw BAD_REPLY;
+          return record;
+        }),
+      );
     }),
     completeReceipt: C.method((outcome, now) => {
       const o = R.readReceiptOutcome(outcome);
       R.readReceiptNow(now);
-      const args = [C.encodeText(o.claimId), o.status, NumberToString(o.completedAt), o.resultJson === null ? '0' : '1', o.resultJson === null ? '' : C.encodeText(o.resultJson), NumberToString(o.expiresAt)];
+      const args = [
+        C.encodeText(o.claimId),
+        o.status,
+        NumberToString(o.completedAt),
+        o.resultJson === null ? '0' : '1',
+        o.resultJson === null ? '' : C.encodeText(o.resultJson),
+        NumberToString(o.expiresAt),
+      ];
       return run('completeReceipt', () => C.then(script('completeReceipt', receiptKeys(o), args), flag));
     }),
     releaseReceipt: C.method((release, now) => {
@@ -427,11 +463,13 @@ function redisReceipts(conn) {
     getReceipt: C.method((key, now) => {
       const keys = receiptKeys(R.readReceiptKey(key));
       const t = R.readReceiptNow(now);
-      return run('getReceipt', () => C.then(script('getReceipt', [keys[0]], []), (reply) => {
-        const record = receiptOf(reply);
-        // An unfinished claim is kept whatever its retention says; an outcome, until it.
-        return record === null || (record.status !== 'in_progress' && !(t < record.expiresAt)) ? null : record;
-      }));
+      return run('getReceipt', () =>
+        C.then(script('getReceipt', [keys[0]], []), (reply) => {
+          const record = receiptOf(reply);
+          // An unfinished claim is kept whatever its retention says; an outcome, until it.
+          return record === null || (record.status !== 'in_progress' && !(t < record.expiresAt)) ? null : record;
+        }),
+      );
     }),
     deleteReceipt: C.method((key) => {
       const keys = receiptKeys(R.readReceiptKey(key));

@@ -152,7 +152,10 @@ function sqliteGrants(conn) {
     getProposal: C.method((key, now) => {
       const k = C.readProposalKey(key);
       const t = C.readNow(now);
-      return C.then(run('getProposal', () => sqliteStoreGetProposal(handle, k, t)), (json) => (json === null ? null : C.decodeText(json)));
+      return C.then(
+        run('getProposal', () => sqliteStoreGetProposal(handle, k, t)),
+        (json) => (json === null ? null : C.decodeText(json)),
+      );
     }),
     deleteProposal: C.method((key) => {
       const k = C.readProposalKey(key);
@@ -163,16 +166,19 @@ function sqliteGrants(conn) {
       const n = C.readListLimit(limit);
       const t = C.readNow(now);
       // One row more than asked: whether another page follows.
-      return C.then(run('listProposals', () => sqliteStoreListProposals(handle, a, n + 1, t)), (flat) => {
-        const keys = [];
-        const jsons = [];
-        const rows = flat.length / 2 > n ? n : flat.length / 2;
-        for (let i = 0; i < rows; i++) {
-          keys[i] = flat[2 * i];
-          jsons[i] = flat[2 * i + 1];
-        }
-        return C.proposalPage(keys, jsons, flat.length / 2 > n ? keys[n - 1] : null);
-      });
+      return C.then(
+        run('listProposals', () => sqliteStoreListProposals(handle, a, n + 1, t)),
+        (flat) => {
+          const keys = [];
+          const jsons = [];
+          const rows = flat.length / 2 > n ? n : flat.length / 2;
+          for (let i = 0; i < rows; i++) {
+            keys[i] = flat[2 * i];
+            jsons[i] = flat[2 * i + 1];
+          }
+          return C.proposalPage(keys, jsons, flat.length / 2 > n ? keys[n - 1] : null);
+        },
+      );
     }),
   };
 }
@@ -187,7 +193,20 @@ function sqliteReceipts(conn) {
       const t = R.readReceiptNow(now);
       const k = encodeKey(c);
       return C.then(
-        run('claimReceipt', () => sqliteStoreClaimReceipt(handle, k.agentName, k.runId, k.toolCallId, c.proposalHash, C.encodeText(c.claimId), c.claimedAt, c.leaseExpiresAt, c.expiresAt, t)),
+        run('claimReceipt', () =>
+          sqliteStoreClaimReceipt(
+            handle,
+            k.agentName,
+            k.runId,
+            k.toolCallId,
+            c.proposalHash,
+            C.encodeText(c.claimId),
+            c.claimedAt,
+            c.leaseExpiresAt,
+            c.expiresAt,
+            t,
+          ),
+        ),
         receiptOrNull,
       );
     }),
@@ -198,7 +217,25 @@ function sqliteReceipts(conn) {
       const gt = C.readNow(grantNow);
       const k = encodeKey(c);
       return C.then(
-        run('claimReceiptAndTake', () => sqliteStoreClaimReceiptAndTake(handle, k.agentName, k.runId, k.toolCallId, c.proposalHash, C.encodeText(c.claimId), c.claimedAt, c.leaseExpiresAt, c.expiresAt, t, q.agentName, q.toolName, q.proposalHash, q.scope, gt)),
+        run('claimReceiptAndTake', () =>
+          sqliteStoreClaimReceiptAndTake(
+            handle,
+            k.agentName,
+            k.runId,
+            k.toolCallId,
+            c.proposalHash,
+            C.encodeText(c.claimId),
+            c.claimedAt,
+            c.leaseExpiresAt,
+            c.expiresAt,
+            t,
+            q.agentName,
+            q.toolName,
+            q.proposalHash,
+            q.scope,
+            gt,
+          ),
+        ),
         (answer) => (answer === true ? null : answer === false ? false : receiptOrNull(answer)),
       );
     }),
@@ -207,7 +244,9 @@ function sqliteReceipts(conn) {
       R.readReceiptNow(now);
       const k = encodeKey(o);
       const result = o.resultJson === null ? null : C.encodeText(o.resultJson);
-      return run('completeReceipt', () => sqliteStoreCompleteReceipt(handle, k.agentName, k.runId, k.toolCallId, C.encodeText(o.claimId), o.status, o.completedAt, result, o.expiresAt));
+      return run('completeReceipt', () =>
+        sqliteStoreCompleteReceipt(handle, k.agentName, k.runId, k.toolCallId, C.encodeText(o.claimId), o.status, o.completedAt, result, o.expiresAt),
+      );
     }),
     releaseReceipt: C.method((release, now) => {
       const r = R.readReceiptRelease(release);
@@ -218,7 +257,10 @@ function sqliteReceipts(conn) {
     getReceipt: C.method((key, now) => {
       const k = encodeKey(R.readReceiptKey(key));
       const t = R.readReceiptNow(now);
-      return C.then(run('getReceipt', () => sqliteStoreGetReceipt(handle, k.agentName, k.runId, k.toolCallId, t)), receiptOrNull);
+      return C.then(
+        run('getReceipt', () => sqliteStoreGetReceipt(handle, k.agentName, k.runId, k.toolCallId, t)),
+        receiptOrNull,
+      );
     }),
     deleteReceipt: C.method((key) => {
       const k = encodeKey(R.readReceiptKey(key));

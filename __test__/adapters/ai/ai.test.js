@@ -18,7 +18,11 @@ const USAGE = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0
 const TEXT = { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE };
 
 function toolCall(input, toolCallId = 'call-1') {
-  return { content: [{ type: 'tool-call', toolCallId, toolName: 'transfer', input }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: USAGE };
+  return {
+    content: [{ type: 'tool-call', toolCallId, toolName: 'transfer', input }],
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage: USAGE,
+  };
 }
 
 /** A model that answers with the given responses, one per step. */
@@ -63,13 +67,14 @@ function transferApp(z, policy, gateOptions = {}) {
     onDecision: (decision, info) => decisions.push({ decision: decision.decision, reason: decision.reason, decidedBy: decision.decidedBy, ...info }),
     ...gateOptions,
   });
-  const run = (languageModel, messages) => generateText({
-    model: gate.model(languageModel),
-    tools: gate.tools,
-    toolApproval: gate.toolApproval,
-    stopWhen: stepCountIs(3),
-    messages,
-  });
+  const run = (languageModel, messages) =>
+    generateText({
+      model: gate.model(languageModel),
+      tools: gate.tools,
+      toolApproval: gate.toolApproval,
+      stopWhen: stepCountIs(3),
+      messages,
+    });
   return { counts, executed, tools, gate, run, decisions };
 }
 
@@ -98,7 +103,10 @@ for (const [flavor, z] of FLAVORS) {
     assert.notEqual(args, views[0], 'the handler does not get the policy view');
     const sdkInput = result.steps[0].toolCalls[0].input;
     assert.notEqual(args, sdkInput, "the handler does not get the SDK's (hooks') object");
-    assert.deepEqual(result.steps[0].toolResults.map((r) => r.output), ['sent 500']);
+    assert.deepEqual(
+      result.steps[0].toolResults.map((r) => r.output),
+      ['sent 500'],
+    );
     assert.equal(app.counts.schema, 1);
   });
 
@@ -109,7 +117,10 @@ for (const [flavor, z] of FLAVORS) {
     const response = result.steps[0].content.find((p) => p.type === 'tool-approval-response');
     assert.equal(response.approved, false);
     assert.equal(response.reason, 'over_limit');
-    assert.deepEqual(app.decisions.map((d) => [d.decision, d.reason, d.decidedBy]), [['deny', 'over_limit', 'policy']]);
+    assert.deepEqual(
+      app.decisions.map((d) => [d.decision, d.reason, d.decidedBy]),
+      [['deny', 'over_limit', 'policy']],
+    );
     assert.equal(app.counts.schema, 1);
   });
 
@@ -126,7 +137,10 @@ for (const [flavor, z] of FLAVORS) {
       stopWhen: stepCountIs(3),
       messages: PROMPT,
     });
-    assert.deepEqual(plain.executed.map((a) => a.amount), [9999900]);
+    assert.deepEqual(
+      plain.executed.map((a) => a.amount),
+      [9999900],
+    );
 
     const app = transferApp(z, (input) => {
       input.parsedArguments.amount = 9999900;
@@ -137,7 +151,10 @@ for (const [flavor, z] of FLAVORS) {
     const response = result.steps[0].content.find((p) => p.type === 'tool-approval-response');
     assert.equal(response.approved, false);
     assert.equal(response.reason, 'policy_mutated_arguments');
-    assert.deepEqual(app.decisions.map((d) => [d.decision, d.decidedBy]), [['deny', 'runtime']]);
+    assert.deepEqual(
+      app.decisions.map((d) => [d.decision, d.decidedBy]),
+      [['deny', 'runtime']],
+    );
   });
 
   test(`${flavor}: a duplicate-key call is invalid input at stage json (the SDK alone executes the last value)`, async () => {
@@ -145,7 +162,10 @@ for (const [flavor, z] of FLAVORS) {
     // The framework alone: its lenient parse keeps the last value and executes it.
     const plain = transferApp(z, limitPolicy);
     await generateText({ model: model(toolCall(raw), TEXT), tools: plain.tools, stopWhen: stepCountIs(3), messages: PROMPT });
-    assert.deepEqual(plain.executed.map((a) => a.amount), [9999900]);
+    assert.deepEqual(
+      plain.executed.map((a) => a.amount),
+      [9999900],
+    );
 
     let policyRan = false;
     const app = transferApp(z, () => {
@@ -163,8 +183,15 @@ for (const [flavor, z] of FLAVORS) {
     assert.ok(cause instanceof ToolArgumentsValidationError);
     assert.equal(cause.stage, 'json');
     assert.equal(cause.code, 'duplicate_key');
-    assert.ok(result.steps[0].content.some((p) => p.type === 'tool-error'), 'the model gets a tool error it can correct');
-    assert.equal(result.steps[0].content.some((p) => p.type === 'tool-approval-response'), false, 'no denial');
+    assert.ok(
+      result.steps[0].content.some((p) => p.type === 'tool-error'),
+      'the model gets a tool error it can correct',
+    );
+    assert.equal(
+      result.steps[0].content.some((p) => p.type === 'tool-approval-response'),
+      false,
+      'no denial',
+    );
   });
 
   test(`${flavor}: a schema output outside the snapshot domain is invalid input at stage snapshot`, async () => {
@@ -176,8 +203,18 @@ for (const [flavor, z] of FLAVORS) {
       }),
     };
     const gate = createToolGate({ agentName: 'ops', tools, policy: () => ({ decision: 'allow', reason: 'any' }) });
-    const response = { content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'schedule', input: '{"at":"2030-01-01"}' }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: USAGE };
-    const result = await generateText({ model: gate.model(model(response, TEXT)), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), messages: PROMPT });
+    const response = {
+      content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'schedule', input: '{"at":"2030-01-01"}' }],
+      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+      usage: USAGE,
+    };
+    const result = await generateText({
+      model: gate.model(model(response, TEXT)),
+      tools: gate.tools,
+      toolApproval: gate.toolApproval,
+      stopWhen: stepCountIs(3),
+      messages: PROMPT,
+    });
     assert.equal(executed.length, 0);
     const call = result.steps[0].content.find((p) => p.type === 'tool-call');
     assert.equal(call.invalid, true);
@@ -203,7 +240,10 @@ for (const [flavor, z] of FLAVORS) {
     assert.deepEqual(approval, { type: 'tool-approval-response', approvalId: request.approvalId, approved: true });
     const resumed = [...PROMPT, ...first.responseMessages, { role: 'tool', content: [approval] }];
     await app.run(model(TEXT), resumed);
-    assert.deepEqual(app.executed.map((a) => JSON.stringify(a)), ['{"amount":50000,"to":"bob"}']);
+    assert.deepEqual(
+      app.executed.map((a) => JSON.stringify(a)),
+      ['{"amount":50000,"to":"bob"}'],
+    );
     assert.equal(app.counts.schema, 2, 'once for the first attempt, once for the resumed one');
     assert.equal(app.decisions.at(-1).argumentsSource, 'history');
     assert.equal(app.decisions.at(-1).reason, 'approval_granted');
@@ -214,7 +254,10 @@ for (const [flavor, z] of FLAVORS) {
     // runId, hence no receipts, and the approval's grant is used: grant_unavailable.
     const replay = await app.run(model(TEXT), resumed);
     assert.equal(app.executed.length, 1);
-    const outputs = replay.responseMessages.filter((m) => m.role === 'tool').flatMap((m) => m.content).map((p) => p.output);
+    const outputs = replay.responseMessages
+      .filter((m) => m.role === 'tool')
+      .flatMap((m) => m.content)
+      .map((p) => p.output);
     assert.deepEqual(outputs, [{ type: 'execution-denied', reason: 'grant_unavailable' }]);
     assert.deepEqual([app.decisions.at(-1).decision, app.decisions.at(-1).reason], ['require_approval', 'large']);
     assert.equal(app.counts.schema, 3);
@@ -223,13 +266,23 @@ for (const [flavor, z] of FLAVORS) {
   test(`${flavor}: arguments edited in the stored history after approval execute nothing and keep the grant`, async () => {
     // The framework alone: the approval binds the call id, so the edited value executes.
     const plain = transferApp(z, limitPolicy);
-    const plainRun = (languageModel, messages) => generateText({ model: languageModel, tools: plain.tools, toolApproval: () => 'user-approval', stopWhen: stepCountIs(3), messages });
+    const plainRun = (languageModel, messages) =>
+      generateText({ model: languageModel, tools: plain.tools, toolApproval: () => 'user-approval', stopWhen: stepCountIs(3), messages });
     const asked = await plainRun(model(toolCall('{"amount":50000,"to":"bob"}')), PROMPT);
     const plainRequest = asked.content.find((p) => p.type === 'tool-approval-request');
-    const plainStored = JSON.parse(JSON.stringify([...PROMPT, ...asked.responseMessages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: plainRequest.approvalId, approved: true }] }]));
+    const plainStored = JSON.parse(
+      JSON.stringify([
+        ...PROMPT,
+        ...asked.responseMessages,
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: plainRequest.approvalId, approved: true }] },
+      ]),
+    );
     plainStored[1].content[0].input.amount = 5000000;
     await plainRun(model(TEXT), plainStored);
-    assert.deepEqual(plain.executed.map((a) => a.amount), [5000000]);
+    assert.deepEqual(
+      plain.executed.map((a) => a.amount),
+      [5000000],
+    );
 
     const grants = createApprovalGrants();
     const app = transferApp(z, limitPolicy, { grants });
@@ -251,7 +304,10 @@ for (const [flavor, z] of FLAVORS) {
     // The unedited history resumes in the fresh gate and executes once.
     stored[1].content[0].input.amount = 50000;
     await fresh.run(model(TEXT), stored);
-    assert.deepEqual(fresh.executed.map((a) => a.amount), [50000]);
+    assert.deepEqual(
+      fresh.executed.map((a) => a.amount),
+      [50000],
+    );
   });
 
   test(`${flavor}: the same action respelled by the model matches the grant`, async () => {
@@ -260,8 +316,14 @@ for (const [flavor, z] of FLAVORS) {
     await app.gate.approve(first.content.find((p) => p.type === 'tool-approval-request'));
     // A new turn: the model proposes the same action, spelled differently.
     const again = await app.run(model(toolCall('{ "to": "bob", "amount": 5e4 }', 'call-2'), TEXT), PROMPT);
-    assert.deepEqual(app.executed.map((a) => JSON.stringify(a)), ['{"amount":50000,"to":"bob"}']);
-    assert.equal(again.steps[0].content.some((p) => p.type === 'tool-approval-request'), false);
+    assert.deepEqual(
+      app.executed.map((a) => JSON.stringify(a)),
+      ['{"amount":50000,"to":"bob"}'],
+    );
+    assert.equal(
+      again.steps[0].content.some((p) => p.type === 'tool-approval-request'),
+      false,
+    );
     // A different value is a new approval request.
     const other = await app.run(model(toolCall('{"amount":50001,"to":"bob"}', 'call-3')), PROMPT);
     assert.ok(other.content.some((p) => p.type === 'tool-approval-request'));
@@ -290,9 +352,18 @@ for (const [flavor, z] of FLAVORS) {
         },
       ],
     });
-    const result = streamText({ model: app.gate.model(streamModel), tools: app.gate.tools, toolApproval: app.gate.toolApproval, stopWhen: stepCountIs(3), messages: PROMPT });
+    const result = streamText({
+      model: app.gate.model(streamModel),
+      tools: app.gate.tools,
+      toolApproval: app.gate.toolApproval,
+      stopWhen: stepCountIs(3),
+      messages: PROMPT,
+    });
     assert.equal(await result.text, 'done');
-    assert.deepEqual(app.executed.map((a) => JSON.stringify(a)), ['{"amount":700,"to":"bob"}']);
+    assert.deepEqual(
+      app.executed.map((a) => JSON.stringify(a)),
+      ['{"amount":700,"to":"bob"}'],
+    );
     assert.equal(app.counts.schema, 1);
     assert.equal(app.decisions[0].argumentsSource, 'provider_text');
   });
@@ -301,7 +372,13 @@ for (const [flavor, z] of FLAVORS) {
 test('a call whose text did not pass the middleware (an unwrapped model) is denied, never executed', async () => {
   const z = require('zod').z;
   const app = transferApp(z, () => ({ decision: 'allow', reason: 'any' }));
-  const result = await generateText({ model: model(toolCall('{"amount":5,"to":"bob"}'), TEXT), tools: app.gate.tools, toolApproval: app.gate.toolApproval, stopWhen: stepCountIs(3), messages: PROMPT });
+  const result = await generateText({
+    model: model(toolCall('{"amount":5,"to":"bob"}'), TEXT),
+    tools: app.gate.tools,
+    toolApproval: app.gate.toolApproval,
+    stopWhen: stepCountIs(3),
+    messages: PROMPT,
+  });
   assert.equal(app.executed.length, 0);
   const response = result.steps[0].content.find((p) => p.type === 'tool-approval-response');
   assert.equal(response.reason, 'no_provider_text');
@@ -316,8 +393,16 @@ test('without toolApproval wired, execute still decides first: a deny or an appr
     assert.ok(error, 'the call ends as a tool error');
     assert.equal(error.error.code, 'not_allowed');
   }
-  await generateText({ model: app.gate.model(model(toolCall('{"amount":5,"to":"bob"}'), TEXT)), tools: app.gate.tools, stopWhen: stepCountIs(3), messages: PROMPT });
-  assert.deepEqual(app.executed.map((a) => a.amount), [5]);
+  await generateText({
+    model: app.gate.model(model(toolCall('{"amount":5,"to":"bob"}'), TEXT)),
+    tools: app.gate.tools,
+    stopWhen: stepCountIs(3),
+    messages: PROMPT,
+  });
+  assert.deepEqual(
+    app.executed.map((a) => a.amount),
+    [5],
+  );
 });
 
 /**
@@ -327,18 +412,22 @@ test('without toolApproval wired, execute still decides first: a deny or an appr
  */
 async function concurrentRuns(app, rawFirst, rawSecond) {
   const { wrapLanguageModel } = require('ai');
-  const held = (ms) => ({ specificationVersion: 'v4', wrapGenerate: async ({ doGenerate }) => {
-    const result = await doGenerate();
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    return result;
-  } });
-  const run = (raw, id, ms) => generateText({
-    model: wrapLanguageModel({ model: app.gate.model(model(toolCall(raw, id), TEXT)), middleware: held(ms) }),
-    tools: app.gate.tools,
-    toolApproval: app.gate.toolApproval,
-    stopWhen: stepCountIs(3),
-    messages: PROMPT,
+  const held = (ms) => ({
+    specificationVersion: 'v4',
+    wrapGenerate: async ({ doGenerate }) => {
+      const result = await doGenerate();
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return result;
+    },
   });
+  const run = (raw, id, ms) =>
+    generateText({
+      model: wrapLanguageModel({ model: app.gate.model(model(toolCall(raw, id), TEXT)), middleware: held(ms) }),
+      tools: app.gate.tools,
+      toolApproval: app.gate.toolApproval,
+      stopWhen: stepCountIs(3),
+      messages: PROMPT,
+    });
   return Promise.all([run(rawFirst, 'call-a', 30), run(rawSecond, 'call-b', 0)]);
 }
 
@@ -346,7 +435,10 @@ test('concurrent runs on one gate: the same text from two calls executes each on
   const z = require('zod').z;
   const app = transferApp(z, () => ({ decision: 'allow', reason: 'any' }));
   await concurrentRuns(app, '{"amount":7,"to":"bob"}', '{"amount":7,"to":"bob"}');
-  assert.deepEqual(app.executed.map((a) => a.amount), [7, 7]);
+  assert.deepEqual(
+    app.executed.map((a) => a.amount),
+    [7, 7],
+  );
   assert.deepEqual(app.decisions.map((d) => d.toolCallId).sort(), ['call-a', 'call-b']);
 });
 
@@ -368,7 +460,7 @@ test('concurrent runs on one gate: a duplicate-key call never borrows the strict
   assert.equal(app.executed.length, 0);
 });
 
-test("an SDK jsonSchema tool with its own validate, and a zod async refinement: each runs once per attempt", async () => {
+test('an SDK jsonSchema tool with its own validate, and a zod async refinement: each runs once per attempt', async () => {
   const { jsonSchema } = require('ai');
   const z = require('zod').z;
   let validations = 0;
@@ -376,12 +468,15 @@ test("an SDK jsonSchema tool with its own validate, and a zod async refinement: 
   const executed = [];
   const tools = {
     note: tool({
-      inputSchema: jsonSchema({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, {
-        validate: async (value) => {
-          validations++;
-          return typeof value.text === 'string' ? { success: true, value: { text: value.text.trim() } } : { success: false, error: new Error('text') };
+      inputSchema: jsonSchema(
+        { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        {
+          validate: async (value) => {
+            validations++;
+            return typeof value.text === 'string' ? { success: true, value: { text: value.text.trim() } } : { success: false, error: new Error('text') };
+          },
         },
-      }),
+      ),
       execute: async (args) => executed.push(JSON.stringify(args)),
     }),
     transfer: tool({
@@ -402,7 +497,13 @@ test("an SDK jsonSchema tool with its own validate, and a zod async refinement: 
     finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
     usage: USAGE,
   };
-  const result = await generateText({ model: gate.model(model(response, TEXT)), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), messages: PROMPT });
+  const result = await generateText({
+    model: gate.model(model(response, TEXT)),
+    tools: gate.tools,
+    toolApproval: gate.toolApproval,
+    stopWhen: stepCountIs(3),
+    messages: PROMPT,
+  });
   assert.deepEqual(executed.sort(), ['{"amount":3,"to":"bob"}', '{"text":"hi"}']);
   assert.equal(validations, 2, 'once per note call (one valid, one rejected)');
   assert.equal(refinements, 1);
@@ -417,7 +518,10 @@ test('without a policy: every call is denied (policy_not_configured); with grant
   const bare = transferApp(z, undefined);
   const denied = await run(bare);
   assert.equal(denied.steps[0].content.find((p) => p.type === 'tool-approval-response').reason, 'policy_not_configured');
-  assert.deepEqual(bare.decisions.map((d) => d.decidedBy), ['runtime']);
+  assert.deepEqual(
+    bare.decisions.map((d) => d.decidedBy),
+    ['runtime'],
+  );
   const grantsOnly = transferApp(z, undefined, { grants: createApprovalGrants() });
   const asked = await run(grantsOnly);
   assert.equal(asked.content.find((p) => p.type === 'tool-approval-request').reason, 'approval_required');
@@ -472,10 +576,26 @@ test('a streaming tool (async generator execute) streams through the gate with i
     }),
   };
   const gate = createToolGate({ agentName: 'ops', tools, policy: () => ({ decision: 'allow', reason: 'any' }) });
-  const response = { content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'progress', input: '{"steps":2}' }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: USAGE };
-  const result = await generateText({ model: gate.model(model(response, TEXT)), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), messages: PROMPT });
-  assert.deepEqual(result.steps[0].toolResults.map((r) => r.output), ['step 2']);
-  assert.deepEqual(seen.map((a) => JSON.stringify(a)), ['{"steps":2}']);
+  const response = {
+    content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'progress', input: '{"steps":2}' }],
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage: USAGE,
+  };
+  const result = await generateText({
+    model: gate.model(model(response, TEXT)),
+    tools: gate.tools,
+    toolApproval: gate.toolApproval,
+    stopWhen: stepCountIs(3),
+    messages: PROMPT,
+  });
+  assert.deepEqual(
+    result.steps[0].toolResults.map((r) => r.output),
+    ['step 2'],
+  );
+  assert.deepEqual(
+    seen.map((a) => JSON.stringify(a)),
+    ['{"steps":2}'],
+  );
   assert.notEqual(seen[0], result.steps[0].toolCalls[0].input);
 });
 
@@ -483,18 +603,23 @@ test('examples/ai-agent.js: allowed, approved and resumed, duplicate key refused
   const { runAgent, scriptedModel } = require('../../../examples/ai-agent.js');
   const shown = [];
   const messages = await runAgent(
-    scriptedModel([[
-      ['call_1', 'transfer', '{"to":"alice","cents":500}'],
-      ['call_2', 'transfer', '{"to":"bob","cents":250000}'],
-      ['call_3', 'transfer', '{"to":"eve","cents":5,"cents":99999999}'],
-    ]]),
+    scriptedModel([
+      [
+        ['call_1', 'transfer', '{"to":"alice","cents":500}'],
+        ['call_2', 'transfer', '{"to":"bob","cents":250000}'],
+        ['call_3', 'transfer', '{"to":"eve","cents":5,"cents":99999999}'],
+      ],
+    ]),
     'Pay alice and bob',
     (proposal) => {
       shown.push(proposal.argsCanonicalJson);
       return true;
     },
   );
-  const results = messages.filter((m) => m.role === 'tool').flatMap((m) => m.content).filter((p) => p.type === 'tool-result');
+  const results = messages
+    .filter((m) => m.role === 'tool')
+    .flatMap((m) => m.content)
+    .filter((p) => p.type === 'tool-result');
   const byId = Object.fromEntries(results.map((p) => [p.toolCallId, p.output]));
   assert.deepEqual(shown, ['{"cents":250000,"to":"bob"}']);
   assert.deepEqual(byId.call_1, { type: 'text', value: 'sent 500 cents to alice' });

@@ -68,12 +68,22 @@ function server({ grants, executed, runId = `chat-${chat}`, grantScope, policy =
   };
   const decisions = [];
   const gate = createToolGate({
-    agentName: 'payments', tools, policy, grants, grantScope, ...(runId === null ? {} : { runId }),
+    agentName: 'payments',
+    tools,
+    policy,
+    grants,
+    grantScope,
+    ...(runId === null ? {} : { runId }),
     onDecision: (decision, info) => decisions.push({ decision: decision.decision, reason: decision.reason, ...info }),
   });
-  const run = (languageModel, messages) => generateText({
-    model: gate.model(languageModel), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), messages,
-  });
+  const run = (languageModel, messages) =>
+    generateText({
+      model: gate.model(languageModel),
+      tools: gate.tools,
+      toolApproval: gate.toolApproval,
+      stopWhen: stepCountIs(3),
+      messages,
+    });
   return { gate, run, decisions };
 }
 
@@ -81,7 +91,11 @@ function server({ grants, executed, runId = `chat-${chat}`, grantScope, policy =
 const stored = (messages) => JSON.parse(JSON.stringify(messages));
 
 function toolOutputs(result) {
-  return result.responseMessages.filter((m) => m.role === 'tool').flatMap((m) => m.content).filter((p) => p.type === 'tool-result').map((p) => [p.toolCallId, p.output]);
+  return result.responseMessages
+    .filter((m) => m.role === 'tool')
+    .flatMap((m) => m.content)
+    .filter((p) => p.type === 'tool-result')
+    .map((p) => [p.toolCallId, p.output]);
 }
 
 /** Collects the TAS_APPROVED_WITHOUT_GRANT warnings emitted while `fn` runs. */
@@ -120,7 +134,14 @@ test('a fresh gate (a new request, another server) approves from stored messages
   assert.equal(typeof kept.nonce, 'string');
   assert.ok(kept.nonce.length >= 16, 'a nonce of at least 16 characters');
   assert.equal(kept.expiresAt, null);
-  assert.deepEqual(kept, { agentName: 'payments', toolName: 'transfer', argsCanonicalJson: '{"amount":50000,"to":"bob"}', proposalHash: kept.proposalHash, nonce: kept.nonce, expiresAt: kept.expiresAt });
+  assert.deepEqual(kept, {
+    agentName: 'payments',
+    toolName: 'transfer',
+    argsCanonicalJson: '{"amount":50000,"to":"bob"}',
+    proposalHash: kept.proposalHash,
+    nonce: kept.nonce,
+    expiresAt: kept.expiresAt,
+  });
   assert.match(kept.proposalHash, /^[0-9a-f]{64}$/);
   const approval = await second.gate.approve(request);
   assert.deepEqual(approval, { type: 'tool-approval-response', approvalId: request.approvalId, approved: true });
@@ -144,16 +165,27 @@ test('a fresh gate (a new request, another server) approves from stored messages
   assert.deepEqual(executed, ['{"amount":50000,"to":"bob"}']);
 });
 
-test('a plain tool-approval-response (the SDK\'s own approval) executes nothing: approved_without_grant and one warning per gate (none in production); the SDK alone executes it', async () => {
+test("a plain tool-approval-response (the SDK's own approval) executes nothing: approved_without_grant and one warning per gate (none in production); the SDK alone executes it", async () => {
   // The framework alone: its own approval is all it needs.
   const plainExecuted = [];
   const plainTools = {
     transfer: tool({ inputSchema: z.object({ amount: z.number(), to: z.string() }), execute: async (args) => plainExecuted.push(args.amount) }),
   };
-  const plainRun = (messages) => generateText({ model: model([], toolCalls(['call-1', '{"amount":50000,"to":"bob"}'])), tools: plainTools, toolApproval: () => 'user-approval', stopWhen: stepCountIs(3), messages });
+  const plainRun = (messages) =>
+    generateText({
+      model: model([], toolCalls(['call-1', '{"amount":50000,"to":"bob"}'])),
+      tools: plainTools,
+      toolApproval: () => 'user-approval',
+      stopWhen: stepCountIs(3),
+      messages,
+    });
   const plainAsked = await plainRun(PROMPT);
   const plainRequest = plainAsked.content.find((p) => p.type === 'tool-approval-request');
-  await plainRun([...PROMPT, ...plainAsked.responseMessages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: plainRequest.approvalId, approved: true }] }]);
+  await plainRun([
+    ...PROMPT,
+    ...plainAsked.responseMessages,
+    { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: plainRequest.approvalId, approved: true }] },
+  ]);
   assert.deepEqual(plainExecuted, [50000]);
 
   const grants = createApprovalGrants();
@@ -268,7 +300,13 @@ test('with a key ring the kept proposal is sealed: approve grants the seal once;
 function wrapMemoryStore(memory) {
   const grantsList = [];
   const nonces = new Set();
-  const live = (r, q, now) => r.agentName === q.agentName && r.toolName === q.toolName && r.proposalHash === q.proposalHash && r.scope === q.scope && r.uses > 0 && (r.expiresAt === null || now < r.expiresAt);
+  const live = (r, q, now) =>
+    r.agentName === q.agentName &&
+    r.toolName === q.toolName &&
+    r.proposalHash === q.proposalHash &&
+    r.scope === q.scope &&
+    r.uses > 0 &&
+    (r.expiresAt === null || now < r.expiresAt);
   return {
     put(record, now) {
       void now;
@@ -350,7 +388,7 @@ test('the approval never rides in the messages: the model provider receives no p
   assert.equal(JSON.stringify(history).includes(sealed.nonce), false, 'nor do the stored messages hold the seal');
 });
 
-test('decline forgets the kept proposal and answers the SDK\'s denial; a later approve finds nothing', async () => {
+test("decline forgets the kept proposal and answers the SDK's denial; a later approve finds nothing", async () => {
   const grants = createApprovalGrants();
   const executed = [];
   const first = server({ grants, executed });
@@ -371,7 +409,9 @@ test('a grants store without kept proposals: approve works in the gate that aske
   void base;
   const memory = new Map();
   const { putProposal, getProposal, deleteProposal, ...store } = wrapMemoryStore(memory);
-  void putProposal; void getProposal; void deleteProposal;
+  void putProposal;
+  void getProposal;
+  void deleteProposal;
   const grants = createApprovalGrants({ store });
   const executed = [];
   const app = server({ grants, executed });
@@ -387,7 +427,14 @@ test('a grants store without kept proposals: approve works in the gate that aske
 test('a provider tool call without an id is invalid input (missing_call_id): no policy, nothing executes', async () => {
   let policyRan = 0;
   const executed = [];
-  const app = server({ grants: createApprovalGrants(), executed, policy: () => { policyRan++; return { decision: 'allow', reason: 'any' }; } });
+  const app = server({
+    grants: createApprovalGrants(),
+    executed,
+    policy: () => {
+      policyRan++;
+      return { decision: 'allow', reason: 'any' };
+    },
+  });
   const result = await app.run(model([], toolCalls(['', '{"amount":5,"to":"bob"}'])), PROMPT);
   const call = result.steps[0].content.find((p) => p.type === 'tool-call');
   assert.equal(call.invalid, true);
@@ -399,7 +446,7 @@ test('a provider tool call without an id is invalid input (missing_call_id): no 
   assert.equal(executed.length, 0);
 });
 
-test('a policy per tool: each tool\'s calls reach its own policy; a tool without one needs a grant (or is denied without grants); an unknown tool name is refused', async () => {
+test("a policy per tool: each tool's calls reach its own policy; a tool without one needs a grant (or is denied without grants); an unknown tool name is refused", async () => {
   const seen = [];
   const executed = [];
   const tools = {
@@ -419,15 +466,33 @@ test('a policy per tool: each tool\'s calls reach its own policy; a tool without
   };
   const response = toolCalls(['c1', '{"amount":3}', 'transfer'], ['c2', '{"text":"hi"}', 'note'], ['c3', '{}', 'audit']);
   const bare = createToolGate({ agentName: 'ops', tools, policy });
-  const result = await generateText({ model: bare.model(model([], response)), tools: bare.tools, toolApproval: bare.toolApproval, stopWhen: stepCountIs(2), messages: PROMPT });
-  assert.deepEqual(seen, [['transfer', 'transfer', 3], ['note', 'note', 'hi']]);
+  const result = await generateText({
+    model: bare.model(model([], response)),
+    tools: bare.tools,
+    toolApproval: bare.toolApproval,
+    stopWhen: stepCountIs(2),
+    messages: PROMPT,
+  });
+  assert.deepEqual(seen, [
+    ['transfer', 'transfer', 3],
+    ['note', 'note', 'hi'],
+  ]);
   assert.deepEqual(executed, ['transfer 3']);
   const reasons = Object.fromEntries(result.steps[0].content.filter((p) => p.type === 'tool-approval-response').map((p) => [p.toolCall.toolCallId, p.reason]));
   assert.deepEqual(reasons, { c2: 'no notes', c3: 'policy_not_configured' });
 
   const withGrants = createToolGate({ agentName: 'ops', tools, policy, grants: createApprovalGrants() });
-  const asked = await generateText({ model: withGrants.model(model([], response)), tools: withGrants.tools, toolApproval: withGrants.toolApproval, stopWhen: stepCountIs(2), messages: PROMPT });
-  assert.deepEqual(asked.content.filter((p) => p.type === 'tool-approval-request' && !p.isAutomatic).map((p) => [p.toolCall.toolCallId, p.reason]), [['c3', 'approval_required']]);
+  const asked = await generateText({
+    model: withGrants.model(model([], response)),
+    tools: withGrants.tools,
+    toolApproval: withGrants.toolApproval,
+    stopWhen: stepCountIs(2),
+    messages: PROMPT,
+  });
+  assert.deepEqual(
+    asked.content.filter((p) => p.type === 'tool-approval-request' && !p.isAutomatic).map((p) => [p.toolCall.toolCallId, p.reason]),
+    [['c3', 'approval_required']],
+  );
 
   assert.throws(() => createToolGate({ agentName: 'ops', tools, policy: { refund: () => ({ decision: 'allow', reason: 'x' }) } }), TypeError);
   assert.throws(() => createToolGate({ agentName: 'ops', tools, policy: { note: 'allow' } }), TypeError);
@@ -435,12 +500,25 @@ test('a policy per tool: each tool\'s calls reach its own policy; a tool without
 
 test('Proxy inputs are refused unread: options, tools, a tool, a policy map, an approval request', async () => {
   const traps = [];
-  const spy = (target) => new Proxy(target, {
-    get(t, k, r) { traps.push(String(k)); return Reflect.get(t, k, r); },
-    getOwnPropertyDescriptor(t, k) { traps.push(String(k)); return Reflect.getOwnPropertyDescriptor(t, k); },
-    ownKeys(t) { traps.push('ownKeys'); return Reflect.ownKeys(t); },
-    has(t, k) { traps.push(String(k)); return Reflect.has(t, k); },
-  });
+  const spy = (target) =>
+    new Proxy(target, {
+      get(t, k, r) {
+        traps.push(String(k));
+        return Reflect.get(t, k, r);
+      },
+      getOwnPropertyDescriptor(t, k) {
+        traps.push(String(k));
+        return Reflect.getOwnPropertyDescriptor(t, k);
+      },
+      ownKeys(t) {
+        traps.push('ownKeys');
+        return Reflect.ownKeys(t);
+      },
+      has(t, k) {
+        traps.push(String(k));
+        return Reflect.has(t, k);
+      },
+    });
   const tools = { transfer: tool({ inputSchema: z.object({ amount: z.number() }), execute: async () => 'ok' }) };
   const allow = () => ({ decision: 'allow', reason: 'ok' });
   assert.throws(() => createToolGate(spy({ agentName: 'a', tools, policy: allow })), TypeError);
@@ -471,14 +549,19 @@ test('without the ai package the adapter says which optional peer to install', (
   `;
   const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', cwd: __dirname });
   assert.equal(result.status, 0, result.stderr);
-  assert.equal(result.stdout, 'MODULE_NOT_FOUND ai tool-argument-snapshot/ai needs the Vercel AI SDK 7 (an optional peer dependency): npm install ai\nfunction\n');
+  assert.equal(
+    result.stdout,
+    'MODULE_NOT_FOUND ai tool-argument-snapshot/ai needs the Vercel AI SDK 7 (an optional peer dependency): npm install ai\nfunction\n',
+  );
 });
 
 test('typed policies: parsedArguments typed per tool, policy maps, no TS2589 (tsc --strict)', () => {
   const { spawnSync } = require('node:child_process');
   const { join } = require('node:path');
   const tsc = require.resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', join(__dirname, '..', '..', 'package', 'types', 'ai-policies', 'tsconfig.json')], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [tsc, '-p', join(__dirname, '..', '..', 'package', 'types', 'ai-policies', 'tsconfig.json')], {
+    encoding: 'utf8',
+  });
   assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
 });
 
@@ -487,17 +570,26 @@ test('a jsonSchema tool with its own validate keeps it as the one parse', async 
   const executed = [];
   const tools = {
     note: tool({
-      inputSchema: jsonSchema({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, {
-        validate: (value) => {
-          validations++;
-          return typeof value.text === 'string' ? { success: true, value: { text: value.text.trim() } } : { success: false, error: new Error('text') };
+      inputSchema: jsonSchema(
+        { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        {
+          validate: (value) => {
+            validations++;
+            return typeof value.text === 'string' ? { success: true, value: { text: value.text.trim() } } : { success: false, error: new Error('text') };
+          },
         },
-      }),
+      ),
       execute: async (args) => executed.push(JSON.stringify(args)),
     }),
   };
   const gate = createToolGate({ agentName: 'ops', tools, policy: () => ({ decision: 'allow', reason: 'any' }) });
-  await generateText({ model: gate.model(model([], toolCalls(['n', '{"text":"  hi  "}', 'note']))), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(2), messages: PROMPT });
+  await generateText({
+    model: gate.model(model([], toolCalls(['n', '{"text":"  hi  "}', 'note']))),
+    tools: gate.tools,
+    toolApproval: gate.toolApproval,
+    stopWhen: stepCountIs(2),
+    messages: PROMPT,
+  });
   assert.deepEqual(executed, ['{"text":"hi"}']);
   assert.equal(validations, 1);
 });
@@ -510,7 +602,10 @@ test('a store that fails while the proposal is kept: the call is denied (grant_s
   const executed = [];
   const app = server({ grants: createApprovalGrants({ store }), executed });
   const result = await app.run(model([], toolCalls(['call-1', '{"amount":50000,"to":"bob"}'])), PROMPT);
-  assert.equal(result.content.some((p) => p.type === 'tool-approval-request' && !p.isAutomatic), false);
+  assert.equal(
+    result.content.some((p) => p.type === 'tool-approval-request' && !p.isAutomatic),
+    false,
+  );
   assert.deepEqual(toolOutputs(result), [['call-1', { type: 'execution-denied', reason: 'grant_store_unavailable' }]]);
   assert.equal(executed.length, 0);
 });

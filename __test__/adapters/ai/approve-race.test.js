@@ -40,11 +40,15 @@ test('one approval request approved twice at once grants one use, and the other 
   });
   const grants = createApprovalGrants({ store });
   const tools = { transfer: tool({ inputSchema: z.object({ amount: z.number(), to: z.string() }), execute: async () => 'ok' }) };
-  const gateFor = () => createToolGate({ agentName: 'payments', tools, grants, runId: 'chat-1', policy: () => ({ decision: 'require_approval', reason: 'large' }) });
+  const gateFor = () =>
+    createToolGate({ agentName: 'payments', tools, grants, runId: 'chat-1', policy: () => ({ decision: 'require_approval', reason: 'large' }) });
   const gate = gateFor();
   const asked = await generateText({
     model: gate.model(model(calls(['call-1', '{"amount":50000,"to":"bob"}']))),
-    tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), prompt: 'pay bob',
+    tools: gate.tools,
+    toolApproval: gate.toolApproval,
+    stopWhen: stepCountIs(3),
+    prompt: 'pay bob',
   });
   const request = asked.content.find((p) => p.type === 'tool-approval-request');
   const kept = await gate.keptProposal(request);
@@ -58,7 +62,7 @@ test('one approval request approved twice at once grants one use, and the other 
   assert.equal(answers.find((a) => a.status === 'rejected').reason.code, 'TAS_NO_PENDING_PROPOSAL');
 });
 
-test('with a key ring, the same race grants one use (the seal\'s nonce) and the other approve rejects with TAS_NO_PENDING_PROPOSAL, not seal_used', async (t) => {
+test("with a key ring, the same race grants one use (the seal's nonce) and the other approve rejects with TAS_NO_PENDING_PROPOSAL, not seal_used", async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-race-'));
   const store = createSqliteGrantStore({ path: path.join(dir, 'grants.db') });
   t.after(async () => {
@@ -67,11 +71,15 @@ test('with a key ring, the same race grants one use (the seal\'s nonce) and the 
   });
   const grants = createApprovalGrants({ store, keys: [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes!!' }] });
   const tools = { transfer: tool({ inputSchema: z.object({ amount: z.number(), to: z.string() }), execute: async () => 'ok' }) };
-  const gateFor = () => createToolGate({ agentName: 'payments', tools, grants, runId: 'chat-1', policy: () => ({ decision: 'require_approval', reason: 'large' }) });
+  const gateFor = () =>
+    createToolGate({ agentName: 'payments', tools, grants, runId: 'chat-1', policy: () => ({ decision: 'require_approval', reason: 'large' }) });
   const gate = gateFor();
   const asked = await generateText({
     model: gate.model(model(calls(['call-1', '{"amount":50000,"to":"bob"}']))),
-    tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), prompt: 'pay bob',
+    tools: gate.tools,
+    toolApproval: gate.toolApproval,
+    stopWhen: stepCountIs(3),
+    prompt: 'pay bob',
   });
   const request = asked.content.find((p) => p.type === 'tool-approval-request');
   const kept = await gate.keptProposal(request);

@@ -48,7 +48,10 @@ test('calls sharing an id in one response are refused (duplicate_call_id), nothi
   const EVE = '{"amount":900000,"to":"eve"}';
   const first = await generateText({
     model: gate.model(model(calls(['call-1', BOB], ['call-1', EVE]))),
-    tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), prompt: 'pay bob',
+    tools: gate.tools,
+    toolApproval: gate.toolApproval,
+    stopWhen: stepCountIs(3),
+    prompt: 'pay bob',
   });
   const history = first.response.messages.flatMap((m) => m.content);
   const request = history.find((p) => p.type === 'tool-approval-request');
@@ -59,19 +62,31 @@ test('calls sharing an id in one response are refused (duplicate_call_id), nothi
     // The reviewer approves the request; whatever is granted must be something shown.
     await gate.approve(request).catch(() => {});
     const granted = kept === undefined ? undefined : kept.argsCanonicalJson;
-    assert.ok(granted === undefined || shown.includes(granted),
-      `approve granted ${granted} while the history shows ${shown.join(', ')} for ${request.toolCallId}`);
+    assert.ok(
+      granted === undefined || shown.includes(granted),
+      `approve granted ${granted} while the history shows ${shown.join(', ')} for ${request.toolCallId}`,
+    );
   }
-  assert.equal(await grants.has({ agentName: 'payments', toolName: 'transfer', proposalHash: hashOf(EVE) }), false,
-    'no grant for a call that two calls of one response made ambiguous');
+  assert.equal(
+    await grants.has({ agentName: 'payments', toolName: 'transfer', proposalHash: hashOf(EVE) }),
+    false,
+    'no grant for a call that two calls of one response made ambiguous',
+  );
 
   // A later turn: the model proposes eve's transfer again. It must ask for approval, not run.
   const gate2 = createToolGate({ agentName: 'payments', tools, grants, runId: 'chat-1', policy });
   await generateText({
     model: gate2.model(model(calls(['call-9', EVE]))),
-    tools: gate2.tools, toolApproval: gate2.toolApproval, stopWhen: stepCountIs(3), prompt: 'again',
+    tools: gate2.tools,
+    toolApproval: gate2.toolApproval,
+    stopWhen: stepCountIs(3),
+    prompt: 'again',
   });
-  assert.deepEqual(executed.filter((e) => e.includes('eve')), [], 'eve\'s transfer executed without a review of it');
+  assert.deepEqual(
+    executed.filter((e) => e.includes('eve')),
+    [],
+    "eve's transfer executed without a review of it",
+  );
 });
 
 function transferTools(executed) {
@@ -85,12 +100,19 @@ function transferTools(executed) {
     }),
   };
 }
-const reviewLarge = (input) => (input.parsedArguments.amount <= 100 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large' });
+const reviewLarge = (input) =>
+  input.parsedArguments.amount <= 100 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large' };
 
 test('streamed calls sharing an id are refused too: each is invalid input (duplicate_call_id) and nothing runs', async () => {
   const grants = createApprovalGrants();
   const executed = [];
-  const gate = createToolGate({ agentName: 'payments', tools: transferTools(executed), grants, runId: 'chat-1', policy: () => ({ decision: 'allow', reason: 'any' }) });
+  const gate = createToolGate({
+    agentName: 'payments',
+    tools: transferTools(executed),
+    grants,
+    runId: 'chat-1',
+    policy: () => ({ decision: 'allow', reason: 'any' }),
+  });
   const streamModel = new MockLanguageModelV4({
     doStream: [
       {
@@ -130,14 +152,22 @@ test('a kept proposal is never replaced: a later call reusing its id is denied (
   const EVE = '{"amount":900000,"to":"eve"}';
   const gate = createToolGate({ agentName: 'payments', tools, grants, runId: 'chat-1', policy: reviewLarge });
   const first = await generateText({
-    model: gate.model(model(calls(['call-1', BOB]))), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), prompt: 'pay bob',
+    model: gate.model(model(calls(['call-1', BOB]))),
+    tools: gate.tools,
+    toolApproval: gate.toolApproval,
+    stopWhen: stepCountIs(3),
+    prompt: 'pay bob',
   });
   const request = first.content.find((p) => p.type === 'tool-approval-request');
   assert.equal(request.toolCall.toolCallId, 'call-1');
   // The same conversation, another turn: the model reuses the id for another call.
   const gate2 = createToolGate({ agentName: 'payments', tools, grants, runId: 'chat-1', policy: reviewLarge });
   const second = await generateText({
-    model: gate2.model(model(calls(['call-1', EVE]))), tools: gate2.tools, toolApproval: gate2.toolApproval, stopWhen: stepCountIs(3), prompt: 'pay eve',
+    model: gate2.model(model(calls(['call-1', EVE]))),
+    tools: gate2.tools,
+    toolApproval: gate2.toolApproval,
+    stopWhen: stepCountIs(3),
+    prompt: 'pay eve',
   });
   const denial = second.steps[0].content.find((p) => p.type === 'tool-approval-response');
   assert.equal(denial.approved, false);

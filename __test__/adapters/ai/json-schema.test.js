@@ -24,7 +24,11 @@ const TRANSFER_SCHEMA = {
 };
 
 function calls(...list) {
-  return { content: list.map(([toolCallId, input, toolName = 'transfer']) => ({ type: 'tool-call', toolCallId, toolName, input })), finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: USAGE };
+  return {
+    content: list.map(([toolCallId, input, toolName = 'transfer']) => ({ type: 'tool-call', toolCallId, toolName, input })),
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage: USAGE,
+  };
 }
 
 function model(seen, ...responses) {
@@ -45,27 +49,57 @@ function validationCause(error) {
 /** A JSON Schema tool, and what its handler received. */
 function jsonTool(inputSchema, make = tool) {
   const executed = [];
-  return { executed, tool: make({ description: 'Send money', inputSchema, execute: async (args) => { executed.push(JSON.stringify(args)); return 'sent'; } }) };
+  return {
+    executed,
+    tool: make({
+      description: 'Send money',
+      inputSchema,
+      execute: async (args) => {
+        executed.push(JSON.stringify(args));
+        return 'sent';
+      },
+    }),
+  };
 }
 
 const allow = () => ({ decision: 'allow', reason: 'any' });
 
 test('jsonSchema() without validate: the SDK alone validates nothing and executes any input; through the gate the JSON Schema runs (Ajv), a violation is invalid input at stage schema', async () => {
   const plain = jsonTool(jsonSchema(TRANSFER_SCHEMA));
-  await generateText({ model: model([], calls(['c1', '{"amount":"lots","to":""}'])), tools: { transfer: plain.tool }, stopWhen: stepCountIs(2), messages: PROMPT });
+  await generateText({
+    model: model([], calls(['c1', '{"amount":"lots","to":""}'])),
+    tools: { transfer: plain.tool },
+    stopWhen: stepCountIs(2),
+    messages: PROMPT,
+  });
   assert.deepEqual(plain.executed, ['{"amount":"lots","to":""}'], 'the SDK alone ran it');
 
   const gated = jsonTool(jsonSchema(TRANSFER_SCHEMA));
   const policies = [];
-  const gate = createToolGate({ agentName: 'payments', tools: { transfer: gated.tool }, policy: (input) => { policies.push(input.parsedArguments); return allow(); } });
+  const gate = createToolGate({
+    agentName: 'payments',
+    tools: { transfer: gated.tool },
+    policy: (input) => {
+      policies.push(input.parsedArguments);
+      return allow();
+    },
+  });
   const result = await generateText({
     model: gate.model(model([], calls(['c1', '{"amount":"lots","to":""}'], ['c2', '{"amount":5,"to":"bob","extra":1}'], ['c3', '{"to":"bob","amount":5}']))),
-    tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(2), messages: PROMPT,
+    tools: gate.tools,
+    toolApproval: gate.toolApproval,
+    stopWhen: stepCountIs(2),
+    messages: PROMPT,
   });
   assert.deepEqual(gated.executed, ['{"amount":5,"to":"bob"}']);
   assert.equal(policies.length, 1, 'the policy never sees invalid input');
-  const invalid = result.steps[0].content.filter((p) => p.type === 'tool-call' && p.invalid).map((p) => [p.toolCallId, validationCause(p.error)?.stage, validationCause(p.error)?.code]);
-  assert.deepEqual(invalid, [['c1', 'schema', 'schema_error'], ['c2', 'schema', 'schema_error']]);
+  const invalid = result.steps[0].content
+    .filter((p) => p.type === 'tool-call' && p.invalid)
+    .map((p) => [p.toolCallId, validationCause(p.error)?.stage, validationCause(p.error)?.code]);
+  assert.deepEqual(invalid, [
+    ['c1', 'schema', 'schema_error'],
+    ['c2', 'schema', 'schema_error'],
+  ]);
 });
 
 test('a JSON Schema tool: a duplicate key is refused at stage json (the SDK alone runs the last value); the handler gets its own validated copy', async () => {
@@ -76,7 +110,13 @@ test('a JSON Schema tool: a duplicate key is refused at stage json (the SDK alon
 
   const gated = jsonTool(jsonSchema(TRANSFER_SCHEMA));
   const gate = createToolGate({ agentName: 'payments', tools: { transfer: gated.tool }, policy: allow });
-  const result = await generateText({ model: gate.model(model([], calls(['c1', raw], ['c2', '{"to":"eve","amount":7}']))), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(2), messages: PROMPT });
+  const result = await generateText({
+    model: gate.model(model([], calls(['c1', raw], ['c2', '{"to":"eve","amount":7}']))),
+    tools: gate.tools,
+    toolApproval: gate.toolApproval,
+    stopWhen: stepCountIs(2),
+    messages: PROMPT,
+  });
   assert.deepEqual(gated.executed, ['{"amount":7,"to":"eve"}']);
   const refused = result.steps[0].content.find((p) => p.type === 'tool-call' && p.toolCallId === 'c1');
   assert.equal(validationCause(refused.error).code, 'duplicate_key');
@@ -84,19 +124,44 @@ test('a JSON Schema tool: a duplicate key is refused at stage json (the SDK alon
 
 test('a JSON Schema that does not compile fails when the gate is made, naming the tool, not at the first call', () => {
   const broken = jsonTool(jsonSchema({ type: 'object', properties: { at: { type: 'string', format: 'no-such-format' } } }));
-  assert.throws(() => createToolGate({ agentName: 'ops', tools: { schedule: broken.tool }, policy: allow }), (error) => error instanceof TypeError && /tool "schedule"/.test(error.message));
+  assert.throws(
+    () => createToolGate({ agentName: 'ops', tools: { schedule: broken.tool }, policy: allow }),
+    (error) => error instanceof TypeError && /tool "schedule"/.test(error.message),
+  );
   // The same format, declared to the package: compiles.
-  const gate = createToolGate({ agentName: 'ops', tools: { schedule: broken.tool }, policy: allow, jsonSchemaOptions: { formats: { 'no-such-format': /^x/ } } });
+  const gate = createToolGate({
+    agentName: 'ops',
+    tools: { schedule: broken.tool },
+    policy: allow,
+    jsonSchemaOptions: { formats: { 'no-such-format': /^x/ } },
+  });
   assert.equal(typeof gate.tools.schedule.execute, 'function');
   assert.throws(() => createToolGate({ agentName: 'ops', tools: { schedule: broken.tool }, policy: allow, jsonSchemaOptions: new Proxy({}, {}) }), TypeError);
 });
 
 test('defaults: off, the output is what was sent; with jsonSchemaOptions.defaults the defaults are in the snapshot and its hash', async () => {
-  for (const [options, expected] of [[undefined, '{"amount":5,"to":"bob"}'], [{ defaults: true }, '{"amount":5,"memo":"none","to":"bob"}']]) {
+  for (const [options, expected] of [
+    [undefined, '{"amount":5,"to":"bob"}'],
+    [{ defaults: true }, '{"amount":5,"memo":"none","to":"bob"}'],
+  ]) {
     const gated = jsonTool(jsonSchema(TRANSFER_SCHEMA));
     const seen = [];
-    const gate = createToolGate({ agentName: 'payments', tools: { transfer: gated.tool }, policy: (input) => { seen.push(input.argsCanonicalJson); return allow(); }, ...(options ? { jsonSchemaOptions: options } : {}) });
-    await generateText({ model: gate.model(model([], calls(['c1', '{"amount":5,"to":"bob"}']))), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(2), messages: PROMPT });
+    const gate = createToolGate({
+      agentName: 'payments',
+      tools: { transfer: gated.tool },
+      policy: (input) => {
+        seen.push(input.argsCanonicalJson);
+        return allow();
+      },
+      ...(options ? { jsonSchemaOptions: options } : {}),
+    });
+    await generateText({
+      model: gate.model(model([], calls(['c1', '{"amount":5,"to":"bob"}']))),
+      tools: gate.tools,
+      toolApproval: gate.toolApproval,
+      stopWhen: stepCountIs(2),
+      messages: PROMPT,
+    });
     assert.deepEqual(seen, [expected]);
     assert.deepEqual(gated.executed, [expected]);
   }
@@ -113,8 +178,21 @@ test('lazy and promised JSON Schemas, dynamic tools, and fromJsonSchema as the i
   const seen = [];
   const names = Object.keys(tools);
   await generateText({
-    model: gate.model(model(seen, calls(...names.flatMap((name, i) => [[`ok-${i}`, '{"amount":3,"to":"bob"}', name], [`bad-${i}`, '{"amount":0,"to":"bob"}', name]])))),
-    tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(2), messages: PROMPT,
+    model: gate.model(
+      model(
+        seen,
+        calls(
+          ...names.flatMap((name, i) => [
+            [`ok-${i}`, '{"amount":3,"to":"bob"}', name],
+            [`bad-${i}`, '{"amount":0,"to":"bob"}', name],
+          ]),
+        ),
+      ),
+    ),
+    tools: gate.tools,
+    toolApproval: gate.toolApproval,
+    stopWhen: stepCountIs(2),
+    messages: PROMPT,
   });
   for (const name of names) assert.deepEqual(tools[name].executed, ['{"amount":3,"to":"bob"}'], name);
   const sent = Object.fromEntries(seen[0].tools.map((t) => [t.name, t.inputSchema]));
@@ -128,19 +206,38 @@ test('a JSON Schema tool needing approval: its schema runs once per attempt (the
   // A format the package is told about counts the schema's runs (Ajv calls it once per validation).
   let runs = 0;
   const counted = { ...TRANSFER_SCHEMA, properties: { ...TRANSFER_SCHEMA.properties, to: { type: 'string', format: 'counted' } } };
-  const jsonSchemaOptions = { formats: { counted: () => { runs++; return true; } } };
+  const jsonSchemaOptions = {
+    formats: {
+      counted: () => {
+        runs++;
+        return true;
+      },
+    },
+  };
   const gated = jsonTool(jsonSchema(counted));
   const grants = createApprovalGrants();
   const policy = (input) => (input.parsedArguments.amount > 1000 ? { decision: 'require_approval', reason: 'large' } : allow());
   const make = () => createToolGate({ agentName: 'payments', tools: { transfer: gated.tool }, policy, grants, runId: 'chat-json', jsonSchemaOptions });
   const first = make();
-  const asked = await generateText({ model: first.model(model([], calls(['c1', '{"amount":5000,"to":"bob"}']))), tools: first.tools, toolApproval: first.toolApproval, stopWhen: stepCountIs(2), messages: PROMPT });
+  const asked = await generateText({
+    model: first.model(model([], calls(['c1', '{"amount":5000,"to":"bob"}']))),
+    tools: first.tools,
+    toolApproval: first.toolApproval,
+    stopWhen: stepCountIs(2),
+    messages: PROMPT,
+  });
   const history = JSON.parse(JSON.stringify([...PROMPT, ...asked.responseMessages]));
   assert.equal(runs, 1);
   const request = history[1].content.find((p) => p.type === 'tool-approval-request');
   const second = make();
   const approval = await second.approve(request);
-  await generateText({ model: second.model(model([])), tools: second.tools, toolApproval: second.toolApproval, stopWhen: stepCountIs(2), messages: [...history, { role: 'tool', content: [approval] }] });
+  await generateText({
+    model: second.model(model([])),
+    tools: second.tools,
+    toolApproval: second.toolApproval,
+    stopWhen: stepCountIs(2),
+    messages: [...history, { role: 'tool', content: [approval] }],
+  });
   assert.deepEqual(gated.executed, ['{"amount":5000,"to":"bob"}']);
   assert.equal(runs, 2, 'once for the proposal, once for the resumed attempt');
 });

@@ -18,7 +18,8 @@ const { createApprovalGrants, ToolArgumentsValidationError } = require('tool-arg
 const { createToolGate } = require('tool-argument-snapshot/ai');
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
-const SKIP = NODE_MAJOR < 22 && `@ai-sdk/mcp needs Node >= 22 (this is ${process.versions.node}; package/node-lines.test.js runs this file under the newest Node line)`;
+const SKIP =
+  NODE_MAJOR < 22 && `@ai-sdk/mcp needs Node >= 22 (this is ${process.versions.node}; package/node-lines.test.js runs this file under the newest Node line)`;
 const SERVER = path.join(__dirname, 'mcp-server.js');
 
 const USAGE = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
@@ -26,7 +27,11 @@ const TEXT = { content: [{ type: 'text', text: 'done' }], finishReason: { unifie
 const PROMPT = [{ role: 'user', content: 'pay' }];
 
 function calls(...list) {
-  return { content: list.map(([toolCallId, input]) => ({ type: 'tool-call', toolCallId, toolName: 'transfer', input })), finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: USAGE };
+  return {
+    content: list.map(([toolCallId, input]) => ({ type: 'tool-call', toolCallId, toolName: 'transfer', input })),
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage: USAGE,
+  };
 }
 
 function model(...responses) {
@@ -50,7 +55,9 @@ async function stdioServer(t) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-ai-mcp-'));
   const log = path.join(dir, 'transfers.log');
   fs.writeFileSync(log, '');
-  const client = await createMCPClient({ transport: new StdioMCPTransport({ command: process.execPath, args: [SERVER], env: { ...process.env, TAS_AI_MCP_LOG: log } }) });
+  const client = await createMCPClient({
+    transport: new StdioMCPTransport({ command: process.execPath, args: [SERVER], env: { ...process.env, TAS_AI_MCP_LOG: log } }),
+  });
   t.after(async () => {
     await client.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -75,53 +82,92 @@ async function inMemoryServer(t) {
   return { client, ran: () => transfers };
 }
 
-for (const [transport, connect] of [['stdio', stdioServer], ['in-memory', inMemoryServer]]) {
+for (const [transport, connect] of [
+  ['stdio', stdioServer],
+  ['in-memory', inMemoryServer],
+]) {
   test(`${transport}: the AI SDK alone sends a duplicate key's last value to the MCP server and leaves the schema to it`, { skip: SKIP }, async (t) => {
     const { client, ran } = await connect(t);
     const tools = await client.tools();
-    const result = await generateText({ model: model(calls(['c1', '{"amount":1,"to":"bob","amount":9999900}'], ['c2', '{"amount":"lots","to":"bob"}'])), tools, stopWhen: stepCountIs(2), messages: PROMPT });
+    const result = await generateText({
+      model: model(calls(['c1', '{"amount":1,"to":"bob","amount":9999900}'], ['c2', '{"amount":"lots","to":"bob"}'])),
+      tools,
+      stopWhen: stepCountIs(2),
+      messages: PROMPT,
+    });
     assert.deepEqual(ran(), ['{"amount":9999900,"to":"bob"}']);
     const c2 = result.steps[0].toolResults.find((r) => r.toolCallId === 'c2');
     assert.equal(c2.output.isError, true, 'the server refused what the client sent unchecked');
   });
 
-  test(`${transport}: through the gate, an MCP tool's JSON Schema runs in the package: a duplicate key and a schema violation never reach the server; an allowed call runs there once with the validated arguments`, { skip: SKIP }, async (t) => {
-    const { client, ran } = await connect(t);
-    const tools = await client.tools();
-    assert.equal(tools.transfer.type, 'dynamic');
-    const seen = [];
-    const gate = createToolGate({ agentName: 'payments', tools, policy: (input) => { seen.push([input.toolCallId, input.argsCanonicalJson]); return policy(input); } });
-    const result = await generateText({
-      model: gate.model(model(calls(['c1', '{"amount":1,"to":"bob","amount":9999900}'], ['c2', '{"amount":"lots","to":"bob"}'], ['c3', ' {"to":"eve","amount":700} ']))),
-      tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(2), messages: PROMPT,
-    });
-    assert.deepEqual(ran(), ['{"amount":700,"to":"eve"}']);
-    assert.deepEqual(seen, [['c3', '{"amount":700,"to":"eve"}']]);
-    const invalid = Object.fromEntries(result.steps[0].content.filter((p) => p.type === 'tool-call' && p.invalid).map((p) => [p.toolCallId, `${validationCause(p.error).stage} ${validationCause(p.error).code}`]));
-    assert.deepEqual(invalid, { c1: 'json duplicate_key', c2: 'schema schema_error' });
-    const output = result.steps[0].toolResults.find((r) => r.toolCallId === 'c3').output;
-    assert.deepEqual(output.content, [{ type: 'text', text: 'sent 700 to eve' }]);
-  });
+  test(
+    `${transport}: through the gate, an MCP tool's JSON Schema runs in the package: a duplicate key and a schema violation never reach the server; an allowed call runs there once with the validated arguments`,
+    { skip: SKIP },
+    async (t) => {
+      const { client, ran } = await connect(t);
+      const tools = await client.tools();
+      assert.equal(tools.transfer.type, 'dynamic');
+      const seen = [];
+      const gate = createToolGate({
+        agentName: 'payments',
+        tools,
+        policy: (input) => {
+          seen.push([input.toolCallId, input.argsCanonicalJson]);
+          return policy(input);
+        },
+      });
+      const result = await generateText({
+        model: gate.model(
+          model(calls(['c1', '{"amount":1,"to":"bob","amount":9999900}'], ['c2', '{"amount":"lots","to":"bob"}'], ['c3', ' {"to":"eve","amount":700} '])),
+        ),
+        tools: gate.tools,
+        toolApproval: gate.toolApproval,
+        stopWhen: stepCountIs(2),
+        messages: PROMPT,
+      });
+      assert.deepEqual(ran(), ['{"amount":700,"to":"eve"}']);
+      assert.deepEqual(seen, [['c3', '{"amount":700,"to":"eve"}']]);
+      const invalid = Object.fromEntries(
+        result.steps[0].content
+          .filter((p) => p.type === 'tool-call' && p.invalid)
+          .map((p) => [p.toolCallId, `${validationCause(p.error).stage} ${validationCause(p.error).code}`]),
+      );
+      assert.deepEqual(invalid, { c1: 'json duplicate_key', c2: 'schema schema_error' });
+      const output = result.steps[0].toolResults.find((r) => r.toolCallId === 'c3').output;
+      assert.deepEqual(output.content, [{ type: 'text', text: 'sent 700 to eve' }]);
+    },
+  );
 
-  test(`${transport}: an MCP tool call needing approval, approved through another gate, runs on the server once; a replay runs nothing`, { skip: SKIP }, async (t) => {
-    const { client, ran } = await connect(t);
-    const grants = createApprovalGrants({ keys: [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes!!' }] });
-    const gateFor = async () => createToolGate({ agentName: 'payments', tools: await client.tools(), policy, grants, runId: `chat-${transport}`, grantScope: 'user:alice' });
-    const first = await gateFor();
-    const asked = await generateText({ model: first.model(model(calls(['c1', '{"amount":50000,"to":"bob"}']))), tools: first.tools, toolApproval: first.toolApproval, stopWhen: stepCountIs(2), messages: PROMPT });
-    assert.deepEqual(ran(), []);
-    const history = JSON.parse(JSON.stringify([...PROMPT, ...asked.responseMessages]));
-    const request = history[1].content.find((p) => p.type === 'tool-approval-request');
+  test(
+    `${transport}: an MCP tool call needing approval, approved through another gate, runs on the server once; a replay runs nothing`,
+    { skip: SKIP },
+    async (t) => {
+      const { client, ran } = await connect(t);
+      const grants = createApprovalGrants({ keys: [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes!!' }] });
+      const gateFor = async () =>
+        createToolGate({ agentName: 'payments', tools: await client.tools(), policy, grants, runId: `chat-${transport}`, grantScope: 'user:alice' });
+      const first = await gateFor();
+      const asked = await generateText({
+        model: first.model(model(calls(['c1', '{"amount":50000,"to":"bob"}']))),
+        tools: first.tools,
+        toolApproval: first.toolApproval,
+        stopWhen: stepCountIs(2),
+        messages: PROMPT,
+      });
+      assert.deepEqual(ran(), []);
+      const history = JSON.parse(JSON.stringify([...PROMPT, ...asked.responseMessages]));
+      const request = history[1].content.find((p) => p.type === 'tool-approval-request');
 
-    const second = await gateFor();
-    assert.equal((await second.keptProposal(request)).argsCanonicalJson, '{"amount":50000,"to":"bob"}');
-    const approval = await second.approve(request);
-    const resumed = [...history, { role: 'tool', content: [approval] }];
-    await generateText({ model: second.model(model()), tools: second.tools, toolApproval: second.toolApproval, stopWhen: stepCountIs(2), messages: resumed });
-    assert.deepEqual(ran(), ['{"amount":50000,"to":"bob"}']);
+      const second = await gateFor();
+      assert.equal((await second.keptProposal(request)).argsCanonicalJson, '{"amount":50000,"to":"bob"}');
+      const approval = await second.approve(request);
+      const resumed = [...history, { role: 'tool', content: [approval] }];
+      await generateText({ model: second.model(model()), tools: second.tools, toolApproval: second.toolApproval, stopWhen: stepCountIs(2), messages: resumed });
+      assert.deepEqual(ran(), ['{"amount":50000,"to":"bob"}']);
 
-    const third = await gateFor();
-    await generateText({ model: third.model(model()), tools: third.tools, toolApproval: third.toolApproval, stopWhen: stepCountIs(2), messages: resumed });
-    assert.deepEqual(ran(), ['{"amount":50000,"to":"bob"}']);
-  });
+      const third = await gateFor();
+      await generateText({ model: third.model(model()), tools: third.tools, toolApproval: third.toolApproval, stopWhen: stepCountIs(2), messages: resumed });
+      assert.deepEqual(ran(), ['{"amount":50000,"to":"bob"}']);
+    },
+  );
 }

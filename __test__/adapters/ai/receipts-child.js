@@ -37,16 +37,27 @@ async function allowed() {
   const store = createSqliteGrantStore({ path: path.join(dir, 'grants.db') });
   try {
     const gate = createToolGate({
-      agentName: 'payments', tools, runId: chatId, receipts: createExecutionReceipts({ store }),
+      agentName: 'payments',
+      tools,
+      runId: chatId,
+      receipts: createExecutionReceipts({ store }),
       policy: () => ({ decision: 'allow', reason: 'small' }),
     });
     const responses = [
-      { content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'transfer', input: '{"amount":500,"to":"bob"}' }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: USAGE, warnings: [] },
+      {
+        content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'transfer', input: '{"amount":500,"to":"bob"}' }],
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+        usage: USAGE,
+        warnings: [],
+      },
       TEXT,
     ];
     const result = await generateText({
-      model: gate.model(new MockLanguageModelV4({ doGenerate: responses })), tools: gate.tools, toolApproval: gate.toolApproval,
-      stopWhen: stepCountIs(3), prompt: 'pay bob',
+      model: gate.model(new MockLanguageModelV4({ doGenerate: responses })),
+      tools: gate.tools,
+      toolApproval: gate.toolApproval,
+      stopWhen: stepCountIs(3),
+      prompt: 'pay bob',
     });
     const part = result.steps[0].content.find((p) => p.type === 'tool-result' || p.type === 'tool-error');
     return part.type === 'tool-result' ? `result ${part.output}\n` : `error ${isToolCallNotAllowedError(part.error) ? part.error.code : 'other'}\n`;
@@ -61,10 +72,17 @@ async function resubmitted() {
     const grants = createApprovalGrants({ store });
     const gate = createToolGate({ agentName: 'payments', tools, runId: chatId, grants, policy: () => ({ decision: 'require_approval', reason: 'large' }) });
     const result = await generateText({
-      model: gate.model(new MockLanguageModelV4({ doGenerate: async () => TEXT })), tools: gate.tools, toolApproval: gate.toolApproval,
-      stopWhen: stepCountIs(3), messages: JSON.parse(fs.readFileSync(path.join(dir, 'history.json'), 'utf8')),
+      model: gate.model(new MockLanguageModelV4({ doGenerate: async () => TEXT })),
+      tools: gate.tools,
+      toolApproval: gate.toolApproval,
+      stopWhen: stepCountIs(3),
+      messages: JSON.parse(fs.readFileSync(path.join(dir, 'history.json'), 'utf8')),
     });
-    const outputs = result.responseMessages.filter((m) => m.role === 'tool').flatMap((m) => m.content).filter((p) => p.type === 'tool-result').map((p) => [p.toolCallId, p.output]);
+    const outputs = result.responseMessages
+      .filter((m) => m.role === 'tool')
+      .flatMap((m) => m.content)
+      .filter((p) => p.type === 'tool-result')
+      .map((p) => [p.toolCallId, p.output]);
     await new Promise((resolve) => setImmediate(resolve));
     return `${JSON.stringify({ outputs, warnings })}\n`;
   } finally {
@@ -72,7 +90,9 @@ async function resubmitted() {
   }
 }
 
-(durable === undefined ? allowed() : resubmitted()).then((line) => process.stdout.write(line)).catch((error) => {
-  process.stderr.write(`${error && error.stack}\n`);
-  process.exitCode = 1;
-});
+(durable === undefined ? allowed() : resubmitted())
+  .then((line) => process.stdout.write(line))
+  .catch((error) => {
+    process.stderr.write(`${error && error.stack}\n`);
+    process.exitCode = 1;
+  });

@@ -68,9 +68,8 @@ function streamingModel(toolCallId, input) {
   });
 }
 
-const limitPolicy = (input) => (input.parsedArguments.amount <= 1000
-  ? { decision: 'allow', reason: 'small' }
-  : { decision: 'require_approval', reason: 'large' });
+const limitPolicy = (input) =>
+  input.parsedArguments.amount <= 1000 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large' };
 
 /**
  * One request of the chat app: a gate made for it (runId: the chat id, unless null), over
@@ -87,22 +86,33 @@ function server({ executed, grants, runId = `chat-${chat}`, policy = limitPolicy
     }),
   };
   const gate = createToolGate({ agentName: 'payments', tools, policy, grants, ...(runId === null ? {} : { runId }), ...gateOptions });
-  const run = (languageModel, messages) => generateText({
-    model: gate.model(languageModel), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), messages,
-  });
+  const run = (languageModel, messages) =>
+    generateText({
+      model: gate.model(languageModel),
+      tools: gate.tools,
+      toolApproval: gate.toolApproval,
+      stopWhen: stepCountIs(3),
+      messages,
+    });
   return { gate, run };
 }
 
 /** What the first step did with each call: `result <output>`, `error <code>` or `denied <reason>`. */
 function firstStep(result) {
-  return result.steps[0].content.filter((p) => p.type === 'tool-result' || p.type === 'tool-error').map((p) => (p.type === 'tool-result'
-    ? `${p.toolCallId} result ${p.output}`
-    : `${p.toolCallId} error ${isToolCallNotAllowedError(p.error) ? p.error.code : p.error}`));
+  return result.steps[0].content
+    .filter((p) => p.type === 'tool-result' || p.type === 'tool-error')
+    .map((p) =>
+      p.type === 'tool-result' ? `${p.toolCallId} result ${p.output}` : `${p.toolCallId} error ${isToolCallNotAllowedError(p.error) ? p.error.code : p.error}`,
+    );
 }
 
 /** The tool outputs of a run's response messages, by call id (denials included). */
 function toolOutputs(result) {
-  return result.responseMessages.filter((m) => m.role === 'tool').flatMap((m) => m.content).filter((p) => p.type === 'tool-result').map((p) => [p.toolCallId, p.output]);
+  return result.responseMessages
+    .filter((m) => m.role === 'tool')
+    .flatMap((m) => m.content)
+    .filter((p) => p.type === 'tool-result')
+    .map((p) => [p.toolCallId, p.output]);
 }
 
 const stored = (messages) => JSON.parse(JSON.stringify(messages));
@@ -123,7 +133,7 @@ async function warningsDuring(fn) {
   return seen;
 }
 
-test('the same call id in the same chat, run again (the request retried, the response replayed): the handler runs once; the second run is the SDK\'s tool error call_already_executed', async () => {
+test("the same call id in the same chat, run again (the request retried, the response replayed): the handler runs once; the second run is the SDK's tool error call_already_executed", async () => {
   const executed = [];
   const first = await server({ executed }).run(model(toolCalls(['call-1', '{"amount":500,"to":"bob"}'])), PROMPT);
   assert.deepEqual(firstStep(first), ['call-1 result sent 500 to bob']);
@@ -141,7 +151,13 @@ test('streamText: the same call id in the same chat runs once', async () => {
   const executed = [];
   for (let i = 0; i < 2; i++) {
     const { gate } = server({ executed });
-    const result = streamText({ model: gate.model(streamingModel('call-7', '{"amount":700,"to":"eve"}')), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), messages: PROMPT });
+    const result = streamText({
+      model: gate.model(streamingModel('call-7', '{"amount":700,"to":"eve"}')),
+      tools: gate.tools,
+      toolApproval: gate.toolApproval,
+      stopWhen: stepCountIs(3),
+      messages: PROMPT,
+    });
     assert.equal(await result.text, 'done');
   }
   assert.deepEqual(executed, ['{"amount":700,"to":"eve"}']);
@@ -160,7 +176,7 @@ test('an approved chat history resubmitted (a double submit, a retried request) 
     const outputs = [];
     for (let i = 0; i < 2; i++) {
       const done = await server({ executed, grants, runId, ...options }).run(model(), stored(history));
-      outputs.push(...toolOutputs(done).map(([id, output]) => `${id} ${output.type === 'text' ? output.value : output.value ?? output.reason}`));
+      outputs.push(...toolOutputs(done).map(([id, output]) => `${id} ${output.type === 'text' ? output.value : (output.value ?? output.reason)}`));
     }
     if (receipts === false) {
       assert.deepEqual(executed, ['{"amount":50000,"to":"bob"}', '{"amount":50000,"to":"bob"}'], 'per decision: two decisions, two runs');
@@ -172,7 +188,7 @@ test('an approved chat history resubmitted (a double submit, a retried request) 
   }
 });
 
-test('keepResults: a replay gets the stored result as the tool\'s own output; the handler runs once', async () => {
+test("keepResults: a replay gets the stored result as the tool's own output; the handler runs once", async () => {
   const receipts = createExecutionReceipts({ keepResults: true });
   const executed = [];
   const outputs = [];
@@ -199,22 +215,30 @@ test('without a runId the gate knows no conversation: by default it executes wit
   const executed = [];
   for (let i = 0; i < 2; i++) await server({ executed, runId: null }).run(model(toolCalls(['call-1', '{"amount":500,"to":"bob"}'])), PROMPT);
   assert.equal(executed.length, 2, 'two gates without a chat id: two calls, never refused for sharing an id');
-  assert.throws(() => server({ executed, runId: null, receipts: createExecutionReceipts() }), (error) => error instanceof TypeError && /options\.runId/.test(error.message));
+  assert.throws(
+    () => server({ executed, runId: null, receipts: createExecutionReceipts() }),
+    (error) => error instanceof TypeError && /options\.runId/.test(error.message),
+  );
   assert.throws(() => server({ executed, receipts: 'yes' }), TypeError);
 });
 
 test('two processes sharing a SQLite file run the same call of the same chat: the handler runs once', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-ai-receipts-'));
   try {
-    const runChild = () => new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CHILD, dir, 'chat-sqlite'], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => { out += d; });
-      child.stderr.on('data', (d) => { err += d; });
-      child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`child exited ${code}: ${err}`))));
-    });
+    const runChild = () =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [CHILD, dir, 'chat-sqlite'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+        });
+        child.stderr.on('data', (d) => {
+          err += d;
+        });
+        child.on('error', reject);
+        child.on('close', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`child exited ${code}: ${err}`))));
+      });
     const answers = await Promise.all([runChild(), runChild()]);
     const log = fs.readFileSync(path.join(dir, 'executed.log'), 'utf8').trim().split('\n');
     assert.equal(log.length, 1, `the handler ran in ${log.length} processes`);
@@ -239,17 +263,25 @@ function resubmitIn(dir, chatId, durable) {
     const child = spawn(process.execPath, [CHILD, dir, chatId, JSON.stringify(durable)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`child exited ${code}: ${err}`))));
   });
 }
 
-for (const [kind, uses] of KINDS.flatMap((k) => [[k, 1], [k, 2]])) {
-  const refusal = uses === 1
-    ? 'the SDK\'s denial of the resumed approval, reason call_already_executed'
-    : 'the tool\'s error call_already_executed (the grant\'s second use allowed it, its receipt refused it)';
+for (const [kind, uses] of KINDS.flatMap((k) => [
+  [k, 1],
+  [k, 2],
+])) {
+  const refusal =
+    uses === 1
+      ? "the SDK's denial of the resumed approval, reason call_already_executed"
+      : "the tool's error call_already_executed (the grant's second use allowed it, its receipt refused it)";
   test(`no receipts option, grants on ${kind}: an approved history (a grant of ${uses} use${uses === 1 ? '' : 's'}) resubmitted to a second process runs its call once; the second gets ${refusal}, never approved_without_grant`, async (t) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-ai-default-receipts-'));
     const durable = durableStore(t, kind, dir);
@@ -261,7 +293,10 @@ for (const [kind, uses] of KINDS.flatMap((k) => [[k, 1], [k, 2]])) {
         const grants = createApprovalGrants({ store });
         const executed = [];
         const requireApproval = () => ({ decision: 'require_approval', reason: 'large' });
-        const asked = await server({ executed, grants, runId: chatId, policy: requireApproval }).run(model(toolCalls(['call-1', '{"amount":50000,"to":"bob"}'])), PROMPT);
+        const asked = await server({ executed, grants, runId: chatId, policy: requireApproval }).run(
+          model(toolCalls(['call-1', '{"amount":50000,"to":"bob"}'])),
+          PROMPT,
+        );
         const request = asked.content.find((p) => p.type === 'tool-approval-request');
         const approval = await server({ executed, grants, runId: chatId, policy: requireApproval }).gate.approve(request, { uses });
         fs.writeFileSync(path.join(dir, 'history.json'), JSON.stringify([...PROMPT, ...asked.responseMessages, { role: 'tool', content: [approval] }]));
@@ -274,8 +309,15 @@ for (const [kind, uses] of KINDS.flatMap((k) => [[k, 1], [k, 2]])) {
       const second = await resubmitIn(dir, chatId, durable);
       assert.equal(fs.readFileSync(path.join(dir, 'executed.log'), 'utf8').trim().split('\n').length, 1, 'the handler ran in one process');
       if (uses === 1) assert.deepEqual(second.outputs, [['call-1', { type: 'execution-denied', reason: 'call_already_executed' }]]);
-      else assert.deepEqual(second.outputs.map(([id, output]) => [id, output.type, /\[call_already_executed\]$/.test(output.value)]), [['call-1', 'error-text', true]]);
-      assert.deepEqual(second.warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'), []);
+      else
+        assert.deepEqual(
+          second.outputs.map(([id, output]) => [id, output.type, /\[call_already_executed\]$/.test(output.value)]),
+          [['call-1', 'error-text', true]],
+        );
+      assert.deepEqual(
+        second.warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'),
+        [],
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
       await dropDurable(durable);
@@ -290,7 +332,13 @@ for (const [kind, uses] of KINDS.flatMap((k) => [[k, 1], [k, 2]])) {
 function tamperableStore(memory) {
   const grantsList = [];
   const nonces = new Set();
-  const live = (r, q, now) => r.agentName === q.agentName && r.toolName === q.toolName && r.proposalHash === q.proposalHash && r.scope === q.scope && r.uses > 0 && (r.expiresAt === null || now < r.expiresAt);
+  const live = (r, q, now) =>
+    r.agentName === q.agentName &&
+    r.toolName === q.toolName &&
+    r.proposalHash === q.proposalHash &&
+    r.scope === q.scope &&
+    r.uses > 0 &&
+    (r.expiresAt === null || now < r.expiresAt);
   return {
     put(record) {
       if (record.nonce !== null) {
@@ -330,7 +378,10 @@ for (const keyed of [true, false]) {
     const grants = createApprovalGrants({ store: tamperableStore(memory), ...(keyed ? { keys: KEYS } : {}) });
     const executed = [];
     const app = server({ executed, grants });
-    const asked = await app.run(model(toolCalls(['call-1', '{"amount":50000,"to":"bob"}'], ['call-2', '{"amount":70000,"to":"eve"}'], ['call-3', '{"amount":80000,"to":"al"}'])), PROMPT);
+    const asked = await app.run(
+      model(toolCalls(['call-1', '{"amount":50000,"to":"bob"}'], ['call-2', '{"amount":70000,"to":"eve"}'], ['call-3', '{"amount":80000,"to":"al"}'])),
+      PROMPT,
+    );
     const history = stored([...PROMPT, ...asked.responseMessages]);
 
     // Whoever can write the store rewrites call-2's arguments (and, without a key ring,
@@ -346,10 +397,13 @@ for (const keyed of [true, false]) {
     const reviewer = server({ executed, grants });
     for (const source of [asked.content, history, history[1]]) {
       const listed = await reviewer.gate.pending(source);
-      assert.deepEqual(listed.map((e) => [e.toolCallId, e.proposal?.argsCanonicalJson ?? e.error.code]), [
-        ['call-1', '{"amount":50000,"to":"bob"}'],
-        ['call-2', keyed ? 'bad_signature' : 'hash_mismatch'],
-      ]);
+      assert.deepEqual(
+        listed.map((e) => [e.toolCallId, e.proposal?.argsCanonicalJson ?? e.error.code]),
+        [
+          ['call-1', '{"amount":50000,"to":"bob"}'],
+          ['call-2', keyed ? 'bad_signature' : 'hash_mismatch'],
+        ],
+      );
       assert.equal(listed[0].toolName, 'transfer');
       assert.equal(typeof listed[0].approvalId, 'string');
       assert.deepEqual(Object.keys(listed[1]).sort(), ['approvalId', 'error', 'toolCallId']);
@@ -358,18 +412,36 @@ for (const keyed of [true, false]) {
       for (const text of ['mallory', 'eve', '70000', record.proposalHash]) assert.equal(shown.includes(text), false, 'no text of the changed record');
     }
     // The UI messages a useChat app keeps: parts with approval-requested state.
-    const ui = [{ id: 'm1', role: 'assistant', parts: [{ type: 'tool-transfer', toolCallId: 'call-1', state: 'approval-requested', input: {}, approval: { id: 'a1' } }] }];
+    const ui = [
+      { id: 'm1', role: 'assistant', parts: [{ type: 'tool-transfer', toolCallId: 'call-1', state: 'approval-requested', input: {}, approval: { id: 'a1' } }] },
+    ];
     // Proxies are refused unread.
-    const trap = new Proxy({}, { get() { throw new Error('read'); }, getOwnPropertyDescriptor() { throw new Error('read'); }, ownKeys() { throw new Error('read'); } });
+    const trap = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('read');
+        },
+        getOwnPropertyDescriptor() {
+          throw new Error('read');
+        },
+        ownKeys() {
+          throw new Error('read');
+        },
+      },
+    );
     await assert.rejects(reviewer.gate.pending(trap), TypeError);
     await assert.rejects(reviewer.gate.pending([trap]), TypeError);
     const fromUi = await reviewer.gate.pending(ui);
-    assert.deepEqual(fromUi.map((e) => [e.approvalId, e.toolCallId, e.proposal.argsCanonicalJson]), [['a1', 'call-1', '{"amount":50000,"to":"bob"}']]);
+    assert.deepEqual(
+      fromUi.map((e) => [e.approvalId, e.toolCallId, e.proposal.argsCanonicalJson]),
+      [['a1', 'call-1', '{"amount":50000,"to":"bob"}']],
+    );
     assert.equal(executed.length, 0);
   });
 }
 
-test('a resume refused: edited after an approval through the gate is proposal_changed; a replay is the receipt\'s code; neither warns; only the SDK\'s own approval is approved_without_grant, with its warning', async () => {
+test("a resume refused: edited after an approval through the gate is proposal_changed; a replay is the receipt's code; neither warns; only the SDK's own approval is approved_without_grant, with its warning", async () => {
   const grants = createApprovalGrants({ keys: KEYS });
   const executed = [];
   const asked = await server({ executed, grants }).run(model(toolCalls(['call-1', '{"amount":50000,"to":"bob"}'])), PROMPT);

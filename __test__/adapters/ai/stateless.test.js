@@ -70,7 +70,13 @@ function serve(request, { keyed }) {
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`server exited ${code}: ${stderr}`));
-      else resolve(stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line)));
+      else
+        resolve(
+          stdout
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line)),
+        );
     });
     child.stdin.end(JSON.stringify(request));
   });
@@ -92,7 +98,14 @@ class ProcessTransport {
   }
 
   async sendMessages({ chatId, messages }) {
-    const request = { dir: this.dir, chatId, messages: structuredClone(messages), script: this.scripts.shift() ?? [], approveThroughGate: this.approveThroughGate, ungated: this.ungated };
+    const request = {
+      dir: this.dir,
+      chatId,
+      messages: structuredClone(messages),
+      script: this.scripts.shift() ?? [],
+      approveThroughGate: this.approveThroughGate,
+      ungated: this.ungated,
+    };
     this.sent.push(request);
     return this.stream(request);
   }
@@ -122,13 +135,26 @@ function app(t, options = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-ai-stateless-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const transport = new ProcessTransport(dir, options);
-  const chat = new BrowserChat({ id: options.chatId ?? 'chat-1', transport, sendAutomaticallyWhen: options.automatic === false ? undefined : lastAssistantMessageIsCompleteWithApprovalResponses });
+  const chat = new BrowserChat({
+    id: options.chatId ?? 'chat-1',
+    transport,
+    sendAutomaticallyWhen: options.automatic === false ? undefined : lastAssistantMessageIsCompleteWithApprovalResponses,
+  });
   const lines = (name) => {
     const file = path.join(dir, name);
-    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+    return fs.existsSync(file)
+      ? fs
+          .readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
+      : [];
   };
   const executed = () => lines('executed.log').map((e) => e.args);
-  const tasWarnings = () => lines('warnings.log').map((w) => w.code).filter((code) => typeof code === 'string' && code.startsWith('TAS_'));
+  const tasWarnings = () =>
+    lines('warnings.log')
+      .map((w) => w.code)
+      .filter((code) => typeof code === 'string' && code.startsWith('TAS_'));
   /** Waits until no request is in flight and the chat is not streaming. */
   const settled = async () => {
     for (let i = 0; i < 2000; i++) {
@@ -144,11 +170,25 @@ function app(t, options = {}) {
   return { dir, chat, transport, lines, executed, tasWarnings, settled, toolParts, part, ask };
 }
 
-const ASK_TWO = [[['call-a', 'transfer', '{"amount":50000,"to":"bob"}'], ['call-b', 'transfer', '{"amount":60000,"to":"eve"}']]];
+const ASK_TWO = [
+  [
+    ['call-a', 'transfer', '{"amount":50000,"to":"bob"}'],
+    ['call-b', 'transfer', '{"amount":60000,"to":"eve"}'],
+  ],
+];
 
 test('the SDK alone, same stateless flow: the input edited after approval executes, a replayed approval executes again, a duplicate key runs its last value', async (t) => {
   const { chat, transport, executed, settled, part } = app(t, { ungated: true });
-  transport.scripts.push([[['call-1', 'transfer', '{"amount":50000,"to":"bob"}'], ['call-2', 'transfer', '{"amount":1,"to":"eve","amount":999}']]], ['Sent.'], ['Sent again.']);
+  transport.scripts.push(
+    [
+      [
+        ['call-1', 'transfer', '{"amount":50000,"to":"bob"}'],
+        ['call-2', 'transfer', '{"amount":1,"to":"eve","amount":999}'],
+      ],
+    ],
+    ['Sent.'],
+    ['Sent again.'],
+  );
   await chat.sendMessage({ text: 'pay bob, and eve a little' });
   await settled();
   assert.deepEqual(executed(), ['{"amount":999,"to":"eve"}']);
@@ -191,9 +231,18 @@ test('approved in the browser, granted in another process: executes once; a repl
   const chunks = await (await transport.stream(replay)).getReader();
   const replayed = [];
   for (let r = await chunks.read(); !r.done; r = await chunks.read()) replayed.push(r.value);
-  assert.deepEqual(replayed.filter((c) => c.type === 'tool-output-denied').map((c) => c.toolCallId), ['call-1']);
+  assert.deepEqual(
+    replayed.filter((c) => c.type === 'tool-output-denied').map((c) => c.toolCallId),
+    ['call-1'],
+  );
   assert.deepEqual(executed(), ['{"amount":50000,"to":"bob"}']);
-  assert.deepEqual(lines('approve.log').map((a) => [a.ok, a.code]), [[true, undefined], [false, 'TAS_NO_PENDING_PROPOSAL']]);
+  assert.deepEqual(
+    lines('approve.log').map((a) => [a.ok, a.code]),
+    [
+      [true, undefined],
+      [false, 'TAS_NO_PENDING_PROPOSAL'],
+    ],
+  );
 
   // What the model provider received, over all requests: no seal, no proposal hash, no
   // approval parts (they never ride in the messages).
@@ -280,12 +329,22 @@ test('a tampered approval request executes nothing: the browser edits the approv
   assert.equal(executed().length, 0);
   assert.deepEqual([part('call-a').state, part('call-b').state], ['output-denied', 'output-denied']);
   // The grants made for what was proposed stay unspent (an edit does not burn them).
-  assert.deepEqual(await ask({ mode: 'has', query: { agentName: 'payments', toolName: 'transfer', proposalHash: sealed.proposalHash, scope: 'user:alice' } }), { has: true });
+  assert.deepEqual(await ask({ mode: 'has', query: { agentName: 'payments', toolName: 'transfer', proposalHash: sealed.proposalHash, scope: 'user:alice' } }), {
+    has: true,
+  });
 });
 
 test('history edited after approval never executes under the old grant; the duplicate-key call is invalid input and never asked', async (t) => {
   const { chat, transport, executed, settled, part, lines, tasWarnings } = app(t);
-  transport.scripts.push([[['call-1', 'transfer', '{"amount":50000,"to":"bob"}'], ['call-2', 'transfer', '{"amount":1,"to":"eve","amount":9999900}']]], ['Sent.']);
+  transport.scripts.push(
+    [
+      [
+        ['call-1', 'transfer', '{"amount":50000,"to":"bob"}'],
+        ['call-2', 'transfer', '{"amount":1,"to":"eve","amount":9999900}'],
+      ],
+    ],
+    ['Sent.'],
+  );
   await chat.sendMessage({ text: 'pay bob, and eve a little' });
   await settled();
   // The duplicate key: the SDK alone would run the last value; here it is invalid input.
@@ -300,7 +359,10 @@ test('history edited after approval never executes under the old grant; the dupl
   });
   await chat.addToolApprovalResponse({ id: part('call-1').approval.id, approved: true });
   await settled();
-  assert.deepEqual(lines('approve.log').map((a) => a.ok), [true]);
+  assert.deepEqual(
+    lines('approve.log').map((a) => a.ok),
+    [true],
+  );
   assert.equal(executed().length, 0);
   assert.equal(part('call-1').state, 'output-denied');
   // Approved through the gate, then edited (denied proposal_changed): no warning about an

@@ -23,11 +23,19 @@ function provider(messages, input) {
   let steps = 0;
   return new MockLanguageModelV4({
     doStream: async () => ({
-      stream: convertArrayToReadableStream(steps++ === 0 && messages.at(-1).role === 'user'
-        ? [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'transfer', input },
-          { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: USAGE }]
-        : [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Done.' }, { type: 'text-end', id: 't' },
-          { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE }]),
+      stream: convertArrayToReadableStream(
+        steps++ === 0 && messages.at(-1).role === 'user'
+          ? [
+              { type: 'tool-call', toolCallId: 'call_1', toolName: 'transfer', input },
+              { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: USAGE },
+            ]
+          : [
+              { type: 'text-start', id: 't' },
+              { type: 'text-delta', id: 't', delta: 'Done.' },
+              { type: 'text-end', id: 't' },
+              { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE },
+            ],
+      ),
     }),
   });
 }
@@ -57,7 +65,9 @@ function chatApp({ policy, grants = createApprovalGrants({ keys: KEYS }) }) {
     const gate = createToolGate({ agentName: 'Payments assistant', tools, policy, grants, runId: chatId });
     for (const part of messages.at(-1).parts) {
       if (isToolUIPart(part) && part.state === 'approval-responded' && part.approval.approved && part.approveThroughGate !== false) {
-        await gate.approve(part).catch((error) => { if (error.code !== 'TAS_NO_PENDING_PROPOSAL') throw error; });
+        await gate.approve(part).catch((error) => {
+          if (error.code !== 'TAS_NO_PENDING_PROPOSAL') throw error;
+        });
       }
     }
     const result = streamText({
@@ -70,7 +80,14 @@ function chatApp({ policy, grants = createApprovalGrants({ keys: KEYS }) }) {
     const sdkStream = result.toUIMessageStream({ originalMessages: messages });
     const stream = through ? gate.uiMessageStream(sdkStream) : sdkStream;
     const chunks = [];
-    const recorded = stream.pipeThrough(new TransformStream({ transform(chunk, c) { chunks.push(chunk); c.enqueue(chunk); } }));
+    const recorded = stream.pipeThrough(
+      new TransformStream({
+        transform(chunk, c) {
+          chunks.push(chunk);
+          c.enqueue(chunk);
+        },
+      }),
+    );
     const last = messages.at(-1);
     let message;
     for await (const m of readUIMessageStream({ message: last.role === 'assistant' ? structuredClone(last) : undefined, stream: recorded })) message = m;
@@ -80,7 +97,8 @@ function chatApp({ policy, grants = createApprovalGrants({ keys: KEYS }) }) {
   return { post, executed };
 }
 
-const largeNeedsApproval = ({ parsedArguments }) => (parsedArguments.cents <= 1000 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large transfer' });
+const largeNeedsApproval = ({ parsedArguments }) =>
+  parsedArguments.cents <= 1000 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large transfer' };
 const ask = [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Pay bob $2,500' }] }];
 
 /** The browser's Approve click on the waiting part (what addToolApprovalResponse does). */
@@ -93,7 +111,7 @@ function approved(messages, extra = {}) {
   return copy;
 }
 
-test('a replayed approval (the approved request sent again): the UI part is output-denied with approval { approved: false, reason: call_already_executed }; the SDK\'s own stream carries no reason', async () => {
+test("a replayed approval (the approved request sent again): the UI part is output-denied with approval { approved: false, reason: call_already_executed }; the SDK's own stream carries no reason", async () => {
   const app = chatApp({ policy: largeNeedsApproval });
   const first = await app.post(ask);
   assert.equal(first.part.state, 'approval-requested');
@@ -106,24 +124,33 @@ test('a replayed approval (the approved request sent again): the UI part is outp
   const bare = await app.post(approval, { through: false });
   assert.equal(bare.part.state, 'output-denied');
   assert.deepEqual(bare.part.approval, { id: first.part.approval.id, requestReason: 'large transfer', approved: true });
-  assert.deepEqual(bare.chunks.filter((c) => c.type.startsWith('tool-')).map((c) => c.type), ['tool-output-denied']);
+  assert.deepEqual(
+    bare.chunks.filter((c) => c.type.startsWith('tool-')).map((c) => c.type),
+    ['tool-output-denied'],
+  );
 
   const replayed = await app.post(approval);
   assert.deepEqual(app.executed, [250000], 'nothing ran again');
   assert.equal(replayed.part.state, 'output-denied');
   assert.deepEqual(replayed.part.approval, { id: first.part.approval.id, requestReason: 'large transfer', approved: false, reason: 'call_already_executed' });
-  assert.deepEqual(replayed.chunks.filter((c) => c.type.startsWith('tool-')), [
-    { type: 'tool-approval-response', approvalId: first.part.approval.id, approved: false, reason: 'call_already_executed' },
-    { type: 'tool-output-denied', toolCallId: 'call_1' },
-  ]);
+  assert.deepEqual(
+    replayed.chunks.filter((c) => c.type.startsWith('tool-')),
+    [
+      { type: 'tool-approval-response', approvalId: first.part.approval.id, approved: false, reason: 'call_already_executed' },
+      { type: 'tool-output-denied', toolCallId: 'call_1' },
+    ],
+  );
 
   // Sent back, the UI messages tell the model why (convertToModelMessages reads the reason).
   const model = await convertToModelMessages(replayed.messages);
-  const results = model.filter((m) => m.role === 'tool').flatMap((m) => m.content).filter((p) => p.type === 'tool-result');
+  const results = model
+    .filter((m) => m.role === 'tool')
+    .flatMap((m) => m.content)
+    .filter((p) => p.type === 'tool-result');
   assert.deepEqual(results.at(-1).output, { type: 'error-text', value: 'call_already_executed' });
 });
 
-test('an input edited in the messages after the approval: proposal_changed; approved the SDK\'s own way only: approved_without_grant; a policy that now denies: its reason (an approval\'s reason is never a payload)', async () => {
+test("an input edited in the messages after the approval: proposal_changed; approved the SDK's own way only: approved_without_grant; a policy that now denies: its reason (an approval's reason is never a payload)", async () => {
   const edited = chatApp({ policy: largeNeedsApproval });
   const asked = await edited.post(ask);
   const approval = approved(asked.messages);
@@ -147,7 +174,7 @@ test('an input edited in the messages after the approval: proposal_changed; appr
   for (const app of [edited, sdkOnly, changing]) assert.deepEqual(app.executed, []);
 });
 
-test('a new call the policy denies is the SDK\'s own denial, with its reason, once: the gate adds nothing; other chunks pass unchanged', async () => {
+test("a new call the policy denies is the SDK's own denial, with its reason, once: the gate adds nothing; other chunks pass unchanged", async () => {
   const app = chatApp({ policy: () => ({ decision: 'deny', reason: 'not_today' }) });
   const denied = await app.post(ask);
   const approvals = denied.chunks.filter((c) => c.type === 'tool-approval-response');
@@ -156,7 +183,10 @@ test('a new call the policy denies is the SDK\'s own denial, with its reason, on
   assert.equal(denied.part.state, 'output-denied');
   assert.equal(denied.part.approval.reason, 'not_today');
   const bare = await chatApp({ policy: () => ({ decision: 'deny', reason: 'not_today' }) }).post(ask, { through: false });
-  assert.deepEqual(bare.chunks.map((c) => c.type), denied.chunks.map((c) => c.type));
+  assert.deepEqual(
+    bare.chunks.map((c) => c.type),
+    denied.chunks.map((c) => c.type),
+  );
 });
 
 test('in createUIMessageStream (writer.merge): the finished messages of onFinish hold the reason; no argument key or value is in what the gate adds', async () => {
@@ -164,17 +194,31 @@ test('in createUIMessageStream (writer.merge): the finished messages of onFinish
   const first = await app.post(ask);
   const approval = approved(first.messages);
   await app.post(approval);
-  const gate = createToolGate({ agentName: 'Payments assistant', tools: { transfer: tool({ inputSchema: z.object({ to: z.string(), cents: z.number() }), execute: async () => 'sent' }) }, policy: largeNeedsApproval, grants: createApprovalGrants(), runId: 'chat-merge' });
+  const gate = createToolGate({
+    agentName: 'Payments assistant',
+    tools: { transfer: tool({ inputSchema: z.object({ to: z.string(), cents: z.number() }), execute: async () => 'sent' }) },
+    policy: largeNeedsApproval,
+    grants: createApprovalGrants(),
+    runId: 'chat-merge',
+  });
   // Another chat's gate: nothing of this chat was denied by it, so nothing is added.
   const messages = await convertToModelMessages(approval);
   let finished;
   const stream = createUIMessageStream({
     originalMessages: approval,
     execute: ({ writer }) => {
-      const result = streamText({ model: gate.model(provider(messages, '{}')), tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(3), messages });
+      const result = streamText({
+        model: gate.model(provider(messages, '{}')),
+        tools: gate.tools,
+        toolApproval: gate.toolApproval,
+        stopWhen: stepCountIs(3),
+        messages,
+      });
       writer.merge(gate.uiMessageStream(result.toUIMessageStream({ sendStart: false })));
     },
-    onFinish: ({ messages: all }) => { finished = all; },
+    onFinish: ({ messages: all }) => {
+      finished = all;
+    },
   });
   const chunks = [];
   for await (const chunk of stream) chunks.push(chunk);

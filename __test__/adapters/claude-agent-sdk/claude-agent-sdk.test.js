@@ -19,7 +19,8 @@ const { createToolGate } = require('tool-argument-snapshot/claude-agent-sdk');
 const { startModel, cliFolders, cliEnv, toolResults, runQuery } = require('./sdk-support');
 
 const Transfer = () => z.object({ to: z.string(), amount: z.number().int().positive() });
-const bySize = ({ parsedArguments }) => (parsedArguments.amount <= 100 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large' });
+const bySize = ({ parsedArguments }) =>
+  parsedArguments.amount <= 100 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large' };
 
 function transferTool(ran, schema = Transfer()) {
   return {
@@ -48,7 +49,7 @@ async function withRun(turns, makeGate, body, extra = {}) {
 
 const call = (id, input, name = 'mcp__payments__transfer') => ({ type: 'tool_use', id, name, input });
 
-test('an allowed call of the gate\'s own tool runs once, on an execution view; the schema runs once; the model is shown the tool\'s JSON Schema', async () => {
+test("an allowed call of the gate's own tool runs once, on an execution view; the schema runs once; the model is shown the tool's JSON Schema", async () => {
   const ran = [];
   let schemaRuns = 0;
   const counted = z.object({ to: z.string(), amount: z.number().int().positive() }).transform((value) => {
@@ -58,21 +59,22 @@ test('an allowed call of the gate\'s own tool runs once, on an execution view; t
   const seen = [];
   await withRun(
     [[call('toolu_1', '{"to":"bob","amount":5}')]],
-    () => createToolGate({
-      agentName: 'payments',
-      serverName: 'payments',
-      tools: { transfer: transferTool(ran, counted) },
-      policy: {
-        transfer: (input) => {
-          seen.push(input);
-          return bySize(input);
+    () =>
+      createToolGate({
+        agentName: 'payments',
+        serverName: 'payments',
+        tools: { transfer: transferTool(ran, counted) },
+        policy: {
+          transfer: (input) => {
+            seen.push(input);
+            return bySize(input);
+          },
         },
-      },
-    }),
+      }),
     ({ results, requests }) => {
       assert.deepEqual(ran, [{ to: 'bob', amount: 5 }]);
-      assert.equal(schemaRuns, 1, 'the package ran the schema; the SDK\'s MCP server ran none of it');
-      assert.notEqual(ran[0], seen[0].parsedArguments, 'the handler\'s view is not the policy\'s');
+      assert.equal(schemaRuns, 1, "the package ran the schema; the SDK's MCP server ran none of it");
+      assert.notEqual(ran[0], seen[0].parsedArguments, "the handler's view is not the policy's");
       assert.equal(seen[0].toolName, 'transfer');
       assert.equal(seen[0].toolCallId, 'toolu_1');
       assert.equal(seen[0].sdkToolName, 'mcp__payments__transfer');
@@ -92,17 +94,14 @@ test('a denied call, an invalid one and one that needs approval do not run; the 
   // Before: without the gate the SDK runs all three (its MCP server's zod accepts them).
   const ran = [];
   await withRun(
-    [[
-      call('toolu_d', '{"to":"mallory","amount":7}'),
-      call('toolu_i', '{"to":"bob","amount":"seven"}'),
-      call('toolu_a', '{"to":"bob","amount":4242}'),
-    ]],
-    () => createToolGate({
-      agentName: 'payments',
-      serverName: 'payments',
-      tools: { transfer: transferTool(ran) },
-      policy: { transfer: (input) => (input.parsedArguments.to === 'mallory' ? { decision: 'deny', reason: 'blocked_recipient' } : bySize(input)) },
-    }),
+    [[call('toolu_d', '{"to":"mallory","amount":7}'), call('toolu_i', '{"to":"bob","amount":"seven"}'), call('toolu_a', '{"to":"bob","amount":4242}')]],
+    () =>
+      createToolGate({
+        agentName: 'payments',
+        serverName: 'payments',
+        tools: { transfer: transferTool(ran) },
+        policy: { transfer: (input) => (input.parsedArguments.to === 'mallory' ? { decision: 'deny', reason: 'blocked_recipient' } : bySize(input)) },
+      }),
     async ({ gate, results, result }) => {
       assert.deepEqual(ran, []);
       assert.equal(results.toolu_d.isError, true);
@@ -124,20 +123,23 @@ test('built-in tools: the CLI runs exactly the canonical input the policy decide
   // PreToolUse hook is the one place every call passes (the SDK says so itself).
   const decided = [];
   await withRun(
-    (folders) => [[
-      call('toolu_w', JSON.stringify({ file_path: path.join(folders.cwd, 'note.txt'), content: 'hello' }), 'Write'),
-      call('toolu_b', '{"command":"touch bash-ran.txt","description":"x"}', 'Bash'),
-    ]],
-    () => createToolGate({
-      agentName: 'ops',
-      policy: {
-        Write: (input) => {
-          decided.push(input.argsCanonicalJson);
-          return { decision: 'allow', reason: 'ok' };
+    (folders) => [
+      [
+        call('toolu_w', JSON.stringify({ file_path: path.join(folders.cwd, 'note.txt'), content: 'hello' }), 'Write'),
+        call('toolu_b', '{"command":"touch bash-ran.txt","description":"x"}', 'Bash'),
+      ],
+    ],
+    () =>
+      createToolGate({
+        agentName: 'ops',
+        policy: {
+          Write: (input) => {
+            decided.push(input.argsCanonicalJson);
+            return { decision: 'allow', reason: 'ok' };
+          },
+          Bash: () => ({ decision: 'deny', reason: 'no_shell' }),
         },
-        Bash: () => ({ decision: 'deny', reason: 'no_shell' }),
-      },
-    }),
+      }),
     ({ results, folders }) => {
       assert.equal(fs.readFileSync(path.join(folders.cwd, 'note.txt'), 'utf8'), 'hello');
       assert.equal(decided.length, 1);
@@ -153,19 +155,20 @@ test('a policy that mutates its view is denied, and nothing runs', async () => {
   const ran = [];
   await withRun(
     [[call('toolu_m', '{"to":"bob","amount":5}')]],
-    () => createToolGate({
-      agentName: 'payments',
-      serverName: 'payments',
-      tools: { transfer: transferTool(ran) },
-      policy: (input) => {
-        try {
-          input.parsedArguments.amount = 9999900;
-        } catch {
-          // A frozen view: the mutation is refused outright.
-        }
-        return { decision: 'allow', reason: 'ok' };
-      },
-    }),
+    () =>
+      createToolGate({
+        agentName: 'payments',
+        serverName: 'payments',
+        tools: { transfer: transferTool(ran) },
+        policy: (input) => {
+          try {
+            input.parsedArguments.amount = 9999900;
+          } catch {
+            // A frozen view: the mutation is refused outright.
+          }
+          return { decision: 'allow', reason: 'ok' };
+        },
+      }),
     ({ results }) => {
       assert.deepEqual(ran, []);
       assert.equal(results.toolu_m.isError, true);
@@ -178,8 +181,11 @@ test('a Cedar policy decides the same calls through the gate', async () => {
   const ran = [];
   const cedar = createCedarPolicy({
     policies: [
-      '@id("small")', 'permit(principal, action == Action::"transfer", resource) when { context.input.amount < 100 };',
-      '@id("no-mallory")', 'forbid(principal, action, resource) when { context.input.to == "mallory" };', '',
+      '@id("small")',
+      'permit(principal, action == Action::"transfer", resource) when { context.input.amount < 100 };',
+      '@id("no-mallory")',
+      'forbid(principal, action, resource) when { context.input.to == "mallory" };',
+      '',
     ].join('\n'),
     tools: { transfer: Transfer() },
   });
@@ -224,7 +230,10 @@ test('approval across processes over SQLite: asked in one, approved and resumed 
     assert.deepEqual(second.approved, [first.pending[0].proposalHash]);
     assert.deepEqual(second.ran, [{ to: 'bob', amount: 4242 }], 'the approved hash ran once');
     assert.deepEqual(second.denials, ['toolu_edit'], 'edited arguments are a new approval request');
-    assert.deepEqual(second.pending.map((p) => p.argsCanonicalJson), ['{"amount":4243,"to":"bob"}']);
+    assert.deepEqual(
+      second.pending.map((p) => p.argsCanonicalJson),
+      ['{"amount":4243,"to":"bob"}'],
+    );
 
     const third = await child({ prompt: 'again', resume: first.sessionId });
     assert.deepEqual(third.ran, [{ to: 'bob', amount: 5 }], 'the grant was spent: the same arguments ask again; the small call ran once');
@@ -242,20 +251,32 @@ function runChild(config) {
     const run = spawn(process.execPath, [path.join(__dirname, 'process.js'), JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    run.stdout.on('data', (c) => { out += c; });
-    run.stderr.on('data', (c) => { err += c; });
+    run.stdout.on('data', (c) => {
+      out += c;
+    });
+    run.stderr.on('data', (c) => {
+      err += c;
+    });
     run.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`child failed (${code}): ${err}`))));
   });
 }
 
 const writeHookInput = (sessionId, toolUseId, input) => ({
-  hook_event_name: 'PreToolUse', session_id: sessionId, tool_use_id: toolUseId, tool_name: 'Write', tool_input: input, cwd: '/', transcript_path: '/dev/null', permission_mode: 'default',
+  hook_event_name: 'PreToolUse',
+  session_id: sessionId,
+  tool_use_id: toolUseId,
+  tool_name: 'Write',
+  tool_input: input,
+  cwd: '/',
+  transcript_path: '/dev/null',
+  permission_mode: 'default',
 });
 
-test('receipts in the grants\' store are keyed by the SDK\'s session and tool_use ids: a replayed hook call in another gate is refused, other arguments under the same id conflict', async (t) => {
+test("receipts in the grants' store are keyed by the SDK's session and tool_use ids: a replayed hook call in another gate is refused, other arguments under the same id conflict", async (t) => {
   const folders = cliFolders();
   t.after(() => folders.remove());
-  const gateOver = (store) => createToolGate({ agentName: 'ops', grants: createApprovalGrants({ store }), policy: { Write: () => ({ decision: 'allow', reason: 'ok' }) } });
+  const gateOver = (store) =>
+    createToolGate({ agentName: 'ops', grants: createApprovalGrants({ store }), policy: { Write: () => ({ decision: 'allow', reason: 'ok' }) } });
   const db = path.join(folders.root, 'receipts.db');
   const first = createSqliteGrantStore({ path: db });
   const second = createSqliteGrantStore({ path: db });
@@ -277,8 +298,27 @@ test('the hook refuses unread what is not JSON data (a getter, a Proxy, negative
   const gate = createToolGate({ agentName: 'ops', policy: () => ({ decision: 'allow', reason: 'ok' }), receipts: false });
   let read = 0;
   const cases = [
-    [{ get content() { read++; return 'secret-value'; } }, 'accessor_property'],
-    [new Proxy({ content: 'secret-value' }, { get() { read++; return 'x'; } }), ''],
+    [
+      {
+        get content() {
+          read++;
+          return 'secret-value';
+        },
+      },
+      'accessor_property',
+    ],
+    [
+      new Proxy(
+        { content: 'secret-value' },
+        {
+          get() {
+            read++;
+            return 'x';
+          },
+        },
+      ),
+      '',
+    ],
     [{ content: -0 }, 'negative_zero'],
     [{ content: new Date(0) }, 'non_plain_object'],
   ];
@@ -306,7 +346,7 @@ test('canUseTool (an ask rule after the hook) allows only the input the gate han
   assert.match(undecided.message, /not_decided_by_gate/);
 });
 
-test('queryOptions keeps the application\'s options and refuses a PreToolUse hook or canUseTool of its own', () => {
+test("queryOptions keeps the application's options and refuses a PreToolUse hook or canUseTool of its own", () => {
   const gate = createToolGate({ agentName: 'payments', serverName: 'payments', tools: { transfer: transferTool([]) }, policy: bySize });
   const stop = [{ hooks: [async () => ({})] }];
   const options = gate.queryOptions({ model: 'claude-x', hooks: { Stop: stop }, mcpServers: { other: { type: 'stdio', command: 'x' } } });
@@ -332,7 +372,7 @@ test('the subpath loads without its framework installed, and a gate made without
   }
   const script = [
     "const gate = require('tool-argument-snapshot/claude-agent-sdk');",
-    "console.log(typeof gate.createToolGate);",
+    'console.log(typeof gate.createToolGate);',
     "try { gate.createToolGate({ agentName: 'a' }); } catch (e) { console.log(e.code, e.packageName, /npm install @anthropic-ai\\/claude-agent-sdk/.test(e.message)); }",
   ].join('\n');
   const run = require('node:child_process').spawnSync(process.execPath, ['-e', script], { cwd: folders.cwd, encoding: 'utf8' });
@@ -354,37 +394,62 @@ function tamperableStore() {
       grants.set(key(record), { ...record });
       return true;
     },
-    has(query) { return grants.has(key(query)); },
+    has(query) {
+      return grants.has(key(query));
+    },
     take(query) {
       const found = grants.get(key(query));
       if (!found) return false;
       if (--found.uses <= 0) grants.delete(key(query));
       return true;
     },
-    delete(query) { grants.delete(key(query)); },
-    putProposal(k, json) { proposals.set(k, json); },
-    getProposal(k) { return proposals.get(k) ?? null; },
-    deleteProposal(k) { proposals.delete(k); },
+    delete(query) {
+      grants.delete(key(query));
+    },
+    putProposal(k, json) {
+      proposals.set(k, json);
+    },
+    getProposal(k) {
+      return proposals.get(k) ?? null;
+    },
+    deleteProposal(k) {
+      proposals.delete(k);
+    },
   };
 }
 
 test('sealed proposals: pending lists each kept proposal verified (a changed record shows only its error code); approve grants it once; the resumed call with its hash is allowed once', async () => {
   const store = tamperableStore();
   const grants = createApprovalGrants({ store, keys: [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes' }] });
-  const gate = createToolGate({ agentName: 'ops', grants, receipts: false, policy: { Write: (input) => (input.parsedArguments.content === 'ok' ? { decision: 'allow', reason: 'ok' } : { decision: 'require_approval', reason: 'review' }) } });
+  const gate = createToolGate({
+    agentName: 'ops',
+    grants,
+    receipts: false,
+    policy: {
+      Write: (input) => (input.parsedArguments.content === 'ok' ? { decision: 'allow', reason: 'ok' } : { decision: 'require_approval', reason: 'review' }),
+    },
+  });
   const big = { file_path: '/tmp/a.txt', content: 'needs review' };
   const asked = await gate.preToolUse(writeHookInput('s1', 'toolu_1', big), 'toolu_1');
   assert.match(asked.hookSpecificOutput.permissionDecisionReason, /waits for a reviewer's approval \(review\)/);
   await gate.preToolUse(writeHookInput('s1', 'toolu_2', { ...big, content: 'other' }), 'toolu_2');
-  const listed = await gate.pending([{ sessionId: 's1', toolUseId: 'toolu_1' }, { sessionId: 's1', toolUseId: 'toolu_2' }, { sessionId: 's1', toolUseId: 'toolu_none' }]);
+  const listed = await gate.pending([
+    { sessionId: 's1', toolUseId: 'toolu_1' },
+    { sessionId: 's1', toolUseId: 'toolu_2' },
+    { sessionId: 's1', toolUseId: 'toolu_none' },
+  ]);
   assert.equal(listed.length, 2);
   assert.equal(typeof listed[0].proposal.signature, 'string', 'sealed with the key ring');
   // Someone with write access to the store changes the second record's arguments.
   for (const [k, json] of store.proposals) {
     const record = JSON.parse(json);
-    if (record.argsCanonicalJson.includes('other')) store.proposals.set(k, JSON.stringify({ ...record, argsCanonicalJson: record.argsCanonicalJson.replace('other', 'rm -rf') }));
+    if (record.argsCanonicalJson.includes('other'))
+      store.proposals.set(k, JSON.stringify({ ...record, argsCanonicalJson: record.argsCanonicalJson.replace('other', 'rm -rf') }));
   }
-  const relisted = await gate.pending([{ sessionId: 's1', toolUseId: 'toolu_1' }, { sessionId: 's1', toolUseId: 'toolu_2' }]);
+  const relisted = await gate.pending([
+    { sessionId: 's1', toolUseId: 'toolu_1' },
+    { sessionId: 's1', toolUseId: 'toolu_2' },
+  ]);
   assert.equal(relisted[1].proposal, undefined);
   assert.deepEqual(relisted[1].error, { name: 'ApprovalGrantError', code: 'bad_signature' });
   assert.doesNotMatch(JSON.stringify(relisted[1]), /rm -rf/);
@@ -401,20 +466,35 @@ test('sealed proposals: pending lists each kept proposal verified (a changed rec
   await assert.rejects(gate.approve({ sessionId: 's1', toolUseId: 'toolu_4' }), { code: 'TAS_NO_PENDING_PROPOSAL' });
 });
 
-test('the in-process server (reached with the MCP SDK\'s own client): a tools/call the hook did not allow, one with other arguments than the hook handed over, and a second call of the same tool_use run nothing', async (t) => {
+test("the in-process server (reached with the MCP SDK's own client): a tools/call the hook did not allow, one with other arguments than the hook handed over, and a second call of the same tool_use run nothing", async (t) => {
   const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
   const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js');
   const ran = [];
-  const gate = createToolGate({ agentName: 'payments', serverName: 'payments', tools: { transfer: transferTool(ran) }, policy: { transfer: bySize }, receipts: false });
+  const gate = createToolGate({
+    agentName: 'payments',
+    serverName: 'payments',
+    tools: { transfer: transferTool(ran) },
+    policy: { transfer: bySize },
+    receipts: false,
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gate.mcpServers.payments.instance.connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(clientSide);
   t.after(() => client.close());
   const callTool = (toolUseId, args) => client.callTool({ name: 'transfer', arguments: args, _meta: { 'claudecode/toolUseId': toolUseId } });
-  const hook = (toolUseId, input) => gate.preToolUse({
-    hook_event_name: 'PreToolUse', session_id: 's', tool_use_id: toolUseId, tool_name: 'mcp__payments__transfer', tool_input: input, mcp_server: { name: 'payments', source: 'sdk' },
-  }, toolUseId);
+  const hook = (toolUseId, input) =>
+    gate.preToolUse(
+      {
+        hook_event_name: 'PreToolUse',
+        session_id: 's',
+        tool_use_id: toolUseId,
+        tool_name: 'mcp__payments__transfer',
+        tool_input: input,
+        mcp_server: { name: 'payments', source: 'sdk' },
+      },
+      toolUseId,
+    );
 
   const undecided = await callTool('toolu_0', { to: 'bob', amount: 5 });
   assert.equal(undecided.isError, true);
@@ -430,11 +510,19 @@ test('the in-process server (reached with the MCP SDK\'s own client): a tools/ca
   assert.deepEqual(ran, [{ amount: 5, to: 'bob' }]);
 
   // A configured server of the same name is not the gate's: its tool is gated by its full name.
-  const foreign = await gate.preToolUse({
-    hook_event_name: 'PreToolUse', session_id: 's', tool_use_id: 'toolu_3', tool_name: 'mcp__payments__transfer', tool_input: { to: 'bob', amount: 5 }, mcp_server: { name: 'payments', source: 'project' },
-  }, 'toolu_3');
+  const foreign = await gate.preToolUse(
+    {
+      hook_event_name: 'PreToolUse',
+      session_id: 's',
+      tool_use_id: 'toolu_3',
+      tool_name: 'mcp__payments__transfer',
+      tool_input: { to: 'bob', amount: 5 },
+      mcp_server: { name: 'payments', source: 'project' },
+    },
+    'toolu_3',
+  );
   assert.equal(foreign.hookSpecificOutput.permissionDecision, 'deny');
-  assert.match(foreign.hookSpecificOutput.permissionDecisionReason, /policy_not_configured/, 'the policy of the gate\'s own transfer does not decide it');
+  assert.match(foreign.hookSpecificOutput.permissionDecisionReason, /policy_not_configured/, "the policy of the gate's own transfer does not decide it");
 });
 
 test('before: the SDK alone never asks canUseTool for a call an allow rule approves (the gate decides in the PreToolUse hook instead); with the gate, the same allow rule does not run a denied call', async () => {
@@ -444,12 +532,20 @@ test('before: the SDK alone never asks canUseTool for a call an allow rule appro
   try {
     const ran = [];
     const asked = [];
-    const server = createSdkMcpServer({ name: 'payments', tools: [tool('transfer', 'Send money', { to: z.string(), amount: z.number() }, async (args) => {
-      ran.push(args);
-      return { content: [{ type: 'text', text: 'sent' }] };
-    })] });
+    const server = createSdkMcpServer({
+      name: 'payments',
+      tools: [
+        tool('transfer', 'Send money', { to: z.string(), amount: z.number() }, async (args) => {
+          ran.push(args);
+          return { content: [{ type: 'text', text: 'sent' }] };
+        }),
+      ],
+    });
     await runQuery(query, 'pay', {
-      cwd: folders.cwd, env: cliEnv(model.url, folders.home), mcpServers: { payments: server }, allowedTools: ['mcp__payments__transfer'],
+      cwd: folders.cwd,
+      env: cliEnv(model.url, folders.home),
+      mcpServers: { payments: server },
+      allowedTools: ['mcp__payments__transfer'],
       canUseTool: async (name, input, options) => {
         asked.push(name);
         return { behavior: 'deny', message: 'no', toolUseID: options.toolUseID };
@@ -464,7 +560,13 @@ test('before: the SDK alone never asks canUseTool for a call an allow rule appro
   const ran = [];
   await withRun(
     [[call('toolu_1', '{"to":"mallory","amount":5}')]],
-    () => createToolGate({ agentName: 'payments', serverName: 'payments', tools: { transfer: transferTool(ran) }, policy: { transfer: () => ({ decision: 'deny', reason: 'blocked_recipient' }) } }),
+    () =>
+      createToolGate({
+        agentName: 'payments',
+        serverName: 'payments',
+        tools: { transfer: transferTool(ran) },
+        policy: { transfer: () => ({ decision: 'deny', reason: 'blocked_recipient' }) },
+      }),
     ({ results }) => {
       assert.deepEqual(ran, []);
       assert.match(results.toolu_1.text, /blocked_recipient/);
@@ -473,19 +575,25 @@ test('before: the SDK alone never asks canUseTool for a call an allow rule appro
   );
 });
 
-test('what reaches the gate is the CLI\'s parse of the model\'s text: of duplicate keys the last, -0 as 0 (the page says so)', async () => {
+test("what reaches the gate is the CLI's parse of the model's text: of duplicate keys the last, -0 as 0 (the page says so)", async () => {
   const seen = [];
   await withRun(
     [[call('toolu_dup', '{"to":"bob","amount":5,"amount":7000}'), call('toolu_zero', '{"to":"bob","amount":-0}')]],
-    () => createToolGate({
-      agentName: 'payments', serverName: 'payments', tools: { transfer: transferTool([], z.object({ to: z.string(), amount: z.number() })) },
-      policy: (input) => {
-        seen.push([input.toolCallId, input.argsCanonicalJson]);
-        return { decision: 'deny', reason: 'observed' };
-      },
-    }),
+    () =>
+      createToolGate({
+        agentName: 'payments',
+        serverName: 'payments',
+        tools: { transfer: transferTool([], z.object({ to: z.string(), amount: z.number() })) },
+        policy: (input) => {
+          seen.push([input.toolCallId, input.argsCanonicalJson]);
+          return { decision: 'deny', reason: 'observed' };
+        },
+      }),
     () => {
-      assert.deepEqual(seen.sort(), [['toolu_dup', '{"amount":7000,"to":"bob"}'], ['toolu_zero', '{"amount":0,"to":"bob"}']]);
+      assert.deepEqual(seen.sort(), [
+        ['toolu_dup', '{"amount":7000,"to":"bob"}'],
+        ['toolu_zero', '{"amount":0,"to":"bob"}'],
+      ]);
     },
   );
 });

@@ -31,7 +31,10 @@ const config = JSON.parse(process.argv[2]);
         },
       },
     },
-    policy: { transfer: ({ parsedArguments }) => (parsedArguments.amount <= 100 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large' }) },
+    policy: {
+      transfer: ({ parsedArguments }) =>
+        parsedArguments.amount <= 100 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large' },
+    },
   });
   const approved = [];
   if (config.approve) approved.push((await gate.approve(config.approve)).proposalHash);
@@ -44,13 +47,15 @@ const config = JSON.parse(process.argv[2]);
     if (message.type === 'result') result = message;
   }
   const pending = await gate.pending(result);
-  process.stdout.write(JSON.stringify({
-    sessionId,
-    ran,
-    approved,
-    denials: result.permission_denials.map((d) => d.tool_use_id),
-    pending: pending.map((p) => ({ toolUseId: p.toolUseId, argsCanonicalJson: p.proposal.argsCanonicalJson, proposalHash: p.proposal.proposalHash })),
-  }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      sessionId,
+      ran,
+      approved,
+      denials: result.permission_denials.map((d) => d.tool_use_id),
+      pending: pending.map((p) => ({ toolUseId: p.toolUseId, argsCanonicalJson: p.proposal.argsCanonicalJson, proposalHash: p.proposal.proposalHash })),
+    }) + '\n',
+  );
   await store.close();
 })().catch((error) => {
   process.stderr.write(`${error && error.stack}\n`);

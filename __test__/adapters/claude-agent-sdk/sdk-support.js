@@ -24,7 +24,9 @@ function startModel(turns) {
   const server = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
-    req.on('data', (chunk) => { body += chunk; });
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
     req.on('end', () => {
       if (req.method !== 'POST' || !req.url.startsWith('/v1/messages') || req.url.startsWith('/v1/messages/count_tokens')) {
         res.writeHead(404, { 'content-type': 'application/json' });
@@ -36,7 +38,16 @@ function startModel(turns) {
       const i = index++;
       const turn = (typeof turns === 'function' ? turns(request, i) : turns[i]) ?? [{ type: 'text', text: 'done' }];
       const stopReason = turn.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
-      const message = { id: `msg_${i + 1}`, type: 'message', role: 'assistant', model: request.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
+      const message = {
+        id: `msg_${i + 1}`,
+        type: 'message',
+        role: 'assistant',
+        model: request.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      };
       if (!request.stream) {
         const content = turn.map((b) => (b.type === 'tool_use' ? { type: 'tool_use', id: b.id, name: b.name, input: JSON.parse(b.input) } : b));
         res.writeHead(200, { 'content-type': 'application/json' });

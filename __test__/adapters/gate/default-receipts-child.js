@@ -18,7 +18,12 @@ const makers = {
   ai(options) {
     const { tool } = require('ai');
     const { createToolGate } = require('tool-argument-snapshot/ai');
-    createToolGate({ agentName: 'payments', runId: 'chat-1', tools: { pay: tool({ inputSchema: z.object({ cents: z.number() }), execute: async () => 'paid' }) }, ...options });
+    createToolGate({
+      agentName: 'payments',
+      runId: 'chat-1',
+      tools: { pay: tool({ inputSchema: z.object({ cents: z.number() }), execute: async () => 'paid' }) },
+      ...options,
+    });
   },
   langchain(options) {
     const { tool } = require('langchain');
@@ -33,7 +38,11 @@ const makers = {
   },
   mastra(options) {
     const { createToolGate } = require('tool-argument-snapshot/mastra');
-    createToolGate({ agentName: 'payments', tools: { pay: { id: 'pay', description: 'Pay', inputSchema: z.object({ cents: z.number() }), execute: async () => 'paid' } }, ...options });
+    createToolGate({
+      agentName: 'payments',
+      tools: { pay: { id: 'pay', description: 'Pay', inputSchema: z.object({ cents: z.number() }), execute: async () => 'paid' } },
+      ...options,
+    });
   },
   mcp(options) {
     const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');

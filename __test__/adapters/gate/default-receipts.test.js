@@ -49,7 +49,10 @@ test('NODE_ENV=production silences the warning', () => {
     delete env.NODE_TEST_CONTEXT;
     const result = spawnSync(process.execPath, [CHILD, 'ai', dir], { encoding: 'utf8', env });
     assert.equal(result.status, 0, result.stderr);
-    assert.deepEqual(JSON.parse(result.stdout).filter((w) => w.code === 'TAS_MEMORY_RECEIPTS'), []);
+    assert.deepEqual(
+      JSON.parse(result.stdout).filter((w) => w.code === 'TAS_MEMORY_RECEIPTS'),
+      [],
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -57,12 +60,15 @@ test('NODE_ENV=production silences the warning', () => {
 
 // ---- How the gates read their receipts options (red team rounds 4 and 5) ----------------
 
-test('gates: a `receipts` or `runId` option defined by a getter is refused unread (it was read as absent: durable receipts silently replaced by the shared memory ones, or the AI SDK gate\'s receipts silently off)', () => {
+test("gates: a `receipts` or `runId` option defined by a getter is refused unread (it was read as absent: durable receipts silently replaced by the shared memory ones, or the AI SDK gate's receipts silently off)", () => {
   const { z } = require('zod');
   const { createExecutionReceipts } = require('../../..');
   const durable = createExecutionReceipts();
   let ran = 0;
-  const getter = (value) => () => { ran += 1; return value; };
+  const getter = (value) => () => {
+    ran += 1;
+    return value;
+  };
   const withGetter = (options, name, value) => Object.defineProperty(options, name, { get: getter(value), enumerable: true, configurable: true });
 
   const ai = require('tool-argument-snapshot/ai');

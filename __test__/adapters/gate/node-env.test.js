@@ -27,7 +27,9 @@ test('under Deno, NODE_ENV=production silences the approved-without-grant warnin
   require('node:fs').writeFileSync(file, script);
   t.after(() => require('node:fs').rmSync(file, { force: true }));
   const out = spawnSync(found.file, ['run', ...DENO_FLAGS, file], {
-    encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production', DENO_NO_UPDATE_CHECK: '1' }, timeout: 60000,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production', DENO_NO_UPDATE_CHECK: '1' },
+    timeout: 60000,
   });
   assert.equal(out.status, 0, out.stderr);
   assert.deepEqual(JSON.parse(out.stdout.trim().split('\n').at(-1)), [], 'the warning was emitted with NODE_ENV=production');

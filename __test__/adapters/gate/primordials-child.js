@@ -13,8 +13,14 @@ const hook = genkit.middleware.instantiate({ config: { runId: 'r' } }).tool;
 
 async function answers() {
   const out = [];
-  for (const [id, amount] of [['t1', 5], ['t2', 500]]) {
-    const c = await claude.preToolUse({ hook_event_name: 'PreToolUse', session_id: 's', tool_use_id: id, tool_name: 'Pay', tool_input: { amount, to: 'bob' } }, id);
+  for (const [id, amount] of [
+    ['t1', 5],
+    ['t2', 500],
+  ]) {
+    const c = await claude.preToolUse(
+      { hook_event_name: 'PreToolUse', session_id: 's', tool_use_id: id, tool_name: 'Pay', tool_input: { amount, to: 'bob' } },
+      id,
+    );
     out[out.length] = [c.hookSpecificOutput.permissionDecision, c.hookSpecificOutput.permissionDecisionReason];
     const g = await hook({ toolRequest: { name: 'transfer', ref: id, input: { amount, to: 'bob' } } }, {}, async () => null);
     out[out.length] = g.toolResponse.output;
@@ -27,7 +33,9 @@ async function answers() {
   const saved = [];
   const lie = (object, name) => {
     saved[saved.length] = [object, name, object[name]];
-    object[name] = function lying() { throw new Error(`patched ${name} was called`); };
+    object[name] = function lying() {
+      throw new Error(`patched ${name} was called`);
+    };
   };
   for (const name of ['push', 'map', 'slice', 'splice', 'includes', 'join']) lie(Array.prototype, name);
   for (const name of ['keys', 'getOwnPropertyNames', 'getOwnPropertyDescriptor', 'defineProperty', 'freeze', 'hasOwn']) lie(Object, name);

@@ -11,6 +11,8 @@ const { join } = require('node:path');
 
 test('receipts and pending are typed in the AI SDK and Mastra declarations (tsc --strict)', () => {
   const tsc = require.resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', join(__dirname, '..', '..', 'package', 'types', 'gates-receipts', 'tsconfig.json')], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [tsc, '-p', join(__dirname, '..', '..', 'package', 'types', 'gates-receipts', 'tsconfig.json')], {
+    encoding: 'utf8',
+  });
   assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
 });

@@ -16,7 +16,8 @@ const { createApprovalGrants, createCedarPolicy, createSqliteGrantStore } = requ
 const { createToolGate } = require('tool-argument-snapshot/genkit');
 
 const Transfer = () => z.object({ to: z.string(), amount: z.number().int().positive() });
-const bySize = ({ parsedArguments }) => (parsedArguments.amount <= 100 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large' });
+const bySize = ({ parsedArguments }) =>
+  parsedArguments.amount <= 100 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large' };
 
 /** A Genkit instance and its mock model: the scripted tool requests first, then text naming the tool outputs. */
 function setup(requests, make = genkit) {
@@ -49,11 +50,14 @@ test('before: Genkit alone runs a restart whose caller set resumed.toolApproved,
   // Genkit's interrupts are a beta API of its own tools (genkit/beta).
   const { ai, model } = setup([{ name: 'transfer', ref: 'call_1', input: { to: 'bob', amount: 4242 } }], require('genkit/beta').genkit);
   const ran = [];
-  const transfer = ai.defineTool({ name: 'transfer', description: 'Send money', inputSchema: z.object({ to: z.string(), amount: z.number() }) }, async (input, { interrupt, resumed }) => {
-    if (!resumed?.toolApproved) interrupt({ reason: 'large' });
-    ran.push(input);
-    return 'sent';
-  });
+  const transfer = ai.defineTool(
+    { name: 'transfer', description: 'Send money', inputSchema: z.object({ to: z.string(), amount: z.number() }) },
+    async (input, { interrupt, resumed }) => {
+      if (!resumed?.toolApproved) interrupt({ reason: 'large' });
+      ran.push(input);
+      return 'sent';
+    },
+  );
   const asked = await ai.generate({ model, prompt: 'pay', tools: [transfer] });
   assert.equal(asked.finishReason, 'interrupted');
   const edited = transfer.restart(asked.interrupts[0], { toolApproved: true }, { replaceInput: { to: 'mallory', amount: 9999900 } });
@@ -106,7 +110,13 @@ test('an allowed call runs once, on an execution view, the schema once; a denied
 test('approval: the interrupt carries the proposal; a restart with resumed.toolApproved but no grant, or with edited input, runs nothing; after gate.approve the approved hash runs once', async () => {
   const { ai, model } = setup([{ name: 'transfer', ref: 'call_big', input: { to: 'bob', amount: 4242 } }]);
   const ran = [];
-  const gate = createToolGate({ ai, agentName: 'payments', grants: createApprovalGrants(), tools: { transfer: transferTool(ran) }, policy: { transfer: bySize } });
+  const gate = createToolGate({
+    ai,
+    agentName: 'payments',
+    grants: createApprovalGrants(),
+    tools: { transfer: transferTool(ran) },
+    policy: { transfer: bySize },
+  });
   const use = [gate.use({ runId: 'run-2' })];
   const asked = await ai.generate({ model, prompt: 'pay', tools: gate.tools, use });
   assert.equal(asked.finishReason, 'interrupted');
@@ -117,10 +127,20 @@ test('approval: the interrupt carries the proposal; a restart with resumed.toolA
   const [waiting] = await gate.pending(asked.interrupts);
   assert.equal(waiting.proposal.proposalHash, said.proposal.proposalHash);
 
-  const restart = (input) => ai.generate({
-    model, messages: asked.messages, tools: gate.tools, use,
-    resume: { restart: [input ? gate.toolsByName.transfer.restart(interrupt, { toolApproved: true }, { replaceInput: input }) : gate.toolsByName.transfer.restart(interrupt, { toolApproved: true })] },
-  });
+  const restart = (input) =>
+    ai.generate({
+      model,
+      messages: asked.messages,
+      tools: gate.tools,
+      use,
+      resume: {
+        restart: [
+          input
+            ? gate.toolsByName.transfer.restart(interrupt, { toolApproved: true }, { replaceInput: input })
+            : gate.toolsByName.transfer.restart(interrupt, { toolApproved: true }),
+        ],
+      },
+    });
   await restart();
   assert.equal(outputs(model).call_big.reason, 'approved_without_grant');
   await gate.approve(interrupt);
@@ -143,7 +163,10 @@ test('a Cedar policy decides through the gate; a tool the gate does not own pass
   ]);
   const ran = [];
   const cedar = createCedarPolicy({
-    policies: ['permit(principal, action == Action::"transfer", resource) when { context.input.amount < 100 };', 'forbid(principal, action, resource) when { context.input.to == "mallory" };'].join('\n'),
+    policies: [
+      'permit(principal, action == Action::"transfer", resource) when { context.input.amount < 100 };',
+      'forbid(principal, action, resource) when { context.input.to == "mallory" };',
+    ].join('\n'),
     // Cedar validates against the tool's JSON Schema: a zod 4 schema (Genkit's own z is zod 3).
     tools: { transfer: require('zod').z.object({ to: require('zod').z.string(), amount: require('zod').z.number().int().positive() }) },
   });
@@ -162,11 +185,17 @@ test('a Cedar policy decides through the gate; a tool the gate does not own pass
 test('the middleware refuses unread what is not JSON data (a getter, negative zero), naming tool, stage and code only', async () => {
   let read = 0;
   const input = { to: 'bob' };
-  Object.defineProperty(input, 'amount', { enumerable: true, get() { read++; return 5; } });
+  Object.defineProperty(input, 'amount', {
+    enumerable: true,
+    get() {
+      read++;
+      return 5;
+    },
+  });
   const ran = [];
   const gate = createToolGate({ agentName: 'payments', tools: { transfer: transferTool(ran) }, policy: () => ({ decision: 'allow', reason: 'ok' }) });
   const hook = gate.middleware.instantiate({ config: { runId: 'r' } }).tool;
-  const next = async () => assert.fail('not the gate\'s to pass on');
+  const next = async () => assert.fail("not the gate's to pass on");
   const getter = await hook({ toolRequest: { name: 'transfer', ref: 'c1', input } }, {}, next);
   assert.equal(getter.toolResponse.output.code, 'accessor_property');
   const zero = await hook({ toolRequest: { name: 'transfer', ref: 'c2', input: { to: 'bob', amount: -0 } } }, {}, next);
@@ -181,8 +210,12 @@ function runChild(config) {
     const run = spawn(process.execPath, [path.join(__dirname, 'process.js'), JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    run.stdout.on('data', (c) => { out += c; });
-    run.stderr.on('data', (c) => { err += c; });
+    run.stdout.on('data', (c) => {
+      out += c;
+    });
+    run.stderr.on('data', (c) => {
+      err += c;
+    });
     run.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`child failed (${code}): ${err}`))));
   });
 }
@@ -222,7 +255,10 @@ test('the subpath loads without its framework installed, and a gate made without
 });
 
 test('a policy that mutates its view is denied; with a key ring the interrupt carries the sealed proposal, and a second approval is refused', async () => {
-  const { ai, model } = setup([{ name: 'transfer', ref: 'm1', input: { to: 'bob', amount: 5 } }, { name: 'transfer', ref: 'm2', input: { to: 'bob', amount: 500 } }]);
+  const { ai, model } = setup([
+    { name: 'transfer', ref: 'm1', input: { to: 'bob', amount: 5 } },
+    { name: 'transfer', ref: 'm2', input: { to: 'bob', amount: 500 } },
+  ]);
   const ran = [];
   const grants = createApprovalGrants({ keys: [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes' }] });
   const gate = createToolGate({
@@ -252,9 +288,15 @@ test('a policy that mutates its view is denied; with a key ring the interrupt ca
   assert.equal(grants.verify(said.proposal).argsCanonicalJson, '{"amount":500,"to":"bob"}');
   await gate.approve(asked.interrupts[0]);
   await assert.rejects(gate.approve(asked.interrupts[0]), { code: 'TAS_NO_PENDING_PROPOSAL' });
-  await ai.generate({ model, messages: asked.messages, tools: gate.tools, use: [gate.use({ runId: 'r' })], resume: { restart: [gate.toolsByName.transfer.restart(asked.interrupts[0])] } });
+  await ai.generate({
+    model,
+    messages: asked.messages,
+    tools: gate.tools,
+    use: [gate.use({ runId: 'r' })],
+    resume: { restart: [gate.toolsByName.transfer.restart(asked.interrupts[0])] },
+  });
   assert.deepEqual(ran, [{ to: 'bob', amount: 500 }]);
-  assert.equal(outputs(model).m1.decision, 'deny', 'the mutating policy\'s allow was denied');
+  assert.equal(outputs(model).m1.decision, 'deny', "the mutating policy's allow was denied");
 });
 
 test('two gates of one agent in one Genkit instance each decide with their own policy (Genkit keeps the first middleware of a name)', async () => {

@@ -39,7 +39,10 @@ const config = JSON.parse(process.argv[2]);
         },
       },
     },
-    policy: { transfer: ({ parsedArguments }) => (parsedArguments.amount <= 100 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large' }) },
+    policy: {
+      transfer: ({ parsedArguments }) =>
+        parsedArguments.amount <= 100 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large' },
+    },
   });
   const use = [gate.use({ runId: 'conversation-1' })];
   if (config.step === 'ask') {

@@ -33,13 +33,19 @@ const AGENT = 'Payments assistant';
 const KEYS = [{ id: 'k1', secret: 'a secret of at least thirty-two bytes' }];
 
 function expectedHash(toolName, argsCanonicalJson) {
-  return createHash('sha256').update(JSON.stringify({ agentName: AGENT, argsCanonicalJson, kind: 'tool', toolName }), 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ agentName: AGENT, argsCanonicalJson, kind: 'tool', toolName }), 'utf8')
+    .digest('hex');
 }
 
 /** HMAC-SHA256 over the RFC 8785 form of the seal without its signature (ASCII keys: sorted JSON.stringify is JCS). */
 function expectedSignature(sealed) {
   const { signature, ...fields } = sealed;
-  const sorted = Object.fromEntries(Object.keys(fields).sort().map((k) => [k, fields[k]]));
+  const sorted = Object.fromEntries(
+    Object.keys(fields)
+      .sort()
+      .map((k) => [k, fields[k]]),
+  );
   return createHmac('sha256', KEYS[0].secret).update(JSON.stringify(sorted), 'utf8').digest('hex');
 }
 
@@ -101,7 +107,9 @@ class ScriptedChatOpenAI extends BaseChatModel {
           message: new AIMessageChunk({
             content: '',
             tool_call_chunks: [{ index, type: 'tool_call_chunk', args: piece, ...(first ? { id, name } : {}) }],
-            additional_kwargs: { tool_calls: [{ index, ...(first ? { id, type: 'function' } : {}), function: { ...(first ? { name } : {}), arguments: piece } }] },
+            additional_kwargs: {
+              tool_calls: [{ index, ...(first ? { id, type: 'function' } : {}), function: { ...(first ? { name } : {}), arguments: piece } }],
+            },
           }),
         });
       }
@@ -141,7 +149,13 @@ function fixture() {
   const policyInputs = [];
   const policy = {
     pay: (input) => {
-      policyInputs.push({ toolName: input.toolName, toolCallId: input.toolCallId, argumentsSource: input.argumentsSource, args: input.parsedArguments, rawArguments: input.rawArguments });
+      policyInputs.push({
+        toolName: input.toolName,
+        toolCallId: input.toolCallId,
+        argumentsSource: input.argumentsSource,
+        args: input.parsedArguments,
+        rawArguments: input.rawArguments,
+      });
       return input.parsedArguments.amount > 100 ? { decision: 'require_approval', reason: 'over 100' } : { decision: 'allow', reason: 'small' };
     },
     refund: (input) => {
@@ -220,14 +234,20 @@ async function child() {
   const { PostgresSaver } = require('@langchain/langgraph-checkpoint-postgres');
   const { dir, url, thread: threadId, role, version } = JSON.parse(CHILD);
   const log = (entry) => fs.appendFileSync(path.join(dir, 'executed.log'), `${JSON.stringify(entry)}\n`);
-  const pay = tool(async (args) => {
-    log(['pay', args, process.pid]);
-    return `paid ${args.amount}`;
-  }, { name: 'pay', schema: z.object({ amount: z.number().int().positive() }) });
-  const lookup = tool(async (args) => {
-    log(['lookup', args, process.pid]);
-    return `found ${args.query}`;
-  }, { name: 'lookup', schema: z.object({ query: z.string() }) });
+  const pay = tool(
+    async (args) => {
+      log(['pay', args, process.pid]);
+      return `paid ${args.amount}`;
+    },
+    { name: 'pay', schema: z.object({ amount: z.number().int().positive() }) },
+  );
+  const lookup = tool(
+    async (args) => {
+      log(['lookup', args, process.pid]);
+      return `found ${args.query}`;
+    },
+    { name: 'lookup', schema: z.object({ query: z.string() }) },
+  );
   const grants = createApprovalGrants({ keys: KEYS, store: fileGrantStore(path.join(dir, 'grants.json')) });
   const checkpointer = PostgresSaver.fromConnString(url);
   await checkpointer.setup();
@@ -235,7 +255,10 @@ async function child() {
     agentName: AGENT,
     tools: [pay, lookup],
     grants,
-    policy: { pay: (input) => ({ decision: input.parsedArguments.amount > 100 ? 'require_approval' : 'allow', reason: 'amount' }), lookup: () => ({ decision: 'allow', reason: 'reads' }) },
+    policy: {
+      pay: (input) => ({ decision: input.parsedArguments.amount > 100 ? 'require_approval' : 'allow', reason: 'amount' }),
+      lookup: () => ({ decision: 'allow', reason: 'reads' }),
+    },
   });
   // The tool calls first, then (once tool results are in the conversation) a text answer.
   const model = new ScriptedChatOpenAI((messages) =>
@@ -273,9 +296,15 @@ if (CHILD) {
       const raw = '{"amount":5,"amount":5000000}';
       for (const stream of [false, true]) {
         const alone = fixture();
-        const agentAlone = createAgent({ model: new ScriptedChatOpenAI([[['call_1', 'pay', raw]], []], { stream }), tools: [alone.pay], checkpointer: new MemorySaver() });
+        const agentAlone = createAgent({
+          model: new ScriptedChatOpenAI([[['call_1', 'pay', raw]], []], { stream }),
+          tools: [alone.pay],
+          checkpointer: new MemorySaver(),
+        });
         const config = thread('dup-alone');
-        stream ? await drain(agentAlone.stream({ messages: [{ role: 'user', content: 'pay' }] }, { ...config, streamMode: 'messages' })) : await agentAlone.invoke({ messages: [{ role: 'user', content: 'pay' }] }, config);
+        stream
+          ? await drain(agentAlone.stream({ messages: [{ role: 'user', content: 'pay' }] }, { ...config, streamMode: 'messages' }))
+          : await agentAlone.invoke({ messages: [{ role: 'user', content: 'pay' }] }, config);
         assert.deepEqual(alone.state.executed, [['pay', { amount: 5000000, to: 'bob' }]], `LangChain alone${stream ? ' (streamed)' : ''} ran the last value`);
 
         const gated = fixture();
@@ -299,7 +328,7 @@ if (CHILD) {
       }
     });
 
-    test('approve: the interrupt value is humanInTheLoopMiddleware\'s plus sealed proposals, the same review code drives both, and the approved call runs once under a grant of exactly its hash', async () => {
+    test("approve: the interrupt value is humanInTheLoopMiddleware's plus sealed proposals, the same review code drives both, and the approved call runs once under a grant of exactly its hash", async () => {
       // humanInTheLoopMiddleware alone, driven by a reviewer written for it.
       const alone = fixture();
       const hitlAgent = createAgent({
@@ -310,7 +339,10 @@ if (CHILD) {
       });
       const hitlConfig = thread('hitl');
       const hitlFirst = await hitlAgent.invoke({ messages: [{ role: 'user', content: 'pay' }] }, hitlConfig);
-      const review = (value) => hitlReviewer(value, (action, config) => (config.allowedDecisions.includes('approve') && action.name === 'pay' ? { type: 'approve' } : { type: 'reject' }));
+      const review = (value) =>
+        hitlReviewer(value, (action, config) =>
+          config.allowedDecisions.includes('approve') && action.name === 'pay' ? { type: 'approve' } : { type: 'reject' },
+        );
       await hitlAgent.invoke(new Command({ resume: review(hitlFirst.__interrupt__[0].value) }), hitlConfig);
       assert.deepEqual(alone.state.executed, [['pay', { amount: 500, to: 'bob' }]]);
 
@@ -338,7 +370,18 @@ if (CHILD) {
       assert.match(action.description, /over 100/);
       assert.deepEqual(value.reviewConfigs, [{ actionName: 'pay', allowedDecisions: ['approve', 'edit', 'reject'] }]);
       const [sealed] = value.proposals;
-      assert.deepEqual(Object.keys(sealed).sort(), ['agentName', 'argsCanonicalJson', 'expiresAt', 'keyId', 'nonce', 'proposalHash', 'scope', 'signature', 'toolName', 'v']);
+      assert.deepEqual(Object.keys(sealed).sort(), [
+        'agentName',
+        'argsCanonicalJson',
+        'expiresAt',
+        'keyId',
+        'nonce',
+        'proposalHash',
+        'scope',
+        'signature',
+        'toolName',
+        'v',
+      ]);
       assert.equal(sealed.argsCanonicalJson, json);
       assert.equal(sealed.proposalHash, expectedHash('pay', json));
       assert.equal(sealed.signature, expectedSignature(sealed), 'an HMAC-SHA256 any holder of the key can check');
@@ -356,7 +399,7 @@ if (CHILD) {
       assert.equal(gated.state.executed.length, 1);
     });
 
-    test('several calls wait in several interrupts (tool version v2), resumed through LangGraph\'s id map; a partial answer keeps the other pending; one interrupt per call, never two', async () => {
+    test("several calls wait in several interrupts (tool version v2), resumed through LangGraph's id map; a partial answer keeps the other pending; one interrupt per call, never two", async () => {
       const gated = fixture();
       const grants = createApprovalGrants({ keys: KEYS });
       const model = new ScriptedChatOpenAI([
@@ -367,7 +410,12 @@ if (CHILD) {
         ],
         [],
       ]);
-      const agent = createAgent({ model, tools: [gated.pay], middleware: [toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: only(gated.policy, 'pay'), grants })], checkpointer: new MemorySaver() });
+      const agent = createAgent({
+        model,
+        tools: [gated.pay],
+        middleware: [toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: only(gated.policy, 'pay'), grants })],
+        checkpointer: new MemorySaver(),
+      });
       const config = thread('v2');
       const first = await agent.invoke({ messages: [{ role: 'user', content: 'pay' }] }, config);
       assert.deepEqual(gated.state.executed, [['pay', { amount: 5, to: 'bob' }]], 'the allowed call ran in its own task');
@@ -375,16 +423,34 @@ if (CHILD) {
       assert.deepEqual(Object.keys(byCall).sort(), ['call_b', 'call_c']);
 
       const partial = await agent.invoke(new Command({ resume: { [byCall.call_c.id]: { decisions: [{ type: 'approve' }] } } }), config);
-      assert.deepEqual(gated.state.executed.map(([, a]) => a.amount), [5, 700]);
-      assert.deepEqual(partial.__interrupt__.map((i) => [i.id, i.value.actionRequests[0].toolCallId]), [[byCall.call_b.id, 'call_b']], 'still pending, same interrupt');
+      assert.deepEqual(
+        gated.state.executed.map(([, a]) => a.amount),
+        [5, 700],
+      );
+      assert.deepEqual(
+        partial.__interrupt__.map((i) => [i.id, i.value.actionRequests[0].toolCallId]),
+        [[byCall.call_b.id, 'call_b']],
+        'still pending, same interrupt',
+      );
 
       const done = await agent.invoke(new Command({ resume: { [byCall.call_b.id]: { decisions: [{ type: 'approve' }] } } }), config);
       assert.equal(done.__interrupt__, undefined);
-      assert.deepEqual(gated.state.executed.map(([, a]) => a.amount), [5, 700, 500], 'each call ran once');
-      assert.deepEqual(toolMessages(done).map(([id, status]) => [id, status]), [['call_a', 'success'], ['call_b', 'success'], ['call_c', 'success']]);
+      assert.deepEqual(
+        gated.state.executed.map(([, a]) => a.amount),
+        [5, 700, 500],
+        'each call ran once',
+      );
+      assert.deepEqual(
+        toolMessages(done).map(([id, status]) => [id, status]),
+        [
+          ['call_a', 'success'],
+          ['call_b', 'success'],
+          ['call_c', 'success'],
+        ],
+      );
     });
 
-    test('edit: createAgent with humanInTheLoopMiddleware runs an edit to another tool without that tool\'s review; the middleware makes it a new attempt under the target tool\'s policy', async () => {
+    test("edit: createAgent with humanInTheLoopMiddleware runs an edit to another tool without that tool's review; the middleware makes it a new attempt under the target tool's policy", async () => {
       const edit = (name, args) => ({ decisions: [{ type: 'edit', editedAction: { name, args } }] });
       // humanInTheLoopMiddleware: refund is reviewed, but an edit of a pay call into a refund runs at once.
       const alone = fixture();
@@ -416,7 +482,10 @@ if (CHILD) {
       const oldHash = asked.__interrupt__[0].value.proposals[0].proposalHash;
       const denied = await agent.invoke(new Command({ resume: edit('refund', { amount: 999999 }) }), config);
       assert.deepEqual(gated.state.executed, [], 'the deny of the target tool holds');
-      assert.deepEqual(toolMessages(denied).map(([id, status, content]) => [id, status, /refunds over 1000/.test(content)]), [['call_1', 'error', true]]);
+      assert.deepEqual(
+        toolMessages(denied).map(([id, status, content]) => [id, status, /refunds over 1000/.test(content)]),
+        [['call_1', 'error', true]],
+      );
       assert.deepEqual(gated.policyInputs.at(-1), { toolName: 'refund', toolCallId: 'call_1', argumentsSource: 'edit', args: { amount: 999999 } });
       assert.equal(await grants.has({ agentName: AGENT, toolName: 'pay', proposalHash: oldHash }), false, 'the old proposal was never granted');
 
@@ -450,7 +519,13 @@ if (CHILD) {
       const agent = createAgent({
         model: new ScriptedChatOpenAI([[['call_1', 'pay', '{"amount":5}']], []]),
         tools: [gated.pay],
-        middleware: [toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: { pay: (input) => ((input.parsedArguments.amount = 9999900), { decision: 'allow', reason: 'fine' }) } })],
+        middleware: [
+          toolGateMiddleware({
+            agentName: AGENT,
+            tools: [gated.pay],
+            policy: { pay: (input) => ((input.parsedArguments.amount = 9999900), { decision: 'allow', reason: 'fine' }) },
+          }),
+        ],
         checkpointer: new MemorySaver(),
       });
       const done = await agent.invoke({ messages: [{ role: 'user', content: 'pay' }] }, thread('mutate'));
@@ -458,7 +533,7 @@ if (CHILD) {
       assert.deepEqual(toolMessages(done), [['call_1', 'error', 'The tool call was denied [policy_mutated_arguments].']]);
     });
 
-    test('reject: a ToolMessage with the reviewer\'s message, nothing runs', async () => {
+    test("reject: a ToolMessage with the reviewer's message, nothing runs", async () => {
       const gated = fixture();
       const agent = createAgent({
         model: new ScriptedChatOpenAI([[['call_1', 'pay', '{"amount":500}']], []]),
@@ -491,7 +566,13 @@ if (CHILD) {
           return handler(request);
         },
       });
-      const naiveAgent = createAgent({ model: new ScriptedChatOpenAI([calls, []]), tools: [alone.pay, alone.lookup], middleware: [naive], checkpointer: new MemorySaver(), version: 'v1' });
+      const naiveAgent = createAgent({
+        model: new ScriptedChatOpenAI([calls, []]),
+        tools: [alone.pay, alone.lookup],
+        middleware: [naive],
+        checkpointer: new MemorySaver(),
+        version: 'v1',
+      });
       const naiveConfig = thread('v1-naive');
       await naiveAgent.invoke({ messages: [{ role: 'user', content: 'x' }] }, naiveConfig);
       await naiveAgent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), naiveConfig);
@@ -510,15 +591,36 @@ if (CHILD) {
       const first = await agent.invoke({ messages: [{ role: 'user', content: 'x' }] }, config);
       assert.deepEqual(gated.state.executed, [], 'nothing runs in a pass that an approval interrupts');
       assert.equal(first.__interrupt__.length, 1);
-      assert.deepEqual(first.__interrupt__[0].value.actionRequests.map((a) => a.toolCallId), ['call_big']);
+      assert.deepEqual(
+        first.__interrupt__[0].value.actionRequests.map((a) => a.toolCallId),
+        ['call_big'],
+      );
       const done = await agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), config);
-      assert.deepEqual(gated.state.executed.map(([name, args]) => [name, args.amount ?? args.query]).sort(), [['lookup', 'balance'], ['pay', 5], ['pay', 500]]);
-      assert.deepEqual(toolMessages(done).map(([id, status]) => [id, status]), [['call_read', 'success'], ['call_big', 'success'], ['call_small', 'success']]);
+      assert.deepEqual(gated.state.executed.map(([name, args]) => [name, args.amount ?? args.query]).sort(), [
+        ['lookup', 'balance'],
+        ['pay', 5],
+        ['pay', 500],
+      ]);
+      assert.deepEqual(
+        toolMessages(done).map(([id, status]) => [id, status]),
+        [
+          ['call_read', 'success'],
+          ['call_big', 'success'],
+          ['call_small', 'success'],
+        ],
+      );
 
       // Two calls under review in v1: one interrupt, decisions in message order.
       const two = fixture();
       const twoAgent = createAgent({
-        model: new ScriptedChatOpenAI([[['c1', 'pay', '{"amount":500}'], ['c2', 'pay', '{"amount":5}'], ['c3', 'pay', '{"amount":700}']], []]),
+        model: new ScriptedChatOpenAI([
+          [
+            ['c1', 'pay', '{"amount":500}'],
+            ['c2', 'pay', '{"amount":5}'],
+            ['c3', 'pay', '{"amount":700}'],
+          ],
+          [],
+        ]),
         tools: [two.pay],
         middleware: [toolGateMiddleware({ agentName: AGENT, tools: [two.pay], policy: only(two.policy, 'pay') })],
         checkpointer: new MemorySaver(),
@@ -526,40 +628,70 @@ if (CHILD) {
       });
       const twoConfig = thread('v1-two');
       const asked = await twoAgent.invoke({ messages: [{ role: 'user', content: 'x' }] }, twoConfig);
-      assert.deepEqual(asked.__interrupt__.map((i) => i.value.actionRequests.map((a) => a.toolCallId)), [['c1', 'c3']]);
+      assert.deepEqual(
+        asked.__interrupt__.map((i) => i.value.actionRequests.map((a) => a.toolCallId)),
+        [['c1', 'c3']],
+      );
       // A malformed answer (one decision for two calls) is asked again, never run, and does not strand the thread.
       const again = await twoAgent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), twoConfig);
       assert.deepEqual(two.state.executed, []);
       assert.equal(again.__interrupt__.length, 1);
       assert.match(again.__interrupt__[0].value.invalidResume, /Number of human decisions \(1\) does not match number of calls under review \(2\)/);
-      assert.deepEqual(again.__interrupt__[0].value.actionRequests.map((a) => a.toolCallId), ['c1', 'c3']);
+      assert.deepEqual(
+        again.__interrupt__[0].value.actionRequests.map((a) => a.toolCallId),
+        ['c1', 'c3'],
+      );
       const answered = await twoAgent.invoke(new Command({ resume: { decisions: [{ type: 'reject' }, { type: 'approve' }] } }), twoConfig);
-      assert.deepEqual(two.state.executed.map(([, a]) => a.amount).sort((a, b) => a - b), [5, 700]);
-      assert.deepEqual(toolMessages(answered).map(([id, status]) => [id, status]), [['c1', 'error'], ['c2', 'success'], ['c3', 'success']]);
+      assert.deepEqual(
+        two.state.executed.map(([, a]) => a.amount).sort((a, b) => a - b),
+        [5, 700],
+      );
+      assert.deepEqual(
+        toolMessages(answered).map(([id, status]) => [id, status]),
+        [
+          ['c1', 'error'],
+          ['c2', 'success'],
+          ['c3', 'success'],
+        ],
+      );
     });
 
-    test('the proposal is carried by the interrupt value and the grants\' store, never sent to the provider', async () => {
+    test("the proposal is carried by the interrupt value and the grants' store, never sent to the provider", async () => {
       const gated = fixture();
       const grants = createApprovalGrants({ keys: KEYS });
       const model = new ScriptedChatOpenAI([[['call_1', 'pay', '{"amount":500}']], []]);
-      const agent = createAgent({ model, tools: [gated.pay], middleware: [toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: only(gated.policy, 'pay'), grants })], checkpointer: new MemorySaver() });
+      const agent = createAgent({
+        model,
+        tools: [gated.pay],
+        middleware: [toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: only(gated.policy, 'pay'), grants })],
+        checkpointer: new MemorySaver(),
+      });
       const config = thread('carrier');
       const first = await agent.invoke({ messages: [{ role: 'user', content: 'pay' }] }, config);
       const sealed = first.__interrupt__[0].value.proposals[0];
       await agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), config);
       assert.equal(model.received.length, 2, 'the model was called before and after the tool');
       for (const sent of model.received) {
-        for (const secret of [sealed.proposalHash, sealed.signature, sealed.nonce, 'argsCanonicalJson', 'proposals']) assert.ok(!sent.includes(secret), 'nothing of the proposal reaches the model');
+        for (const secret of [sealed.proposalHash, sealed.signature, sealed.nonce, 'argsCanonicalJson', 'proposals'])
+          assert.ok(!sent.includes(secret), 'nothing of the proposal reaches the model');
       }
       const state = await agent.graph.getState(config);
       assert.ok(!JSON.stringify(state.values.messages).includes(sealed.proposalHash), 'nor the messages of the thread');
     });
 
-    test('a checkpoint edited while the call waits: humanInTheLoopMiddleware\'s approval runs the edited arguments; the middleware\'s runs nothing (proposal_changed)', async () => {
-      const edits = [['{\\"amount\\":500}', '{\\"amount\\":900}'], ['"amount":500', '"amount":900']];
+    test("a checkpoint edited while the call waits: humanInTheLoopMiddleware's approval runs the edited arguments; the middleware's runs nothing (proposal_changed)", async () => {
+      const edits = [
+        ['{\\"amount\\":500}', '{\\"amount\\":900}'],
+        ['"amount":500', '"amount":900'],
+      ];
       const alone = fixture();
       const hitlSaver = new MemorySaver();
-      const hitl = createAgent({ model: new ScriptedChatOpenAI([[['call_1', 'pay', '{"amount":500}']], []]), tools: [alone.pay], middleware: [humanInTheLoopMiddleware({ interruptOn: { pay: true } })], checkpointer: hitlSaver });
+      const hitl = createAgent({
+        model: new ScriptedChatOpenAI([[['call_1', 'pay', '{"amount":500}']], []]),
+        tools: [alone.pay],
+        middleware: [humanInTheLoopMiddleware({ interruptOn: { pay: true } })],
+        checkpointer: hitlSaver,
+      });
       const hitlConfig = thread('tamper-hitl');
       const shown = await hitl.invoke({ messages: [{ role: 'user', content: 'pay' }] }, hitlConfig);
       assert.deepEqual(shown.__interrupt__[0].value.actionRequests[0].args, { amount: 500 }, 'the reviewer saw 500');
@@ -569,14 +701,22 @@ if (CHILD) {
 
       const gated = fixture();
       const saver = new MemorySaver();
-      const agent = createAgent({ model: new ScriptedChatOpenAI([[['call_1', 'pay', '{"amount":500}']], []]), tools: [gated.pay], middleware: [toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: only(gated.policy, 'pay') })], checkpointer: saver });
+      const agent = createAgent({
+        model: new ScriptedChatOpenAI([[['call_1', 'pay', '{"amount":500}']], []]),
+        tools: [gated.pay],
+        middleware: [toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: only(gated.policy, 'pay') })],
+        checkpointer: saver,
+      });
       const config = thread('tamper');
       await agent.invoke({ messages: [{ role: 'user', content: 'pay' }] }, config);
       // Both the provider text and LangChain's parsed copy, everywhere the checkpointer keeps them.
       assert.ok(tamper(saver, edits) > 0);
       const done = await agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), config);
       assert.deepEqual(gated.state.executed, []);
-      assert.deepEqual(toolMessages(done).map(([id, status, content]) => [id, status, /proposal_changed/.test(content)]), [['call_1', 'error', true]]);
+      assert.deepEqual(
+        toolMessages(done).map(([id, status, content]) => [id, status, /proposal_changed/.test(content)]),
+        [['call_1', 'error', true]],
+      );
     });
 
     test('approved in a process whose grants do not hold the kept proposal: approved_without_grant, one warning per middleware, none in production', async () => {
@@ -584,7 +724,13 @@ if (CHILD) {
       const gated = fixture();
       const make = () =>
         createAgent({
-          model: new ScriptedChatOpenAI([[['call_1', 'pay', '{"amount":500}'], ['call_2', 'pay', '{"amount":600}']], []]),
+          model: new ScriptedChatOpenAI([
+            [
+              ['call_1', 'pay', '{"amount":500}'],
+              ['call_2', 'pay', '{"amount":600}'],
+            ],
+            [],
+          ]),
           tools: [gated.pay],
           // The default grants: this process's memory only.
           middleware: [toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: only(gated.policy, 'pay') })],
@@ -601,7 +747,13 @@ if (CHILD) {
         const done = await make().invoke(new Command({ resume }), config);
         await new Promise((resolve) => setImmediate(resolve));
         assert.deepEqual(gated.state.executed, []);
-        assert.deepEqual(toolMessages(done).map(([id, status, content]) => [id, status, /approved_without_grant/.test(content)]), [['call_1', 'error', true], ['call_2', 'error', true]]);
+        assert.deepEqual(
+          toolMessages(done).map(([id, status, content]) => [id, status, /approved_without_grant/.test(content)]),
+          [
+            ['call_1', 'error', true],
+            ['call_2', 'error', true],
+          ],
+        );
         const ours = warnings.filter((w) => w.code === 'TAS_APPROVED_WITHOUT_GRANT');
         assert.equal(ours.length, 1, 'one warning for the middleware');
         assert.ok(!ours[0].message.includes('500') && !ours[0].message.includes('amount'), 'no payload in the warning');
@@ -613,7 +765,13 @@ if (CHILD) {
         const prodResume = Object.fromEntries(asked.__interrupt__.map((i) => [i.id, { decisions: [{ type: 'approve' }] }]));
         const refused = await make().invoke(new Command({ resume: prodResume }), prodConfig);
         await new Promise((resolve) => setImmediate(resolve));
-        assert.deepEqual(toolMessages(refused).map(([, status, content]) => [status, /approved_without_grant/.test(content)]), [['error', true], ['error', true]]);
+        assert.deepEqual(
+          toolMessages(refused).map(([, status, content]) => [status, /approved_without_grant/.test(content)]),
+          [
+            ['error', true],
+            ['error', true],
+          ],
+        );
         assert.equal(warnings.filter((w) => w.code === 'TAS_APPROVED_WITHOUT_GRANT').length, 1, 'no second warning');
         assert.deepEqual(gated.state.executed, []);
       } finally {
@@ -635,21 +793,45 @@ if (CHILD) {
         }
       }
       const agent = createAgent({
-        model: new ObjectModel([[['toolu_1', 'pay', { amount: 5 }], ['toolu_2', 'lookup', { query: 'q' }]], []]),
+        model: new ObjectModel([
+          [
+            ['toolu_1', 'pay', { amount: 5 }],
+            ['toolu_2', 'lookup', { query: 'q' }],
+          ],
+          [],
+        ]),
         tools: [gated.pay, gated.lookup],
         middleware: [toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: only(gated.policy, 'pay') })],
         checkpointer: new MemorySaver(),
       });
       const done = await agent.invoke({ messages: [{ role: 'user', content: 'x' }] }, thread('object'));
-      assert.deepEqual(gated.policyInputs.map((p) => [p.toolCallId, p.argumentsSource, p.rawArguments]), [['toolu_1', 'object', '{"amount":5}']]);
+      assert.deepEqual(
+        gated.policyInputs.map((p) => [p.toolCallId, p.argumentsSource, p.rawArguments]),
+        [['toolu_1', 'object', '{"amount":5}']],
+      );
       assert.deepEqual(gated.state.executed.map(([name]) => name).sort(), ['lookup', 'pay']);
-      assert.deepEqual(gated.state.executed.find(([name]) => name === 'pay'), ['pay', { amount: 5, to: 'bob' }]);
+      assert.deepEqual(
+        gated.state.executed.find(([name]) => name === 'pay'),
+        ['pay', { amount: 5, to: 'bob' }],
+      );
       assert.equal(gated.state.schemaRuns, 2, 'pay in the package, lookup in tool.invoke');
-      assert.deepEqual(toolMessages(done).map(([id, status]) => [id, status]), [['toolu_1', 'success'], ['toolu_2', 'success']]);
+      assert.deepEqual(
+        toolMessages(done).map(([id, status]) => [id, status]),
+        [
+          ['toolu_1', 'success'],
+          ['toolu_2', 'success'],
+        ],
+      );
 
       const dup = fixture();
       const dupAgent = createAgent({
-        model: new ScriptedChatOpenAI([[['call_1', 'pay', '{"amount":5}'], ['call_1', 'pay', '{"amount":99}']], []]),
+        model: new ScriptedChatOpenAI([
+          [
+            ['call_1', 'pay', '{"amount":5}'],
+            ['call_1', 'pay', '{"amount":99}'],
+          ],
+          [],
+        ]),
         tools: [dup.pay],
         middleware: [toolGateMiddleware({ agentName: AGENT, tools: [dup.pay], policy: only(dup.policy, 'pay') })],
         checkpointer: new MemorySaver(),
@@ -657,14 +839,26 @@ if (CHILD) {
       });
       const dupDone = await dupAgent.invoke({ messages: [{ role: 'user', content: 'x' }] }, thread('dup-id'));
       assert.deepEqual(dup.state.executed, []);
-      assert.deepEqual(toolMessages(dupDone).map(([id, status, content]) => [id, status, /duplicate_call_id/.test(content)]), [['call_1', 'error', true], ['call_1', 'error', true]]);
+      assert.deepEqual(
+        toolMessages(dupDone).map(([id, status, content]) => [id, status, /duplicate_call_id/.test(content)]),
+        [
+          ['call_1', 'error', true],
+          ['call_1', 'error', true],
+        ],
+      );
     });
 
     test('must be the first middleware: one that changes the tool call before it fails the run', async () => {
       const gated = fixture();
       const before = createMiddleware({ name: 'Rewriter', wrapToolCall: (request, handler) => handler({ ...request, toolCall: { ...request.toolCall } }) });
       const agent = createAgent({
-        model: new ScriptedChatOpenAI([[['c1', 'pay', '{"amount":5}'], ['c2', 'pay', '{"amount":6}']], []]),
+        model: new ScriptedChatOpenAI([
+          [
+            ['c1', 'pay', '{"amount":5}'],
+            ['c2', 'pay', '{"amount":6}'],
+          ],
+          [],
+        ]),
         tools: [gated.pay],
         middleware: [before, toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: only(gated.policy, 'pay') })],
         checkpointer: new MemorySaver(),
@@ -690,15 +884,23 @@ if (CHILD) {
           const result = await super._generate(messages);
           const m = result.generations[0].message;
           if (m.tool_calls.length === 0) return result;
-          return { generations: [{ text: '', message: new AIMessage({ id: this.messageId, content: m.content, additional_kwargs: m.additional_kwargs, tool_calls: m.tool_calls }) }] };
+          return {
+            generations: [
+              {
+                text: '',
+                message: new AIMessage({ id: this.messageId, content: m.content, additional_kwargs: m.additional_kwargs, tool_calls: m.tool_calls }),
+              },
+            ],
+          };
         }
       }
-      const agentFor = (messageId, amount) => createAgent({
-        model: new WithMessageId([[['call_1', 'pay', `{"amount":${amount}}`]], []], messageId),
-        tools: [gated.pay],
-        middleware: [toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: only(gated.policy, 'pay'), grants })],
-        checkpointer: new MemorySaver(),
-      });
+      const agentFor = (messageId, amount) =>
+        createAgent({
+          model: new WithMessageId([[['call_1', 'pay', `{"amount":${amount}}`]], []], messageId),
+          tools: [gated.pay],
+          middleware: [toolGateMiddleware({ agentName: AGENT, tools: [gated.pay], policy: only(gated.policy, 'pay'), grants })],
+          checkpointer: new MemorySaver(),
+        });
       const first = agentFor('m', 500);
       const second = agentFor('1:m', 900000);
       const firstConfig = { configurable: { thread_id: 't:1' } };
@@ -726,7 +928,14 @@ if (CHILD) {
           assert.equal(result.status, 0, result.stderr);
           return { ...JSON.parse(result.stdout), pid: result.pid };
         };
-        const executed = () => (fs.existsSync(path.join(dir, 'executed.log')) ? fs.readFileSync(path.join(dir, 'executed.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+        const executed = () =>
+          fs.existsSync(path.join(dir, 'executed.log'))
+            ? fs
+                .readFileSync(path.join(dir, 'executed.log'), 'utf8')
+                .trim()
+                .split('\n')
+                .map((l) => JSON.parse(l))
+            : [];
         const calls = (entries) => entries.map(([name, args]) => `${name} ${args.amount ?? args.query}`).sort();
         try {
           const asked = run('ask');
@@ -734,14 +943,21 @@ if (CHILD) {
           assert.deepEqual(calls(executed()), version === 'v1' ? [] : ['lookup balance', 'pay 5']);
           assert.equal(asked.interrupts.length, 1);
           const [{ value }] = asked.interrupts;
-          assert.deepEqual(value.actionRequests.map((a) => [a.toolCallId, a.args]), [['call_big', { amount: 5000 }]]);
+          assert.deepEqual(
+            value.actionRequests.map((a) => [a.toolCallId, a.args]),
+            [['call_big', { amount: 5000 }]],
+          );
           assert.equal(value.proposals[0].signature, expectedSignature(value.proposals[0]));
 
           const resumed = run(JSON.stringify({ decisions: [{ type: 'approve' }] }));
           const runs = executed();
           assert.deepEqual(calls(runs), ['lookup balance', 'pay 5', 'pay 5000'], 'each call ran once');
           assert.equal(runs.find(([name, args]) => name === 'pay' && args.amount === 5000)[2], resumed.pid, 'the approved call ran in the resuming process');
-          assert.deepEqual(resumed.tools.map(([id, status]) => [id, status]).sort(), [['call_big', 'success'], ['call_read', 'success'], ['call_small', 'success']]);
+          assert.deepEqual(resumed.tools.map(([id, status]) => [id, status]).sort(), [
+            ['call_big', 'success'],
+            ['call_read', 'success'],
+            ['call_small', 'success'],
+          ]);
           for (const sent of resumed.received) assert.ok(!sent.includes(value.proposals[0].proposalHash), 'the proposal never reached the model');
 
           // A third process replaying the approval runs nothing.

@@ -391,7 +391,10 @@ for (const [label, z] of ZODS) {
 
     test('a concatenated stream uses the provider text of its chunks', async () => {
       const { state, gate } = setup();
-      const first = new AIMessageChunk({ content: '', tool_call_chunks: [{ id: 'call_1', name: 'pay', args: '{"amount":5,', index: 0, type: 'tool_call_chunk' }] });
+      const first = new AIMessageChunk({
+        content: '',
+        tool_call_chunks: [{ id: 'call_1', name: 'pay', args: '{"amount":5,', index: 0, type: 'tool_call_chunk' }],
+      });
       const rest = new AIMessageChunk({ content: '', tool_call_chunks: [{ args: '"amount":5000000}', index: 0, type: 'tool_call_chunk' }] });
       const streamed = first.concat(rest);
       assert.deepEqual(streamed.tool_calls[0].args, { amount: 5000000 }, 'LangChain keeps the last value');
@@ -400,15 +403,16 @@ for (const [label, z] of ZODS) {
       assert.equal(results[0].error.cause.code, 'duplicate_key');
       assert.equal(results[0].argumentsSource, 'provider_text');
 
-      const clean = new AIMessageChunk({ content: '', tool_call_chunks: [{ id: 'call_2', name: 'pay', args: '{"amount":', index: 0, type: 'tool_call_chunk' }] }).concat(
-        new AIMessageChunk({ content: '', tool_call_chunks: [{ args: '7}', index: 0, type: 'tool_call_chunk' }] }),
-      );
+      const clean = new AIMessageChunk({
+        content: '',
+        tool_call_chunks: [{ id: 'call_2', name: 'pay', args: '{"amount":', index: 0, type: 'tool_call_chunk' }],
+      }).concat(new AIMessageChunk({ content: '', tool_call_chunks: [{ args: '7}', index: 0, type: 'tool_call_chunk' }] }));
       const done = await gate.run(clean);
       assert.equal(done.results[0].status, 'executed');
       assert.deepEqual(state.executed, [{ amount: 7, currency: 'EUR' }]);
     });
 
-    test('two tool calls sharing an id are invalid input: neither runs the other\'s arguments', async () => {
+    test("two tool calls sharing an id are invalid input: neither runs the other's arguments", async () => {
       // "pay bob 5" and "pay eve 999999" under one id. Pairing texts by id and keeping the
       // first text per id (d0c85eb) ran 5 twice and never prepared, decided or ran 999999.
       const { state, gate } = setup();
@@ -416,7 +420,14 @@ for (const [label, z] of ZODS) {
         ['call_1', 'pay', '{"amount":5}'],
         ['call_1', 'pay', '{"amount":999999}'],
       ]);
-      assert.deepEqual(ai.tool_calls.map((c) => [c.id, c.args.amount]), [['call_1', 5], ['call_1', 999999]], 'LangChain keeps both calls under one id');
+      assert.deepEqual(
+        ai.tool_calls.map((c) => [c.id, c.args.amount]),
+        [
+          ['call_1', 5],
+          ['call_1', 999999],
+        ],
+        'LangChain keeps both calls under one id',
+      );
       const { results, messages, pending } = await gate.run(ai);
       assert.deepEqual(state.executed, [], 'nothing ran: neither call can be answered, resumed or approved by its id');
       assert.equal(state.policyInputs.length, 0);
@@ -430,7 +441,13 @@ for (const [label, z] of ZODS) {
         ],
       );
       assert.ok(results[0].error instanceof ToolInputParsingException);
-      assert.deepEqual(messages.map((m) => [m.tool_call_id, m.status]), [['call_1', 'error'], ['call_1', 'error']]);
+      assert.deepEqual(
+        messages.map((m) => [m.tool_call_id, m.status]),
+        [
+          ['call_1', 'error'],
+          ['call_1', 'error'],
+        ],
+      );
       for (const text of [messages[0].content, results[0].error.message]) assert.ok(!text.includes('999999') && !text.includes('amount'), 'no payload');
 
       // An id shared only by the provider's texts is as ambiguous: the parsed calls were
@@ -446,7 +463,10 @@ for (const [label, z] of ZODS) {
         tool_calls: [{ id: 'call_2', name: 'pay', args: { amount: 5 }, type: 'tool_call' }],
       });
       const twice = await gate.run(texts);
-      assert.deepEqual(twice.results.map((r) => [r.status, r.code]), [['invalid_input', 'duplicate_call_id']]);
+      assert.deepEqual(
+        twice.results.map((r) => [r.status, r.code]),
+        [['invalid_input', 'duplicate_call_id']],
+      );
 
       // Distinct ids are paired by id, whatever their order in each list.
       const reordered = new AIMessage({
@@ -463,7 +483,13 @@ for (const [label, z] of ZODS) {
         ],
       });
       const paired = await gate.run(reordered);
-      assert.deepEqual(paired.results.map((r) => [r.toolCallId, r.status]), [['call_3', 'executed'], ['call_4', 'pending']]);
+      assert.deepEqual(
+        paired.results.map((r) => [r.toolCallId, r.status]),
+        [
+          ['call_3', 'executed'],
+          ['call_4', 'pending'],
+        ],
+      );
       assert.equal(paired.pending[0].rawArguments, '{"amount":999999}');
       assert.deepEqual(state.executed, [{ amount: 5, currency: 'EUR' }]);
     });
@@ -476,7 +502,10 @@ for (const [label, z] of ZODS) {
         tool_calls: [{ name: 'pay', args: { amount: 5 }, type: 'tool_call' }],
       });
       const { results, messages } = await gate.run(noId);
-      assert.deepEqual(results.map((r) => [r.toolCallId, r.status, r.code]), [[undefined, 'invalid_input', 'missing_call_id']]);
+      assert.deepEqual(
+        results.map((r) => [r.toolCallId, r.status, r.code]),
+        [[undefined, 'invalid_input', 'missing_call_id']],
+      );
       assert.equal(messages[0].tool_call_id, '');
       assert.equal(messages[0].status, 'error');
       // Without provider texts too (an object-argument integration).
@@ -494,10 +523,13 @@ for (const [label, z] of ZODS) {
         ],
       });
       const unpaired = await gate.run(edited);
-      assert.deepEqual(unpaired.results.map((r) => [r.toolCallId, r.status, r.code]), [
-        ['call_1', 'invalid_input', 'unpaired_call'],
-        ['call_9', 'invalid_input', 'unpaired_call'],
-      ]);
+      assert.deepEqual(
+        unpaired.results.map((r) => [r.toolCallId, r.status, r.code]),
+        [
+          ['call_1', 'invalid_input', 'unpaired_call'],
+          ['call_9', 'invalid_input', 'unpaired_call'],
+        ],
+      );
       assert.deepEqual(state.executed, []);
       assert.equal(state.policyInputs.length, 0);
     });
@@ -525,10 +557,13 @@ test('a JSON-schema tool is gated through fromJsonSchema: its schema runs once i
     required: ['to', 'cents'],
     additionalProperties: false,
   };
-  const transfer = tool(async (args) => {
-    executed.push(args);
-    return `sent ${args.cents}`;
-  }, { name: 'transfer', schema });
+  const transfer = tool(
+    async (args) => {
+      executed.push(args);
+      return `sent ${args.cents}`;
+    },
+    { name: 'transfer', schema },
+  );
   const raw = '{"to":"bob","cents":5,"cents":5000000}';
   const ai = await new ScriptedOpenAIChatModel([[['call_1', 'transfer', raw]]]).invoke([new HumanMessage('x')]);
   await transfer.invoke(ai.tool_calls[0]);
@@ -541,14 +576,26 @@ test('a JSON-schema tool is gated through fromJsonSchema: its schema runs once i
     return { decision: 'allow', reason: 'ok' };
   };
   const gate = createToolGate({ agentName: AGENT, tools: [transfer], policy });
-  assert.deepEqual((await gate.run(ai)).results.map((r) => [r.status, r.stage, r.code]), [['invalid_input', 'json', 'duplicate_key']]);
-  const turn = await new ScriptedOpenAIChatModel([[['c2', 'transfer', '{"cents":7.0,"to":"alice"}'], ['c3', 'transfer', '{"to":"eve","cents":0}'], ['c4', 'transfer', '{"to":"eve","cents":1,"extra":true}']]]).invoke([new HumanMessage('x')]);
+  assert.deepEqual(
+    (await gate.run(ai)).results.map((r) => [r.status, r.stage, r.code]),
+    [['invalid_input', 'json', 'duplicate_key']],
+  );
+  const turn = await new ScriptedOpenAIChatModel([
+    [
+      ['c2', 'transfer', '{"cents":7.0,"to":"alice"}'],
+      ['c3', 'transfer', '{"to":"eve","cents":0}'],
+      ['c4', 'transfer', '{"to":"eve","cents":1,"extra":true}'],
+    ],
+  ]).invoke([new HumanMessage('x')]);
   const { results } = await gate.run(turn);
-  assert.deepEqual(results.map((r) => [r.toolCallId, r.status, r.stage, r.code]), [
-    ['c2', 'executed', undefined, undefined],
-    ['c3', 'invalid_input', 'schema', 'schema_error'],
-    ['c4', 'invalid_input', 'schema', 'schema_error'],
-  ]);
+  assert.deepEqual(
+    results.map((r) => [r.toolCallId, r.status, r.stage, r.code]),
+    [
+      ['c2', 'executed', undefined, undefined],
+      ['c3', 'invalid_input', 'schema', 'schema_error'],
+      ['c4', 'invalid_input', 'schema', 'schema_error'],
+    ],
+  );
   assert.deepEqual(seen, [['{"cents":7,"to":"alice"}', { cents: 7, to: 'alice' }]], 'defaults are off unless asked');
   assert.deepEqual(executed, [{ cents: 7, to: 'alice' }]);
 
@@ -564,10 +611,19 @@ test('a JSON-schema tool is gated through fromJsonSchema: its schema runs once i
 
 test('createToolGate refuses a bad option', () => {
   assert.throws(() => createToolGate({ agentName: AGENT, tools: 'pay' }), { name: 'TypeError' });
-  assert.throws(() => createToolGate({ agentName: AGENT, tools: [tool(async () => 'x', { name: 'raw', schema: { type: 'object' } })], jsonSchemaOptions: 'strict' }), { code: 'ERR_INVALID_ARG_TYPE' });
+  assert.throws(
+    () => createToolGate({ agentName: AGENT, tools: [tool(async () => 'x', { name: 'raw', schema: { type: 'object' } })], jsonSchemaOptions: 'strict' }),
+    { code: 'ERR_INVALID_ARG_TYPE' },
+  );
   // One name per option across the gates: the former `jsonSchema` is refused, naming `jsonSchemaOptions`.
-  assert.throws(() => createToolGate({ agentName: AGENT, tools: [], jsonSchema: { defaults: true } }), { code: 'ERR_INVALID_ARG_TYPE', message: /options\.jsonSchemaOptions/ });
-  assert.throws(() => require('tool-argument-snapshot/langchain').toolGateMiddleware({ agentName: AGENT, tools: [], jsonSchema: { defaults: true } }), { code: 'ERR_INVALID_ARG_TYPE', message: /options\.jsonSchemaOptions/ });
+  assert.throws(() => createToolGate({ agentName: AGENT, tools: [], jsonSchema: { defaults: true } }), {
+    code: 'ERR_INVALID_ARG_TYPE',
+    message: /options\.jsonSchemaOptions/,
+  });
+  assert.throws(() => require('tool-argument-snapshot/langchain').toolGateMiddleware({ agentName: AGENT, tools: [], jsonSchema: { defaults: true } }), {
+    code: 'ERR_INVALID_ARG_TYPE',
+    message: /options\.jsonSchemaOptions/,
+  });
   const inherited = Object.create({ agentName: AGENT, tools: [] });
   assert.throws(() => createToolGate(inherited), { name: 'TypeError' }, 'inherited options never count');
 });
@@ -578,14 +634,20 @@ describe('typed policies, decline and approvals kept per run', () => {
 
   function tools() {
     const executed = [];
-    const pay = tool(async (args) => {
-      executed.push(['pay', args]);
-      return `paid ${args.amount}`;
-    }, { name: 'pay', schema: z.object({ amount: z.number() }) });
-    const lookup = tool(async (args) => {
-      executed.push(['lookup', args]);
-      return `found ${args.query}`;
-    }, { name: 'lookup', schema: z.object({ query: z.string() }) });
+    const pay = tool(
+      async (args) => {
+        executed.push(['pay', args]);
+        return `paid ${args.amount}`;
+      },
+      { name: 'pay', schema: z.object({ amount: z.number() }) },
+    );
+    const lookup = tool(
+      async (args) => {
+        executed.push(['lookup', args]);
+        return `found ${args.query}`;
+      },
+      { name: 'lookup', schema: z.object({ query: z.string() }) },
+    );
     return { pay, lookup, executed };
   }
 
@@ -607,33 +669,63 @@ describe('typed policies, decline and approvals kept per run', () => {
       },
     };
     const gate = createToolGate({ agentName: AGENT, tools: [pay, lookup], policy });
-    const { results } = await gate.run(await turn([['c1', 'pay', '{"amount":5}'], ['c2', 'lookup', '{"query":"q"}'], ['c3', 'pay', '{"amount":500}']]));
-    assert.deepEqual(results.map((r) => [r.toolCallId, r.status, r.reason]), [
-      ['c1', 'executed', 'amount'],
-      ['c2', 'denied', 'no lookups today'],
-      ['c3', 'pending', 'amount'],
+    const { results } = await gate.run(
+      await turn([
+        ['c1', 'pay', '{"amount":5}'],
+        ['c2', 'lookup', '{"query":"q"}'],
+        ['c3', 'pay', '{"amount":500}'],
+      ]),
+    );
+    assert.deepEqual(
+      results.map((r) => [r.toolCallId, r.status, r.reason]),
+      [
+        ['c1', 'executed', 'amount'],
+        ['c2', 'denied', 'no lookups today'],
+        ['c3', 'pending', 'amount'],
+      ],
+    );
+    assert.deepEqual(seen, [
+      ['pay', 'pay', 5, 'c1'],
+      ['lookup', 'lookup', 'q', 'c2'],
+      ['pay', 'pay', 500, 'c3'],
     ]);
-    assert.deepEqual(seen, [['pay', 'pay', 5, 'c1'], ['lookup', 'lookup', 'q', 'c2'], ['pay', 'pay', 500, 'c3']]);
     assert.deepEqual(executed, [['pay', { amount: 5 }]]);
 
     const partial = { pay: policy.pay };
     const withGrants = createToolGate({ agentName: AGENT, tools: [pay, lookup], policy: partial, grants: createApprovalGrants() });
     const without = createToolGate({ agentName: AGENT, tools: [pay, lookup], policy: partial });
     const ai = await turn([['c4', 'lookup', '{"query":"q"}']]);
-    assert.deepEqual((await withGrants.run(ai)).results.map((r) => [r.status, r.reason]), [['pending', 'approval_required']]);
-    assert.deepEqual((await without.run(ai)).results.map((r) => [r.status, r.decidedBy, r.reason]), [['denied', 'runtime', 'policy_not_configured']]);
+    assert.deepEqual(
+      (await withGrants.run(ai)).results.map((r) => [r.status, r.reason]),
+      [['pending', 'approval_required']],
+    );
+    assert.deepEqual(
+      (await without.run(ai)).results.map((r) => [r.status, r.decidedBy, r.reason]),
+      [['denied', 'runtime', 'policy_not_configured']],
+    );
 
-    assert.throws(() => createToolGate({ agentName: AGENT, tools: [pay], policy: { refund: () => ({ decision: 'allow', reason: 'x' }) } }), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.throws(() => createToolGate({ agentName: AGENT, tools: [pay], policy: { refund: () => ({ decision: 'allow', reason: 'x' }) } }), {
+      code: 'ERR_INVALID_ARG_TYPE',
+    });
     assert.throws(() => createToolGate({ agentName: AGENT, tools: [pay], policy: { pay: 'allow' } }), { code: 'ERR_INVALID_ARG_TYPE' });
     assert.throws(() => createToolGate({ agentName: AGENT, tools: [pay], policy: new Proxy({}, {}) }), { code: 'ERR_INVALID_ARG_TYPE' });
     const inherited = Object.create({ pay: () => ({ decision: 'allow', reason: 'inherited' }) });
     const inheritedGate = createToolGate({ agentName: AGENT, tools: [pay], policy: inherited });
-    assert.equal((await inheritedGate.run(await turn([['c5', 'pay', '{"amount":1}']]))).results[0].reason, 'policy_not_configured', 'an inherited entry is no policy');
+    assert.equal(
+      (await inheritedGate.run(await turn([['c5', 'pay', '{"amount":1}']]))).results[0].reason,
+      'policy_not_configured',
+      'an inherited entry is no policy',
+    );
   });
 
   test('gate.decline answers a pending call with an error ToolMessage and runs nothing', async () => {
     const { pay, executed } = tools();
-    const gate = createToolGate({ agentName: AGENT, tools: [pay], policy: () => ({ decision: 'require_approval', reason: 'review' }), grants: createApprovalGrants() });
+    const gate = createToolGate({
+      agentName: AGENT,
+      tools: [pay],
+      policy: () => ({ decision: 'require_approval', reason: 'review' }),
+      grants: createApprovalGrants(),
+    });
     const { pending, messages } = await gate.run(await turn([['c1', 'pay', '{"amount":5}']]));
     assert.equal(messages.length, 0);
     const declined = gate.decline(pending[0]);
@@ -668,7 +760,10 @@ describe('typed policies, decline and approvals kept per run', () => {
     const grants = createApprovalGrants({ keys: KEYS });
     const policy = () => ({ decision: 'require_approval', reason: 'review' });
     const first = createToolGate({ agentName: AGENT, tools: [pay], policy, grants });
-    const ai = await turn([['c1', 'pay', '{"amount":5}'], ['c2', 'pay', '{"amount":7}']]);
+    const ai = await turn([
+      ['c1', 'pay', '{"amount":5}'],
+      ['c2', 'pay', '{"amount":7}'],
+    ]);
     const stored = JSON.stringify(mapChatMessagesToStoredMessages([ai]));
     const run = await first.run(ai, { runId: 'thread-1', policyContext: { grantScope: 'user:alice' } });
     assert.equal(run.pending.length, 2);
@@ -678,16 +773,33 @@ describe('typed policies, decline and approvals kept per run', () => {
     const second = createToolGate({ agentName: AGENT, tools: [pay], policy, grants });
     const [restored] = mapStoredMessagesToChatMessages(JSON.parse(stored));
     const kept = await second.pending(restored, { runId: 'thread-1' });
-    assert.deepEqual(kept.map((p) => [p.toolCallId, p.argsCanonicalJson, p.sealed.scope]), [['c1', '{"amount":5}', 'user:alice'], ['c2', '{"amount":7}', 'user:alice']]);
+    assert.deepEqual(
+      kept.map((p) => [p.toolCallId, p.argsCanonicalJson, p.sealed.scope]),
+      [
+        ['c1', '{"amount":5}', 'user:alice'],
+        ['c2', '{"amount":7}', 'user:alice'],
+      ],
+    );
     assert.deepEqual(kept[0].parsedArguments, { amount: 5 });
     assert.deepEqual(await second.pending(restored, { runId: 'thread-2' }), [], 'kept per run');
     await second.approve(kept[0]);
     const resumed = await second.run(restored, { runId: 'thread-1', toolCallIds: ['c1'], policyContext: { grantScope: 'user:alice' } });
-    assert.deepEqual(resumed.results.map((r) => [r.toolCallId, r.status, r.reason]), [['c1', 'executed', 'approval_granted']]);
+    assert.deepEqual(
+      resumed.results.map((r) => [r.toolCallId, r.status, r.reason]),
+      [['c1', 'executed', 'approval_granted']],
+    );
     assert.deepEqual(executed, [['pay', { amount: 5 }]]);
-    assert.deepEqual((await second.pending(restored, { runId: 'thread-1' })).map((p) => p.toolCallId), ['c2'], 'the executed call is forgotten, the undecided one is still pending');
+    assert.deepEqual(
+      (await second.pending(restored, { runId: 'thread-1' })).map((p) => p.toolCallId),
+      ['c2'],
+      'the executed call is forgotten, the undecided one is still pending',
+    );
     await assert.rejects(second.pending(restored), { code: 'ERR_INVALID_ARG_TYPE' });
-    await assert.rejects(createToolGate({ agentName: AGENT, tools: [pay], policy }).run(restored, { runId: 'x' }), { code: 'ERR_INVALID_ARG_TYPE' }, 'runId needs grants');
+    await assert.rejects(
+      createToolGate({ agentName: AGENT, tools: [pay], policy }).run(restored, { runId: 'x' }),
+      { code: 'ERR_INVALID_ARG_TYPE' },
+      'runId needs grants',
+    );
   });
 });
 
@@ -725,7 +837,10 @@ test('examples/langchain-agent.js runs as written', () => {
   const result = spawnSync(process.execPath, [join(__dirname, '..', '..', '..', 'examples', 'langchain-agent.js')], { encoding: 'utf8' });
   assert.equal(result.status, 0, result.stderr);
   const lines = result.stdout.trim().split('\n');
-  assert.equal(lines[0], `reviewer sees {"cents":250000,"to":"bob"} (${expectedHashOf('Payments assistant', 'transfer', '{"cents":250000,"to":"bob"}').slice(0, 16)}…)`);
+  assert.equal(
+    lines[0],
+    `reviewer sees {"cents":250000,"to":"bob"} (${expectedHashOf('Payments assistant', 'transfer', '{"cents":250000,"to":"bob"}').slice(0, 16)}…)`,
+  );
   assert.deepEqual(lines.slice(1), [
     'call_1 success: sent 500 cents to alice',
     'call_3 error: Arguments of tool "transfer" failed at stage json: the text has an object with the same key twice [duplicate_key]',
@@ -782,7 +897,10 @@ test('createToolGate needs neither langchain nor @langchain/langgraph; toolGateM
     const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', cwd: __dirname });
     assert.equal(result.status, 0, result.stderr);
     const what = missing === 'langchain' ? 'langchain 1.x (createAgent)' : '@langchain/langgraph 1.x';
-    assert.equal(result.stdout, `function\nMODULE_NOT_FOUND ${missing} tool-argument-snapshot/langchain needs ${what} (an optional peer dependency): npm install ${missing}\n`);
+    assert.equal(
+      result.stdout,
+      `function\nMODULE_NOT_FOUND ${missing} tool-argument-snapshot/langchain needs ${what} (an optional peer dependency): npm install ${missing}\n`,
+    );
   }
 });
 
@@ -801,9 +919,17 @@ describe('grant scopes of pending proposals (without a key ring)', () => {
   }
   function scopedApp(grants) {
     const executed = [];
-    const pay = tool(async (args) => { executed.push(args); return 'paid'; }, { name: 'pay', description: 'Pay', schema: require('zod').object({ amount: require('zod').number() }) });
+    const pay = tool(
+      async (args) => {
+        executed.push(args);
+        return 'paid';
+      },
+      { name: 'pay', description: 'Pay', schema: require('zod').object({ amount: require('zod').number() }) },
+    );
     const gate = createToolGate({
-      agentName: 'payments', tools: [pay], grants,
+      agentName: 'payments',
+      tools: [pay],
+      grants,
       policy: (input) => (input.parsedArguments.amount > 1000 ? { decision: 'require_approval', reason: 'large' } : { decision: 'allow', reason: 'small' }),
     });
     return { gate, executed };
@@ -814,20 +940,24 @@ describe('grant scopes of pending proposals (without a key ring)', () => {
     const grants = createApprovalGrants();
     const { gate, executed } = scopedApp(grants);
     const ai = message('call_1', '{"amount":5000}');
-    const { pending: [proposal] } = await gate.run(ai, alice);
+    const {
+      pending: [proposal],
+    } = await gate.run(ai, alice);
     assert.equal(proposal.grantScope, 'user:alice');
     await gate.approve(proposal);
     const query = { agentName: 'payments', toolName: 'pay', proposalHash: proposal.proposalHash };
-    assert.equal(await grants.has({ ...query, scope: null }), false, 'an approval of alice\'s call was granted to everyone (scope null)');
+    assert.equal(await grants.has({ ...query, scope: null }), false, "an approval of alice's call was granted to everyone (scope null)");
     const resumed = await gate.run(ai, alice);
-    assert.equal(resumed.results[0].status, 'executed', 'alice\'s approved call did not run');
+    assert.equal(resumed.results[0].status, 'executed', "alice's approved call did not run");
     assert.deepEqual(executed, [{ amount: 5000 }]);
   });
 
   test('approve refuses a scope other than the one the call was evaluated under, and reads its options as own data (a Proxy is refused)', async () => {
     const grants = createApprovalGrants();
     const { gate } = scopedApp(grants);
-    const { pending: [proposal] } = await gate.run(message('call_1', '{"amount":5000}'), alice);
+    const {
+      pending: [proposal],
+    } = await gate.run(message('call_1', '{"amount":5000}'), alice);
     await assert.rejects(gate.approve(proposal, { scope: 'user:mallory' }), { code: 'ERR_INVALID_ARG_TYPE' });
     await assert.rejects(gate.approve(proposal, new Proxy({}, {})), { code: 'ERR_INVALID_ARG_TYPE' });
     const query = { agentName: 'payments', toolName: 'pay', proposalHash: proposal.proposalHash };
@@ -856,7 +986,9 @@ describe('grant scopes of pending proposals (without a key ring)', () => {
     const grants = createApprovalGrants();
     const { gate, executed } = scopedApp(grants);
     const ai = message('call_1', '{"amount":5000}');
-    const { pending: [proposal] } = await gate.run(ai, { ...alice, runId: 'thread-1' });
+    const {
+      pending: [proposal],
+    } = await gate.run(ai, { ...alice, runId: 'thread-1' });
     const reviewer = scopedApp(grants).gate; // another process's gate
     const [listed] = await reviewer.pending(ai, { runId: 'thread-1', grantScope: 'user:alice' });
     await gate.approve(proposal);
@@ -871,9 +1003,15 @@ describe('grant scopes of pending proposals (without a key ring)', () => {
     assert.deepEqual(executed, [{ amount: 5000 }]);
   });
 
-  test('an executed call\'s result keeps its message whatever setter Object.prototype has', async () => {
+  test("an executed call's result keeps its message whatever setter Object.prototype has", async () => {
     const { gate } = scopedApp(createApprovalGrants());
-    Object.defineProperty(Object.prototype, 'message', { configurable: true, set() {}, get() { return undefined; } });
+    Object.defineProperty(Object.prototype, 'message', {
+      configurable: true,
+      set() {},
+      get() {
+        return undefined;
+      },
+    });
     let result;
     try {
       result = await gate.run(message('call_1', '{"amount":5}'));

@@ -18,14 +18,10 @@ if (SERVER) {
   const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
   const { z } = require('zod');
   const server = new McpServer({ name: 'bank', version: '1.0.0' });
-  server.registerTool(
-    'transfer',
-    { description: 'Send money', inputSchema: { to: z.string(), cents: z.number().int().positive() } },
-    async (args) => {
-      fs.appendFileSync(SERVER, `${JSON.stringify(args)}\n`);
-      return { content: [{ type: 'text', text: `sent ${args.cents} cents to ${args.to}` }] };
-    },
-  );
+  server.registerTool('transfer', { description: 'Send money', inputSchema: { to: z.string(), cents: z.number().int().positive() } }, async (args) => {
+    fs.appendFileSync(SERVER, `${JSON.stringify(args)}\n`);
+    return { content: [{ type: 'text', text: `sent ${args.cents} cents to ${args.to}` }] };
+  });
   server.connect(new StdioServerTransport());
 } else {
   const { describe, test, before, after } = require('node:test');
@@ -85,7 +81,15 @@ if (SERVER) {
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    const executed = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+    const executed = () =>
+      fs.existsSync(log)
+        ? fs
+            .readFileSync(log, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l))
+        : [];
     const reset = () => fs.rmSync(log, { force: true });
 
     test('the MCP tool is a JSON-schema tool; a duplicate key: LangChain alone makes the server execute the last value, the gate executes nothing', async () => {
@@ -104,7 +108,10 @@ if (SERVER) {
       const seen = [];
       const gate = createToolGate({ agentName: AGENT, tools, policy: (input) => (seen.push(input), { decision: 'allow', reason: 'ok' }) });
       const { results } = await gate.run(ai);
-      assert.deepEqual(results.map((r) => [r.status, r.stage, r.code]), [['invalid_input', 'json', 'duplicate_key']]);
+      assert.deepEqual(
+        results.map((r) => [r.status, r.stage, r.code]),
+        [['invalid_input', 'json', 'duplicate_key']],
+      );
       assert.equal(seen.length, 0);
       assert.deepEqual(executed(), [], 'the server executed nothing');
     });
@@ -122,11 +129,24 @@ if (SERVER) {
           },
         },
       });
-      const ai = await new ScriptedChatOpenAI([[['call_1', 'transfer', '{ "cents" : 250.0, "to" : "alice" }'], ['call_2', 'transfer', '{"to":"eve","cents":-5}']]]).invoke([new HumanMessage('pay')]);
+      const ai = await new ScriptedChatOpenAI([
+        [
+          ['call_1', 'transfer', '{ "cents" : 250.0, "to" : "alice" }'],
+          ['call_2', 'transfer', '{"to":"eve","cents":-5}'],
+        ],
+      ]).invoke([new HumanMessage('pay')]);
       const { results, messages } = await gate.run(ai);
-      assert.deepEqual(results.map((r) => [r.toolCallId, r.status, r.code]), [['call_1', 'executed', undefined], ['call_2', 'invalid_input', 'schema_error']]);
+      assert.deepEqual(
+        results.map((r) => [r.toolCallId, r.status, r.code]),
+        [
+          ['call_1', 'executed', undefined],
+          ['call_2', 'invalid_input', 'schema_error'],
+        ],
+      );
       const json = '{"cents":250,"to":"alice"}';
-      const hash = createHash('sha256').update(JSON.stringify({ agentName: AGENT, argsCanonicalJson: json, kind: 'tool', toolName: 'transfer' })).digest('hex');
+      const hash = createHash('sha256')
+        .update(JSON.stringify({ agentName: AGENT, argsCanonicalJson: json, kind: 'tool', toolName: 'transfer' }))
+        .digest('hex');
       assert.deepEqual(seen, [['transfer', json, hash, { cents: 250, to: 'alice' }]]);
       assert.deepEqual(executed(), [{ cents: 250, to: 'alice' }]);
       assert.equal(messages[0].tool_call_id, 'call_1');
@@ -147,7 +167,13 @@ if (SERVER) {
         },
       });
       const agent = createAgent({
-        model: new ScriptedChatOpenAI([[['call_1', 'transfer', '{"to":"bob","cents":250000}'], ['call_2', 'transfer', '{"to":"carol","cents":300}']], []]),
+        model: new ScriptedChatOpenAI([
+          [
+            ['call_1', 'transfer', '{"to":"bob","cents":250000}'],
+            ['call_2', 'transfer', '{"to":"carol","cents":300}'],
+          ],
+          [],
+        ]),
         tools,
         middleware: [middleware],
         checkpointer: new MemorySaver(),
@@ -155,11 +181,20 @@ if (SERVER) {
       const config = { configurable: { thread_id: `mcp-${Date.now()}` } };
       const first = await agent.invoke({ messages: [{ role: 'user', content: 'pay' }] }, config);
       assert.deepEqual(executed(), [{ to: 'carol', cents: 300 }]);
-      assert.deepEqual(first.__interrupt__.map((i) => i.value.actionRequests.map((a) => [a.toolCallId, a.args])), [[['call_1', { cents: 250000, to: 'bob' }]]]);
+      assert.deepEqual(
+        first.__interrupt__.map((i) => i.value.actionRequests.map((a) => [a.toolCallId, a.args])),
+        [[['call_1', { cents: 250000, to: 'bob' }]]],
+      );
       const done = await agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), config);
-      assert.deepEqual(executed(), [{ to: 'carol', cents: 300 }, { cents: 250000, to: 'bob' }]);
+      assert.deepEqual(executed(), [
+        { to: 'carol', cents: 300 },
+        { cents: 250000, to: 'bob' },
+      ]);
       const answers = done.messages.filter((m) => ToolMessage.isInstance(m)).map((m) => [m.tool_call_id, m.status ?? 'success']);
-      assert.deepEqual(answers.sort(), [['call_1', 'success'], ['call_2', 'success']]);
+      assert.deepEqual(answers.sort(), [
+        ['call_1', 'success'],
+        ['call_2', 'success'],
+      ]);
     });
   });
 }

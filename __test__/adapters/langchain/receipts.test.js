@@ -53,7 +53,11 @@ class ScriptedChatOpenAI extends BaseChatModel {
   async _generate(messages) {
     if (messages.some((m) => ToolMessage.isInstance(m))) return { generations: [{ text: '', message: new AIMessage('Done.') }] };
     const raw = this.calls.map(([id, name, text]) => ({ id, type: 'function', function: { name, arguments: text } }));
-    const message = new AIMessage({ content: '', additional_kwargs: { tool_calls: raw }, tool_calls: raw.map((call) => parseToolCall(call, { returnId: true })) });
+    const message = new AIMessage({
+      content: '',
+      additional_kwargs: { tool_calls: raw },
+      tool_calls: raw.map((call) => parseToolCall(call, { returnId: true })),
+    });
     return { generations: [{ text: '', message }] };
   }
 }
@@ -111,7 +115,13 @@ function memoryAgent(version, { receipts, calls = ASKING, grants = createApprova
   const transfer = transferTool((entry) => runs.push(entry.slice(0, 2)));
   const options = { agentName: AGENT, tools: [transfer], grants, policy };
   if (receipts !== undefined) options.receipts = receipts;
-  const agent = createAgent({ model: new ScriptedChatOpenAI(calls), tools: [transfer], middleware: [toolGateMiddleware(options)], checkpointer: new MemorySaver(), version });
+  const agent = createAgent({
+    model: new ScriptedChatOpenAI(calls),
+    tools: [transfer],
+    middleware: [toolGateMiddleware(options)],
+    checkpointer: new MemorySaver(),
+    version,
+  });
   return { agent, runs };
 }
 
@@ -220,9 +230,8 @@ async function child() {
     try {
       let beforeTools;
       for await (const state of graph.getStateHistory(config)) if (state.next.includes('tools')) beforeTools = state;
-      const done = beforeTools === undefined
-        ? await graph.invoke({ messages: [{ role: 'user', content: 'pay' }] }, config)
-        : await graph.invoke(null, beforeTools.config);
+      const done =
+        beforeTools === undefined ? await graph.invoke({ messages: [{ role: 'user', content: 'pay' }] }, config) : await graph.invoke(null, beforeTools.config);
       answers = toolAnswers(done).slice(-2);
     } finally {
       await checkpointer.end();
@@ -273,34 +282,67 @@ if (CHILD) {
         const asked = await agent.invoke({ messages: [{ role: 'user', content: 'Pay alice and bob' }] }, config);
         const interrupted = await interruptedCheckpoint(agent, config);
         const resumed = await agent.invoke(approveAll(asked.__interrupt__), config);
-        assert.deepEqual(toolAnswers(resumed), [['call_1', 'sent 500 cents to alice'], ['call_2', 'sent 250000 cents to bob']]);
-        assert.deepEqual(runs, [['alice', 500], ['bob', 250000]]);
+        assert.deepEqual(toolAnswers(resumed), [
+          ['call_1', 'sent 500 cents to alice'],
+          ['call_2', 'sent 250000 cents to bob'],
+        ]);
+        assert.deepEqual(runs, [
+          ['alice', 500],
+          ['bob', 250000],
+        ]);
 
         let again;
         const warnings = await warningsDuring(async () => {
           again = await agent.invoke(approveAll(asked.__interrupt__), interrupted);
         });
-        assert.deepEqual(runs, [['alice', 500], ['bob', 250000]], 'the allowed transfer (and the approved one) ran once across both resumes');
+        assert.deepEqual(
+          runs,
+          [
+            ['alice', 500],
+            ['bob', 250000],
+          ],
+          'the allowed transfer (and the approved one) ran once across both resumes',
+        );
         assert.deepEqual(toolAnswers(again), [
           ['call_1', 'The tool call was denied [call_already_executed].'],
           ['call_2', 'The tool call was denied [call_already_executed].'],
         ]);
-        assert.deepEqual(warnings.filter((w) => w.code === 'TAS_APPROVED_WITHOUT_GRANT'), [], 'a replay is not an approval given the framework\'s own way');
+        assert.deepEqual(
+          warnings.filter((w) => w.code === 'TAS_APPROVED_WITHOUT_GRANT'),
+          [],
+          "a replay is not an approval given the framework's own way",
+        );
       });
 
       test(`tool version ${version}: re-invoking from earlier checkpoints (before the tools, before the model) runs each allowed call once`, async () => {
         const { agent, runs } = memoryAgent(version, { calls: ALLOWED_ONLY });
         const config = thread(`re-invoke-${version}`);
         const first = await agent.invoke({ messages: [{ role: 'user', content: 'Pay alice and carol' }] }, config);
-        assert.deepEqual(toolAnswers(first), [['call_1', 'sent 500 cents to alice'], ['call_3', 'sent 700 cents to carol']]);
+        assert.deepEqual(toolAnswers(first), [
+          ['call_1', 'sent 500 cents to alice'],
+          ['call_3', 'sent 700 cents to carol'],
+        ]);
         const states = await history(agent, config);
         const beforeTools = states.find((s) => s.next.includes('tools'));
         const beforeModel = states.find((s) => s.next.includes('model_request') && !s.values.messages.some((m) => AIMessage.isInstance(m)));
         assert.ok(beforeTools && beforeModel);
         const replayed = await agent.invoke(null, beforeTools.config);
         await agent.invoke(null, beforeModel.config);
-        assert.deepEqual(runs, [['alice', 500], ['carol', 700]], 'each call ran once');
-        assert.deepEqual(toolAnswers(replayed).map(([id, content]) => [id, /call_already_executed/.test(content)]), [['call_1', true], ['call_3', true]]);
+        assert.deepEqual(
+          runs,
+          [
+            ['alice', 500],
+            ['carol', 700],
+          ],
+          'each call ran once',
+        );
+        assert.deepEqual(
+          toolAnswers(replayed).map(([id, content]) => [id, /call_already_executed/.test(content)]),
+          [
+            ['call_1', true],
+            ['call_3', true],
+          ],
+        );
       });
 
       test(`tool version ${version}: receipts: false is what ran before: the re-resume and the re-invoke run the allowed transfer again`, async () => {
@@ -310,7 +352,15 @@ if (CHILD) {
         const interrupted = await interruptedCheckpoint(agent, config);
         await agent.invoke(approveAll(asked.__interrupt__), config);
         const again = await agent.invoke(approveAll(asked.__interrupt__), interrupted);
-        assert.deepEqual(runs, [['alice', 500], ['bob', 250000], ['alice', 500]], 'the allowed transfer ran twice');
+        assert.deepEqual(
+          runs,
+          [
+            ['alice', 500],
+            ['bob', 250000],
+            ['alice', 500],
+          ],
+          'the allowed transfer ran twice',
+        );
         // The approval is spent: without receipts the replay reads as an approval without a grant.
         assert.match(toolAnswers(again)[1][1], /approved_without_grant/);
 
@@ -323,17 +373,20 @@ if (CHILD) {
       });
     }
 
-    test('with keepResults the replay answers with the kept result: the model sees the transfer\'s own answer, the tool ran once', async () => {
+    test("with keepResults the replay answers with the kept result: the model sees the transfer's own answer, the tool ran once", async () => {
       const receipts = createExecutionReceipts({ keepResults: true });
       const { agent, runs } = memoryAgent('v2', { receipts, calls: ALLOWED_ONLY });
       const config = thread('kept');
       await agent.invoke({ messages: [{ role: 'user', content: 'Pay alice and carol' }] }, config);
       const beforeTools = (await history(agent, config)).find((s) => s.next.includes('tools'));
       const replayed = await agent.invoke(null, beforeTools.config);
-      assert.deepEqual(toolAnswers(replayed), [['call_1', 'sent 500 cents to alice'], ['call_3', 'sent 700 cents to carol']]);
+      assert.deepEqual(toolAnswers(replayed), [
+        ['call_1', 'sent 500 cents to alice'],
+        ['call_3', 'sent 700 cents to carol'],
+      ]);
       assert.equal(runs.length, 2);
       const receipt = await receipts.get({ agentName: AGENT, runId: config.configurable.thread_id, toolCallId: 'call_1' });
-      assert.equal(receipt.status, 'completed', 'the key is the agent, the LangGraph thread id and the provider\'s call id');
+      assert.equal(receipt.status, 'completed', "the key is the agent, the LangGraph thread id and the provider's call id");
     });
 
     test('another thread with the same call ids runs: the key is scoped by the thread', async () => {
@@ -375,12 +428,15 @@ if (CHILD) {
       assert.ok(changed > 0);
       const done = await agent.invoke(approveAll(asked.__interrupt__), config);
       assert.deepEqual(runs, []);
-      assert.deepEqual(toolAnswers(done).map(([id, content]) => [id, /proposal_changed/.test(content)]), [['call_2', true]]);
+      assert.deepEqual(
+        toolAnswers(done).map(([id, content]) => [id, /proposal_changed/.test(content)]),
+        [['call_2', true]],
+      );
     });
   });
 
   describe('toolGateMiddleware: what a reviewer is shown (pending)', () => {
-    test('pending(state) lists the kept, verified proposals of the interrupts, not the checkpoint\'s text; a record edited in the store is refused with its code, and approving it runs nothing (its code, no approved_without_grant warning)', async () => {
+    test("pending(state) lists the kept, verified proposals of the interrupts, not the checkpoint's text; a record edited in the store is refused with its code, and approving it runs nothing (its code, no approved_without_grant warning)", async () => {
       const store = editableStore();
       const runs = [];
       const transfer = transferTool((entry) => runs.push(entry.slice(0, 2)));
@@ -410,7 +466,10 @@ if (CHILD) {
       const state = await agent.graph.getState(config);
       assert.ok(JSON.stringify(state.tasks.map((task) => task.interrupts)).includes('990000'), 'the checkpoint now says 990000');
       const listed = await middleware.pending(state);
-      assert.deepEqual(listed.map((p) => [p.interruptId, p.toolCallId, p.toolName, p.argsCanonicalJson, p.parsedArguments.cents]), [[asked.__interrupt__[0].id, 'call_2', 'transfer', '{"cents":250000,"to":"bob"}', 250000]]);
+      assert.deepEqual(
+        listed.map((p) => [p.interruptId, p.toolCallId, p.toolName, p.argsCanonicalJson, p.parsedArguments.cents]),
+        [[asked.__interrupt__[0].id, 'call_2', 'transfer', '{"cents":250000,"to":"bob"}', 250000]],
+      );
       assert.equal(listed[0].sealed.keyId, 'k1');
       assert.deepEqual(listed.refused, []);
 
@@ -424,8 +483,14 @@ if (CHILD) {
         done = await agent.invoke(approveAll(asked.__interrupt__), config);
       });
       assert.deepEqual(runs, [['alice', 500]], 'the approval of an edited record ran nothing');
-      assert.deepEqual(toolAnswers(done).find(([id]) => id === 'call_2'), ['call_2', 'The tool call was denied [bad_signature].']);
-      assert.deepEqual(warnings.filter((w) => w.code === 'TAS_APPROVED_WITHOUT_GRANT'), []);
+      assert.deepEqual(
+        toolAnswers(done).find(([id]) => id === 'call_2'),
+        ['call_2', 'The tool call was denied [bad_signature].'],
+      );
+      assert.deepEqual(
+        warnings.filter((w) => w.code === 'TAS_APPROVED_WITHOUT_GRANT'),
+        [],
+      );
     });
   });
 
@@ -464,17 +529,34 @@ if (CHILD) {
           assert.equal(result.status, 0, result.stderr);
           return { ...JSON.parse(result.stdout), pid: result.pid };
         };
-        const executed = () => (fs.existsSync(path.join(dir, 'executed.log')) ? fs.readFileSync(path.join(dir, 'executed.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+        const executed = () =>
+          fs.existsSync(path.join(dir, 'executed.log'))
+            ? fs
+                .readFileSync(path.join(dir, 'executed.log'), 'utf8')
+                .trim()
+                .split('\n')
+                .map((l) => JSON.parse(l))
+            : [];
         try {
           step('ask');
           const resumed = step('resume');
-          assert.deepEqual(resumed.answers, [['call_1', 'sent 500 cents to alice'], ['call_2', 'sent 250000 cents to bob']]);
+          assert.deepEqual(resumed.answers, [
+            ['call_1', 'sent 500 cents to alice'],
+            ['call_2', 'sent 250000 cents to bob'],
+          ]);
           const once = executed();
-          assert.deepEqual(once.map(([to, cents]) => [to, cents]).sort(), [['alice', 500], ['bob', 250000]]);
+          assert.deepEqual(once.map(([to, cents]) => [to, cents]).sort(), [
+            ['alice', 500],
+            ['bob', 250000],
+          ]);
           assert.equal(once.find(([to]) => to === 'bob')[2], resumed.pid, 'the approved transfer ran in the resuming process');
           const again = step('re-resume');
           if (receiptsOff) {
-            assert.deepEqual(executed().map(([to, cents]) => [to, cents]), [...once.map(([to, cents]) => [to, cents]), ['alice', 500]], 'the allowed transfer ran a second time');
+            assert.deepEqual(
+              executed().map(([to, cents]) => [to, cents]),
+              [...once.map(([to, cents]) => [to, cents]), ['alice', 500]],
+              'the allowed transfer ran a second time',
+            );
             return;
           }
           assert.equal(executed().length, 2, 'the third process ran nothing');
@@ -487,13 +569,16 @@ if (CHILD) {
           const { Pool } = require('pg');
           const pool = new Pool({ connectionString: url, max: 1 });
           // Best effort: a failure here never hides the test's own result.
-          pool.query(`DROP TABLE IF EXISTS ${table}, ${table}_nonces, ${table}_proposals, ${table}_receipts`).catch(() => {}).finally(() => pool.end());
+          pool
+            .query(`DROP TABLE IF EXISTS ${table}, ${table}_nonces, ${table}_proposals, ${table}_receipts`)
+            .catch(() => {})
+            .finally(() => pool.end());
         }
       });
     }
   });
 
-  describe('no receipts option, grants on a durable store: the gate keeps its receipts in the grants\' store (issue 33)', () => {
+  describe("no receipts option, grants on a durable store: the gate keeps its receipts in the grants' store (issue 33)", () => {
     let installed = true;
     try {
       require.resolve('@langchain/langgraph-checkpoint-postgres');
@@ -523,7 +608,14 @@ if (CHILD) {
         assert.equal(result.status, 0, result.stderr);
         return JSON.parse(result.stdout);
       };
-      const executed = () => (fs.existsSync(path.join(dir, 'executed.log')) ? fs.readFileSync(path.join(dir, 'executed.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+      const executed = () =>
+        fs.existsSync(path.join(dir, 'executed.log'))
+          ? fs
+              .readFileSync(path.join(dir, 'executed.log'), 'utf8')
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l))
+          : [];
       try {
         await body(run, executed);
       } finally {
@@ -538,7 +630,10 @@ if (CHILD) {
           await scenario(t, kind, `mw-${version}`, async (run, executed) => {
             run('ask', version);
             const resumed = run('resume', version);
-            assert.deepEqual(resumed.answers, [['call_1', 'sent 500 cents to alice'], ['call_2', 'sent 250000 cents to bob']]);
+            assert.deepEqual(resumed.answers, [
+              ['call_1', 'sent 500 cents to alice'],
+              ['call_2', 'sent 250000 cents to bob'],
+            ]);
             assert.equal(executed().length, 2);
             const again = run('re-resume', version);
             assert.equal(executed().length, 2, 'the third process ran nothing');
@@ -546,7 +641,10 @@ if (CHILD) {
               ['call_1', 'The tool call was denied [call_already_executed].'],
               ['call_2', 'The tool call was denied [call_already_executed].'],
             ]);
-            assert.deepEqual(again.warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'), []);
+            assert.deepEqual(
+              again.warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'),
+              [],
+            );
           });
         });
       }
@@ -554,9 +652,19 @@ if (CHILD) {
       test(`createToolGate in a LangGraph node, grants on ${kind}: re-invoking from the checkpoint before the tools in a second process runs nothing twice (call_already_executed)`, async (t) => {
         await scenario(t, kind, 'tool-gate', async (run, executed) => {
           const first = run('tool-gate');
-          assert.deepEqual(first.answers, [['call_1', 'sent 500 cents to alice'], ['call_3', 'sent 700 cents to carol']]);
+          assert.deepEqual(first.answers, [
+            ['call_1', 'sent 500 cents to alice'],
+            ['call_3', 'sent 700 cents to carol'],
+          ]);
           const again = run('tool-gate');
-          assert.deepEqual(executed().map(([to, cents]) => [to, cents]), [['alice', 500], ['carol', 700]], 'each call ran once, in the first process');
+          assert.deepEqual(
+            executed().map(([to, cents]) => [to, cents]),
+            [
+              ['alice', 500],
+              ['carol', 700],
+            ],
+            'each call ran once, in the first process',
+          );
           assert.deepEqual(again.answers, [
             ['call_1', 'The tool call was denied [call_already_executed].'],
             ['call_3', 'The tool call was denied [call_already_executed].'],
@@ -584,7 +692,7 @@ if (CHILD) {
       return { graph, runs, gate };
     }
 
-    test('inside a LangGraph node, re-invoking from the checkpoint before the tools runs nothing twice (the thread read from the node\'s RunnableConfig); receipts: false runs it again', async () => {
+    test("inside a LangGraph node, re-invoking from the checkpoint before the tools runs nothing twice (the thread read from the node's RunnableConfig); receipts: false runs it again", async () => {
       for (const receipts of [undefined, false]) {
         const { graph, runs } = graphWithGate(receipts === undefined ? {} : { receipts });
         const config = thread('own-graph');
@@ -596,8 +704,17 @@ if (CHILD) {
           assert.equal(runs.length, 4, 'without receipts both calls ran again');
           continue;
         }
-        assert.deepEqual(runs, [['alice', 500], ['carol', 700]]);
-        assert.deepEqual(replayed.messages.filter((m) => ToolMessage.isInstance(m)).slice(-2).map((m) => /call_already_executed/.test(String(m.content))), [true, true]);
+        assert.deepEqual(runs, [
+          ['alice', 500],
+          ['carol', 700],
+        ]);
+        assert.deepEqual(
+          replayed.messages
+            .filter((m) => ToolMessage.isInstance(m))
+            .slice(-2)
+            .map((m) => /call_already_executed/.test(String(m.content))),
+          [true, true],
+        );
       }
     });
 
@@ -615,12 +732,30 @@ if (CHILD) {
       const ai = message(ALLOWED_ONLY);
       const first = await gate.run(ai, { config });
       const again = await gate.run(ai, { config });
-      assert.deepEqual(runs, [['alice', 500], ['carol', 700]]);
-      assert.deepEqual(first.results.map((r) => [r.status, r.replayed]), [['executed', undefined], ['executed', undefined]]);
-      assert.deepEqual(again.results.map((r) => [r.status, r.replayed, String(r.message.content)]), [['executed', true, 'sent 500 cents to alice'], ['executed', true, 'sent 700 cents to carol']]);
+      assert.deepEqual(runs, [
+        ['alice', 500],
+        ['carol', 700],
+      ]);
+      assert.deepEqual(
+        first.results.map((r) => [r.status, r.replayed]),
+        [
+          ['executed', undefined],
+          ['executed', undefined],
+        ],
+      );
+      assert.deepEqual(
+        again.results.map((r) => [r.status, r.replayed, String(r.message.content)]),
+        [
+          ['executed', true, 'sent 500 cents to alice'],
+          ['executed', true, 'sent 700 cents to carol'],
+        ],
+      );
       assert.equal((await receipts.get({ agentName: AGENT, runId: 'thread-config', toolCallId: 'call_1' })).status, 'completed');
       const edited = await gate.run(message([['call_1', 'transfer', '{"to":"mallory","cents":900}']]), { config });
-      assert.deepEqual(edited.results.map((r) => [r.status, r.decidedBy, r.reason]), [['denied', 'runtime', 'call_id_conflict']]);
+      assert.deepEqual(
+        edited.results.map((r) => [r.status, r.decidedBy, r.reason]),
+        [['denied', 'runtime', 'call_id_conflict']],
+      );
       assert.equal(runs.length, 2);
       assert.ok(!String(edited.messages[0].content).includes('mallory'), 'no payload in the answer');
     });
@@ -651,18 +786,23 @@ if (CHILD) {
       assert.equal((await receipts.get({ agentName: AGENT, runId: null, toolCallId: 'call_1' })).status, 'completed');
     });
 
-    test('a call needing approval that already ran is answered with the receipt\'s code: no new review, nothing runs', async () => {
+    test("a call needing approval that already ran is answered with the receipt's code: no new review, nothing runs", async () => {
       const runs = [];
       const transfer = transferTool((entry) => runs.push(entry.slice(0, 2)));
       const grants = createApprovalGrants();
       const receipts = createExecutionReceipts();
       const gate = createToolGate({ agentName: AGENT, tools: [transfer], policy, grants, receipts });
       const ai = message([['call_2', 'transfer', '{"to":"bob","cents":250000}']]);
-      const { pending: [proposal] } = await gate.run(ai, { runId: 'conversation-9' });
+      const {
+        pending: [proposal],
+      } = await gate.run(ai, { runId: 'conversation-9' });
       await gate.approve(proposal);
       assert.equal((await gate.run(ai, { runId: 'conversation-9' })).results[0].status, 'executed');
       const replay = await gate.run(ai, { runId: 'conversation-9' });
-      assert.deepEqual(replay.results.map((r) => [r.status, r.reason]), [['denied', 'call_already_executed']]);
+      assert.deepEqual(
+        replay.results.map((r) => [r.status, r.reason]),
+        [['denied', 'call_already_executed']],
+      );
       assert.deepEqual(replay.pending, []);
       assert.deepEqual(await gate.pending(ai, { runId: 'conversation-9' }), []);
       assert.deepEqual(runs, [['bob', 250000]]);
@@ -683,7 +823,10 @@ if (CHILD) {
         editKept(store, '"cents\\":80000', '"cents\\":900000');
         const reviewer = createToolGate({ agentName: AGENT, tools: [transfer], policy, grants });
         const listed = await reviewer.pending(ai, { runId: 'conversation-10' });
-        assert.deepEqual(listed.map((p) => [p.toolCallId, p.argsCanonicalJson]), [['call_2', '{"cents":250000,"to":"bob"}']]);
+        assert.deepEqual(
+          listed.map((p) => [p.toolCallId, p.argsCanonicalJson]),
+          [['call_2', '{"cents":250000,"to":"bob"}']],
+        );
         assert.deepEqual(listed.refused, [{ toolCallId: 'call_4', toolName: 'transfer', code: sealed ? 'bad_signature' : 'hash_mismatch' }]);
         assert.ok(!JSON.stringify(listed.refused).includes('900000') && !JSON.stringify(listed.refused).includes('dave'), 'no text of the record');
         assert.deepEqual(Object.keys(listed), ['0'], 'refused is not enumerable: a copy of the list holds verified proposals only');
@@ -708,14 +851,28 @@ if (CHILD) {
     let paid = 0;
     const gate = lc.createToolGate({
       agentName: 'billing',
-      tools: [lcTool(async () => { paid += 1; return 'paid'; }, { name: 'pay', schema: z.object({ cents: z.number() }) })],
+      tools: [
+        lcTool(
+          async () => {
+            paid += 1;
+            return 'paid';
+          },
+          { name: 'pay', schema: z.object({ cents: z.number() }) },
+        ),
+      ],
       grants: createApprovalGrants(),
       receipts: createExecutionReceipts(),
       policy: () => ({ decision: 'allow', reason: 'small' }),
     });
     const message = new AIMessage({ content: '', tool_calls: [{ id: 'call_1', name: 'pay', args: { cents: 5 } }] });
     let ran = 0;
-    const options = Object.defineProperty({}, 'runId', { get() { ran += 1; return 'thread-1'; }, enumerable: true });
+    const options = Object.defineProperty({}, 'runId', {
+      get() {
+        ran += 1;
+        return 'thread-1';
+      },
+      enumerable: true,
+    });
     await assert.rejects(gate.run(message, options), TypeError);
     assert.equal(ran, 0);
     assert.equal(paid, 0);

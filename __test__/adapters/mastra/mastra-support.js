@@ -8,9 +8,10 @@ const api = require('tool-argument-snapshot');
 
 const [NODE_MAJOR, NODE_MINOR] = process.versions.node.split('.').map(Number);
 /** Mastra declares node >= 22.13: its tests run there (package/node-lines.test.js reruns them on the newest line). */
-const MASTRA_SKIP = NODE_MAJOR > 22 || (NODE_MAJOR === 22 && NODE_MINOR >= 13)
-  ? false
-  : `needs Node >= 22.13 (the engines of @mastra/core); this is Node ${process.versions.node}: package/node-lines.test.js runs this file under the newest Node line (npm run fetch-node)`;
+const MASTRA_SKIP =
+  NODE_MAJOR > 22 || (NODE_MAJOR === 22 && NODE_MINOR >= 13)
+    ? false
+    : `needs Node >= 22.13 (the engines of @mastra/core); this is Node ${process.versions.node}: package/node-lines.test.js runs this file under the newest Node line (npm run fetch-node)`;
 
 /** Mastra's classes, required on first use. */
 function mastra() {
@@ -166,5 +167,12 @@ function openGrantStore(file) {
 }
 
 module.exports = {
-  MASTRA_SKIP, mastra, scriptedModel, drain, callChunks, resultsOf, createFileStandInGrantStore, openGrantStore,
+  MASTRA_SKIP,
+  mastra,
+  scriptedModel,
+  drain,
+  callChunks,
+  resultsOf,
+  createFileStandInGrantStore,
+  openGrantStore,
 };

@@ -44,7 +44,10 @@ async function init() {
     agentName: 'billing',
     tools: { pay },
     grants,
-    policy: { pay: ({ parsedArguments }) => (parsedArguments.cents <= 1000 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large payment' }) },
+    policy: {
+      pay: ({ parsedArguments }) =>
+        parsedArguments.cents <= 1000 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large payment' },
+    },
   });
 }
 
@@ -52,7 +55,13 @@ function app(steps) {
   const { Agent, Mastra } = mastra();
   const { LibSQLStore } = require('@mastra/libsql');
   const prompts = [];
-  const agent = new Agent({ id: 'billing', name: 'billing', instructions: 'Pay what the user asks.', model: gate.model(scriptedModel(steps, prompts)), tools: gate.tools });
+  const agent = new Agent({
+    id: 'billing',
+    name: 'billing',
+    instructions: 'Pay what the user asks.',
+    model: gate.model(scriptedModel(steps, prompts)),
+    tools: gate.tools,
+  });
   const app = new Mastra({ agents: { billing: agent }, storage: new LibSQLStore({ id: 'tas-test', url: `file:${path.join(dir, mastraDb)}` }), logger: false });
   return { agent: app.getAgent('billing'), prompts };
 }
@@ -96,13 +105,15 @@ async function main() {
   throw new Error(`unknown mode ${mode}`);
 }
 
-init().then(main).then(
-  async (answer) => {
-    if (durable !== undefined) await opened.store.close();
-    process.stdout.write(`${JSON.stringify(answer)}\n`);
-  },
-  (error) => {
-    process.stderr.write(`${error && error.stack}\n`);
-    process.exitCode = 1;
-  },
-);
+init()
+  .then(main)
+  .then(
+    async (answer) => {
+      if (durable !== undefined) await opened.store.close();
+      process.stdout.write(`${JSON.stringify(answer)}\n`);
+    },
+    (error) => {
+      process.stderr.write(`${error && error.stack}\n`);
+      process.exitCode = 1;
+    },
+  );

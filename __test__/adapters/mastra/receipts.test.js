@@ -30,7 +30,9 @@ function twoWorkers({ steps, grants, gateOptions = {} }) {
   const executed = [];
   let resumeDecisions = 0;
   let bothDecided;
-  const decided = new Promise((resolve) => { bothDecided = resolve; });
+  const decided = new Promise((resolve) => {
+    bothDecided = resolve;
+  });
   const gate = createToolGate({
     agentName: 'billing',
     grants,
@@ -46,7 +48,10 @@ function twoWorkers({ steps, grants, gateOptions = {} }) {
         },
       },
     },
-    policy: { pay: ({ parsedArguments }) => (parsedArguments.cents <= 1000 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large payment' }) },
+    policy: {
+      pay: ({ parsedArguments }) =>
+        parsedArguments.cents <= 1000 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large payment' },
+    },
     onDecision: (decision, info) => {
       if (info.resume && ++resumeDecisions === 2) bothDecided();
     },
@@ -86,22 +91,28 @@ async function resumedTwice({ grants, uses, gateOptions }) {
   await app.gate.approve({ runId: output.runId, toolCallId: 'call_1' }, { uses });
   let results;
   const warnings = await approvalWarnings(async () => {
-    results = await Promise.all(app.workers.map(async (agent) => resultsOf(await drain(await agent.approveToolCall({ runId: output.runId, toolCallId: 'call_1' }))).call_1));
+    results = await Promise.all(
+      app.workers.map(async (agent) => resultsOf(await drain(await agent.approveToolCall({ runId: output.runId, toolCallId: 'call_1' }))).call_1),
+    );
   });
   return { ...app, results, warnings, runId: output.runId };
 }
 
-test('a suspended approval resumed twice at once (two workers, a grant of two uses): the handler runs once, the other resume gets the receipt\'s code', { skip }, async () => {
-  const { executed, results, warnings } = await resumedTwice({ grants: createApprovalGrants(), uses: 2 });
-  assert.deepEqual(executed, ['{"cents":250000,"to":"bob"}']);
-  const paid = results.filter((r) => r.paid === 250000);
-  const refused = results.filter((r) => r.error === true);
-  assert.equal(paid.length, 1);
-  assert.equal(refused.length, 1);
-  assert.match(refused[0].reason, /^(execution_in_progress|call_already_executed)$/);
-  assert.equal(refused[0].decidedBy, 'runtime');
-  assert.deepEqual(warnings, []);
-});
+test(
+  "a suspended approval resumed twice at once (two workers, a grant of two uses): the handler runs once, the other resume gets the receipt's code",
+  { skip },
+  async () => {
+    const { executed, results, warnings } = await resumedTwice({ grants: createApprovalGrants(), uses: 2 });
+    assert.deepEqual(executed, ['{"cents":250000,"to":"bob"}']);
+    const paid = results.filter((r) => r.paid === 250000);
+    const refused = results.filter((r) => r.error === true);
+    assert.equal(paid.length, 1);
+    assert.equal(refused.length, 1);
+    assert.match(refused[0].reason, /^(execution_in_progress|call_already_executed)$/);
+    assert.equal(refused[0].decidedBy, 'runtime');
+    assert.deepEqual(warnings, []);
+  },
+);
 
 test('receipts: false restores the per-decision behaviour: the same two resumes run the handler twice', { skip }, async () => {
   const { executed, results } = await resumedTwice({ grants: createApprovalGrants(), uses: 2, gateOptions: { receipts: false } });
@@ -109,7 +120,7 @@ test('receipts: false restores the per-decision behaviour: the same two resumes 
   assert.deepEqual(results, [{ paid: 250000 }, { paid: 250000 }]);
 });
 
-test('explicit receipts: the key is { agentName, Mastra\'s runId, the call id }; the receipt reads completed', { skip }, async () => {
+test("explicit receipts: the key is { agentName, Mastra's runId, the call id }; the receipt reads completed", { skip }, async () => {
   const receipts = createExecutionReceipts();
   const { executed, runId } = await resumedTwice({ grants: createApprovalGrants(), uses: 2, gateOptions: { receipts } });
   assert.equal(executed.length, 1);
@@ -118,63 +129,97 @@ test('explicit receipts: the key is { agentName, Mastra\'s runId, the call id };
   assert.equal(await receipts.get({ agentName: 'billing', runId: null, toolCallId: 'call_1' }), null);
 });
 
-test('a one-use grant resumed twice: the second resume is the receipt\'s code, or without receipts grant_unavailable; never approved_without_grant, never a warning', { skip }, async () => {
-  for (const gateOptions of [{}, { receipts: false }]) {
-    const { executed, results, warnings } = await resumedTwice({ grants: createApprovalGrants(), uses: 1, gateOptions });
-    assert.deepEqual(executed, ['{"cents":250000,"to":"bob"}']);
-    const refused = results.find((r) => r.error === true);
-    if (gateOptions.receipts === false) assert.equal(refused.reason, 'grant_unavailable');
-    else assert.match(refused.reason, /^(execution_in_progress|call_already_executed)$/);
-    assert.deepEqual(warnings, []);
-  }
-});
+test(
+  "a one-use grant resumed twice: the second resume is the receipt's code, or without receipts grant_unavailable; never approved_without_grant, never a warning",
+  { skip },
+  async () => {
+    for (const gateOptions of [{}, { receipts: false }]) {
+      const { executed, results, warnings } = await resumedTwice({ grants: createApprovalGrants(), uses: 1, gateOptions });
+      assert.deepEqual(executed, ['{"cents":250000,"to":"bob"}']);
+      const refused = results.find((r) => r.error === true);
+      if (gateOptions.receipts === false) assert.equal(refused.reason, 'grant_unavailable');
+      else assert.match(refused.reason, /^(execution_in_progress|call_already_executed)$/);
+      assert.deepEqual(warnings, []);
+    }
+  },
+);
 
 for (const keyed of [true, false]) {
-  test(`gate.pending lists from listSuspendedRuns the proposals that verify; one changed in the store is listed by its code only (${keyed ? 'sealed' : 'no key ring'})`, { skip }, async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-mastra-pending-'));
-    try {
-      const file = path.join(dir, 'grants.json');
-      const grants = createApprovalGrants({ store: createFileStandInGrantStore(file), ...(keyed ? { keys: KEYS } : {}) });
-      const app = twoWorkers({ steps: [[call('c1', '{"to":"bob","cents":250000}'), call('c2', '{"to":"eve","cents":350000}')], 'Done.'], grants });
-      const agent = app.workers[0];
-      const run = await agent.stream('pay');
-      await drain(run);
-      // Whoever can write the store rewrites c2's arguments.
-      const data = JSON.parse(fs.readFileSync(file, 'utf8'));
-      const key = Object.keys(data.proposals).find((k) => k.endsWith('c2'));
-      data.proposals[key].json = data.proposals[key].json.replace('\\"eve\\"', '\\"mallory\\"');
-      fs.writeFileSync(file, JSON.stringify(data));
-      assert.ok(fs.readFileSync(file, 'utf8').includes('mallory'));
+  test(
+    `gate.pending lists from listSuspendedRuns the proposals that verify; one changed in the store is listed by its code only (${keyed ? 'sealed' : 'no key ring'})`,
+    { skip },
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-mastra-pending-'));
+      try {
+        const file = path.join(dir, 'grants.json');
+        const grants = createApprovalGrants({ store: createFileStandInGrantStore(file), ...(keyed ? { keys: KEYS } : {}) });
+        const app = twoWorkers({ steps: [[call('c1', '{"to":"bob","cents":250000}'), call('c2', '{"to":"eve","cents":350000}')], 'Done.'], grants });
+        const agent = app.workers[0];
+        const run = await agent.stream('pay');
+        await drain(run);
+        // Whoever can write the store rewrites c2's arguments.
+        const data = JSON.parse(fs.readFileSync(file, 'utf8'));
+        const key = Object.keys(data.proposals).find((k) => k.endsWith('c2'));
+        data.proposals[key].json = data.proposals[key].json.replace('\\"eve\\"', '\\"mallory\\"');
+        fs.writeFileSync(file, JSON.stringify(data));
+        assert.ok(fs.readFileSync(file, 'utf8').includes('mallory'));
 
-      const suspended = await agent.listSuspendedRuns();
-      // What Mastra itself offers a review screen: its stored arguments, unverified.
-      assert.deepEqual(suspended.runs[0].toolCalls.map((c) => c.toolCallId).sort(), ['c1', 'c2']);
-      const code = keyed ? 'bad_signature' : 'hash_mismatch';
-      for (const source of [suspended, suspended.runs, [{ runId: run.runId, toolCallId: 'c1' }, { runId: run.runId, toolCallId: 'c2' }]]) {
-        const listed = await app.gate.pending(source);
-        listed.sort((a, b) => a.toolCallId.localeCompare(b.toolCallId));
-        assert.deepEqual(listed.map((e) => [e.runId, e.toolCallId, e.proposal?.argsCanonicalJson ?? e.error.code]), [
-          [run.runId, 'c1', '{"cents":250000,"to":"bob"}'],
-          [run.runId, 'c2', code],
-        ]);
-        assert.equal(listed[0].toolName, 'pay');
-        assert.deepEqual(listed[1], { runId: run.runId, toolCallId: 'c2', error: { name: keyed ? 'ApprovalGrantError' : 'SnapshotDomainError', code } });
-        assert.equal(JSON.stringify(listed[1]).includes('mallory'), false);
+        const suspended = await agent.listSuspendedRuns();
+        // What Mastra itself offers a review screen: its stored arguments, unverified.
+        assert.deepEqual(suspended.runs[0].toolCalls.map((c) => c.toolCallId).sort(), ['c1', 'c2']);
+        const code = keyed ? 'bad_signature' : 'hash_mismatch';
+        for (const source of [
+          suspended,
+          suspended.runs,
+          [
+            { runId: run.runId, toolCallId: 'c1' },
+            { runId: run.runId, toolCallId: 'c2' },
+          ],
+        ]) {
+          const listed = await app.gate.pending(source);
+          listed.sort((a, b) => a.toolCallId.localeCompare(b.toolCallId));
+          assert.deepEqual(
+            listed.map((e) => [e.runId, e.toolCallId, e.proposal?.argsCanonicalJson ?? e.error.code]),
+            [
+              [run.runId, 'c1', '{"cents":250000,"to":"bob"}'],
+              [run.runId, 'c2', code],
+            ],
+          );
+          assert.equal(listed[0].toolName, 'pay');
+          assert.deepEqual(listed[1], { runId: run.runId, toolCallId: 'c2', error: { name: keyed ? 'ApprovalGrantError' : 'SnapshotDomainError', code } });
+          assert.equal(JSON.stringify(listed[1]).includes('mallory'), false);
+        }
+        // Proxies are refused unread.
+        const trap = new Proxy(
+          {},
+          {
+            get() {
+              throw new Error('read');
+            },
+            getOwnPropertyDescriptor() {
+              throw new Error('read');
+            },
+            ownKeys() {
+              throw new Error('read');
+            },
+          },
+        );
+        await assert.rejects(app.gate.pending(trap), TypeError);
+        await assert.rejects(app.gate.pending([trap]), TypeError);
+        await assert.rejects(app.gate.pending({ runs: [trap] }), TypeError);
+        await assert.rejects(app.gate.pending(suspended, trap), TypeError);
+        // Once c1 is approved it no longer waits.
+        await app.gate.approve({ runId: run.runId, toolCallId: 'c1' });
+        assert.deepEqual(
+          (await app.gate.pending(suspended)).map((e) => e.toolCallId),
+          ['c2'],
+        );
+        assert.deepEqual(app.executed, []);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
-      // Proxies are refused unread.
-      const trap = new Proxy({}, { get() { throw new Error('read'); }, getOwnPropertyDescriptor() { throw new Error('read'); }, ownKeys() { throw new Error('read'); } });
-      await assert.rejects(app.gate.pending(trap), TypeError);
-      await assert.rejects(app.gate.pending([trap]), TypeError);
-      await assert.rejects(app.gate.pending({ runs: [trap] }), TypeError);
-      await assert.rejects(app.gate.pending(suspended, trap), TypeError);
-      // Once c1 is approved it no longer waits.
-      await app.gate.approve({ runId: run.runId, toolCallId: 'c1' });
-      assert.deepEqual((await app.gate.pending(suspended)).map((e) => e.toolCallId), ['c2']);
-      assert.deepEqual(app.executed, []);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 }
 
 test('pending with a grant scope that is a function of the run needs the scope: options.grantScope', { skip }, async () => {
@@ -188,9 +233,12 @@ test('pending with a grant scope that is a function of the run needs the scope: 
   await drain(run);
   const suspended = await app.workers[0].listSuspendedRuns();
   await assert.rejects(app.gate.pending(suspended), TypeError);
-  assert.deepEqual((await app.gate.pending(suspended, { grantScope: 'user:mallory' })), []);
+  assert.deepEqual(await app.gate.pending(suspended, { grantScope: 'user:mallory' }), []);
   const listed = await app.gate.pending(suspended, { grantScope: 'user:alice' });
-  assert.deepEqual(listed.map((e) => [e.toolCallId, e.proposal.argsCanonicalJson]), [['c1', '{"cents":250000,"to":"bob"}']]);
+  assert.deepEqual(
+    listed.map((e) => [e.toolCallId, e.proposal.argsCanonicalJson]),
+    [['c1', '{"cents":250000,"to":"bob"}']],
+  );
 });
 
 // ---------------------------------------------------------------------------------
@@ -200,34 +248,49 @@ test('pending with a grant scope that is a function of the run needs the scope: 
 // first resume (a job redelivered from a queue, a worker that read the suspended run).
 
 for (const kind of KINDS) {
-  test(`no receipts option, grants on ${kind}: a Mastra run resumed twice in two processes runs its call once; the second resume is call_already_executed, never approved_without_grant`, { skip, timeout: 240_000 }, async (t) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-mastra-default-receipts-'));
-    const durable = durableStore(t, kind, dir);
-    try {
-      if (durable === null) return;
-      const env = { ...process.env, TAS_SEAL_KEY: 'k'.repeat(40), TAS_MASTRA_STORE: JSON.stringify(durable) };
-      delete env.NODE_TEST_CONTEXT;
-      const runChild = (db, ...args) => {
-        const result = spawnSync(process.execPath, ['--trace-warnings', path.join(__dirname, 'process.js'), ...args], { encoding: 'utf8', env: { ...env, TAS_MASTRA_DB: db }, timeout: 120_000 });
-        assert.equal(result.status, 0, `${args[0]}: ${result.stderr}`);
-        return { answer: JSON.parse(result.stdout.trim().split('\n').pop()), stderr: result.stderr };
-      };
-      const executed = () => (fs.existsSync(path.join(dir, 'executed.log')) ? fs.readFileSync(path.join(dir, 'executed.log'), 'utf8').trim().split('\n').filter(Boolean) : []);
-      const started = runChild('mastra.db', 'start', dir).answer;
-      runChild('mastra.db', 'review', dir, started.runId, 'call_1');
-      // Mastra's storage as the second worker read it: the run still suspended.
-      for (const name of fs.readdirSync(dir).filter((n) => n.startsWith('mastra.db'))) {
-        fs.copyFileSync(path.join(dir, name), path.join(dir, name.replace('mastra.db', 'worker-b.db')));
+  test(
+    `no receipts option, grants on ${kind}: a Mastra run resumed twice in two processes runs its call once; the second resume is call_already_executed, never approved_without_grant`,
+    { skip, timeout: 240_000 },
+    async (t) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-mastra-default-receipts-'));
+      const durable = durableStore(t, kind, dir);
+      try {
+        if (durable === null) return;
+        const env = { ...process.env, TAS_SEAL_KEY: 'k'.repeat(40), TAS_MASTRA_STORE: JSON.stringify(durable) };
+        delete env.NODE_TEST_CONTEXT;
+        const runChild = (db, ...args) => {
+          const result = spawnSync(process.execPath, ['--trace-warnings', path.join(__dirname, 'process.js'), ...args], {
+            encoding: 'utf8',
+            env: { ...env, TAS_MASTRA_DB: db },
+            timeout: 120_000,
+          });
+          assert.equal(result.status, 0, `${args[0]}: ${result.stderr}`);
+          return { answer: JSON.parse(result.stdout.trim().split('\n').pop()), stderr: result.stderr };
+        };
+        const executed = () =>
+          fs.existsSync(path.join(dir, 'executed.log')) ? fs.readFileSync(path.join(dir, 'executed.log'), 'utf8').trim().split('\n').filter(Boolean) : [];
+        const started = runChild('mastra.db', 'start', dir).answer;
+        runChild('mastra.db', 'review', dir, started.runId, 'call_1');
+        // Mastra's storage as the second worker read it: the run still suspended.
+        for (const name of fs.readdirSync(dir).filter((n) => n.startsWith('mastra.db'))) {
+          fs.copyFileSync(path.join(dir, name), path.join(dir, name.replace('mastra.db', 'worker-b.db')));
+        }
+        const resumed = runChild('mastra.db', 'resume', dir, started.runId, 'call_1').answer;
+        assert.deepEqual(resumed.results, { call_1: { paid: 250000 } });
+        const again = runChild('worker-b.db', 'resume', dir, started.runId, 'call_1');
+        assert.equal(executed().length, 1, 'the handler ran in one process');
+        assert.deepEqual(again.answer.results.call_1, {
+          error: true,
+          message: 'The tool call was not executed (deny: call_already_executed).',
+          decision: 'deny',
+          reason: 'call_already_executed',
+          decidedBy: 'runtime',
+        });
+        assert.equal(again.stderr.includes('TAS_APPROVED_WITHOUT_GRANT'), false);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+        await dropDurable(durable);
       }
-      const resumed = runChild('mastra.db', 'resume', dir, started.runId, 'call_1').answer;
-      assert.deepEqual(resumed.results, { call_1: { paid: 250000 } });
-      const again = runChild('worker-b.db', 'resume', dir, started.runId, 'call_1');
-      assert.equal(executed().length, 1, 'the handler ran in one process');
-      assert.deepEqual(again.answer.results.call_1, { error: true, message: 'The tool call was not executed (deny: call_already_executed).', decision: 'deny', reason: 'call_already_executed', decidedBy: 'runtime' });
-      assert.equal(again.stderr.includes('TAS_APPROVED_WITHOUT_GRANT'), false);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-      await dropDurable(durable);
-    }
-  });
+    },
+  );
 }

@@ -28,7 +28,9 @@ function payServer(executed, who) {
 
 async function session(server, grants, onElicit) {
   const gate = gateMcpServer(server, {
-    agentName: 'payments', grants, elicitation: true,
+    agentName: 'payments',
+    grants,
+    elicitation: true,
     policy: (input) => (input.parsedArguments.amount <= 100 ? { decision: 'allow', reason: 'small' } : { decision: 'require_approval', reason: 'large' }),
   });
   const [clientTransport, serverTransport] = gate.createLinkedPair();
@@ -39,22 +41,38 @@ async function session(server, grants, onElicit) {
   return client;
 }
 
-test('an elicitation accepted by one client never executes another client\'s call', async () => {
+test("an elicitation accepted by one client never executes another client's call", async () => {
   // A memory store whose first `has` after a `put` waits until released (a store round trip).
   const inner = createMemoryStore();
   let afterPut = false;
   let release;
-  const held = new Promise((resolve) => { release = resolve; });
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
   let granted;
-  const grantedP = new Promise((resolve) => { granted = resolve; });
+  const grantedP = new Promise((resolve) => {
+    granted = resolve;
+  });
   const store = {
-    put(record, now) { const r = inner.put(record, now); afterPut = true; granted(); return r; },
+    put(record, now) {
+      const r = inner.put(record, now);
+      afterPut = true;
+      granted();
+      return r;
+    },
     has(query, now) {
-      if (afterPut) { afterPut = false; return held.then(() => inner.has(query, now)); }
+      if (afterPut) {
+        afterPut = false;
+        return held.then(() => inner.has(query, now));
+      }
       return inner.has(query, now);
     },
-    take: (q, n) => inner.take(q, n), delete: (q) => inner.delete(q), prune: (n) => inner.prune(n),
-    putProposal: (k, j, e) => inner.putProposal(k, j, e), getProposal: (k, n) => inner.getProposal(k, n), deleteProposal: (k) => inner.deleteProposal(k),
+    take: (q, n) => inner.take(q, n),
+    delete: (q) => inner.delete(q),
+    prune: (n) => inner.prune(n),
+    putProposal: (k, j, e) => inner.putProposal(k, j, e),
+    getProposal: (k, n) => inner.getProposal(k, n),
+    deleteProposal: (k) => inner.deleteProposal(k),
   };
   const grants = createApprovalGrants({ store });
   const executed = [];
@@ -66,7 +84,11 @@ test('an elicitation accepted by one client never executes another client\'s cal
   const bobResult = await bob.callTool({ name: 'pay', arguments: { to: 'landlord', amount: 1200 } });
   release();
   const aliceResult = await aliceCall;
-  assert.deepEqual(executed.map((e) => e.session), ['alice'], `executed: ${JSON.stringify(executed)}; bob's answer: ${JSON.stringify(bobResult.structuredContent ?? bobResult.content)}; alice's: ${JSON.stringify(aliceResult.structuredContent ?? aliceResult.content)}`);
+  assert.deepEqual(
+    executed.map((e) => e.session),
+    ['alice'],
+    `executed: ${JSON.stringify(executed)}; bob's answer: ${JSON.stringify(bobResult.structuredContent ?? bobResult.content)}; alice's: ${JSON.stringify(aliceResult.structuredContent ?? aliceResult.content)}`,
+  );
   await alice.close();
   await bob.close();
 });

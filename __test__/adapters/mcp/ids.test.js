@@ -18,7 +18,9 @@ const SECRET = 'never-in-an-error-4711';
 function holdingServer() {
   const runs = [];
   let release;
-  const released = new Promise((resolve) => { release = resolve; });
+  const released = new Promise((resolve) => {
+    release = resolve;
+  });
   const timer = setTimeout(release, 1500);
   const server = new McpServer({ name: 'ids', version: '1.0.0' });
   server.registerTool('hold', { inputSchema: { n: z.number(), note: z.string() } }, async (args) => {
@@ -26,10 +28,22 @@ function holdingServer() {
     await released;
     return { content: [{ type: 'text', text: `ran ${args.n}` }] };
   });
-  return { server, runs, release: () => { clearTimeout(timer); release(); } };
+  return {
+    server,
+    runs,
+    release: () => {
+      clearTimeout(timer);
+      release();
+    },
+  };
 }
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'ids-client', version: '1.0.0' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'ids-client', version: '1.0.0' } },
+};
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const call = (id, n) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'hold', arguments: { n, note: SECRET } } });
 const policy = () => ({ decision: 'allow', reason: 'test' });
@@ -54,7 +68,10 @@ describe('MCP ids: a request whose id is still in flight', () => {
       const { server, runs, release } = holdingServer();
       const gate = gateMcpServer(server, { agentName: 'ids', policy, http: { enableJsonResponse } });
       const httpServer = http.createServer((req, res) => {
-        gate.handleHttp(req, res).catch((error) => { res.statusCode = 500; res.end(String(error)); });
+        gate.handleHttp(req, res).catch((error) => {
+          res.statusCode = 500;
+          res.end(String(error));
+        });
       });
       await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${httpServer.address().port}/mcp`;
@@ -65,8 +82,13 @@ describe('MCP ids: a request whose id is still in flight', () => {
         const type = response.headers.get('content-type') ?? '';
         // Every JSON-RPC message of the answer (a JSON body, or the data lines of an SSE stream).
         const messages = type.includes('text/event-stream')
-          ? text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)))
-          : text === '' ? [] : [JSON.parse(text)].flat();
+          ? text
+              .split('\n')
+              .filter((line) => line.startsWith('data: '))
+              .map((line) => JSON.parse(line.slice(6)))
+          : text === ''
+            ? []
+            : [JSON.parse(text)].flat();
         return { response, messages };
       };
       try {
@@ -102,7 +124,7 @@ describe('MCP ids: a request whose id is still in flight', () => {
     });
   }
 
-  test('linked pair (the stdio reader): the duplicate\'s error and the first call\'s result are both sent', async () => {
+  test("linked pair (the stdio reader): the duplicate's error and the first call's result are both sent", async () => {
     const { server, runs, release } = holdingServer();
     const gate = gateMcpServer(server, { agentName: 'ids', policy });
     const [client, serverTransport] = gate.createLinkedPair();

@@ -28,25 +28,31 @@ const { gateMcpServer } = require('../../../adapters/mcp/index.js');
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'pay-server.js');
 const KEY = 'an approval key of at least thirty-two bytes, for tests';
-const SMALL_OR_APPROVAL = (input) => (input.parsedArguments.amount <= 100
-  ? { decision: 'allow', reason: 'small_payment' }
-  : { decision: 'require_approval', reason: 'large_payment' });
+const SMALL_OR_APPROVAL = (input) =>
+  input.parsedArguments.amount <= 100 ? { decision: 'allow', reason: 'small_payment' } : { decision: 'require_approval', reason: 'large_payment' };
 
 /** A fresh McpServer with a `pay` tool whose executions land in `executed` (and whose zod refine counts its runs). */
 function payServer(executed, counts = { refine: 0 }) {
   const server = new McpServer({ name: 'payments', version: '1.0.0' });
-  server.registerTool('pay', {
-    inputSchema: {
-      to: z.string().min(1),
-      amount: z.number().positive().refine((amount) => {
-        counts.refine += 1;
-        return amount < 1e9;
-      }),
+  server.registerTool(
+    'pay',
+    {
+      inputSchema: {
+        to: z.string().min(1),
+        amount: z
+          .number()
+          .positive()
+          .refine((amount) => {
+            counts.refine += 1;
+            return amount < 1e9;
+          }),
+      },
     },
-  }, async (args) => {
-    executed.push(args);
-    return { content: [{ type: 'text', text: `paid ${args.amount} to ${args.to}` }] };
-  });
+    async (args) => {
+      executed.push(args);
+      return { content: [{ type: 'text', text: `paid ${args.amount} to ${args.to}` }] };
+    },
+  );
   return server;
 }
 
@@ -89,7 +95,12 @@ describe('a duplicate key: the SDK alone executes the last value; gated, nothing
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   async function stdioClient(mode, log) {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [FIXTURE, mode], env: { ...process.env, MCP_EXECUTIONS: log }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [FIXTURE, mode],
+      env: { ...process.env, MCP_EXECUTIONS: log },
+      stderr: 'pipe',
+    });
     const wire = rewriting(transport, (text) => new Promise((resolve) => transport._process.stdin.write(`${text}\n`, resolve)));
     const client = new Client({ name: 'test-client', version: '1.0.0' });
     await client.connect(transport);
@@ -97,7 +108,14 @@ describe('a duplicate key: the SDK alone executes the last value; gated, nothing
   }
 
   function executions(log) {
-    return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+    return fs.existsSync(log)
+      ? fs
+          .readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
+      : [];
   }
 
   const DUPLICATE = (text) => text.replace('"amount":5', '"amount":5,"amount":5000');
@@ -145,7 +163,7 @@ describe('a duplicate key: the SDK alone executes the last value; gated, nothing
     assert.deepEqual(executions(gatedLog), []);
   });
 
-  test('Streamable HTTP on loopback: the SDK\'s transport pays 5000; handleHttp answers duplicate_key', async () => {
+  test("Streamable HTTP on loopback: the SDK's transport pays 5000; handleHttp answers duplicate_key", async () => {
     const plainExecuted = [];
     const plainServer = payServer(plainExecuted);
     const plainTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID });
@@ -188,7 +206,14 @@ describe('a duplicate key: the SDK alone executes the last value; gated, nothing
         assert.deepEqual(executed, [{ to: 'carol', amount: 6 }], label);
       } else {
         assert.equal(result.content[0].text, 'paid 5000 to bob', label);
-        assert.deepEqual(executed, [{ to: 'bob', amount: 5000 }, { to: 'carol', amount: 6 }], label);
+        assert.deepEqual(
+          executed,
+          [
+            { to: 'bob', amount: 5000 },
+            { to: 'carol', amount: 6 },
+          ],
+          label,
+        );
       }
       assert.equal(honest.content[0].text, 'paid 6 to carol', label);
     }
@@ -205,14 +230,30 @@ describe('a duplicate key: the SDK alone executes the last value; gated, nothing
     try {
       const duplicate = await fetch(url, { method: 'POST', headers, body: '{"jsonrpc":"2.0","id":1,"id":2,"method":"initialize","params":{}}' });
       assert.equal(duplicate.status, 400);
-      assert.deepEqual(await duplicate.json(), { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: { stage: 'json', code: 'duplicate_key' } } });
-      const surrogate = await fetch(url, { method: 'POST', headers, body: '{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"clientInfo":{"name":"\\udc00"}}}' });
+      assert.deepEqual(await duplicate.json(), {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Invalid Request', data: { stage: 'json', code: 'duplicate_key' } },
+      });
+      const surrogate = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: '{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"clientInfo":{"name":"\\udc00"}}}',
+      });
       assert.deepEqual((await surrogate.json()).error, { code: -32600, message: 'Invalid Request', data: { stage: 'json', code: 'lone_surrogate' } });
       const broken = await fetch(url, { method: 'POST', headers, body: '{"jsonrpc":' });
       assert.equal(broken.status, 400);
       assert.equal((await broken.json()).error.code, -32700);
-      const batch = await fetch(url, { method: 'POST', headers, body: '[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":4,"method":"ping","params":{},"params":{}}]' });
-      assert.deepEqual(await batch.json(), { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: { stage: 'json', code: 'duplicate_key' } } }, 'a batch fails whole');
+      const batch = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: '[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":4,"method":"ping","params":{},"params":{}}]',
+      });
+      assert.deepEqual(
+        await batch.json(),
+        { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: { stage: 'json', code: 'duplicate_key' } } },
+        'a batch fails whole',
+      );
       const latin1 = await fetch(url, { method: 'POST', headers, body: Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x3a, 0x31, 0x7d]) });
       assert.equal((await latin1.json()).error.code, -32700, 'bytes that are not UTF-8 are not replaced by U+FFFD');
     } finally {
@@ -242,11 +283,19 @@ describe('an approval granted in another process (stdio server, SQLite grants, s
       assert.equal(asked.structuredContent.decision, 'require_approval');
       const sealed = asked.structuredContent.proposal;
       // The approver: another process, with the same key ring and store.
-      const approve = spawnSync(process.execPath, ['-e', `
+      const approve = spawnSync(
+        process.execPath,
+        [
+          '-e',
+          `
         const api = require('tool-argument-snapshot');
         const grants = api.createApprovalGrants({ keys: [{ id: 'k1', secret: process.env.MCP_GRANT_KEY }], store: api.createSqliteGrantStore({ path: process.env.MCP_GRANTS_DB }) });
         grants.grant(JSON.parse(process.argv[1])).then((record) => console.log(record.uses), (e) => { console.error(e.code); process.exit(1); });
-      `, JSON.stringify(sealed)], { cwd: path.join(__dirname, '..', '..', '..'), env, encoding: 'utf8' });
+      `,
+          JSON.stringify(sealed),
+        ],
+        { cwd: path.join(__dirname, '..', '..', '..'), env, encoding: 'utf8' },
+      );
       assert.equal(approve.status, 0, approve.stderr);
       await first.close();
       // A fresh server process (a restart) executes the approved call once.
@@ -254,15 +303,22 @@ describe('an approval granted in another process (stdio server, SQLite grants, s
       assert.equal((await second.callTool({ name: 'pay', arguments: { to: 'landlord', amount: 1200 } })).content[0].text, 'paid 1200 to landlord');
       assert.equal((await second.callTool({ name: 'pay', arguments: { to: 'landlord', amount: 1200 } })).structuredContent.decision, 'require_approval');
       await second.close();
-      assert.deepEqual(fs.readFileSync(env.MCP_EXECUTIONS, 'utf8').trim().split('\n').map((l) => JSON.parse(l)), [{ to: 'landlord', amount: 1200 }]);
+      assert.deepEqual(
+        fs
+          .readFileSync(env.MCP_EXECUTIONS, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+        [{ to: 'landlord', amount: 1200 }],
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
 
-describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', () => {
-  test('allow executes once with a fresh view; the policy sees the exact arguments text; the SDK\'s zod runs once', async () => {
+describe("gated McpServer over the linked in-memory pair (the SDK's Client)", () => {
+  test("allow executes once with a fresh view; the policy sees the exact arguments text; the SDK's zod runs once", async () => {
     const executed = [];
     const counts = { refine: 0 };
     const seen = [];
@@ -277,7 +333,7 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
     const result = await client.callTool({ name: 'pay', arguments: { to: 'bob', amount: 7 } });
     assert.equal(result.content[0].text, 'paid 7 to bob');
     assert.deepEqual(executed, [{ amount: 7, to: 'bob' }]);
-    assert.equal(counts.refine, 1, 'the tool schema ran once: the SDK\'s own validation did not run again');
+    assert.equal(counts.refine, 1, "the tool schema ran once: the SDK's own validation did not run again");
     assert.equal(seen.length, 1);
     assert.equal(seen[0].rawArguments, '{ "amount" : 7.0 , "to" : "bob" }', 'rawArguments is the exact text inside the message');
     assert.equal(seen[0].argumentsSource, 'message_text');
@@ -338,12 +394,15 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
       wire.rewrite = rewrite;
       results.push(await client.callTool({ name, arguments: args }));
     }
-    assert.deepEqual(results.map((r) => r.structuredContent), [
-      { toolName: 'pay', stage: 'json', code: 'non_finite_number' },
-      { toolName: 'pay', stage: 'json', code: 'lone_surrogate' },
-      { toolName: 'pay', stage: 'schema', code: 'schema_error' },
-      { toolName: 'remind', stage: 'snapshot', code: 'non_plain_object' },
-    ]);
+    assert.deepEqual(
+      results.map((r) => r.structuredContent),
+      [
+        { toolName: 'pay', stage: 'json', code: 'non_finite_number' },
+        { toolName: 'pay', stage: 'json', code: 'lone_surrogate' },
+        { toolName: 'pay', stage: 'schema', code: 'schema_error' },
+        { toolName: 'remind', stage: 'snapshot', code: 'non_plain_object' },
+      ],
+    );
     for (const result of results) assert.equal(result.isError, true);
     assertNoPayload(results, ['secret-payee', '-5', '2026']);
     assert.deepEqual(executed, []);
@@ -367,7 +426,10 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
     assert.deepEqual(executed, []);
 
     // The client cannot approve itself: a tampered seal is refused by the approver's grants.
-    await assert.rejects(grants.grant({ ...sealed, argsCanonicalJson: '{"amount":99999,"to":"landlord"}' }), (e) => e.code === 'hash_mismatch' || e.code === 'bad_signature');
+    await assert.rejects(
+      grants.grant({ ...sealed, argsCanonicalJson: '{"amount":99999,"to":"landlord"}' }),
+      (e) => e.code === 'hash_mismatch' || e.code === 'bad_signature',
+    );
     await grants.grant(sealed);
     wire.rewrite = (text) => text.replace('{"to":"landlord","amount":1200}', '{"amount":1.2e3,  "to":"landlord"}');
     const second = await client.callTool({ name: 'pay', arguments: { to: 'landlord', amount: 1200 } });
@@ -401,7 +463,11 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
       const executed = [];
       const grants = createApprovalGrants({ keys: [{ id: 'k1', secret: KEY }] });
       const asked = [];
-      const { client } = await connectedPair(payServer(executed), { agentName: 'payments', policy: SMALL_OR_APPROVAL, grants, elicitation: true }, { capabilities });
+      const { client } = await connectedPair(
+        payServer(executed),
+        { agentName: 'payments', policy: SMALL_OR_APPROVAL, grants, elicitation: true },
+        { capabilities },
+      );
       if (answer !== undefined) {
         client.setRequestHandler(ElicitRequestSchema, (request) => {
           asked.push(request.params.message);
@@ -449,7 +515,10 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
     await clientTransport.sendText(call('{"to":"guest","amount":99}'));
     for (let i = 0; i < 500 && answers.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.deepEqual(seen, ['{"to":"admin","amount":10}'], 'the duplicate reached no policy');
-    assert.deepEqual(answers.map((m) => m.error?.code ?? m.result.content[0].text), [-32600, 'paid 10 to admin']);
+    assert.deepEqual(
+      answers.map((m) => m.error?.code ?? m.result.content[0].text),
+      [-32600, 'paid 10 to admin'],
+    );
     await clientTransport.sendText(call('{"to":"guest","amount":99}'));
     for (let i = 0; i < 500 && answers.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.deepEqual(seen, ['{"to":"admin","amount":10}', '{"to":"guest","amount":99}']);
@@ -474,13 +543,21 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
       policy: { pay: SMALL_OR_APPROVAL, balance: () => ({ decision: 'allow', reason: 'read_only' }) },
     });
     assert.equal((await client.callTool({ name: 'balance', arguments: {} })).content[0].text, '42');
-    assert.deepEqual((await client.callTool({ name: 'close_account', arguments: {} })).structuredContent, { decision: 'deny', reason: 'policy_not_configured', decidedBy: 'runtime' });
+    assert.deepEqual((await client.callTool({ name: 'close_account', arguments: {} })).structuredContent, {
+      decision: 'deny',
+      reason: 'policy_not_configured',
+      decidedBy: 'runtime',
+    });
     assert.equal((await client.callTool({ name: 'pay', arguments: { to: 'a', amount: 1 } })).content[0].text, 'paid 1 to a');
     assert.deepEqual(executed, ['balance', { amount: 1, to: 'a' }]);
     await client.close();
 
     // With grants, a tool without an entry needs an approval instead.
-    const withGrants = await connectedPair(payServer([]), { agentName: 'payments', grants: createApprovalGrants(), policy: { other: () => ({ decision: 'allow', reason: 'x' }) } });
+    const withGrants = await connectedPair(payServer([]), {
+      agentName: 'payments',
+      grants: createApprovalGrants(),
+      policy: { other: () => ({ decision: 'allow', reason: 'x' }) },
+    });
     const pending = await withGrants.client.callTool({ name: 'pay', arguments: { to: 'a', amount: 1 } });
     assert.equal(pending.structuredContent.decision, 'require_approval');
     assert.equal(pending.structuredContent.scope, null);
@@ -530,7 +607,11 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
     await server.connect(serverTransport);
     const client = new Client({ name: 'test-client', version: '1.0.0' });
     await client.connect(clientTransport);
-    assert.deepEqual((await client.callTool({ name: 'late', arguments: { n: 1 } })).structuredContent, { decision: 'deny', reason: 'closed', decidedBy: 'policy' });
+    assert.deepEqual((await client.callTool({ name: 'late', arguments: { n: 1 } })).structuredContent, {
+      decision: 'deny',
+      reason: 'closed',
+      decidedBy: 'policy',
+    });
     const unknown = await client.callTool({ name: 'missing', arguments: {} }).catch((e) => e);
     assert.equal(unknown.code, -32602);
     assert.deepEqual(executed, []);
@@ -541,15 +622,24 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
       throw new Error('the handler failed');
     });
     const allowed = await connectedPair(allowing, { agentName: 'payments', policy: () => ({ decision: 'allow', reason: 'ok' }) });
-    assert.deepEqual(await allowed.client.callTool({ name: 'boom', arguments: {} }), { content: [{ type: 'text', text: 'the handler failed' }], isError: true });
+    assert.deepEqual(await allowed.client.callTool({ name: 'boom', arguments: {} }), {
+      content: [{ type: 'text', text: 'the handler failed' }],
+      isError: true,
+    });
     await allowed.client.close();
   });
 
-  test('a gated server reached through the SDK\'s own transport: argumentsSource object, the object snapshotted strictly', async () => {
+  test("a gated server reached through the SDK's own transport: argumentsSource object, the object snapshotted strictly", async () => {
     const executed = [];
     const seen = [];
     const server = payServer(executed);
-    gateMcpServer(server, { agentName: 'payments', policy: (input) => { seen.push(input.argumentsSource); return { decision: 'allow', reason: 'ok' }; } });
+    gateMcpServer(server, {
+      agentName: 'payments',
+      policy: (input) => {
+        seen.push(input.argumentsSource);
+        return { decision: 'allow', reason: 'ok' };
+      },
+    });
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     await server.connect(serverTransport);
     const client = new Client({ name: 'test-client', version: '1.0.0' });
@@ -566,7 +656,9 @@ describe('gated McpServer over the linked in-memory pair (the SDK\'s Client)', (
     assert.throws(() => gateMcpServer(new Proxy(server, {}), { agentName: 'a' }), TypeError);
     assert.throws(() => gateMcpServer(server, { agentName: 'a', elicitation: true }), /needs options.grants/);
     // A Proxy policy is refused unread, as on 2.x (the two gates read their options in one place).
-    assert.throws(() => gateMcpServer(server, { agentName: 'a', policy: new Proxy(() => ({ decision: 'allow', reason: 'x' }), {}) }), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.throws(() => gateMcpServer(server, { agentName: 'a', policy: new Proxy(() => ({ decision: 'allow', reason: 'x' }), {}) }), {
+      code: 'ERR_INVALID_ARG_TYPE',
+    });
     assert.throws(() => gateMcpServer({}, { agentName: 'a' }), /McpServer/);
     const [, serverTransport] = InMemoryTransport.createLinkedPair();
     await server.connect(serverTransport);
@@ -601,12 +693,15 @@ describe('the subpath names its peers', () => {
   });
 
   test('with 2.x alone it loads; gating a 1.x server then names @modelcontextprotocol/sdk', () => {
-    const out = requireWithout('@modelcontextprotocol/sdk', `(mcp) => { try { mcp.gateMcpServer({ server: {} }, { agentName: 'a' }); return {}; } catch (e) { return { code: e.code, packageName: e.packageName }; } }`);
+    const out = requireWithout(
+      '@modelcontextprotocol/sdk',
+      `(mcp) => { try { mcp.gateMcpServer({ server: {} }, { agentName: 'a' }); return {}; } catch (e) { return { code: e.code, packageName: e.packageName }; } }`,
+    );
     assert.deepEqual(out, { loaded: true, code: 'MODULE_NOT_FOUND', packageName: '@modelcontextprotocol/sdk' });
   });
 });
 
-test('the declarations: options, transports as the SDK\'s Transport, typed policies, ESM and CommonJS consumers (tsc --strict)', () => {
+test("the declarations: options, transports as the SDK's Transport, typed policies, ESM and CommonJS consumers (tsc --strict)", () => {
   const tsc = require.resolve('typescript/bin/tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', path.join(__dirname, '..', '..', 'package', 'types', 'mcp', 'tsconfig.json')], { encoding: 'utf8' });
   assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);

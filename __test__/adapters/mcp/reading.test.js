@@ -37,14 +37,15 @@ async function gated() {
     else onmessage(message);
   };
   /** Sends exact text with a string id `raw-...` and resolves its answer. */
-  const send = (id, text) => new Promise((resolve) => {
-    answers.set(id, resolve);
-    clientTransport.sendText(text);
-  });
+  const send = (id, text) =>
+    new Promise((resolve) => {
+      answers.set(id, resolve);
+      clientTransport.sendText(text);
+    });
   return { client, send, executed };
 }
 
-test('escaped member names, `arguments` elsewhere in the message, whitespace and member order: the arguments executed are JSON.parse\'s', async () => {
+test("escaped member names, `arguments` elsewhere in the message, whitespace and member order: the arguments executed are JSON.parse's", async () => {
   const { client, send, executed } = await gated();
   try {
     const texts = [
@@ -93,13 +94,19 @@ test('arguments nested just under the depth limit: strict alone, too deep as par
   }
 });
 
-test('outside the arguments, text that is not strict is still answered -32600 naming the code; inside, the tool\'s stage json', async () => {
+test("outside the arguments, text that is not strict is still answered -32600 naming the code; inside, the tool's stage json", async () => {
   const { client, send, executed } = await gated();
   try {
-    const outside = await send('raw-o', '{"jsonrpc":"2.0","id":"raw-o","method":"tools/call","params":{"name":"echo","name":"echo","arguments":{"to":"g","amount":7}}}');
+    const outside = await send(
+      'raw-o',
+      '{"jsonrpc":"2.0","id":"raw-o","method":"tools/call","params":{"name":"echo","name":"echo","arguments":{"to":"g","amount":7}}}',
+    );
     assert.equal(outside.error.code, -32600);
     assert.equal(outside.error.data.code, 'duplicate_key');
-    const inside = await send('raw-i', '{"jsonrpc":"2.0","id":"raw-i","method":"tools/call","params":{"name":"echo","arguments":{"to":"g","amount":7,"amount":8}}}');
+    const inside = await send(
+      'raw-i',
+      '{"jsonrpc":"2.0","id":"raw-i","method":"tools/call","params":{"name":"echo","arguments":{"to":"g","amount":7,"amount":8}}}',
+    );
     assert.deepEqual(inside.result.structuredContent, { toolName: 'echo', stage: 'json', code: 'duplicate_key' });
   } finally {
     await client.close();
@@ -117,7 +124,14 @@ test('blank and whitespace-only text is a parse error (the strict decoder reads 
   clientTransport.onmessage = (message) => received.push(message);
   await clientTransport.start();
   for (const text of ['', '   ', '\t\r\n']) await clientTransport.sendText(text);
-  await clientTransport.sendText(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'c', version: '1' } } }));
+  await clientTransport.sendText(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    }),
+  );
   for (let i = 0; i < 100 && received.length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 5));
   assert.equal(received.length, 4);
   for (const message of received.slice(0, 3)) assert.deepEqual(message, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });

@@ -81,7 +81,10 @@ async function linkedClient(server, options) {
 async function httpClient(server, options) {
   const gate = gateMcpServer(server, options);
   const httpServer = http.createServer((req, res) => {
-    gate.handleHttp(req, res).catch((error) => { res.statusCode = 500; res.end(String(error)); });
+    gate.handleHttp(req, res).catch((error) => {
+      res.statusCode = 500;
+      res.end(String(error));
+    });
   });
   await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${httpServer.address().port}/mcp`));
@@ -97,14 +100,17 @@ async function httpClient(server, options) {
 }
 
 for (const [transportName, connect] of [
-  ['the linked pair', async (server, options) => {
-    const client = await linkedClient(server, options);
-    return { client, close: () => client.close() };
-  }],
+  [
+    'the linked pair',
+    async (server, options) => {
+      const client = await linkedClient(server, options);
+      return { client, close: () => client.close() };
+    },
+  ],
   ['Streamable HTTP (handleHttp on 127.0.0.1)', httpClient],
 ]) {
   describe(`a client that times out and retries with its idempotency key, over ${transportName}`, () => {
-    test('keepResults: the tool runs once and the retry gets the first run\'s result', async () => {
+    test("keepResults: the tool runs once and the retry gets the first run's result", async () => {
       const { server, runs, finished } = slowServer(250);
       const receipts = createExecutionReceipts({ keepResults: true });
       const { client, close } = await connect(server, { agentName: 'payments', policy: allow, receipts });
@@ -244,8 +250,12 @@ describe('the idempotency key', () => {
     const client = new Client({ name: 'retrying-client', version: '1.0.0' });
     await client.connect(clientTransport);
     try {
-      const answered = new Promise((resolve) => { clientTransport.onmessage = resolve; });
-      await clientTransport.sendText(`{"jsonrpc":"2.0","id":"s","method":"tools/call","params":{"name":"pay","arguments":{"to":"bob","amount":5,"memo":"m"},"_meta":{"${KEY_NAME}":"\\ud800"}}}`);
+      const answered = new Promise((resolve) => {
+        clientTransport.onmessage = resolve;
+      });
+      await clientTransport.sendText(
+        `{"jsonrpc":"2.0","id":"s","method":"tools/call","params":{"name":"pay","arguments":{"to":"bob","amount":5,"memo":"m"},"_meta":{"${KEY_NAME}":"\\ud800"}}}`,
+      );
       const answer = await answered;
       assert.equal(answer.error.code, -32600);
       assert.equal(runs.length, 0);
@@ -279,7 +289,9 @@ describe('the idempotency key', () => {
     const { server, runs } = slowServer(0);
     const grants = createApprovalGrants();
     const client = await linkedClient(server, {
-      agentName: 'payments', grants, receipts: createExecutionReceipts(),
+      agentName: 'payments',
+      grants,
+      receipts: createExecutionReceipts(),
       policy: () => ({ decision: 'require_approval', reason: 'every_payment' }),
     });
     try {
@@ -311,7 +323,9 @@ describe('the idempotency key', () => {
     // A keyed call that needs an approval: its receipt cannot be read either, and it says so.
     const asking = slowServer(0);
     const approvals = await linkedClient(asking.server, {
-      agentName: 'payments', receipts, grants: createApprovalGrants(),
+      agentName: 'payments',
+      receipts,
+      grants: createApprovalGrants(),
       policy: () => ({ decision: 'require_approval', reason: 'every_payment' }),
     });
     try {
@@ -327,7 +341,14 @@ describe('the idempotency key', () => {
 
 describe('two server processes sharing a SQLite receipts store', () => {
   function executions(log) {
-    return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+    return fs.existsSync(log)
+      ? fs
+          .readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
+      : [];
   }
 
   async function stdioClient(env) {
@@ -391,7 +412,14 @@ describe('server processes with grants on a durable store and no receipts option
   const KEY_RING = [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes-for-mcp' }];
 
   function executions(log) {
-    return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+    return fs.existsSync(log)
+      ? fs
+          .readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
+      : [];
   }
 
   /** One server process for `fn(client)`, closed after. */
@@ -461,9 +489,18 @@ describe('server processes with grants on a durable store and no receipts option
         const listed = review(set.spec, set.keyFile, 'pending', '--json');
         assert.equal(listed.status, 0, listed.stderr);
         const { proposals } = JSON.parse(listed.stdout);
-        assert.deepEqual(proposals.map((p) => [p.id, p.toolCallId, p.verified, p.proposal.agentName, p.proposal.toolName, p.proposal.argsCanonicalJson, p.proposal.proposalHash]), [
-          [pendingId, key, true, 'payments', 'pay', '{"amount":5000,"to":"bob"}', proposalHash],
-        ]);
+        assert.deepEqual(
+          proposals.map((p) => [
+            p.id,
+            p.toolCallId,
+            p.verified,
+            p.proposal.agentName,
+            p.proposal.toolName,
+            p.proposal.argsCanonicalJson,
+            p.proposal.proposalHash,
+          ]),
+          [[pendingId, key, true, 'payments', 'pay', '{"amount":5000,"to":"bob"}', proposalHash]],
+        );
         assert.equal(executions(set.env.MCP_EXECUTIONS).length, 0);
 
         const granted = review(set.spec, set.keyFile, 'grant', '--id', pendingId, '--json');
@@ -476,7 +513,11 @@ describe('server processes with grants on a durable store and no receipts option
         assert.match(ran.content[0].text, /^paid 5000 to bob in \d+$/);
         const replayed = await withServer(set.env, (client) => client.callTool(keyed(key, 5000)));
         assertRefused(replayed, 'call_already_executed');
-        assert.deepEqual(executions(set.env.MCP_EXECUTIONS).map((line) => line.amount), [5000], 'the approved call ran once');
+        assert.deepEqual(
+          executions(set.env.MCP_EXECUTIONS).map((line) => line.amount),
+          [5000],
+          'the approved call ran once',
+        );
         assert.equal(review(set.spec, set.keyFile, 'grant', '--id', pendingId).status, 1, 'not_pending: granted once');
       });
     }
@@ -485,7 +526,13 @@ describe('server processes with grants on a durable store and no receipts option
 
 test('grants over a store without proposal methods: the approval request is answered as before (its proposal, no pendingId), and a grant of it runs the call once', async () => {
   const records = [];
-  const live = (r, q, now) => r.agentName === q.agentName && r.toolName === q.toolName && r.proposalHash === q.proposalHash && r.scope === q.scope && r.uses > 0 && (r.expiresAt === null || now < r.expiresAt);
+  const live = (r, q, now) =>
+    r.agentName === q.agentName &&
+    r.toolName === q.toolName &&
+    r.proposalHash === q.proposalHash &&
+    r.scope === q.scope &&
+    r.uses > 0 &&
+    (r.expiresAt === null || now < r.expiresAt);
   const store = {
     put(record) {
       records.push({ ...record });
@@ -517,12 +564,17 @@ test('grants over a store without proposal methods: the approval request is answ
   }
 });
 
-test('proposalTtlMs: a kept approval request (and its seal) expires; listProposals shows the request under the answer\'s pendingId; a bad value is a TypeError', async () => {
+test("proposalTtlMs: a kept approval request (and its seal) expires; listProposals shows the request under the answer's pendingId; a bad value is a TypeError", async () => {
   const keys = [{ id: 'k1', secret: 'a-secret-of-at-least-thirty-two-bytes-for-mcp' }];
   const grants = createApprovalGrants({ keys });
   const { server } = slowServer(0);
   const before = Date.now();
-  const client = await linkedClient(server, { agentName: 'payments', grants, proposalTtlMs: 60_000, policy: () => ({ decision: 'require_approval', reason: 'every_payment' }) });
+  const client = await linkedClient(server, {
+    agentName: 'payments',
+    grants,
+    proposalTtlMs: 60_000,
+    policy: () => ({ decision: 'require_approval', reason: 'every_payment' }),
+  });
   try {
     const asked = (await client.callTool({ name: 'pay', arguments: payArgs() })).structuredContent;
     assert.ok(asked.proposal.expiresAt >= before + 60_000 && asked.proposal.expiresAt <= Date.now() + 60_000);
@@ -544,7 +596,11 @@ test('proposalTtlMs: a kept approval request (and its seal) expires; listProposa
 
 function reviewSqlite(file, ...args) {
   const { spawnSync } = require('node:child_process');
-  const result = spawnSync(process.execPath, [path.join(__dirname, '..', '..', '..', 'bin', 'tool-argument-snapshot.js'), ...args, '--store', `sqlite:${file}`], { encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(__dirname, '..', '..', '..', 'bin', 'tool-argument-snapshot.js'), ...args, '--store', `sqlite:${file}`],
+    { encoding: 'utf8' },
+  );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -567,7 +623,14 @@ async function sqlitePaymentsServer(file, options = {}) {
   await server.connect(serverTransport);
   const client = new Client({ name: 'agent', version: '1.0.0' });
   await client.connect(clientTransport);
-  return { client, runs, close: async () => { await client.close(); await store.close(); } };
+  return {
+    client,
+    runs,
+    close: async () => {
+      await client.close();
+      await store.close();
+    },
+  };
 }
 
 const keyedArgs = (key, args) => ({ name: 'pay', arguments: args, _meta: { [KEY_NAME]: key } });

@@ -33,7 +33,12 @@ test('gated stdio: messages split and joined across chunks are each read once, e
     for (let message = reader.readMessage(); message !== null; message = reader.readMessage()) answers.push(message);
   });
   const line = (value) => JSON.stringify(value);
-  const init = line({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  const init = line({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   const initialized = line({ jsonrpc: '2.0', method: 'notifications/initialized' });
   const notes = ['plain', 'caf\u00e9 \u20ac', 'emoji \u{1f600}', 'last'];
   const calls = notes.map((note, i) => line({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'echo', arguments: { note } } }));
@@ -53,8 +58,14 @@ test('gated stdio: messages split and joined across chunks are each read once, e
   stdin.write(third.subarray(third.length - 1));
   stdin.write(`${calls[3]}\n`);
   for (let i = 0; i < 50 && answers.length < 5; i++) await tick();
-  assert.deepEqual(answers.map((a) => a.id), [0, 1, 2, 3, 4]);
+  assert.deepEqual(
+    answers.map((a) => a.id),
+    [0, 1, 2, 3, 4],
+  );
   for (const answer of answers.slice(1)) assert.equal(answer.result.isError, undefined, JSON.stringify(answer));
-  assert.deepEqual(executed, calls.map((c) => JSON.parse(c).params.arguments));
+  assert.deepEqual(
+    executed,
+    calls.map((c) => JSON.parse(c).params.arguments),
+  );
   await server.close();
 });

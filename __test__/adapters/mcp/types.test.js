@@ -32,7 +32,7 @@ function compileCopies(text, extensions) {
 
 const source = readFileSync(join(SOURCE, 'policies.ts'), 'utf8');
 
-test('typed MCP policies check as the package\'s kind, from CommonJS and from ESM (tsc --strict)', () => {
+test("typed MCP policies check as the package's kind, from CommonJS and from ESM (tsc --strict)", () => {
   const own = spawnSync(process.execPath, [tsc, '-p', CONFIG], { encoding: 'utf8' });
   assert.equal(own.status, 0, `tsc failed:\n${own.stdout}${own.stderr}`);
   const both = compileCopies(source, ['.cts', '.mts']);
@@ -41,7 +41,7 @@ test('typed MCP policies check as the package\'s kind, from CommonJS and from ES
 
 test('without its @ts-expect-error, the typo in a typed policy and the field read of an untyped one fail to compile', () => {
   for (const [expectation, message] of [
-    ['// @ts-expect-error `amout` is not a field of pay\'s arguments', /amout/],
+    ["// @ts-expect-error `amout` is not a field of pay's arguments", /amout/],
     ['// @ts-expect-error parsedArguments is unknown: a field cannot be read without narrowing', /unknown/],
   ]) {
     assert.ok(source.includes(expectation), expectation);

@@ -15,18 +15,22 @@ const { Client, StreamableHTTPClientTransport } = require('@modelcontextprotocol
 const { fromJsonSchema, prepareToolCall, evaluateToolCall, executeToolCall } = require('tool-argument-snapshot');
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
-const SKIP_AI = NODE_MAJOR < 22 && `@ai-sdk/mcp needs Node >= 22 (this is ${process.versions.node}; package/node-lines.test.js runs this file under the newest Node line)`;
+const SKIP_AI =
+  NODE_MAJOR < 22 && `@ai-sdk/mcp needs Node >= 22 (this is ${process.versions.node}; package/node-lines.test.js runs this file under the newest Node line)`;
 
 /** A 2.x server with a `scale` tool (zod), served by the SDK's createMcpHandler: `{ url, ran, close }`. */
 async function scaleServer(t) {
   const ran = [];
   const handler = createMcpHandler(() => {
     const server = new McpServer({ name: 'ops', version: '1.0.0' });
-    server.registerTool('scale', { description: 'Scale a service', inputSchema: z.object({ service: z.string().min(1), replicas: z.number().int().min(1) }) },
+    server.registerTool(
+      'scale',
+      { description: 'Scale a service', inputSchema: z.object({ service: z.string().min(1), replicas: z.number().int().min(1) }) },
       async ({ service, replicas }) => {
         ran.push({ service, replicas });
         return { content: [{ type: 'text', text: `${service} runs ${replicas}` }] };
-      });
+      },
+    );
     return server;
   });
   const server = http.createServer(async (req, res) => {
@@ -34,7 +38,9 @@ async function scaleServer(t) {
     for await (const chunk of req) chunks.push(chunk);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-    const response = await handler.fetch(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? Buffer.concat(chunks) : undefined }));
+    const response = await handler.fetch(
+      new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? Buffer.concat(chunks) : undefined }),
+    );
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   });
@@ -73,26 +79,52 @@ for (const mode of ['2026-07-28', 'legacy']) {
   });
 }
 
-test('the AI SDK\'s MCP client on a 2.x server: tool-argument-snapshot/ai validates the listed JSON Schema once; a duplicate key and a schema violation never reach the server', { skip: SKIP_AI }, async (t) => {
-  const { generateText, stepCountIs } = require('ai');
-  const { MockLanguageModelV4 } = require('ai/test');
-  const { createToolGate } = require('tool-argument-snapshot/ai');
-  const { createMCPClient } = await import('@ai-sdk/mcp');
-  const { url, ran } = await scaleServer(t);
-  const client = await createMCPClient({ transport: { type: 'http', url } });
-  t.after(() => client.close());
-  const tools = await client.tools();
-  const USAGE = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-  const TEXT = { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE };
-  const calls = (...list) => ({ content: list.map(([toolCallId, input]) => ({ type: 'tool-call', toolCallId, toolName: 'scale', input })), finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: USAGE });
-  const seen = [];
-  const gate = createToolGate({ agentName: 'ops', tools, policy: (input) => { seen.push(input.argsCanonicalJson); return policy(input); } });
-  const result = await generateText({
-    model: gate.model(new MockLanguageModelV4({ doGenerate: [calls(['c1', '{"service":"api","replicas":1,"replicas":9}'], ['c2', '{"service":"","replicas":2}'], ['c3', ' {"replicas":4.0,"service":"api"} ']), TEXT, TEXT] })),
-    tools: gate.tools, toolApproval: gate.toolApproval, stopWhen: stepCountIs(2), messages: [{ role: 'user', content: 'scale' }],
-  });
-  assert.deepEqual(ran, [{ service: 'api', replicas: 4 }]);
-  assert.deepEqual(seen, ['{"replicas":4,"service":"api"}']);
-  const output = result.steps[0].toolResults.find((r) => r.toolCallId === 'c3').output;
-  assert.deepEqual(output.content, [{ type: 'text', text: 'api runs 4' }]);
-});
+test(
+  "the AI SDK's MCP client on a 2.x server: tool-argument-snapshot/ai validates the listed JSON Schema once; a duplicate key and a schema violation never reach the server",
+  { skip: SKIP_AI },
+  async (t) => {
+    const { generateText, stepCountIs } = require('ai');
+    const { MockLanguageModelV4 } = require('ai/test');
+    const { createToolGate } = require('tool-argument-snapshot/ai');
+    const { createMCPClient } = await import('@ai-sdk/mcp');
+    const { url, ran } = await scaleServer(t);
+    const client = await createMCPClient({ transport: { type: 'http', url } });
+    t.after(() => client.close());
+    const tools = await client.tools();
+    const USAGE = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+    const TEXT = { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE };
+    const calls = (...list) => ({
+      content: list.map(([toolCallId, input]) => ({ type: 'tool-call', toolCallId, toolName: 'scale', input })),
+      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+      usage: USAGE,
+    });
+    const seen = [];
+    const gate = createToolGate({
+      agentName: 'ops',
+      tools,
+      policy: (input) => {
+        seen.push(input.argsCanonicalJson);
+        return policy(input);
+      },
+    });
+    const result = await generateText({
+      model: gate.model(
+        new MockLanguageModelV4({
+          doGenerate: [
+            calls(['c1', '{"service":"api","replicas":1,"replicas":9}'], ['c2', '{"service":"","replicas":2}'], ['c3', ' {"replicas":4.0,"service":"api"} ']),
+            TEXT,
+            TEXT,
+          ],
+        }),
+      ),
+      tools: gate.tools,
+      toolApproval: gate.toolApproval,
+      stopWhen: stepCountIs(2),
+      messages: [{ role: 'user', content: 'scale' }],
+    });
+    assert.deepEqual(ran, [{ service: 'api', replicas: 4 }]);
+    assert.deepEqual(seen, ['{"replicas":4,"service":"api"}']);
+    const output = result.steps[0].toolResults.find((r) => r.toolCallId === 'c3').output;
+    assert.deepEqual(output.content, [{ type: 'text', text: 'api runs 4' }]);
+  },
+);

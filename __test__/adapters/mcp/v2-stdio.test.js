@@ -24,7 +24,11 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 function files(name) {
   const log = path.join(dir, `${name}.log`);
   fs.writeFileSync(log, '');
-  return { log, db: path.join(dir, `${name}.db`), env: { ...process.env, TAS_V2_LOG: log, TAS_V2_DB: path.join(dir, `${name}.db`), TAS_V2_KEYS: JSON.stringify(KEYS) } };
+  return {
+    log,
+    db: path.join(dir, `${name}.db`),
+    env: { ...process.env, TAS_V2_LOG: log, TAS_V2_DB: path.join(dir, `${name}.db`), TAS_V2_KEYS: JSON.stringify(KEYS) },
+  };
 }
 const ran = (log) => fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
 
@@ -57,7 +61,7 @@ for (const mode of ['2026-07-28', 'legacy']) {
   });
 }
 
-test('raw lines over stdio: a duplicate key outside arguments is -32600, inside it is the tool\'s stage error, bad UTF-8 is -32700; nothing runs', async (t) => {
+test("raw lines over stdio: a duplicate key outside arguments is -32600, inside it is the tool's stage error, bad UTF-8 is -32700; nothing runs", async (t) => {
   const { log, env } = files('raw');
   const child = spawn(process.execPath, [FIXTURE], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   t.after(() => child.kill());
@@ -73,7 +77,10 @@ test('raw lines over stdio: a duplicate key outside arguments is -32600, inside 
     }
   });
   const next = async () => {
-    while (answers.length === 0) await new Promise((resolve) => { waiting = resolve; });
+    while (answers.length === 0)
+      await new Promise((resolve) => {
+        waiting = resolve;
+      });
     waiting = undefined;
     return answers.shift();
   };
@@ -98,17 +105,22 @@ test('in process over streams: a request reusing an id in flight on the connecti
   const { z } = require('zod');
   const { gateMcpServer } = require('../../../adapters/mcp/index.js');
   let release;
-  const held = new Promise((resolve) => { release = resolve; });
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
   let runs = 0;
-  const gate = gateMcpServer(() => {
-    const server = new McpServer({ name: 'slow', version: '1.0.0' });
-    server.registerTool('pay', { inputSchema: z.object({ to: z.string() }) }, async () => {
-      runs += 1;
-      if (runs === 1) await held;
-      return { content: [{ type: 'text', text: 'paid' }] };
-    });
-    return server;
-  }, { agentName: 'payments', policy: () => ({ decision: 'allow', reason: 'test' }) });
+  const gate = gateMcpServer(
+    () => {
+      const server = new McpServer({ name: 'slow', version: '1.0.0' });
+      server.registerTool('pay', { inputSchema: z.object({ to: z.string() }) }, async () => {
+        runs += 1;
+        if (runs === 1) await held;
+        return { content: [{ type: 'text', text: 'paid' }] };
+      });
+      return server;
+    },
+    { agentName: 'payments', policy: () => ({ decision: 'allow', reason: 'test' }) },
+  );
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const handle = gate.serveStdio({ stdin, stdout });
@@ -125,7 +137,10 @@ test('in process over streams: a request reusing an id in flight on the connecti
     }
   });
   const next = async () => {
-    while (answers.length === 0) await new Promise((resolve) => { waiting = resolve; });
+    while (answers.length === 0)
+      await new Promise((resolve) => {
+        waiting = resolve;
+      });
     waiting = undefined;
     return answers.shift();
   };
@@ -134,7 +149,7 @@ test('in process over streams: a request reusing an id in flight on the connecti
   stdin.write(`${toolCallText(5, 'pay', '{"to":"bob"}')}\n`);
   while (runs === 0) await new Promise((resolve) => setImmediate(resolve));
   stdin.write(`${toolCallText(5, 'pay', '{"to":"eve"}')}\n`);
-  assert.deepEqual((await next()), { jsonrpc: '2.0', id: 5, error: { code: -32600, message: 'Invalid Request', data: { code: 'request_id_in_flight' } } });
+  assert.deepEqual(await next(), { jsonrpc: '2.0', id: 5, error: { code: -32600, message: 'Invalid Request', data: { code: 'request_id_in_flight' } } });
   release();
   assert.equal((await next()).result.content[0].text, 'paid');
   stdin.write(`${toolCallText(5, 'pay', '{"to":"eve"}')}\n`);

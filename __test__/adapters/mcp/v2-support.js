@@ -33,7 +33,13 @@ function payFactory() {
   state.factory = () => {
     state.servers += 1;
     const server = new McpServer({ name: 'payments', version: '1.0.0' });
-    const amount = z.number().positive().refine(() => { state.schemaRuns += 1; return true; });
+    const amount = z
+      .number()
+      .positive()
+      .refine(() => {
+        state.schemaRuns += 1;
+        return true;
+      });
     server.registerTool('pay', { inputSchema: z.object({ to: z.string(), amount, memo: z.string().optional() }) }, async (args, ctx) => {
       state.runs.push({ tool: 'pay', to: args.to, amount: args.amount, hasContext: typeof ctx.mcpReq === 'object' });
       return { content: [{ type: 'text', text: `paid ${args.amount} to ${args.to}` }] };
@@ -70,11 +76,14 @@ async function serve(gate) {
  * `clientId` when given; input_required answers handed back unless `elicit` (a handler) or `autoFulfill`.
  */
 async function connect(url, { clientId, legacy = false, capabilities, elicit, autoFulfill = elicit !== undefined } = {}) {
-  const client = new Client({ name: 'agent', version: '1.0.0' }, {
-    ...(capabilities === undefined ? {} : { capabilities }),
-    ...(legacy ? {} : { versionNegotiation: { mode: { pin: VERSION } } }),
-    inputRequired: { autoFulfill },
-  });
+  const client = new Client(
+    { name: 'agent', version: '1.0.0' },
+    {
+      ...(capabilities === undefined ? {} : { capabilities }),
+      ...(legacy ? {} : { versionNegotiation: { mode: { pin: VERSION } } }),
+      inputRequired: { autoFulfill },
+    },
+  );
   if (elicit !== undefined) client.setRequestHandler('elicitation/create', elicit);
   const transport = new StreamableHTTPClientTransport(new URL(url), clientId === undefined ? {} : { requestInit: { headers: { 'x-test-client': clientId } } });
   await client.connect(transport);
@@ -89,7 +98,11 @@ async function start(options, clientOptions) {
   const client = await connect(served.url, clientOptions);
   const call = (name, args, extra = {}) => client.callTool({ name, arguments: args, ...extra }, { allowInputRequired: true });
   return {
-    state, gate, url: served.url, client, call,
+    state,
+    gate,
+    url: served.url,
+    client,
+    call,
     async close() {
       await client.close();
       await served.close();
@@ -132,5 +145,18 @@ function toolCallHeaders(name) {
 }
 
 module.exports = {
-  AGENT, VERSION, SECRET, APPROVAL_META, KEY_NAME, ENVELOPE, payPolicy, payFactory, serve, connect, start, post, toolCallText, toolCallHeaders,
+  AGENT,
+  VERSION,
+  SECRET,
+  APPROVAL_META,
+  KEY_NAME,
+  ENVELOPE,
+  payPolicy,
+  payFactory,
+  serve,
+  connect,
+  start,
+  post,
+  toolCallText,
+  toolCallHeaders,
 };

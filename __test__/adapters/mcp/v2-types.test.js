@@ -21,7 +21,7 @@ test('the 2.x declarations check from ESM and CommonJS (tsc --strict)', () => {
 test('without its @ts-expect-error, a typo in a typed 2.x policy and a scope that is no string fail to compile', () => {
   const source = readFileSync(join(SOURCE, 'usage.mts'), 'utf8');
   for (const [expectation, message] of [
-    ['// @ts-expect-error `amout` is not a field of pay\'s arguments', /amout/],
+    ["// @ts-expect-error `amout` is not a field of pay's arguments", /amout/],
     ['// @ts-expect-error idempotencyScope returns a string, null or undefined', /number/],
   ]) {
     assert.ok(source.includes(expectation), expectation);

@@ -17,7 +17,19 @@ const { spawnSync } = require('node:child_process');
 const { createApprovalGrants, createCedarPolicy, createSqliteGrantStore, prepareToolCall } = require('../../..');
 const { gateMcpServer } = require('../../../adapters/mcp/index.js');
 const {
-  AGENT, SECRET, APPROVAL_META, KEY_NAME, ENVELOPE, payPolicy, payFactory, serve, connect, start, post, toolCallText, toolCallHeaders,
+  AGENT,
+  SECRET,
+  APPROVAL_META,
+  KEY_NAME,
+  ENVELOPE,
+  payPolicy,
+  payFactory,
+  serve,
+  connect,
+  start,
+  post,
+  toolCallText,
+  toolCallHeaders,
 } = require('./v2-support');
 
 const KEYS = [{ id: 'k1', secret: 'k'.repeat(32) }];
@@ -37,7 +49,7 @@ async function askLarge(app, args = { to: 'landlord', amount: 1200, memo: SECRET
 }
 
 describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
-  test('an allowed call runs once, with the tool\'s input schema run once (the SDK\'s own validation does not run); a denied one runs nothing', async () => {
+  test("an allowed call runs once, with the tool's input schema run once (the SDK's own validation does not run); a denied one runs nothing", async () => {
     const app = await start({});
     try {
       const result = await app.call('pay', { to: 'bob', amount: 20, memo: SECRET });
@@ -83,7 +95,7 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
     }
   });
 
-  test('edited arguments, a replayed state, another principal\'s state, another tool, a tampered or expired state: each refused with its code, nothing runs', async () => {
+  test("edited arguments, a replayed state, another principal's state, another tool, a tampered or expired state: each refused with its code, nothing runs", async () => {
     let now = 1_000_000;
     const grants = sealingGrants({ now: () => now });
     const app = await start({ grants, proposalTtlMs: 60_000 }, { clientId: 'alice' });
@@ -145,7 +157,10 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
       assert.equal(ran.length, 1);
       assert.equal(app.state.runs.length, 1);
       for (const result of results.filter((r) => r.isError === true)) {
-        assert.ok(['request_state_used', 'execution_in_progress', 'grant_unavailable'].includes(result.structuredContent.reason), result.structuredContent.reason);
+        assert.ok(
+          ['request_state_used', 'execution_in_progress', 'grant_unavailable'].includes(result.structuredContent.reason),
+          result.structuredContent.reason,
+        );
       }
     } finally {
       await app.close();
@@ -186,7 +201,10 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
     const server = http.createServer((req, res) => {
       const clientId = req.headers['x-test-client'];
       if (typeof clientId === 'string') req.auth = { token: 't', clientId, scopes: [] };
-      gate.handleHttp(req, res).catch((error) => { res.statusCode = 500; res.end(String(error)); });
+      gate.handleHttp(req, res).catch((error) => {
+        res.statusCode = 500;
+        res.end(String(error));
+      });
     });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${server.address().port}/mcp`;
@@ -210,7 +228,7 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
     }
   });
 
-  test('the reviewer\'s path: the state\'s proposal is kept in the grants\' store, listed, and granted from the kept record', async () => {
+  test("the reviewer's path: the state's proposal is kept in the grants' store, listed, and granted from the kept record", async () => {
     const grants = sealingGrants();
     const app = await start({ grants });
     try {
@@ -218,11 +236,18 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
       const { proposals } = await grants.listProposals();
       assert.equal(proposals.length, 1);
       const kept = proposals[0];
-      assert.equal(kept.proposal.nonce, asked._meta[APPROVAL_META].proposal.nonce, 'the kept record is the state\'s seal');
-      assert.equal(Buffer.from(`${kept.runId.length}:${kept.runId}${kept.toolCallId}`).toString('base64url'), asked._meta[APPROVAL_META].pendingId, 'the id pending prints');
+      assert.equal(kept.proposal.nonce, asked._meta[APPROVAL_META].proposal.nonce, "the kept record is the state's seal");
+      assert.equal(
+        Buffer.from(`${kept.runId.length}:${kept.runId}${kept.toolCallId}`).toString('base64url'),
+        asked._meta[APPROVAL_META].pendingId,
+        'the id pending prints',
+      );
       await grants.grant(await grants.keptProposal({ runId: kept.runId, toolCallId: kept.toolCallId }));
       await assert.rejects(grants.grant(asked._meta[APPROVAL_META].proposal), { code: 'seal_used' }, 'one seal, granted once');
-      assert.equal((await app.call('pay', { to: 'landlord', amount: 1200, memo: SECRET }, { requestState: asked.requestState })).content[0].text, 'paid 1200 to landlord');
+      assert.equal(
+        (await app.call('pay', { to: 'landlord', amount: 1200, memo: SECRET }, { requestState: asked.requestState })).content[0].text,
+        'paid 1200 to landlord',
+      );
       // A state granted directly (grants.grant of its seal) leaves the pending ones once it ran.
       const second = await askLarge(app, { to: 'landlord', amount: 1300 });
       await grants.grant(second._meta[APPROVAL_META].proposal);
@@ -234,14 +259,17 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
     }
   });
 
-  test('grants in a SQLite store: the CLI\'s pending lists the state\'s proposal and grant --id approves it; the retry runs once, its receipt in that store stops a replay from another gate', async () => {
+  test("grants in a SQLite store: the CLI's pending lists the state's proposal and grant --id approves it; the retry runs once, its receipt in that store stops a replay from another gate", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-mcp-v2-'));
     const file = path.join(dir, 'grants.db');
     const store = createSqliteGrantStore({ path: file });
     const grants = sealingGrants({ store });
     const app = await start({ grants });
-    const cli = (args) => spawnSync(process.execPath, [path.join(__dirname, '..', '..', '..', 'bin', 'tool-argument-snapshot.js'), ...args],
-      { encoding: 'utf8', env: { ...process.env, REVIEW_KEYS: JSON.stringify(KEYS) } });
+    const cli = (args) =>
+      spawnSync(process.execPath, [path.join(__dirname, '..', '..', '..', 'bin', 'tool-argument-snapshot.js'), ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, REVIEW_KEYS: JSON.stringify(KEYS) },
+      });
     try {
       const args = { to: 'landlord', amount: 1200, memo: SECRET };
       const asked = await askLarge(app, args);
@@ -249,7 +277,10 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
       const pending = cli(['pending', '--store', `sqlite:${file}`, '--key-env', 'REVIEW_KEYS', '--json']);
       assert.equal(pending.status, 0, pending.stderr);
       const listed = JSON.parse(pending.stdout).proposals;
-      assert.deepEqual(listed.map((entry) => entry.id), [id]);
+      assert.deepEqual(
+        listed.map((entry) => entry.id),
+        [id],
+      );
       const granted = cli(['grant', '--store', `sqlite:${file}`, '--key-env', 'REVIEW_KEYS', '--id', id]);
       assert.equal(granted.status, 0, granted.stderr);
       assert.equal((await app.call('pay', args, { requestState: asked.requestState })).content[0].text, 'paid 1200 to landlord');
@@ -299,7 +330,11 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
       assertDenied(await app.call('pay', { to: 'bob', amount: 20 }, extra), 'call_already_executed');
       assertDenied(await app.call('pay', { to: 'bob', amount: 21 }, extra), 'call_id_conflict');
       assert.equal(app.state.runs.length, 1);
-      const bad = await post(app.url, toolCallText(7, 'pay', '{"to":"bob","amount":1}').replace('"_meta":{', `"_meta":{"${KEY_NAME}":"",`), toolCallHeaders('pay'));
+      const bad = await post(
+        app.url,
+        toolCallText(7, 'pay', '{"to":"bob","amount":1}').replace('"_meta":{', `"_meta":{"${KEY_NAME}":"",`),
+        toolCallHeaders('pay'),
+      );
       assert.equal(bad.body.error.code, -32602);
       assert.equal(app.state.runs.length, 1);
     } finally {
@@ -307,7 +342,7 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
     }
   });
 
-  test('a 2025-era client through the same gate (the SDK\'s stateless fallback): gated alike, approvals as on SDK 1.x', async () => {
+  test("a 2025-era client through the same gate (the SDK's stateless fallback): gated alike, approvals as on SDK 1.x", async () => {
     const grants = sealingGrants();
     const app = await start({ grants }, { legacy: true });
     try {
@@ -322,8 +357,9 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
   });
 
   test('a Cedar policy behind the grants: a forbid denies over a live grant', async () => {
-    const policies = 'permit(principal, action == Action::"pay", resource) when { context.input.amount < 400 };\n'
-      + 'forbid(principal, action, resource) when { context.input.to == "mallory" };\n';
+    const policies =
+      'permit(principal, action == Action::"pay", resource) when { context.input.amount < 400 };\n' +
+      'forbid(principal, action, resource) when { context.input.to == "mallory" };\n';
     const grants = sealingGrants();
     const policy = createCedarPolicy({ policies, tools: { pay: z.object({ to: z.string(), amount: z.number().int() }) } });
     const app = await start({ grants, policy: { pay: policy } });
@@ -340,7 +376,7 @@ describe('gateMcpServer with @modelcontextprotocol/server 2.x', () => {
 });
 
 describe('the raw body, read once, strictly', () => {
-  test('a duplicate key outside arguments is -32600 and reaches no server; inside arguments it is the tool\'s stage error; nothing runs', async () => {
+  test("a duplicate key outside arguments is -32600 and reaches no server; inside arguments it is the tool's stage error; nothing runs", async () => {
     const app = await start({});
     try {
       const servers = app.state.servers;
@@ -362,7 +398,12 @@ describe('the raw body, read once, strictly', () => {
 
   test('headers that disagree with the decoded body (Mcp-Method, Mcp-Name, Base64 Mcp-Name) are -32020 before any policy; nothing runs', async () => {
     let policyRuns = 0;
-    const app = await start({ policy: (input) => { policyRuns += 1; return payPolicy(input); } });
+    const app = await start({
+      policy: (input) => {
+        policyRuns += 1;
+        return payPolicy(input);
+      },
+    });
     try {
       const text = toolCallText(1, 'pay', '{"to":"bob","amount":5}');
       for (const headers of [
@@ -373,7 +414,11 @@ describe('the raw body, read once, strictly', () => {
       ]) {
         const refused = await post(app.url, text, headers);
         assert.equal(refused.status, 400, JSON.stringify(headers));
-        assert.deepEqual(refused.body, { jsonrpc: '2.0', id: 1, error: { code: -32020, message: 'Bad Request: the request headers and body disagree', data: { code: 'header_mismatch' } } });
+        assert.deepEqual(refused.body, {
+          jsonrpc: '2.0',
+          id: 1,
+          error: { code: -32020, message: 'Bad Request: the request headers and body disagree', data: { code: 'header_mismatch' } },
+        });
       }
       assert.equal(policyRuns, 0);
       assert.deepEqual(app.state.runs, []);
@@ -389,8 +434,10 @@ describe('the raw body, read once, strictly', () => {
     const runs = [];
     const factory = () => {
       const server = new McpServer({ name: 'regions', version: '1.0.0' });
-      server.registerTool('pay', { inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }), amount: z.number() }) },
-        async (args) => { runs.push(args.region); return { content: [{ type: 'text', text: `paid in ${args.region}` }] }; });
+      server.registerTool('pay', { inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }), amount: z.number() }) }, async (args) => {
+        runs.push(args.region);
+        return { content: [{ type: 'text', text: `paid in ${args.region}` }] };
+      });
       return server;
     };
     const gate = gateMcpServer(factory, { agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'test' }) });
@@ -411,17 +458,24 @@ describe('the raw body, read once, strictly', () => {
     }
   });
 
-  test('a body given parsed, a body read before the gate and a batch are refused; the SDK\'s handler never reads for the gate', async () => {
+  test("a body given parsed, a body read before the gate and a batch are refused; the SDK's handler never reads for the gate", async () => {
     const state = payFactory();
     const gate = gateMcpServer(state.factory, { agentName: AGENT, policy: payPolicy });
     try {
       const text = toolCallText(1, 'pay', '{"to":"bob","amount":5}');
-      const request = () => new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', ...toolCallHeaders('pay') }, body: text });
+      const request = () =>
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', ...toolCallHeaders('pay') },
+          body: text,
+        });
       assert.equal((await gate.fetch(request(), { parsedBody: JSON.parse(text) })).status, 500);
       const read = request();
       await read.text();
       assert.equal((await gate.fetch(read)).status, 500);
-      const batch = await gate.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `[${text}]` }));
+      const batch = await gate.fetch(
+        new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `[${text}]` }),
+      );
       assert.equal(batch.status, 400);
       assert.equal((await batch.json()).error.data.code, 'batch_not_supported');
       // The SDK's own fetch bypasses the gate's reading: its tools/call runs nothing.
@@ -435,9 +489,13 @@ describe('the raw body, read once, strictly', () => {
 
   test('a request id in flight for one principal: a second request with it runs nothing (-32600 request_id_in_flight)', async () => {
     let release;
-    const held = new Promise((resolve) => { release = resolve; });
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
     let started;
-    const running = new Promise((resolve) => { started = resolve; });
+    const running = new Promise((resolve) => {
+      started = resolve;
+    });
     let runs = 0;
     const factory = () => {
       const server = new McpServer({ name: 'slow', version: '1.0.0' });
@@ -479,7 +537,17 @@ describe('what gateMcpServer takes on 2.x', () => {
     server.registerTool('ping', { inputSchema: z.object({}) }, async () => ({ content: [{ type: 'text', text: 'pong' }] }));
     try {
       const text = (id) => toolCallText(id, 'ping', '{}');
-      const request = (id) => new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', ...toolCallHeaders('ping') }, body: text(id) });
+      const request = (id) =>
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            ...toolCallHeaders('ping'),
+          },
+          body: text(id),
+        });
       assert.equal((await (await gate.fetch(request(1))).json()).result.content[0].text, 'pong');
       assert.equal((await gate.fetch(request(2))).status, 500);
     } finally {
@@ -489,32 +557,53 @@ describe('what gateMcpServer takes on 2.x', () => {
     assert.throws(() => gateMcpServer(() => server, { agentName: AGENT, proposalTtlMs: 0 }), /proposalTtlMs/);
   });
 
-  test('an ES module application: its McpServers are served by its build\'s createMcpHandler, given or found by the gate; nothing runs twice', async () => {
+  test("an ES module application: its McpServers are served by its build's createMcpHandler, given or found by the gate; nothing runs twice", async () => {
     const esm = await import('@modelcontextprotocol/server');
     let runs = 0;
     let made = 0;
     const factory = () => {
       made += 1;
       const server = new esm.McpServer({ name: 'esm', version: '1.0.0' });
-      server.registerTool('ping', { inputSchema: z.object({}) }, async () => { runs += 1; return { content: [{ type: 'text', text: 'pong' }] }; });
+      server.registerTool('ping', { inputSchema: z.object({}) }, async () => {
+        runs += 1;
+        return { content: [{ type: 'text', text: 'pong' }] };
+      });
       return server;
     };
-    const request = (id) => new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', ...toolCallHeaders('ping') }, body: toolCallText(id, 'ping', '{}') });
+    const request = (id) =>
+      new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          ...toolCallHeaders('ping'),
+        },
+        body: toolCallText(id, 'ping', '{}'),
+      });
     const errors = [];
     // Not given: the first request finds the server's build and is served again by its handler.
-    const found = gateMcpServer(factory, { agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'test' }), http: { onerror: (error) => errors.push(error.message) } });
+    const found = gateMcpServer(factory, {
+      agentName: AGENT,
+      policy: () => ({ decision: 'allow', reason: 'test' }),
+      http: { onerror: (error) => errors.push(error.message) },
+    });
     assert.equal((await (await found.fetch(request(1))).json()).result.content[0].text, 'pong');
     assert.equal((await (await found.fetch(request(2))).json()).result.content[0].text, 'pong');
     assert.deepEqual([runs, made], [2, 3], 'the first request made one server of each build; each call ran once');
-    assert.deepEqual(errors, [], 'the application\'s onerror never sees the gate\'s own finding');
+    assert.deepEqual(errors, [], "the application's onerror never sees the gate's own finding");
     await found.close();
-    const given = gateMcpServer(factory, { agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'test' }), http: { createMcpHandler: esm.createMcpHandler } });
+    const given = gateMcpServer(factory, {
+      agentName: AGENT,
+      policy: () => ({ decision: 'allow', reason: 'test' }),
+      http: { createMcpHandler: esm.createMcpHandler },
+    });
     assert.equal((await (await given.fetch(request(3))).json()).result.content[0].text, 'pong');
     await given.close();
     assert.deepEqual([runs, made], [3, 4]);
   });
 
-  test('receipts default to the grants\' store; memory receipts beside durable grants warn once (TAS_MEMORY_RECEIPTS)', async () => {
+  test("receipts default to the grants' store; memory receipts beside durable grants warn once (TAS_MEMORY_RECEIPTS)", async () => {
     const { createExecutionReceipts } = require('../../..');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tas-mcp-v2-warn-'));
     const store = createSqliteGrantStore({ path: path.join(dir, 'grants.db') });
@@ -533,11 +622,19 @@ describe('what gateMcpServer takes on 2.x', () => {
   test('options are own data: a Proxy factory, a getter for agentName or receipts, a Proxy policy are refused, and no getter runs', () => {
     const factory = payFactory().factory;
     let ran = 0;
-    const getter = (value) => ({ get() { ran += 1; return value; }, enumerable: true });
+    const getter = (value) => ({
+      get() {
+        ran += 1;
+        return value;
+      },
+      enumerable: true,
+    });
     assert.throws(() => gateMcpServer(new Proxy(factory, {}), { agentName: AGENT }), { code: 'ERR_INVALID_ARG_TYPE' });
     assert.throws(() => gateMcpServer(factory, Object.defineProperty({}, 'agentName', getter(AGENT))), { code: 'ERR_INVALID_ARG_TYPE' });
     assert.throws(() => gateMcpServer(factory, Object.defineProperty({ agentName: AGENT }, 'receipts', getter(false))), { code: 'ERR_INVALID_ARG_TYPE' });
-    assert.throws(() => gateMcpServer(factory, { agentName: AGENT, policy: new Proxy(() => ({ decision: 'allow', reason: 'x' }), {}) }), { code: 'ERR_INVALID_ARG_TYPE' });
+    assert.throws(() => gateMcpServer(factory, { agentName: AGENT, policy: new Proxy(() => ({ decision: 'allow', reason: 'x' }), {}) }), {
+      code: 'ERR_INVALID_ARG_TYPE',
+    });
     assert.throws(() => gateMcpServer(factory, { agentName: AGENT, grants: new Proxy(createApprovalGrants(), {}) }), { code: 'ERR_INVALID_ARG_TYPE' });
     assert.equal(ran, 0);
     const gate = gateMcpServer(factory, { agentName: AGENT });

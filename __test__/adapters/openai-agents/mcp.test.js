@@ -56,7 +56,15 @@ async function mcpServer(t, options = {}) {
     await server.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  const executed = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+  const executed = () =>
+    fs.existsSync(log)
+      ? fs
+          .readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
   return { server, executed };
 }
 
@@ -65,9 +73,8 @@ async function mcpTools(server) {
   return new Agent({ name: AGENT, mcpServers: [server] }).getAllTools(new RunContext());
 }
 
-const byCents = (input) => (input.parsedArguments.cents <= 100
-  ? { decision: 'allow', reason: 'small transfer' }
-  : { decision: 'require_approval', reason: 'large transfer' });
+const byCents = (input) =>
+  input.parsedArguments.cents <= 100 ? { decision: 'allow', reason: 'small transfer' } : { decision: 'require_approval', reason: 'large transfer' };
 
 test('a duplicate-key call: the SDK alone makes the MCP server execute the last value; the gate executes nothing', async (t) => {
   const raw = '{"to":"bob","cents":5,"cents":99999}';
@@ -91,15 +98,20 @@ test('MCP tools through the gate: allowed calls reach the server as the policy s
   const seen = [];
   const gate = createOpenAIAgentsGate({ agentName: AGENT, grants, policy: (input) => (seen.push(input), byCents(input)) });
   const tools = gate.tools(await mcpTools(server));
-  assert.deepEqual(tools.map((tool) => tool.name), ['transfer']);
+  assert.deepEqual(
+    tools.map((tool) => tool.name),
+    ['transfer'],
+  );
   const agent = new Agent({
     name: AGENT,
-    model: gate.model(scripted([
-      ['{ "cents" : 5.0 , "to" : "\\u0062ob" }', 'c1'],
-      ['{"to":"eve","cents":-0}', 'c2'],
-      ['{"to":"carol","cents":250000,"memo":"rent"}', 'c3'],
-      ['{"to":"dave","cents":"5"}', 'c4'],
-    ])),
+    model: gate.model(
+      scripted([
+        ['{ "cents" : 5.0 , "to" : "\\u0062ob" }', 'c1'],
+        ['{"to":"eve","cents":-0}', 'c2'],
+        ['{"to":"carol","cents":250000,"memo":"rent"}', 'c3'],
+        ['{"to":"dave","cents":"5"}', 'c4'],
+      ]),
+    ),
     tools,
   });
   let result = await run(agent, 'pay');
@@ -107,7 +119,10 @@ test('MCP tools through the gate: allowed calls reach the server as the policy s
   assert.equal(outputs.c1, 'sent 5 to bob');
   assert.match(outputs.c2, /stage snapshot.*negative_zero/);
   assert.match(outputs.c4, /stage schema/, 'the JSON Schema ran in the package (fromJsonSchema)');
-  assert.deepEqual(result.interruptions.map((i) => i.rawItem.callId), ['c3']);
+  assert.deepEqual(
+    result.interruptions.map((i) => i.rawItem.callId),
+    ['c3'],
+  );
   assert.deepEqual(executed(), [{ cents: 5, to: 'bob' }], 'the server received the canonical arguments');
   assert.equal(seen[0].rawArguments, '{ "cents" : 5.0 , "to" : "\\u0062ob" }', 'the policy saw the provider text');
   assert.equal(seen[0].argsCanonicalJson, '{"cents":5,"to":"bob"}');
@@ -118,7 +133,10 @@ test('MCP tools through the gate: allowed calls reach the server as the policy s
   result = await run(agent, result.state);
   outputs = toolOutputs(result);
   assert.equal(outputs.c3, 'sent 250000 to carol');
-  assert.deepEqual(executed(), [{ cents: 5, to: 'bob' }, { cents: 250000, memo: 'rent', to: 'carol' }]);
+  assert.deepEqual(executed(), [
+    { cents: 5, to: 'bob' },
+    { cents: 250000, memo: 'rent', to: 'carol' },
+  ]);
 });
 
 test('MCP tools in strict mode: a null for the optional memo is removed as the JSON Schema says, and never reaches the server', async (t) => {

@@ -91,13 +91,20 @@ test('a null is still removed where the schema refuses null for certain, through
       tag: zod.union([zod.string(), zod.number()]).optional(),
       state: zod.enum(['open', 'closed']).optional(),
       kind: zod.literal('task').optional(),
-      slug: zod.string().transform((s) => s.toLowerCase()).optional(),
-      checked: zod.string().refine((s) => s.length > 0).optional(),
+      slug: zod
+        .string()
+        .transform((s) => s.toLowerCase())
+        .optional(),
+      checked: zod
+        .string()
+        .refine((s) => s.length > 0)
+        .optional(),
       note: zod.string().nullable(),
       parts: zod.array(zod.object({ name: zod.string(), size: zod.number().optional() })),
       meta: zod.object({ owner: zod.string().optional() }).optional(),
     });
-    const raw = '{"id":"t1","title":null,"points":null,"tag":null,"state":null,"kind":null,"slug":null,"checked":null,"note":null,' +
+    const raw =
+      '{"id":"t1","title":null,"points":null,"tag":null,"state":null,"kind":null,"slug":null,"checked":null,"note":null,' +
       '"parts":[{"name":"a","size":null}],"meta":{"owner":null}}';
     const { args } = await gated(Update, raw);
     assert.deepEqual(args, { id: 't1', meta: {}, note: null, parts: [{ name: 'a' }], points: 1 });
@@ -119,49 +126,58 @@ test('strict: false leaves every null to the schema', async () => {
   assert.match(output, /stage schema/);
 });
 
-test('JSON Schema tools: a null is removed only where the property is optional and its schema refuses null', { skip: typeof api.fromJsonSchema !== 'function' && 'needs fromJsonSchema (issue 18)' }, async () => {
-  const parameters = {
-    type: 'object',
-    properties: {
-      id: { type: 'string' },
-      title: { type: 'string' },
-      assignee: { anyOf: [{ type: 'string' }, { type: 'null' }] },
-      state: { enum: ['open', 'closed'] },
-      maybe: { enum: ['x', null] },
-      kind: { const: 'task' },
-      ref: { $ref: '#/$defs/name' },
-      any: {},
-      note: { type: ['string', 'null'] },
-      parts: { type: 'array', items: { type: 'object', properties: { size: { type: 'number' } }, additionalProperties: false } },
-      need: { type: 'string' },
-    },
-    required: ['id', 'need'],
-    additionalProperties: false,
-    $defs: { name: { type: 'string' } },
-  };
-  const raw = '{"id":"t1","title":null,"assignee":null,"state":null,"maybe":null,"kind":null,"ref":null,"any":null,' +
-    '"note":null,"parts":[{"size":null}],"need":"x"}';
-  const { args } = await gated(parameters, raw);
-  assert.deepEqual(args, { any: null, assignee: null, id: 't1', maybe: null, need: 'x', note: null, parts: [{}] });
-  const refused = await gated(parameters, '{"id":"t1","need":null}');
-  assert.match(refused.output, /stage schema/, 'a required field keeps its null and the schema refuses it');
-});
+test(
+  'JSON Schema tools: a null is removed only where the property is optional and its schema refuses null',
+  { skip: typeof api.fromJsonSchema !== 'function' && 'needs fromJsonSchema (issue 18)' },
+  async () => {
+    const parameters = {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        title: { type: 'string' },
+        assignee: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        state: { enum: ['open', 'closed'] },
+        maybe: { enum: ['x', null] },
+        kind: { const: 'task' },
+        ref: { $ref: '#/$defs/name' },
+        any: {},
+        note: { type: ['string', 'null'] },
+        parts: { type: 'array', items: { type: 'object', properties: { size: { type: 'number' } }, additionalProperties: false } },
+        need: { type: 'string' },
+      },
+      required: ['id', 'need'],
+      additionalProperties: false,
+      $defs: { name: { type: 'string' } },
+    };
+    const raw =
+      '{"id":"t1","title":null,"assignee":null,"state":null,"maybe":null,"kind":null,"ref":null,"any":null,' +
+      '"note":null,"parts":[{"size":null}],"need":"x"}';
+    const { args } = await gated(parameters, raw);
+    assert.deepEqual(args, { any: null, assignee: null, id: 't1', maybe: null, need: 'x', note: null, parts: [{}] });
+    const refused = await gated(parameters, '{"id":"t1","need":null}');
+    assert.match(refused.output, /stage schema/, 'a required field keeps its null and the schema refuses it');
+  },
+);
 
-test('a JSON Schema property with `nullable: true` keeps its null in strict mode, as the tool\'s own schema accepts it ("unassign" is not "unchanged")', { skip: typeof api.fromJsonSchema !== 'function' && 'needs fromJsonSchema (issue 18)' }, async () => {
-  // Review finding: `nullable: true` (OpenAPI 3.0 style, which Ajv 8 and so fromJsonSchema
-  // honour, and which MCP servers generated from OpenAPI emit) was read as "refuses null"
-  // from its `type`, and the null was removed (failed on 7e7def7).
-  const SCHEMA = {
-    type: 'object',
-    properties: { issue: { type: 'string' }, assignee: { type: 'string', nullable: true }, label: { $ref: '#/$defs/label' } },
-    required: ['issue'],
-    additionalProperties: false,
-    $defs: { label: { type: 'string', nullable: true } },
-  };
-  // What the tool's own schema says of that null.
-  const own = api.fromJsonSchema(SCHEMA)['~standard'].validate({ issue: '1', assignee: null, label: null });
-  assert.equal(own.issues, undefined);
-  assert.deepEqual({ ...own.value }, { issue: '1', assignee: null, label: null });
-  const { args } = await gated(SCHEMA, '{"issue":"1","assignee":null,"label":null}');
-  assert.deepEqual(args, { issue: '1', assignee: null, label: null }, 'the null the schema accepts was removed');
-});
+test(
+  'a JSON Schema property with `nullable: true` keeps its null in strict mode, as the tool\'s own schema accepts it ("unassign" is not "unchanged")',
+  { skip: typeof api.fromJsonSchema !== 'function' && 'needs fromJsonSchema (issue 18)' },
+  async () => {
+    // Review finding: `nullable: true` (OpenAPI 3.0 style, which Ajv 8 and so fromJsonSchema
+    // honour, and which MCP servers generated from OpenAPI emit) was read as "refuses null"
+    // from its `type`, and the null was removed (failed on 7e7def7).
+    const SCHEMA = {
+      type: 'object',
+      properties: { issue: { type: 'string' }, assignee: { type: 'string', nullable: true }, label: { $ref: '#/$defs/label' } },
+      required: ['issue'],
+      additionalProperties: false,
+      $defs: { label: { type: 'string', nullable: true } },
+    };
+    // What the tool's own schema says of that null.
+    const own = api.fromJsonSchema(SCHEMA)['~standard'].validate({ issue: '1', assignee: null, label: null });
+    assert.equal(own.issues, undefined);
+    assert.deepEqual({ ...own.value }, { issue: '1', assignee: null, label: null });
+    const { args } = await gated(SCHEMA, '{"issue":"1","assignee":null,"label":null}');
+    assert.deepEqual(args, { issue: '1', assignee: null, label: null }, 'the null the schema accepts was removed');
+  },
+);

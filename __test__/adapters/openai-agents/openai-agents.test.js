@@ -21,10 +21,13 @@ const AGENT = 'Payments';
 function transferSchema(zod) {
   const counter = { runs: 0 };
   // The refinement sits on a field: the SDK converts only object schemas of zod 3.
-  const cents = zod.number().int().refine(() => {
-    counter.runs++;
-    return true;
-  });
+  const cents = zod
+    .number()
+    .int()
+    .refine(() => {
+      counter.runs++;
+      return true;
+    });
   const schema = zod.object({ to: zod.string(), cents, memo: zod.string().optional() });
   return { schema, counter };
 }
@@ -57,10 +60,12 @@ function gatedApp({ policy, grants, zod = z, calls }) {
   const gate = createOpenAIAgentsGate({
     agentName: AGENT,
     grants,
-    policy: policy && ((input) => {
-      seen.policy.push(input);
-      return policy(input);
-    }),
+    policy:
+      policy &&
+      ((input) => {
+        seen.policy.push(input);
+        return policy(input);
+      }),
     onDecision: (decision) => {
       seen.decisions.push(decision);
     },
@@ -97,9 +102,7 @@ function plainApp({ needsApproval = false, calls }) {
 }
 
 const allowSmall = (input) =>
-  input.parsedArguments.cents <= 100
-    ? { decision: 'allow', reason: 'small transfer' }
-    : { decision: 'require_approval', reason: 'large transfer' };
+  input.parsedArguments.cents <= 100 ? { decision: 'allow', reason: 'small transfer' } : { decision: 'require_approval', reason: 'large transfer' };
 
 /**
  * Edits a stored RunState the way anyone who can write the store can: the arguments and the
@@ -108,9 +111,7 @@ const allowSmall = (input) =>
 function editStoredState(text, fromCents, toCents) {
   const edit = (value) => {
     if (typeof value === 'string') {
-      return value
-        .split(`"cents":${fromCents}`).join(`"cents":${toCents}`)
-        .split(`number:${fromCents}e0`).join(`number:${toCents}e0`);
+      return value.split(`"cents":${fromCents}`).join(`"cents":${toCents}`).split(`number:${fromCents}e0`).join(`number:${toCents}e0`);
     }
     if (Array.isArray(value)) return value.map(edit);
     if (value !== null && typeof value === 'object') {
@@ -302,7 +303,13 @@ test('stored arguments edited after approval: the SDK alone executes them; the g
 
 test('the same action respelled by the model matches the grant; another value does not', async () => {
   // The SDK alone binds an approval to the call id: the same action in a new call asks again.
-  const plain = plainApp({ needsApproval: true, calls: [['transfer', '{"to":"bob","cents":50000}', 'c1'], ['transfer', '{"cents":50000,"to":"bob"}', 'c2']] });
+  const plain = plainApp({
+    needsApproval: true,
+    calls: [
+      ['transfer', '{"to":"bob","cents":50000}', 'c1'],
+      ['transfer', '{"cents":50000,"to":"bob"}', 'c2'],
+    ],
+  });
   const first = await run(plain.agent, 'pay bob');
   first.state.approve(first.interruptions[0]);
   const resumed = await run(plain.agent, first.state);
@@ -367,23 +374,39 @@ test('the SDK alone: a change to the approval copy is ignored, and a Date from a
 });
 
 test('alwaysApprove is tool-wide in the SDK; a grant approves one hash', async () => {
-  const plain = plainApp({ needsApproval: true, calls: [['transfer', '{"to":"bob","cents":5}', 'c1'], ['transfer', '{"to":"bob","cents":99999999}', 'c2']] });
+  const plain = plainApp({
+    needsApproval: true,
+    calls: [
+      ['transfer', '{"to":"bob","cents":5}', 'c1'],
+      ['transfer', '{"to":"bob","cents":99999999}', 'c2'],
+    ],
+  });
   let result = await run(plain.agent, 'pay');
   result.state.approve(result.interruptions[0], { alwaysApprove: true });
   result = await run(plain.agent, result.state);
-  assert.deepEqual(plain.executed.map((a) => a.cents), [5, 99999999], 'one approval of 5 cents let 99,999,999 through');
+  assert.deepEqual(
+    plain.executed.map((a) => a.cents),
+    [5, 99999999],
+    'one approval of 5 cents let 99,999,999 through',
+  );
 
   const grants = createApprovalGrants();
   const { gate, agent, seen } = gatedApp({
     policy: () => ({ decision: 'require_approval', reason: 'every transfer' }),
     grants,
-    calls: [['transfer', '{"to":"bob","cents":5}', 'c1'], ['transfer', '{"to":"bob","cents":99999999}', 'c2']],
+    calls: [
+      ['transfer', '{"to":"bob","cents":5}', 'c1'],
+      ['transfer', '{"to":"bob","cents":99999999}', 'c2'],
+    ],
   });
   result = await run(agent, 'pay');
   const [{ interruption, proposal }] = gate.pending(result.state);
   await gate.approve(result.state, interruption, proposal);
   result = await run(agent, result.state);
-  assert.deepEqual(seen.executed.map((a) => a.cents), [5]);
+  assert.deepEqual(
+    seen.executed.map((a) => a.cents),
+    [5],
+  );
   assert.equal(result.interruptions.length, 1, 'the large transfer asks again');
   assert.equal(gate.pending(result.state)[0].proposal.argsCanonicalJson, '{"cents":99999999,"to":"bob"}');
 });
@@ -429,7 +452,10 @@ test('zod 3 as the schema: the same gate, strict nulls removed, the schema run o
     zod: z3,
     policy: allowSmall,
     grants,
-    calls: [['transfer', '{"to":"bob","cents":5,"memo":null}', 'c1'], ['transfer', '{"to":"bob","cents":700,"memo":"rent"}', 'c2']],
+    calls: [
+      ['transfer', '{"to":"bob","cents":5,"memo":null}', 'c1'],
+      ['transfer', '{"to":"bob","cents":700,"memo":"rent"}', 'c2'],
+    ],
   });
   let result = await run(agent, 'pay');
   assert.deepEqual(seen.executed, [{ cents: 5, to: 'bob' }]);
@@ -438,7 +464,10 @@ test('zod 3 as the schema: the same gate, strict nulls removed, the schema run o
   assert.equal(proposal.argsCanonicalJson, '{"cents":700,"memo":"rent","to":"bob"}');
   await gate.approve(result.state, interruption, proposal);
   result = await run(agent, result.state);
-  assert.deepEqual(seen.executed, [{ cents: 5, to: 'bob' }, { cents: 700, memo: 'rent', to: 'bob' }]);
+  assert.deepEqual(seen.executed, [
+    { cents: 5, to: 'bob' },
+    { cents: 700, memo: 'rent', to: 'bob' },
+  ]);
   assert.equal(counter.runs, 3);
 });
 
@@ -479,7 +508,20 @@ test('an async refinement runs exactly once per attempt (zod 3 and zod 4)', asyn
     const agent = new Agent({
       name: AGENT,
       model: gate.model(scripted(['transfer', '{"to":"bob","cents":5}', 'c1'], ['transfer', '{"to":"bob","cents":-5}', 'c2'])),
-      tools: [gate.tool({ name: 'transfer', description: 'Send', parameters: schema, jsonSchema: { type: 'object', properties: { to: { type: 'string' }, cents: { type: 'number' } }, required: ['to', 'cents'], additionalProperties: false }, execute: (a) => (executed.push(a), 'sent') })],
+      tools: [
+        gate.tool({
+          name: 'transfer',
+          description: 'Send',
+          parameters: schema,
+          jsonSchema: {
+            type: 'object',
+            properties: { to: { type: 'string' }, cents: { type: 'number' } },
+            required: ['to', 'cents'],
+            additionalProperties: false,
+          },
+          execute: (a) => (executed.push(a), 'sent'),
+        }),
+      ],
     });
     const outputs = toolOutputs(await run(agent, 'pay'));
     assert.deepEqual(executed, [{ cents: 5, to: 'bob' }]);
@@ -504,9 +546,17 @@ test('arguments the SDK cannot parse at all: its forced approval has no proposal
 });
 
 test('streamed runs are gated the same way', async () => {
-  const { agent, seen } = gatedApp({ policy: allowSmall, calls: [['transfer', '{"to":"bob","cents":5}', 'c1'], ['transfer', '{"to":"bob","cents":5,"cents":6}', 'c2']] });
+  const { agent, seen } = gatedApp({
+    policy: allowSmall,
+    calls: [
+      ['transfer', '{"to":"bob","cents":5}', 'c1'],
+      ['transfer', '{"to":"bob","cents":5,"cents":6}', 'c2'],
+    ],
+  });
   const stream = await run(agent, 'pay', { stream: true });
-  for await (const _event of stream) { /* drain */ }
+  for await (const _event of stream) {
+    /* drain */
+  }
   await stream.completed;
   assert.deepEqual(seen.executed, [{ cents: 5, to: 'bob' }]);
   assert.match(toolOutputs(stream).c2, /duplicate_key/);
@@ -524,7 +574,7 @@ test('without gate.model the run fails loudly instead of deciding on the SDK cop
   assert.equal(executed.length, 0);
 });
 
-test('the answers for a call not executed and for invalid input are the app\'s to choose', async () => {
+test("the answers for a call not executed and for invalid input are the app's to choose", async () => {
   const gate = createOpenAIAgentsGate({
     agentName: AGENT,
     policy: () => ({ decision: 'deny', reason: 'blocked' }),
@@ -558,8 +608,7 @@ test('examples/openai-agents-agent.js runs as written', () => {
   assert.equal(result.status, 0, result.stderr);
   assert.equal(
     result.stdout,
-    'call_1: sent 500 cents to bob\ncall_2: sent 250000 cents to carol\n' +
-      'reviewed: {"cents":250000,"memo":"rent","to":"carol"}\nBoth transfers are done.\n',
+    'call_1: sent 500 cents to bob\ncall_2: sent 250000 cents to carol\n' + 'reviewed: {"cents":250000,"memo":"rent","to":"carol"}\nBoth transfers are done.\n',
   );
 });
 
@@ -589,10 +638,17 @@ test('installing the package pulls no framework: @openai/agents is an optional p
     assert.equal(fs.existsSync(join(app, 'node_modules', '@openai')), false, 'no framework was installed');
     assert.equal(fs.existsSync(join(app, 'node_modules', 'zod')), false);
     // Requiring the subpath without the framework names the package to install.
-    const loaded = spawnSync(process.execPath, ['-e', `
+    const loaded = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `
       try { require('tool-argument-snapshot/openai-agents'); console.log('loaded'); }
       catch (error) { console.log(JSON.stringify({ code: error.code, packageName: error.packageName, message: error.message })); }
-    `], { cwd: app, encoding: 'utf8' });
+    `,
+      ],
+      { cwd: app, encoding: 'utf8' },
+    );
     assert.equal(loaded.status, 0, loaded.stderr);
     const refused = JSON.parse(loaded.stdout);
     assert.equal(refused.code, 'MODULE_NOT_FOUND');
@@ -608,7 +664,9 @@ test('the declarations accept ordinary usage and reject misuse under tsc --stric
   const { join } = require('node:path');
   const tsc = require.resolve('typescript/bin/tsc');
   // skipLibCheck: the SDK's own declarations do not check against @types/node's EventEmitter.
-  const result = spawnSync(process.execPath, [tsc, '-p', join(__dirname, '..', '..', 'package', 'types', 'openai-agents', 'tsconfig.json')], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [tsc, '-p', join(__dirname, '..', '..', 'package', 'types', 'openai-agents', 'tsconfig.json')], {
+    encoding: 'utf8',
+  });
   assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
 });
 
@@ -621,7 +679,10 @@ test('tool options are read as own data: needsApproval and execute inherited fro
     gate = createOpenAIAgentsGate({ agentName: AGENT, policy: () => ({ decision: 'allow', reason: 'ok' }) });
     made = gate.tool({ name: 'transfer', description: 'Send money', parameters: transferSchema(z).schema, execute: () => 'sent' });
     // An execute inherited from the options' prototype is no execute.
-    assert.throws(() => gate.tool({ __proto__: { execute: () => 'x' }, name: 'other', description: 'No handler', parameters: transferSchema(z).schema }), /execute function/);
+    assert.throws(
+      () => gate.tool({ __proto__: { execute: () => 'x' }, name: 'other', description: 'No handler', parameters: transferSchema(z).schema }),
+      /execute function/,
+    );
   } finally {
     delete Object.prototype.needsApproval;
   }
@@ -631,11 +692,18 @@ test('tool options are read as own data: needsApproval and execute inherited fro
   assert.equal(toolOutputs(result).c1, 'sent');
 });
 
-test('approving one interruption twice grants one use: the second approve rejects with TAS_NO_PENDING_PROPOSAL (as every adapter\'s approve does)', async () => {
+test("approving one interruption twice grants one use: the second approve rejects with TAS_NO_PENDING_PROPOSAL (as every adapter's approve does)", async () => {
   // Without a key ring nothing else stops a second grant (a double click, two reviewers):
   // the resumed call would spend one use and leave the other live for the next identical call.
   const grants = createApprovalGrants();
-  const { gate, agent, seen } = gatedApp({ policy: allowSmall, grants, calls: [['transfer', '{"to":"bob","cents":50000}', 'c1'], ['transfer', '{"to":"bob","cents":50000}', 'c2']] });
+  const { gate, agent, seen } = gatedApp({
+    policy: allowSmall,
+    grants,
+    calls: [
+      ['transfer', '{"to":"bob","cents":50000}', 'c1'],
+      ['transfer', '{"to":"bob","cents":50000}', 'c2'],
+    ],
+  });
   let result = await run(agent, 'pay bob');
   const [{ interruption, proposal }] = gate.pending(result.state);
   await gate.approve(result.state, interruption, proposal);
@@ -649,12 +717,16 @@ test('approving one interruption twice grants one use: the second approve reject
   assert.equal(seen.executed.length, 1);
 });
 
-test('a proposal that is not the interruption\'s own is refused by approve (nothing is granted)', async () => {
+test("a proposal that is not the interruption's own is refused by approve (nothing is granted)", async () => {
   const grants = createApprovalGrants();
   const { gate, agent } = gatedApp({ policy: allowSmall, grants, calls: [['transfer', '{"to":"bob","cents":50000}', 'c1']] });
   const result = await run(agent, 'pay bob');
   const [{ interruption, proposal }] = gate.pending(result.state);
-  const other = { ...proposal, argsCanonicalJson: '{"cents":90000,"to":"eve"}', proposalHash: proposalHash({ agentName: AGENT, toolName: 'transfer', argsCanonicalJson: '{"cents":90000,"to":"eve"}' }) };
+  const other = {
+    ...proposal,
+    argsCanonicalJson: '{"cents":90000,"to":"eve"}',
+    proposalHash: proposalHash({ agentName: AGENT, toolName: 'transfer', argsCanonicalJson: '{"cents":90000,"to":"eve"}' }),
+  };
   await assert.rejects(gate.approve(result.state, interruption, other), { code: 'ERR_INVALID_ARG_TYPE' });
   assert.equal(await grants.has(other), false);
   assert.equal(await grants.has(proposal), false);

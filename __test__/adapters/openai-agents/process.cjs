@@ -49,37 +49,50 @@ function fileStore(file) {
   const same = (r, q) => r.agentName === q.agentName && r.toolName === q.toolName && r.proposalHash === q.proposalHash && r.scope === q.scope;
   const live = (r, now) => r.uses > 0 && (r.expiresAt === null || now < r.expiresAt);
   return {
-    put: (record, now) => locked((data) => {
-      if (record.nonce !== null) {
-        const seen = data.nonces[record.nonce];
-        if (seen !== undefined && (seen === null || now < seen)) return false;
-        data.nonces[record.nonce] = record.nonceExpiresAt;
-      }
-      data.grants.push({ ...record });
-      return true;
-    }),
+    put: (record, now) =>
+      locked((data) => {
+        if (record.nonce !== null) {
+          const seen = data.nonces[record.nonce];
+          if (seen !== undefined && (seen === null || now < seen)) return false;
+          data.nonces[record.nonce] = record.nonceExpiresAt;
+        }
+        data.grants.push({ ...record });
+        return true;
+      }),
     has: (query, now) => locked((data) => data.grants.some((r) => same(r, query) && live(r, now))),
-    take: (query, now) => locked((data) => {
-      const found = data.grants.find((r) => same(r, query) && live(r, now));
-      if (found === undefined) return false;
-      found.uses -= 1;
-      data.grants = data.grants.filter((r) => r.uses > 0);
-      return true;
-    }),
-    delete: (query) => locked((data) => { data.grants = data.grants.filter((r) => !same(r, query)); }),
-    putProposal: (key, json, expiresAt) => locked((data) => { data.proposals[key] = { json, expiresAt }; }),
-    getProposal: (key, now) => locked((data) => {
-      const kept = data.proposals[key];
-      return kept !== undefined && (kept.expiresAt === null || now < kept.expiresAt) ? kept.json : null;
-    }),
-    deleteProposal: (key) => locked((data) => { delete data.proposals[key]; }),
+    take: (query, now) =>
+      locked((data) => {
+        const found = data.grants.find((r) => same(r, query) && live(r, now));
+        if (found === undefined) return false;
+        found.uses -= 1;
+        data.grants = data.grants.filter((r) => r.uses > 0);
+        return true;
+      }),
+    delete: (query) =>
+      locked((data) => {
+        data.grants = data.grants.filter((r) => !same(r, query));
+      }),
+    putProposal: (key, json, expiresAt) =>
+      locked((data) => {
+        data.proposals[key] = { json, expiresAt };
+      }),
+    getProposal: (key, now) =>
+      locked((data) => {
+        const kept = data.proposals[key];
+        return kept !== undefined && (kept.expiresAt === null || now < kept.expiresAt) ? kept.json : null;
+      }),
+    deleteProposal: (key) =>
+      locked((data) => {
+        delete data.proposals[key];
+      }),
   };
 }
 
 function grantsOnDisk() {
-  const store = typeof api.createSqliteGrantStore === 'function'
-    ? api.createSqliteGrantStore({ path: path.join(dir, 'grants.sqlite') })
-    : fileStore(path.join(dir, 'grants.json'));
+  const store =
+    typeof api.createSqliteGrantStore === 'function'
+      ? api.createSqliteGrantStore({ path: path.join(dir, 'grants.sqlite') })
+      : fileStore(path.join(dir, 'grants.json'));
   return { grants: api.createApprovalGrants({ store, keys: KEYS }), store };
 }
 
@@ -90,9 +103,8 @@ function app(grants, steps) {
     agentName: AGENT,
     grants,
     grantScope: (runContext) => `user:${runContext.context.userId}`,
-    policy: (input) => (input.parsedArguments.cents <= 100
-      ? { decision: 'allow', reason: 'small transfer' }
-      : { decision: 'require_approval', reason: 'large transfer' }),
+    policy: (input) =>
+      input.parsedArguments.cents <= 100 ? { decision: 'allow', reason: 'small transfer' } : { decision: 'require_approval', reason: 'large transfer' },
   });
   const transfer = gate.tool({
     name: 'transfer',
@@ -124,8 +136,10 @@ async function main() {
   let report;
   if (mode === 'run') {
     const { gate, agent, executed } = app(grants, [
-      [functionCall('transfer', '{"to":"bob","cents":50}', { callId: 'call_1' }),
-        functionCall('transfer', '{"to":"carol","cents":250000}', { callId: 'call_2' })],
+      [
+        functionCall('transfer', '{"to":"bob","cents":50}', { callId: 'call_1' }),
+        functionCall('transfer', '{"to":"carol","cents":250000}', { callId: 'call_2' }),
+      ],
       [assistantMessage('done')],
     ]);
     const result = await run(agent, 'Pay bob and carol', { context: { userId: 'alice' } });
@@ -136,7 +150,10 @@ async function main() {
   } else if (mode === 'review') {
     const [sealed] = JSON.parse(fs.readFileSync(sealedFile, 'utf8'));
     const forged = { ...sealed, argsCanonicalJson: '{"cents":99999999,"to":"carol"}' };
-    const refused = await grants.grant(forged).then(() => 'granted', (error) => error.code);
+    const refused = await grants.grant(forged).then(
+      () => 'granted',
+      (error) => error.code,
+    );
     const record = await grants.grant(sealed);
     report = { refused, scope: record.scope, uses: record.uses, argsCanonicalJson: record.argsCanonicalJson };
   } else if (mode === 'wait') {

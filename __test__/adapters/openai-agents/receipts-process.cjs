@@ -26,7 +26,10 @@ process.on('warning', (warning) => warnings.push(warning.code));
 async function main() {
   // With a third argument (a helpers/durable-stores.js spec): grants on that store and no receipts
   // option (the gate's default receipts are the store's); else explicit receipts on SQLite.
-  const store = durable === undefined ? createSqliteGrantStore({ path: path.join(dir, 'shared.sqlite') }) : await require('../../helpers/durable-stores').openDurable(JSON.parse(durable));
+  const store =
+    durable === undefined
+      ? createSqliteGrantStore({ path: path.join(dir, 'shared.sqlite') })
+      : await require('../../helpers/durable-stores').openDurable(JSON.parse(durable));
   const grants = createApprovalGrants({ store });
   const gateOptions = { agentName: 'Payments', grants, policy: () => ({ decision: 'require_approval', reason: 'every transfer' }) };
   if (durable === undefined) gateOptions.receipts = createExecutionReceipts({ store });

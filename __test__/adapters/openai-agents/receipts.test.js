@@ -18,9 +18,7 @@ const { spawn } = require('node:child_process');
 const { Agent, run, RunState, setTracingDisabled } = require('@openai/agents');
 const { ScriptedModel, functionCall, assistantMessage } = require('@openai/agents/testing');
 const { z } = require('zod');
-const {
-  createApprovalGrants, createExecutionReceipts, createSqliteGrantStore, proposalHash,
-} = require('tool-argument-snapshot');
+const { createApprovalGrants, createExecutionReceipts, createSqliteGrantStore, proposalHash } = require('tool-argument-snapshot');
 const { createOpenAIAgentsGate } = require('tool-argument-snapshot/openai-agents');
 const { KINDS, durableStore, openDurable, dropDurable } = require('../../helpers/durable-stores');
 
@@ -91,8 +89,12 @@ function child(dir, mode, durable) {
   const proc = spawn(process.execPath, durable === undefined ? [CHILD, dir, mode] : [CHILD, dir, mode, JSON.stringify(durable)], { env, cwd: __dirname });
   let stdout = '';
   let stderr = '';
-  proc.stdout.on('data', (chunk) => { stdout += chunk; });
-  proc.stderr.on('data', (chunk) => { stderr += chunk; });
+  proc.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  proc.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   return new Promise((resolve) => proc.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
@@ -120,10 +122,14 @@ async function storeState(dir, approve, durable) {
   const store = durable === undefined ? createSqliteGrantStore({ path: path.join(dir, 'shared.sqlite') }) : await openDurable(durable);
   try {
     const grants = createApprovalGrants({ store });
-    const { gate, agent, executed } = app(durable === undefined ? { grants, receipts: createExecutionReceipts({ store }) } : { grants },
-      [['{"to":"carol","cents":250000}', 'call_2']]);
+    const { gate, agent, executed } = app(durable === undefined ? { grants, receipts: createExecutionReceipts({ store }) } : { grants }, [
+      ['{"to":"carol","cents":250000}', 'call_2'],
+    ]);
     const result = await run(agent, 'pay carol');
-    assert.deepEqual(result.interruptions.map((i) => i.rawItem.callId), ['call_2']);
+    assert.deepEqual(
+      result.interruptions.map((i) => i.rawItem.callId),
+      ['call_2'],
+    );
     if (approve) {
       for (const { interruption, proposal } of gate.pending(result.state)) await gate.approve(result.state, interruption, proposal);
     }
@@ -201,7 +207,10 @@ for (const kind of KINDS) {
         const second = await oneProcess(dir, mode, durable);
         assert.deepEqual(executionsIn(dir).length, 1, 'one execution across the two processes');
         assert.equal(second.outputs.call_2, 'The tool call was not executed (deny: call_already_executed).');
-        assert.deepEqual(second.warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'), []);
+        assert.deepEqual(
+          second.warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'),
+          [],
+        );
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
         await dropDurable(durable);
@@ -243,10 +252,17 @@ test('one process, the default receipts: the same stored state approved and resu
   const without = app({ grants: freshGrants, receipts: false });
   await approveAndResume(without, off.stored);
   await approveAndResume(without, off.stored);
-  assert.deepEqual(without.executed, [{ cents: 250000, to: 'carol' }, { cents: 250000, to: 'carol' }], 'without receipts each approval runs it');
+  assert.deepEqual(
+    without.executed,
+    [
+      { cents: 250000, to: 'carol' },
+      { cents: 250000, to: 'carol' },
+    ],
+    'without receipts each approval runs it',
+  );
 });
 
-test('one process, a state stored after its approval and restored twice: one run, then the receipt\'s code and no TAS_APPROVED_WITHOUT_GRANT', async () => {
+test("one process, a state stored after its approval and restored twice: one run, then the receipt's code and no TAS_APPROVED_WITHOUT_GRANT", async () => {
   const grants = createApprovalGrants();
   const first = app({ grants }, [['{"to":"carol","cents":250000}', 'call_2']]);
   const result = await run(first.agent, 'pay carol');
@@ -261,7 +277,10 @@ test('one process, a state stored after its approval and restored twice: one run
   });
   assert.deepEqual(resumed.executed, [{ cents: 250000, to: 'carol' }]);
   assert.deepEqual(outputs, ['sent 250000 to carol', 'The tool call was not executed (deny: call_already_executed).']);
-  assert.deepEqual(warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'), []);
+  assert.deepEqual(
+    warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'),
+    [],
+  );
 });
 
 test('keepResults: the replay gets the stored result back and runs nothing', async () => {
@@ -276,7 +295,7 @@ test('keepResults: the replay gets the stored result back and runs nothing', asy
   assert.equal(toolOutputs(twice).call_2, 'sent 250000 to carol', 'the kept result, not a second run');
 });
 
-test('the receipt key: the function call\'s callId, and as runId the gate\'s own id carried in the state, or the app\'s runId(runContext)', async () => {
+test("the receipt key: the function call's callId, and as runId the gate's own id carried in the state, or the app's runId(runContext)", async () => {
   const grants = createApprovalGrants();
   const receipts = createExecutionReceipts();
   const { stored } = await waitingState({ grants, receipts });
@@ -289,8 +308,10 @@ test('the receipt key: the function call\'s callId, and as runId the gate\'s own
 
   // The app's own id: its thread id from the run's context.
   const threadReceipts = createExecutionReceipts();
-  const byThread = app({ grants, receipts: threadReceipts, runId: (runContext) => runContext.context.threadId, policy: () => ({ decision: 'allow', reason: 'ok' }) },
-    [['{"to":"bob","cents":5}', 'call_1']]);
+  const byThread = app(
+    { grants, receipts: threadReceipts, runId: (runContext) => runContext.context.threadId, policy: () => ({ decision: 'allow', reason: 'ok' }) },
+    [['{"to":"bob","cents":5}', 'call_1']],
+  );
   await run(byThread.agent, 'pay bob', { context: { threadId: 'thread-42' } });
   assert.equal(byThread.executed.length, 1);
   assert.equal((await threadReceipts.get({ agentName: AGENT, runId: 'thread-42', toolCallId: 'call_1' })).status, 'completed');
@@ -307,7 +328,7 @@ test('the receipt key: the function call\'s callId, and as runId the gate\'s own
   assert.throws(() => createOpenAIAgentsGate({ agentName: AGENT, receipts: {} }), { name: 'TypeError' });
 });
 
-test('two runs of one gate with the same provider call ids are two calls: each runs (the gate\'s run ids differ)', async () => {
+test("two runs of one gate with the same provider call ids are two calls: each runs (the gate's run ids differ)", async () => {
   const allow = () => ({ decision: 'allow', reason: 'ok' });
   const gateApp = app({ policy: allow });
   const sameContext = { userId: 'alice' };
@@ -337,7 +358,7 @@ function editCents(stored) {
 
 for (const [label, grantsOptions, invalid] of [
   ['without a key ring (the hash recomputed)', {}, { name: 'SnapshotDomainError', code: 'hash_mismatch' }],
-  ['with a key ring (the seal\'s signature)', { keys: KEYS }, { name: 'ApprovalGrantError', code: 'bad_signature' }],
+  ["with a key ring (the seal's signature)", { keys: KEYS }, { name: 'ApprovalGrantError', code: 'bad_signature' }],
 ]) {
   test(`pending after RunState.fromString, ${label}: the carried proposal verifies; one edited in the stored string is reported by its code, never shown`, async () => {
     const grants = createApprovalGrants(grantsOptions);
@@ -364,7 +385,7 @@ for (const [label, grantsOptions, invalid] of [
   });
 }
 
-test('the refusal codes: arguments edited after a package approval are proposal_changed; approved_without_grant and its warning only for the SDK\'s own approval', async () => {
+test("the refusal codes: arguments edited after a package approval are proposal_changed; approved_without_grant and its warning only for the SDK's own approval", async () => {
   // Through the package (gate.approve), then the stored arguments edited: proposal_changed, no warning.
   const grants = createApprovalGrants();
   const first = app({ grants }, [['{"to":"carol","cents":250000}', 'call_2']]);
@@ -378,7 +399,10 @@ test('the refusal codes: arguments edited after a package approval are proposal_
   });
   assert.equal(toolOutputs(result).call_2, 'The tool call was not executed (deny: proposal_changed).');
   assert.deepEqual(resumed.executed, []);
-  assert.deepEqual(warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'), []);
+  assert.deepEqual(
+    warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'),
+    [],
+  );
 
   // Through the package by granting the carried proposal, then state.approve (the documented
   // alternative), then the arguments edited: proposal_changed as well.
@@ -400,7 +424,10 @@ test('the refusal codes: arguments edited after a package approval are proposal_
     result = await run(plain.agent, result.state);
   });
   assert.equal(toolOutputs(result).call_4, 'The tool call was not executed (deny: approved_without_grant).');
-  assert.deepEqual(warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'), ['TAS_APPROVED_WITHOUT_GRANT']);
+  assert.deepEqual(
+    warnings.filter((code) => code === 'TAS_APPROVED_WITHOUT_GRANT'),
+    ['TAS_APPROVED_WITHOUT_GRANT'],
+  );
   assert.deepEqual(plain.executed, []);
 });
 
@@ -410,7 +437,9 @@ test('explicit receipts and a call without an id: call_id_required, nothing runs
   const target = app({ receipts, policy: () => ({ decision: 'allow', reason: 'ok' }) });
   const tool = target.agent.tools[0];
   const { RunContext } = require('@openai/agents');
-  const output = await tool.invoke(new RunContext({}), '{"to":"bob","cents":5}', { toolCall: { type: 'function_call', name: 'transfer', arguments: '{"to":"bob","cents":5}', callId: '' } });
+  const output = await tool.invoke(new RunContext({}), '{"to":"bob","cents":5}', {
+    toolCall: { type: 'function_call', name: 'transfer', arguments: '{"to":"bob","cents":5}', callId: '' },
+  });
   assert.equal(output, 'The tool call was not executed (deny: call_id_required).');
   assert.deepEqual(target.executed, []);
 });

@@ -8,9 +8,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 
-const {
-  Agent, run, RunState, setTracingDisabled, defineToolInputGuardrail, ToolGuardrailFunctionOutputFactory,
-} = require('@openai/agents');
+const { Agent, run, RunState, setTracingDisabled, defineToolInputGuardrail, ToolGuardrailFunctionOutputFactory } = require('@openai/agents');
 const { ScriptedModel, functionCall, assistantMessage } = require('@openai/agents/testing');
 const { z } = require('zod');
 const { createApprovalGrants, proposalHash } = require('tool-argument-snapshot');
@@ -58,9 +56,7 @@ function toolOutputs(result) {
 }
 
 const byCents = (limit) => (input) =>
-  input.parsedArguments.cents <= limit
-    ? { decision: 'allow', reason: 'small transfer' }
-    : { decision: 'require_approval', reason: 'large transfer' };
+  input.parsedArguments.cents <= limit ? { decision: 'allow', reason: 'small transfer' } : { decision: 'require_approval', reason: 'large transfer' };
 
 /** A gate, its transfer tool, and a factory of agents (each with its own scripted model). */
 function app({ policy, grants, grantScope, tool: extra = {} } = {}) {
@@ -69,10 +65,12 @@ function app({ policy, grants, grantScope, tool: extra = {} } = {}) {
     agentName: AGENT,
     grants,
     grantScope,
-    policy: policy && ((input) => {
-      seen.policy.push({ role: input.runContext.context.role, rawArguments: input.rawArguments, callId: input.callId });
-      return policy(input);
-    }),
+    policy:
+      policy &&
+      ((input) => {
+        seen.policy.push({ role: input.runContext.context.role, rawArguments: input.rawArguments, callId: input.callId });
+        return policy(input);
+      }),
     onDecision: (decision, call) => {
       seen.decisions.push({ role: call.runContext.context.role, decision: decision.decision, reason: decision.reason, callId: call.callId });
     },
@@ -94,13 +92,19 @@ function app({ policy, grants, grantScope, tool: extra = {} } = {}) {
 // ---------------------------------------------------------------------------------
 // Finding 2: state shared between runs.
 
-test('two concurrent runs, same call id and arguments: the guest\'s denied call never executes under the admin\'s allow', async () => {
+test("two concurrent runs, same call id and arguments: the guest's denied call never executes under the admin's allow", async () => {
   let adminDecided;
-  const adminDecidedP = new Promise((resolve) => { adminDecided = resolve; });
+  const adminDecidedP = new Promise((resolve) => {
+    adminDecided = resolve;
+  });
   let guestDecided;
-  const guestDecidedP = new Promise((resolve) => { guestDecided = resolve; });
+  const guestDecidedP = new Promise((resolve) => {
+    guestDecided = resolve;
+  });
   let guestDone;
-  const guestDoneP = new Promise((resolve) => { guestDone = resolve; });
+  const guestDoneP = new Promise((resolve) => {
+    guestDone = resolve;
+  });
   // Holds each run between its decision and its execution, so the two interleave: the
   // guest decides, the admin decides, then the guest executes, then the admin.
   const hold = defineToolInputGuardrail({
@@ -116,9 +120,7 @@ test('two concurrent runs, same call id and arguments: the guest\'s denied call 
     },
   });
   const { agent, seen } = app({
-    policy: (input) => input.runContext.context.role === 'admin'
-      ? { decision: 'allow', reason: 'admin' }
-      : { decision: 'deny', reason: 'guests cannot pay' },
+    policy: (input) => (input.runContext.context.role === 'admin' ? { decision: 'allow', reason: 'admin' } : { decision: 'deny', reason: 'guests cannot pay' }),
     tool: { inputGuardrails: [hold] },
   });
   const raw = '{"to":"mallory","cents":99999}';
@@ -139,14 +141,19 @@ test('two concurrent runs, same call id and arguments: the guest\'s denied call 
   } finally {
     clearInterval(watch);
   }
-  assert.deepEqual(seen.executed.map((e) => e.role), ['admin'], 'only the admin\'s call executed');
+  assert.deepEqual(
+    seen.executed.map((e) => e.role),
+    ['admin'],
+    "only the admin's call executed",
+  );
 });
 
-test('two concurrent runs, same call id, different arguments: each run\'s policy and onDecision see only its own', async () => {
+test("two concurrent runs, same call id, different arguments: each run's policy and onDecision see only its own", async () => {
   const { agent, seen } = app({ policy: byCents(1_000_000) });
   const texts = { guest: '{"to":"bob","cents":5}', admin: '{"to":"eve","cents":700}' };
-  const results = await Promise.all(['guest', 'admin'].map((role) =>
-    run(agent(scripted([['transfer', texts[role], 'call_1']])), 'pay', { context: { role } })));
+  const results = await Promise.all(
+    ['guest', 'admin'].map((role) => run(agent(scripted([['transfer', texts[role], 'call_1']])), 'pay', { context: { role } })),
+  );
   assert.equal(toolOutputs(results[0]).call_1, 'sent 5 to bob');
   assert.equal(toolOutputs(results[1]).call_1, 'sent 700 to eve');
   for (const role of ['guest', 'admin']) {
@@ -163,32 +170,53 @@ test('two concurrent runs, same call id, different arguments: each run\'s policy
 test('approve one of two interruptions and resume: the approved call executes, the other stays pending', async () => {
   const grants = createApprovalGrants();
   const { gate, agent, seen } = app({ policy: byCents(100), grants });
-  const a = agent(scripted([['transfer', '{"to":"bob","cents":5000}', 'call_1'], ['transfer', '{"to":"eve","cents":7000}', 'call_2']]));
+  const a = agent(
+    scripted([
+      ['transfer', '{"to":"bob","cents":5000}', 'call_1'],
+      ['transfer', '{"to":"eve","cents":7000}', 'call_2'],
+    ]),
+  );
   let result = await run(a, 'pay');
-  assert.deepEqual(result.interruptions.map((i) => i.rawItem.callId), ['call_1', 'call_2']);
+  assert.deepEqual(
+    result.interruptions.map((i) => i.rawItem.callId),
+    ['call_1', 'call_2'],
+  );
   const [first, second] = gate.pending(result.state);
   assert.equal(first.proposal.argsCanonicalJson, '{"cents":5000,"to":"bob"}');
   assert.equal(second.proposal.argsCanonicalJson, '{"cents":7000,"to":"eve"}');
   await gate.approve(result.state, first.interruption, first.proposal);
 
   result = await run(a, result.state);
-  assert.deepEqual(seen.executed.map((e) => e.to), ['bob']);
+  assert.deepEqual(
+    seen.executed.map((e) => e.to),
+    ['bob'],
+  );
   assert.equal(toolOutputs(result).call_1, 'sent 5000 to bob');
-  assert.deepEqual(result.interruptions.map((i) => i.rawItem.callId), ['call_2'], 'the undecided call is still pending');
+  assert.deepEqual(
+    result.interruptions.map((i) => i.rawItem.callId),
+    ['call_2'],
+    'the undecided call is still pending',
+  );
   const [still] = gate.pending(result.state);
   assert.equal(still.proposal.proposalHash, second.proposal.proposalHash);
   assert.equal(seen.decisions.filter((d) => d.callId === 'call_2').length, 1, 'the pending call was not decided again');
 
   await gate.approve(result.state, still.interruption);
   result = await run(a, result.state);
-  assert.deepEqual(seen.executed.map((e) => e.to), ['bob', 'eve']);
+  assert.deepEqual(
+    seen.executed.map((e) => e.to),
+    ['bob', 'eve'],
+  );
   assert.equal(result.finalOutput, 'done');
 });
 
 test('a RunState restored in a fresh gate: gate.pending shows the proposal, an undecided call stays pending, an approved one executes once', async () => {
   const grants = createApprovalGrants(); // one store for both gates (a durable one across processes)
   const first = app({ policy: byCents(100), grants });
-  const calls = [['transfer', '{"to":"bob","cents":5000}', 'call_1'], ['transfer', '{"to":"eve","cents":7000}', 'call_2']];
+  const calls = [
+    ['transfer', '{"to":"bob","cents":5000}', 'call_1'],
+    ['transfer', '{"to":"eve","cents":7000}', 'call_2'],
+  ];
   const result = await run(first.agent(scripted(calls)), 'pay', { context: { role: 'alice' } });
   const stored = result.state.toString();
   const hashes = first.gate.pending(result.state).map((p) => p.proposal.proposalHash);
@@ -199,14 +227,21 @@ test('a RunState restored in a fresh gate: gate.pending shows the proposal, an u
   let state = await RunState.fromString(agent, stored);
   const pending = fresh.gate.pending(state);
   assert.equal(pending.length, 2);
-  assert.deepEqual(pending.map((p) => p.proposal && p.proposal.proposalHash), hashes, 'the proposals came back with the state');
+  assert.deepEqual(
+    pending.map((p) => p.proposal && p.proposal.proposalHash),
+    hashes,
+    'the proposals came back with the state',
+  );
   assert.equal(pending[0].proposal.argsCanonicalJson, '{"cents":5000,"to":"bob"}');
   assert.equal(pending[0].proposal.proposalHash, proposalHash({ agentName: AGENT, toolName: 'transfer', argsCanonicalJson: '{"cents":5000,"to":"bob"}' }));
   assert.equal(fresh.gate.proposal(state, pending[1].interruption), pending[1].proposal);
 
   // Resumed with nothing decided: both stay pending, nothing throws, nothing runs.
   let resumed = await run(agent, state);
-  assert.deepEqual(resumed.interruptions.map((i) => i.rawItem.callId), ['call_1', 'call_2']);
+  assert.deepEqual(
+    resumed.interruptions.map((i) => i.rawItem.callId),
+    ['call_1', 'call_2'],
+  );
   assert.equal(fresh.seen.executed.length, 0);
 
   // Stored again, restored again, one approved.
@@ -214,8 +249,14 @@ test('a RunState restored in a fresh gate: gate.pending shows the proposal, an u
   const [one] = fresh.gate.pending(state);
   await fresh.gate.approve(state, one.interruption);
   resumed = await run(agent, state);
-  assert.deepEqual(fresh.seen.executed.map((e) => e.to), ['bob']);
-  assert.deepEqual(resumed.interruptions.map((i) => i.rawItem.callId), ['call_2']);
+  assert.deepEqual(
+    fresh.seen.executed.map((e) => e.to),
+    ['bob'],
+  );
+  assert.deepEqual(
+    resumed.interruptions.map((i) => i.rawItem.callId),
+    ['call_2'],
+  );
   assert.equal(fresh.gate.pending(resumed.state)[0].proposal.proposalHash, hashes[1]);
 });
 
@@ -240,7 +281,7 @@ test('sealed proposals: the carried proposal is the seal, granted as it is after
   assert.equal(await grants.has({ ...live.sealed, scope: 'user:alice' }), false, 'the grant was spent');
 });
 
-test('a grant is bound to the run\'s scope: bob\'s identical call cannot spend alice\'s approval', async () => {
+test("a grant is bound to the run's scope: bob's identical call cannot spend alice's approval", async () => {
   const grants = createApprovalGrants();
   const { gate, agent, seen } = app({ policy: byCents(100), grants, grantScope: (runContext) => `user:${runContext.context.role}` });
   const raw = '{"to":"carol","cents":5000}';
@@ -248,7 +289,7 @@ test('a grant is bound to the run\'s scope: bob\'s identical call cannot spend a
   const [pendingAlice] = gate.pending(alice.state);
   await grants.grant(pendingAlice.proposal, { scope: 'user:alice' });
   const bob = await run(agent(scripted([['transfer', raw, 'call_9']])), 'pay', { context: { role: 'bob' } });
-  assert.equal(bob.interruptions.length, 1, 'bob is asked, alice\'s grant does not apply');
+  assert.equal(bob.interruptions.length, 1, "bob is asked, alice's grant does not apply");
   assert.equal(seen.executed.length, 0);
   alice.state.approve(pendingAlice.interruption);
   const resumed = await run(agent(scripted()), alice.state);
@@ -265,7 +306,12 @@ test('state.approve without a grant: approved_without_grant, nothing executes, o
   try {
     for (let round = 0; round < 2; round++) {
       const { agent, seen } = app({ policy: byCents(100), grants: createApprovalGrants() });
-      const a = agent(scripted([['transfer', '{"to":"bob","cents":5000}', 'call_1'], ['transfer', '{"to":"eve","cents":6000}', 'call_2']]));
+      const a = agent(
+        scripted([
+          ['transfer', '{"to":"bob","cents":5000}', 'call_1'],
+          ['transfer', '{"to":"eve","cents":6000}', 'call_2'],
+        ]),
+      );
       let result = await run(a, 'pay');
       for (const interruption of result.interruptions) result.state.approve(interruption); // the SDK's own way
       result = await run(a, result.state);
@@ -309,7 +355,9 @@ test('NODE_ENV=production: approved_without_grant without a warning', () => {
     })();
   `;
   const child = spawnSync(process.execPath, ['-e', script], {
-    cwd: __dirname, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' },
+    cwd: __dirname,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   assert.equal(child.status, 0, child.stderr);
   assert.deepEqual(JSON.parse(child.stdout), { out: 'The tool call was not executed (deny: approved_without_grant).', warned: 0 });
@@ -329,7 +377,7 @@ test('the carried proposal is in the serialized RunState and never in what the m
   // Where it lives: the run context's own context object, under one key.
   const json = JSON.parse(stored);
   assert.deepEqual(json.context.context['tool-argument-snapshot'].pending[AGENT].call_1.proposal, sealed);
-  assert.equal(json.context.context.role, 'alice', 'the app\'s context is kept as it was');
+  assert.equal(json.context.context.role, 'alice', "the app's context is kept as it was");
 
   const state = await RunState.fromString(a, stored);
   const [restored] = gate.pending(state);
@@ -353,45 +401,69 @@ test('parallel calls in one response: allow, deny, invalid input and approval ea
   const grants = createApprovalGrants();
   const { gate, agent, seen } = app({
     grants,
-    policy: (input) => input.parsedArguments.to === 'mallory'
-      ? { decision: 'deny', reason: 'blocked' }
-      : byCents(100)(input),
+    policy: (input) => (input.parsedArguments.to === 'mallory' ? { decision: 'deny', reason: 'blocked' } : byCents(100)(input)),
   });
-  const a = agent(scripted([
-    ['transfer', '{"to":"bob","cents":5}', 'call_1'],
-    ['transfer', '{"to":"mallory","cents":5}', 'call_2'],
-    ['transfer', '{"to":"bob","cents":5,"cents":500000}', 'call_3'],
-    ['transfer', '{"to":"carol","cents":500}', 'call_4'],
-  ]));
+  const a = agent(
+    scripted([
+      ['transfer', '{"to":"bob","cents":5}', 'call_1'],
+      ['transfer', '{"to":"mallory","cents":5}', 'call_2'],
+      ['transfer', '{"to":"bob","cents":5,"cents":500000}', 'call_3'],
+      ['transfer', '{"to":"carol","cents":500}', 'call_4'],
+    ]),
+  );
   let result = await run(a, 'pay');
   let outputs = toolOutputs(result);
   assert.equal(outputs.call_1, 'sent 5 to bob');
   assert.match(outputs.call_2, /not executed \(deny: blocked\)/);
   assert.match(outputs.call_3, /stage json.*duplicate_key/);
-  assert.deepEqual(result.interruptions.map((i) => i.rawItem.callId), ['call_4']);
+  assert.deepEqual(
+    result.interruptions.map((i) => i.rawItem.callId),
+    ['call_4'],
+  );
   const [pending] = gate.pending(result.state);
   await gate.approve(result.state, pending.interruption, pending.proposal);
   result = await run(a, result.state);
   outputs = toolOutputs(result);
   assert.equal(outputs.call_4, 'sent 500 to carol');
-  assert.deepEqual(seen.executed.map((e) => `${e.to}:${e.cents}`), ['bob:5', 'carol:500']);
+  assert.deepEqual(
+    seen.executed.map((e) => `${e.to}:${e.cents}`),
+    ['bob:5', 'carol:500'],
+  );
 });
 
 test('streamed runs: an approval interrupts the stream and a streamed resume executes it once', async () => {
   const grants = createApprovalGrants();
   const { gate, agent, seen } = app({ policy: byCents(100), grants });
-  const a = agent(scripted([['transfer', '{"to":"bob","cents":5}', 'call_1'], ['transfer', '{"to":"eve","cents":9000}', 'call_2']]));
+  const a = agent(
+    scripted([
+      ['transfer', '{"to":"bob","cents":5}', 'call_1'],
+      ['transfer', '{"to":"eve","cents":9000}', 'call_2'],
+    ]),
+  );
   let stream = await run(a, 'pay', { stream: true });
-  for await (const _event of stream) { /* drain */ }
+  for await (const _event of stream) {
+    /* drain */
+  }
   await stream.completed;
-  assert.deepEqual(seen.executed.map((e) => e.to), ['bob']);
-  assert.deepEqual(stream.interruptions.map((i) => i.rawItem.callId), ['call_2']);
+  assert.deepEqual(
+    seen.executed.map((e) => e.to),
+    ['bob'],
+  );
+  assert.deepEqual(
+    stream.interruptions.map((i) => i.rawItem.callId),
+    ['call_2'],
+  );
   const [pending] = gate.pending(stream.state);
   await gate.approve(stream.state, pending.interruption, pending.proposal);
   stream = await run(a, stream.state, { stream: true });
-  for await (const _event of stream) { /* drain */ }
+  for await (const _event of stream) {
+    /* drain */
+  }
   await stream.completed;
-  assert.deepEqual(seen.executed.map((e) => e.to), ['bob', 'eve']);
+  assert.deepEqual(
+    seen.executed.map((e) => e.to),
+    ['bob', 'eve'],
+  );
   assert.equal(toolOutputs(stream).call_2, 'sent 9000 to eve');
 });
 
@@ -412,7 +484,13 @@ test('a policy map decides each tool by its own policy; a tool without one is no
     const lookup = gate.tool({ name: 'lookup', description: 'd', parameters: z.object({ q: z.string() }), execute: () => (executed.push('lookup'), 'found') });
     const agent = new Agent({
       name: AGENT,
-      model: gate.model(scripted([['transfer', '{"to":"a","cents":5}', 'c1'], ['transfer', '{"to":"a","cents":50}', 'c2'], ['lookup', '{"q":"x"}', 'c3']])),
+      model: gate.model(
+        scripted([
+          ['transfer', '{"to":"a","cents":5}', 'c1'],
+          ['transfer', '{"to":"a","cents":50}', 'c2'],
+          ['lookup', '{"q":"x"}', 'c3'],
+        ]),
+      ),
       tools: [transfer, lookup],
     });
     const result = await run(agent, 'go');
@@ -420,7 +498,12 @@ test('a policy map decides each tool by its own policy; a tool without one is no
     assert.equal(outputs.c1, 'sent');
     assert.match(outputs.c2, /not executed \(deny: large\)/);
     if (grants === undefined) assert.match(outputs.c3, /not executed \(deny: policy_not_configured\)/);
-    else assert.deepEqual(result.interruptions.map((i) => i.rawItem.callId), ['c3'], 'with grants: approval required');
+    else
+      assert.deepEqual(
+        result.interruptions.map((i) => i.rawItem.callId),
+        ['c3'],
+        'with grants: approval required',
+      );
   }
   assert.deepEqual(executed, [5, 5]);
   assert.throws(() => createOpenAIAgentsGate({ agentName: AGENT, policy: { transfer: 'allow' } }), TypeError);
@@ -434,7 +517,10 @@ test('a rejected call: the SDK answers it, and its carried proposal is dropped a
   result = await run(a, result.state);
   assert.equal(seen.executed.length, 0);
   assert.equal(toolOutputs(result).call_1, 'Tool execution was not approved.');
-  assert.deepEqual(gate.pending(result.state).map((p) => p.interruption.rawItem.callId), ['call_2']);
+  assert.deepEqual(
+    gate.pending(result.state).map((p) => p.interruption.rawItem.callId),
+    ['call_2'],
+  );
   const carried = JSON.parse(result.state.toString()).context.context['tool-argument-snapshot'].pending[AGENT];
   assert.deepEqual(Object.keys(carried), ['call_2']);
 });

@@ -63,20 +63,39 @@ test('gate.approve refuses a Proxy as grant options unread', async () => {
   // getOwnPropertyDescriptor, get) before grants.grant saw it.
   const grants = createApprovalGrants();
   const gate = createOpenAIAgentsGate({
-    agentName: 'Payments', grants, grantScope: () => 'user:1',
+    agentName: 'Payments',
+    grants,
+    grantScope: () => 'user:1',
     policy: () => ({ decision: 'require_approval', reason: 'review' }),
   });
-  const transfer = gate.tool({ name: 'transfer', description: 'Send money', parameters: z.object({ to: z.string(), cents: z.number() }), execute: () => 'sent' });
+  const transfer = gate.tool({
+    name: 'transfer',
+    description: 'Send money',
+    parameters: z.object({ to: z.string(), cents: z.number() }),
+    execute: () => 'sent',
+  });
   const agent = new Agent({ name: 'Payments', model: gate.model(scripted('transfer', '{"to":"bob","cents":5}', 'c1')), tools: [transfer] });
   const result = await run(agent, 'pay bob');
   const [pending] = gate.pending(result.state);
   assert.ok(pending && pending.proposal, 'the call is pending');
   const traps = [];
-  const options = new Proxy({ uses: 1 }, {
-    ownKeys(target) { traps.push('ownKeys'); return Reflect.ownKeys(target); },
-    getOwnPropertyDescriptor(target, key) { traps.push(`gopd ${String(key)}`); return Reflect.getOwnPropertyDescriptor(target, key); },
-    get(target, key, receiver) { traps.push(`get ${String(key)}`); return Reflect.get(target, key, receiver); },
-  });
+  const options = new Proxy(
+    { uses: 1 },
+    {
+      ownKeys(target) {
+        traps.push('ownKeys');
+        return Reflect.ownKeys(target);
+      },
+      getOwnPropertyDescriptor(target, key) {
+        traps.push(`gopd ${String(key)}`);
+        return Reflect.getOwnPropertyDescriptor(target, key);
+      },
+      get(target, key, receiver) {
+        traps.push(`get ${String(key)}`);
+        return Reflect.get(target, key, receiver);
+      },
+    },
+  );
   await assert.rejects(gate.approve(result.state, pending.interruption, undefined, options), { code: 'ERR_INVALID_ARG_TYPE' });
   assert.deepEqual(traps, [], 'the Proxy given as grant options was read through its traps');
   assert.equal(await grants.has({ ...pending.proposal, scope: 'user:1' }), false, 'nothing was granted');
@@ -103,7 +122,7 @@ test('gate.tool reads its options as own data properties (no getter runs)', () =
   assert.equal(ran, 0, 'a getter of the tool options ran');
 });
 
-test('the run\'s grant scope reaches the evaluation whatever setter Object.prototype has', async () => {
+test("the run's grant scope reaches the evaluation whatever setter Object.prototype has", async () => {
   // `policyContext.grantScope = scope` was an assignment: a setter planted on
   // Object.prototype after load swallowed it, the evaluation ran unscoped, and an unscoped
   // grant of the same hash allowed bob's run. (The Mastra gate: adapters/mastra/mastra.test.js.)
@@ -112,24 +131,38 @@ test('the run\'s grant scope reaches the evaluation whatever setter Object.proto
   // An approval granted without a scope (another path of the app, an admin console).
   const asked = await authorizeToolCall({
     prepared: prepareToolCall({ agentName: 'Payments', toolName: 'transfer', rawArguments: '{"cents":900000,"to":"mallory"}' }),
-    policy: grants.policy(), execute: () => {},
+    policy: grants.policy(),
+    execute: () => {},
   });
   await grants.grant(asked.proposal);
   const executed = [];
   const gate = createOpenAIAgentsGate({
-    agentName: 'Payments', grants, grantScope: (runContext) => `user:${runContext.context.user}`,
+    agentName: 'Payments',
+    grants,
+    grantScope: (runContext) => `user:${runContext.context.user}`,
     policy: () => ({ decision: 'require_approval', reason: 'review' }),
   });
   const transfer = gate.tool({
-    name: 'transfer', description: 'Send money', parameters: z.object({ to: z.string(), cents: z.number() }),
-    execute: (args) => { executed.push(args); return 'sent'; },
+    name: 'transfer',
+    description: 'Send money',
+    parameters: z.object({ to: z.string(), cents: z.number() }),
+    execute: (args) => {
+      executed.push(args);
+      return 'sent';
+    },
   });
   const agent = new Agent({ name: 'Payments', model: gate.model(scripted('transfer', '{"cents":900000,"to":"mallory"}', 'c1')), tools: [transfer] });
-  Object.defineProperty(Object.prototype, 'grantScope', { configurable: true, set() {}, get() { return undefined; } });
+  Object.defineProperty(Object.prototype, 'grantScope', {
+    configurable: true,
+    set() {},
+    get() {
+      return undefined;
+    },
+  });
   try {
     await run(agent, 'pay', { context: { user: 'bob' } });
   } finally {
     delete Object.prototype.grantScope;
   }
-  assert.deepEqual(executed, [], 'bob\'s run (scope user:bob) spent an unscoped grant');
+  assert.deepEqual(executed, [], "bob's run (scope user:bob) spent an unscoped grant");
 });

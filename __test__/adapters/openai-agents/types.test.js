@@ -12,6 +12,8 @@ const { join } = require('node:path');
 
 test('typed policies compile under tsc --strict and reject misuse', () => {
   const tsc = require.resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', join(__dirname, '..', '..', 'package', 'types', 'openai-agents-policies', 'tsconfig.json')], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [tsc, '-p', join(__dirname, '..', '..', 'package', 'types', 'openai-agents-policies', 'tsconfig.json')], {
+    encoding: 'utf8',
+  });
   assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
 });

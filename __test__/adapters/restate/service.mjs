@@ -53,7 +53,9 @@ function provider(calls) {
       }
       return {
         content: calls.map(([toolCallId, input]) => ({ type: 'tool-call', toolCallId, toolName: 'transfer', input })),
-        finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [],
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+        usage,
+        warnings: [],
       };
     },
   });
@@ -67,7 +69,10 @@ const agent = restate.service({
       let schemaRuns = 0;
       const tools = {
         transfer: tool({
-          inputSchema: z.object({ to: z.string(), cents: z.number().int().positive() }).refine(() => { schemaRuns += 1; return true; }),
+          inputSchema: z.object({ to: z.string(), cents: z.number().int().positive() }).refine(() => {
+            schemaRuns += 1;
+            return true;
+          }),
           execute: async ({ to, cents }) => {
             fs.appendFileSync(scenario.sideEffects, `${JSON.stringify({ to, cents })}\n`);
             if (CRASH === 'in_handler') await crashPoint();
@@ -97,16 +102,23 @@ const agent = restate.service({
       const gate = createRestateToolGate(ctx, options);
       const model = gate.model(wrapLanguageModel({ model: provider(scenario.calls), middleware: durableCalls(ctx) }));
       const result = await generateText({ model, tools: gate.tools, stopWhen: stepCountIs(4), prompt: 'pay' });
-      const answers = result.steps.flatMap((s) => s.content).flatMap((part) => {
-        if (part.type === 'tool-result') return [{ id: part.toolCallId, output: part.output }];
-        if (part.type === 'tool-error') {
-          const error = part.error;
-          let validation;
-          for (let e = error; e != null; e = e.cause) if (e.name === 'ToolArgumentsValidationError') validation = `${e.stage}/${e.code}`;
-          return [{ id: part.toolCallId, error: { name: error.name, code: typeof error.code === 'string' ? error.code : undefined, reason: error.reason, validation } }];
-        }
-        return [];
-      });
+      const answers = result.steps
+        .flatMap((s) => s.content)
+        .flatMap((part) => {
+          if (part.type === 'tool-result') return [{ id: part.toolCallId, output: part.output }];
+          if (part.type === 'tool-error') {
+            const error = part.error;
+            let validation;
+            for (let e = error; e != null; e = e.cause) if (e.name === 'ToolArgumentsValidationError') validation = `${e.stage}/${e.code}`;
+            return [
+              {
+                id: part.toolCallId,
+                error: { name: error.name, code: typeof error.code === 'string' ? error.code : undefined, reason: error.reason, validation },
+              },
+            ];
+          }
+          return [];
+        });
       return { text: result.text, answers, policyRuns, schemaRuns, invocationId: gate.invocationId };
     },
   },

@@ -25,46 +25,55 @@ const crashPoint = () => {
 };
 
 (async () => {
-const opened = /^(postgres|redis)/.test(STORE)
-  ? await openGrantStore(STORE, STORE.startsWith('redis') ? { prefix: process.env.STORE_NAME } : { table: process.env.STORE_NAME })
-  : createSqliteGrantStore({ path: STORE });
-const store = { ...opened };
-store.completeReceipt = async (...args) => {
-  const recorded = await opened.completeReceipt(...args);
-  if (CRASH === 'after_receipt') await crashPoint();
-  return recorded;
-};
-const grants = createApprovalGrants({ store, keys: [{ id: 'k1', secret: APPROVAL_KEY }] });
-let policyRuns = 0;
-let schemaRuns = 0;
-const options = {
-  agentName: 'payments',
-  grants,
-  tools: {
-    transfer: tool({
-      inputSchema: z.object({ to: z.string(), cents: z.number().int().positive() }).refine(() => { schemaRuns += 1; return true; }),
-      execute: async ({ to, cents }, { toolCallId }) => {
-        fs.appendFileSync(input.sideEffects, `${JSON.stringify({ to, cents, toolCallId })}\n`);
-        if (CRASH === 'in_handler') await crashPoint();
-        return `sent ${cents} cents to ${to}`;
-      },
-    }),
-  },
-  policy: (policyInput) => {
-    policyRuns += 1;
-    if (input.mutate) policyInput.parsedArguments.cents = 1;
-    return policyInput.parsedArguments.cents <= 1000 ? { decision: 'allow', reason: 'small transfer' } : { decision: 'require_approval', reason: 'large transfer' };
-  },
-};
-if (input.receipts === 'off') options.receipts = false;
-else if (input.receipts === 'kept') options.receipts = createExecutionReceipts({ store, keepResults: true, now: () => Date.now() + OFFSET });
-else if (input.receipts === 'clocked') options.receipts = createExecutionReceipts({ store, now: () => Date.now() + OFFSET });
-const activities = createToolActivities(options);
+  const opened = /^(postgres|redis)/.test(STORE)
+    ? await openGrantStore(STORE, STORE.startsWith('redis') ? { prefix: process.env.STORE_NAME } : { table: process.env.STORE_NAME })
+    : createSqliteGrantStore({ path: STORE });
+  const store = { ...opened };
+  store.completeReceipt = async (...args) => {
+    const recorded = await opened.completeReceipt(...args);
+    if (CRASH === 'after_receipt') await crashPoint();
+    return recorded;
+  };
+  const grants = createApprovalGrants({ store, keys: [{ id: 'k1', secret: APPROVAL_KEY }] });
+  let policyRuns = 0;
+  let schemaRuns = 0;
+  const options = {
+    agentName: 'payments',
+    grants,
+    tools: {
+      transfer: tool({
+        inputSchema: z.object({ to: z.string(), cents: z.number().int().positive() }).refine(() => {
+          schemaRuns += 1;
+          return true;
+        }),
+        execute: async ({ to, cents }, { toolCallId }) => {
+          fs.appendFileSync(input.sideEffects, `${JSON.stringify({ to, cents, toolCallId })}\n`);
+          if (CRASH === 'in_handler') await crashPoint();
+          return `sent ${cents} cents to ${to}`;
+        },
+      }),
+    },
+    policy: (policyInput) => {
+      policyRuns += 1;
+      if (input.mutate) policyInput.parsedArguments.cents = 1;
+      return policyInput.parsedArguments.cents <= 1000
+        ? { decision: 'allow', reason: 'small transfer' }
+        : { decision: 'require_approval', reason: 'large transfer' };
+    },
+  };
+  if (input.receipts === 'off') options.receipts = false;
+  else if (input.receipts === 'kept') options.receipts = createExecutionReceipts({ store, keepResults: true, now: () => Date.now() + OFFSET });
+  else if (input.receipts === 'clocked') options.receipts = createExecutionReceipts({ store, now: () => Date.now() + OFFSET });
+  const activities = createToolActivities(options);
 
-const env = new MockActivityEnvironment(input.info);
-const fn = input.call === 'grant' ? activities.grantToolCall : activities.runToolCall;
-env.run(fn, input.request).then(
-  (result) => process.stdout.write(`RESULT ${JSON.stringify({ result, policyRuns, schemaRuns })}\n`),
-  (error) => process.stdout.write(`FAILURE ${JSON.stringify({ name: error.name, type: error.type, nonRetryable: error.nonRetryable, message: error.message })}\n`),
-).finally(() => opened.close());
+  const env = new MockActivityEnvironment(input.info);
+  const fn = input.call === 'grant' ? activities.grantToolCall : activities.runToolCall;
+  env
+    .run(fn, input.request)
+    .then(
+      (result) => process.stdout.write(`RESULT ${JSON.stringify({ result, policyRuns, schemaRuns })}\n`),
+      (error) =>
+        process.stdout.write(`FAILURE ${JSON.stringify({ name: error.name, type: error.type, nonRetryable: error.nonRetryable, message: error.message })}\n`),
+    )
+    .finally(() => opened.close());
 })();

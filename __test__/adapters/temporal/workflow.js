@@ -14,7 +14,9 @@ const approve = defineSignal('approve');
 
 async function payments(prompt) {
   const answers = new Map();
-  setHandler(approve, (answer) => { answers.set(answer.toolCallId, answer); });
+  setHandler(approve, (answer) => {
+    answers.set(answer.toolCallId, answer);
+  });
   const gate = createWorkflowToolGate({
     tools: { transfer: tool({ description: 'Send money', inputSchema: z.object({ to: z.string(), cents: z.number().int().positive() }) }) },
     runToolCall,

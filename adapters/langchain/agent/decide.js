@@ -14,7 +14,8 @@ const { keptRunOf } = require('./pending');
 /** Run id of a kept proposal: the thread and the message (agent/pending.js). */
 function runIdOf(runtime, ai) {
   const threadId = threadIdOf(runtime);
-  if (threadId === undefined) throw invalidArgument('toolGateMiddleware needs a thread_id (createAgent with a checkpointer, invoked with { configurable: { thread_id } })');
+  if (threadId === undefined)
+    throw invalidArgument('toolGateMiddleware needs a thread_id (createAgent with a checkpointer, invoked with { configurable: { thread_id } })');
   return keptRunOf(threadId, ai);
 }
 

@@ -4,9 +4,7 @@
 
 const { own, setData } = require('../../gate/read');
 const { APPROVED_WITHOUT_GRANT } = require('../../gate/warnings');
-const {
-  JSONStringify,
-} = require('../../gate/primordials');
+const { JSONStringify } = require('../../gate/primordials');
 const { api } = require('../gate/core');
 const { toolEntry } = require('../gate/options');
 const { toolMessageClass, errorMessage, invalidFields, prepareAttempt, evaluate, executeAllowed } = require('../gate/execute');
@@ -34,7 +32,13 @@ function createDecisions(gate, notice) {
   function toolConfig(id, runtime) {
     const config = AsyncLocalStorageProviderSingleton.getRunnableConfig() ?? {};
     const signal = own(runtime, 'signal');
-    return { ...config, config, toolCallId: id, state: own(own(own(config, 'configurable'), '__pregel_scratchpad'), 'currentTaskInput'), signal: signal ?? own(config, 'signal') };
+    return {
+      ...config,
+      config,
+      toolCallId: id,
+      state: own(own(own(config, 'configurable'), '__pregel_scratchpad'), 'currentTaskInput'),
+      signal: signal ?? own(config, 'signal'),
+    };
   }
 
   /**

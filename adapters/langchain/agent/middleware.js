@@ -17,7 +17,7 @@ const { passOf, finishDeciding, positionOf, reviewOf } = require('./passes');
 
 /** The middleware's wrapToolCall (`m`: its gate, answers and passes). */
 async function wrapToolCall(m, request, handler) {
-  if (request === null || typeof request !== 'object' || isProxy(request)) throw invalidArgument('wrapToolCall expects LangChain\'s tool call request');
+  if (request === null || typeof request !== 'object' || isProxy(request)) throw invalidArgument("wrapToolCall expects LangChain's tool call request");
   const runtime = own(request, 'runtime');
   const configurable = own(runtime, 'configurable');
   const scratchpad = own(configurable, '__pregel_scratchpad');
@@ -83,7 +83,8 @@ function toolGateMiddleware(options) {
   const descriptionPrefix = own(opts, 'descriptionPrefix') ?? DEFAULT_PREFIX;
   if (!isWellFormedString(descriptionPrefix)) throw invalidArgument('options.descriptionPrefix must be a well-formed string');
   const contextOf = own(opts, 'policyContext');
-  if (contextOf !== undefined && typeof contextOf !== 'function') throw invalidArgument('options.policyContext must be a function ({ toolCall, state, runtime }) => object');
+  if (contextOf !== undefined && typeof contextOf !== 'function')
+    throw invalidArgument('options.policyContext must be a function ({ toolCall, state, runtime }) => object');
   const name = own(opts, 'name') ?? 'ToolArgumentSnapshotMiddleware';
   if (!isWellFormedString(name) || name === '') throw invalidArgument('options.name must be a non-empty string');
   const notice = approvedWithoutGrantNotice('langchain', HOW_TO_APPROVE);
@@ -91,7 +92,16 @@ function toolGateMiddleware(options) {
   const { reviewValue, review } = createReview(allowedDecisions, descriptionPrefix);
   const { answerInvalid, denied, execute, applyDecision } = createDecisions(gate, notice);
   const m = {
-    gate, tools, grants, contextOf, reviewValue, review, answerInvalid, denied, execute, applyDecision,
+    gate,
+    tools,
+    grants,
+    contextOf,
+    reviewValue,
+    review,
+    answerInvalid,
+    denied,
+    execute,
+    applyDecision,
     /** The passes of v1 tasks, by the task's configurable object (one per task execution). */
     passes: new SafeWeakMap(),
   };

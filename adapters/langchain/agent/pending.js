@@ -39,7 +39,8 @@ function createPending(gate) {
   const { agentName, grants, tools } = gate;
 
   return async function pending(state) {
-    if (state === null || typeof state !== 'object' || isProxy(state)) throw invalidArgument('pending expects a LangGraph StateSnapshot (await agent.graph.getState(config))');
+    if (state === null || typeof state !== 'object' || isProxy(state))
+      throw invalidArgument('pending expects a LangGraph StateSnapshot (await agent.graph.getState(config))');
     const threadId = threadIdOf(own(state, 'config'));
     if (threadId === undefined) throw invalidArgument('pending expects a LangGraph StateSnapshot of a thread (its config.configurable.thread_id)');
     const ai = lastAIMessage(ownArray(own(state, 'values'), 'messages'));

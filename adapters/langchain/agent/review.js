@@ -3,9 +3,7 @@
 // and the resume's decisions, checked as that middleware checks them.
 
 const { own } = require('../../gate/read');
-const {
-  ArrayIsArray, ArrayPrototypePush, ArrayPrototypeIncludes, ArrayPrototypeSlice, JSONStringify, isProxy,
-} = require('../../gate/primordials');
+const { ArrayIsArray, ArrayPrototypePush, ArrayPrototypeIncludes, ArrayPrototypeSlice, JSONStringify, isProxy } = require('../../gate/primordials');
 const { api } = require('../gate/core');
 const { interrupt } = require('./peers');
 
@@ -41,7 +39,8 @@ function createReview(allowedDecisions, descriptionPrefix) {
   function readResume(resume, count) {
     const decisions = own(resume, 'decisions');
     if (!ArrayIsArray(decisions) || isProxy(decisions)) return { problem: '{ decisions } must be an array' };
-    if (decisions.length !== count) return { problem: `Number of human decisions (${decisions.length}) does not match number of calls under review (${count})` };
+    if (decisions.length !== count)
+      return { problem: `Number of human decisions (${decisions.length}) does not match number of calls under review (${count})` };
     for (let i = 0; i < decisions.length; i++) {
       const decision = decisions[i];
       const type = own(decision, 'type');

@@ -4,14 +4,20 @@
 
 const { invalidArgument, own, ownArray } = require('../../gate/read');
 const {
-  ObjectFreeze, ArrayIsArray, ArrayPrototypePush, ArrayPrototypeIncludes, SafePromise, PromisePrototypeThen, isProxy,
+  ObjectFreeze,
+  ArrayIsArray,
+  ArrayPrototypePush,
+  ArrayPrototypeIncludes,
+  SafePromise,
+  PromisePrototypeThen,
+  isProxy,
 } = require('../../gate/primordials');
 const { AIMessage } = require('./peers');
 
 const DECISION_TYPES = ObjectFreeze(['approve', 'edit', 'reject']);
 const DEFAULT_PREFIX = 'Tool execution requires approval';
 const HOW_TO_APPROVE =
-  'resume the interrupt this middleware raised with { decisions } (Command({ resume })) while the proposal it kept is in the grants\' store: ' +
+  "resume the interrupt this middleware raised with { decisions } (Command({ resume })) while the proposal it kept is in the grants' store: " +
   'share one durable store between processes and keep proposals at least as long as reviews take.';
 
 /** Why an approval executed nothing, besides the policy's and the runtime's reasons. */

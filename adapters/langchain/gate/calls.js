@@ -4,16 +4,14 @@
 
 const { invalidArgument, own, ownArray } = require('../../gate/read');
 const { isId: isCallId } = require('../../gate/read');
-const {
-  ObjectFreeze, ArrayIsArray, ArrayPrototypePush, SafeMap, MapPrototypeGet, MapPrototypeSet, isProxy,
-} = require('../../gate/primordials');
+const { ObjectFreeze, ArrayIsArray, ArrayPrototypePush, SafeMap, MapPrototypeGet, MapPrototypeSet, isProxy } = require('../../gate/primordials');
 
 /** Invalid input about the call itself (its id or its pairing), never about the arguments. */
 const CALL_PROBLEMS = ObjectFreeze({
   __proto__: null,
   missing_call_id: 'the tool call has no id: it cannot be paired with its text, answered or approved',
   duplicate_call_id: 'two tool calls of the message share this id: their texts cannot be told apart, answered or approved one by one',
-  unpaired_call: 'the message has provider texts, but none with this call\'s id and tool name: its arguments exist only in LangChain\'s parsed copy',
+  unpaired_call: "the message has provider texts, but none with this call's id and tool name: its arguments exist only in LangChain's parsed copy",
 });
 
 /** Counts how often each id occurs. */
@@ -55,13 +53,25 @@ function toolCallsOf(message) {
   const toolCalls = own(message, 'tool_calls');
   if (ArrayIsArray(toolCalls) && !isProxy(toolCalls)) {
     for (let i = 0; i < toolCalls.length; i++) {
-      ArrayPrototypePush(entries, { id: own(toolCalls[i], 'id'), name: own(toolCalls[i], 'name'), text: undefined, args: own(toolCalls[i], 'args'), position: i });
+      ArrayPrototypePush(entries, {
+        id: own(toolCalls[i], 'id'),
+        name: own(toolCalls[i], 'name'),
+        text: undefined,
+        args: own(toolCalls[i], 'args'),
+        position: i,
+      });
     }
     // Calls whose text the integration could not parse keep that text as `args`.
     const invalid = ownArray(message, 'invalid_tool_calls');
     for (let i = 0; i < invalid.length; i++) {
       const args = own(invalid[i], 'args');
-      ArrayPrototypePush(entries, { id: own(invalid[i], 'id'), name: own(invalid[i], 'name'), text: typeof args === 'string' ? args : '', args: undefined, position: -1 });
+      ArrayPrototypePush(entries, {
+        id: own(invalid[i], 'id'),
+        name: own(invalid[i], 'name'),
+        text: typeof args === 'string' ? args : '',
+        args: undefined,
+        position: -1,
+      });
     }
   } else {
     // An AIMessageChunk computes tool_calls lazily from its chunks: read the chunks, whose
@@ -69,7 +79,13 @@ function toolCallsOf(message) {
     const chunks = ownArray(message, 'tool_call_chunks');
     for (let i = 0; i < chunks.length; i++) {
       const args = own(chunks[i], 'args');
-      ArrayPrototypePush(entries, { id: own(chunks[i], 'id'), name: own(chunks[i], 'name'), text: typeof args === 'string' ? args : '', args: undefined, position: i });
+      ArrayPrototypePush(entries, {
+        id: own(chunks[i], 'id'),
+        name: own(chunks[i], 'name'),
+        text: typeof args === 'string' ? args : '',
+        args: undefined,
+        position: i,
+      });
     }
   }
 

@@ -3,9 +3,7 @@
 // (LangChain's callbacks and ToolMessage, no second schema run); its error answers.
 
 const { own, setData, ownDataCopy, isWellFormedString } = require('../../gate/read');
-const {
-  ObjectDefineProperty, ReflectApply, SafeError,
-} = require('../../gate/primordials');
+const { ObjectDefineProperty, ReflectApply, SafeError } = require('../../gate/primordials');
 const { core, api } = require('./core');
 const { CALL_PROBLEMS } = require('./calls');
 
@@ -183,5 +181,13 @@ async function executeAllowed(gate, entry, decision, id, config, run) {
 }
 
 module.exports = {
-  toolMessageClass, errorMessage, callProblemError, invalidFields, prepareAttempt, policyContextOf, scopeOf, evaluate, executeAllowed,
+  toolMessageClass,
+  errorMessage,
+  callProblemError,
+  invalidFields,
+  prepareAttempt,
+  policyContextOf,
+  scopeOf,
+  evaluate,
+  executeAllowed,
 };

@@ -4,8 +4,17 @@
 
 const { invalidArgument, own, readOptions, isWellFormedString } = require('../../gate/read');
 const {
-  ObjectFreeze, ObjectGetPrototypeOf, ObjectPrototype, ArrayIsArray, ArrayPrototypePush, ReflectApply,
-  SafeMap, MapPrototypeGet, MapPrototypeSet, MapPrototypeHas, isProxy,
+  ObjectFreeze,
+  ObjectGetPrototypeOf,
+  ObjectPrototype,
+  ArrayIsArray,
+  ArrayPrototypePush,
+  ReflectApply,
+  SafeMap,
+  MapPrototypeGet,
+  MapPrototypeSet,
+  MapPrototypeHas,
+  isProxy,
 } = require('../../gate/primordials');
 const { readGrants: readKernelGrants, readPolicy, readJsonSchemaOptions } = require('../../gate/options');
 const { proposalStore, grantsMethod } = require('../../gate/proposals');
@@ -18,7 +27,9 @@ const { fromJsonSchema } = api;
 function isSchema(schema) {
   if (schema === null || (typeof schema !== 'object' && typeof schema !== 'function') || isProxy(schema)) return false;
   if (typeof schema === 'function') return true;
-  return typeof schema.parse === 'function' || typeof schema.parseAsync === 'function' || (schema['~standard'] !== null && typeof schema['~standard'] === 'object');
+  return (
+    typeof schema.parse === 'function' || typeof schema.parseAsync === 'function' || (schema['~standard'] !== null && typeof schema['~standard'] === 'object')
+  );
 }
 
 /** A JSON Schema object (a `tool()` given one, an MCP tool): a plain record. */
@@ -72,7 +83,9 @@ function readGrants(opts, byDefault) {
   const grant = own(grants, 'grant');
   const seal = grantsMethod(grants, 'seal');
   if (!store.present || seal === undefined || grantsMethod(grants, 'spend') === undefined) {
-    throw invalidArgument('options.grants must be an object made by createApprovalGrants (own spend, seal, keepProposal, keptProposal and forgetProposal functions)');
+    throw invalidArgument(
+      'options.grants must be an object made by createApprovalGrants (own spend, seal, keepProposal, keptProposal and forgetProposal functions)',
+    );
   }
   return ObjectFreeze({
     object: grants,
@@ -116,7 +129,8 @@ function readGateOptions(options, what, grantsByDefault) {
   const agentName = own(opts, 'agentName');
   if (!isWellFormedString(agentName)) throw invalidArgument('options.agentName must be a well-formed string');
   // One name per option across the gates: fromJsonSchema's options are `jsonSchemaOptions`.
-  if (own(opts, 'jsonSchema') !== undefined) throw invalidArgument('options.jsonSchema is not an option: pass fromJsonSchema\'s options as options.jsonSchemaOptions');
+  if (own(opts, 'jsonSchema') !== undefined)
+    throw invalidArgument("options.jsonSchema is not an option: pass fromJsonSchema's options as options.jsonSchemaOptions");
   const jsonSchemaOptions = readJsonSchemaOptions(opts);
   const tools = readTools(own(opts, 'tools'), jsonSchemaOptions);
   const grants = readGrants(opts, grantsByDefault);

@@ -2,9 +2,7 @@
 // Pending proposals of createToolGate: their frozen form, and where a run's are kept.
 
 const { invalidArgument, own, setData, isWellFormedString } = require('../../gate/read');
-const {
-  ObjectDefineProperty, ObjectFreeze,
-} = require('../../gate/primordials');
+const { ObjectDefineProperty, ObjectFreeze } = require('../../gate/primordials');
 const { api } = require('./core');
 
 const { isApprovalGrantError, isSnapshotDomainError } = api;
@@ -85,7 +83,7 @@ async function keepPending(grants, key, proposal, scope) {
 function readRunId(value, grants) {
   if (value === undefined) return undefined;
   if (!isWellFormedString(value) || value === '') throw invalidArgument('options.runId must be a non-empty well-formed string');
-  if (grants === undefined) throw invalidArgument('options.runId needs the gate\'s grants (proposals are kept in their store)');
+  if (grants === undefined) throw invalidArgument("options.runId needs the gate's grants (proposals are kept in their store)");
   return value;
 }
 

@@ -6,7 +6,14 @@
 const { invalidArgument, own, ownOption, setData, readOptions, isWellFormedString } = require('../../gate/read');
 const { noPendingProposalError, grantOptions: grantOptionsOf, grantOnce } = require('../../gate/proposals');
 const {
-  ObjectFreeze, ArrayPrototypePush, WeakMapPrototypeGet, WeakMapPrototypeSet, WeakSetPrototypeHas, WeakSetPrototypeAdd, WeakSetPrototypeDelete, isProxy,
+  ObjectFreeze,
+  ArrayPrototypePush,
+  WeakMapPrototypeGet,
+  WeakMapPrototypeSet,
+  WeakSetPrototypeHas,
+  WeakSetPrototypeAdd,
+  WeakSetPrototypeDelete,
+  isProxy,
 } = require('../../gate/primordials');
 const { api } = require('./core');
 const { isCallId, toolCallsOf } = require('./calls');
@@ -30,10 +37,14 @@ function approvedAlready() {
 async function pending(s, message, pendingOptions) {
   const { agentName, grants } = s.gate;
   const opts = readOptions(pendingOptions, 'pending options');
-  const runId = readRunId(opts === null ? undefined : ownOption(opts, 'runId', 'options.runId must be a non-empty well-formed string (an own data property)'), grants);
+  const runId = readRunId(
+    opts === null ? undefined : ownOption(opts, 'runId', 'options.runId must be a non-empty well-formed string (an own data property)'),
+    grants,
+  );
   if (runId === undefined) throw invalidArgument('pending needs { runId }: the run whose proposals were kept');
   const scopeOption = opts === null ? undefined : own(opts, 'grantScope');
-  if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption)) throw invalidArgument('options.grantScope must be a well-formed string or null');
+  if (scopeOption !== undefined && scopeOption !== null && !isWellFormedString(scopeOption))
+    throw invalidArgument('options.grantScope must be a well-formed string or null');
   const calls = toolCallsOf(message);
   const found = [];
   const refused = [];
@@ -48,7 +59,7 @@ async function pending(s, message, pendingOptions) {
     }
     if (kept === undefined || own(kept, 'agentName') !== agentName || own(kept, 'toolName') !== call.name) continue;
     // The scope it waits in: the seal's, else the one it was kept under.
-    const scope = grants.sealing ? own(kept, 'scope') ?? null : scopeOption ?? null;
+    const scope = grants.sealing ? (own(kept, 'scope') ?? null) : (scopeOption ?? null);
     if (grants.sealing && scopeOption !== undefined && scope !== scopeOption) continue;
     const fields = {
       agentName,
@@ -77,7 +88,7 @@ async function pending(s, message, pendingOptions) {
  */
 async function approve(s, proposal, grantOptions) {
   const { grants } = s.gate;
-  if (grants === undefined) throw invalidArgument('approve needs the gate\'s grants');
+  if (grants === undefined) throw invalidArgument("approve needs the gate's grants");
   if (proposal === null || typeof proposal !== 'object' || isProxy(proposal)) throw invalidArgument('approve expects a proposal of this gate');
   const gopts = readOptions(grantOptions, 'approve options');
   const asked = gopts === null ? undefined : own(gopts, 'scope');
@@ -85,7 +96,8 @@ async function approve(s, proposal, grantOptions) {
   let scope = asked;
   if (carried !== undefined) {
     if (carried !== null && !isWellFormedString(carried)) throw invalidArgument('approve expects a proposal of this gate (its grantScope is a string or null)');
-    if (asked !== undefined && asked !== carried) throw invalidArgument('approve options: scope differs from the scope the call was evaluated under (the proposal\'s grantScope)');
+    if (asked !== undefined && asked !== carried)
+      throw invalidArgument("approve options: scope differs from the scope the call was evaluated under (the proposal's grantScope)");
     scope = carried;
   }
   // `uses`, `ttlMs`, `expiresAt` of the options, and the scope (undefined: none).
@@ -96,7 +108,9 @@ async function approve(s, proposal, grantOptions) {
   if (key !== undefined) {
     const kept = await grants.kept(key);
     if (kept === undefined || own(kept, 'proposalHash') !== own(proposal, 'proposalHash')) {
-      throw noPendingProposalError('no proposal is waiting for approval for this tool call in this run (approved or answered before, expired, or kept under another scope)');
+      throw noPendingProposalError(
+        'no proposal is waiting for approval for this tool call in this run (approved or answered before, expired, or kept under another scope)',
+      );
     }
   }
   // Marked first: a second approve of this object while the grant is on its way is refused.
@@ -104,9 +118,16 @@ async function approve(s, proposal, grantOptions) {
   let record;
   try {
     // Another approval of the same seal granted it first (seal_used): approved already.
-    await grantOnce(async (approved, passedOptions) => {
-      record = await grants.grant(approved, passedOptions);
-    }, undefined, sealed === undefined ? proposal : sealed, passed, isApprovalGrantError, approvedAlready);
+    await grantOnce(
+      async (approved, passedOptions) => {
+        record = await grants.grant(approved, passedOptions);
+      },
+      undefined,
+      sealed === undefined ? proposal : sealed,
+      passed,
+      isApprovalGrantError,
+      approvedAlready,
+    );
   } catch (error) {
     WeakSetPrototypeDelete(s.approvedProposals, proposal);
     throw error;

@@ -4,11 +4,28 @@
 // reviewer (`s`: the gate's record, the keys of the proposals it handed out).
 
 const { invalidArgument, own, ownOption, setData, readOptions } = require('../../gate/read');
-const { ObjectFreeze, ArrayIsArray, ArrayPrototypePush, SafeSet, SetPrototypeAdd, SetPrototypeHas, WeakMapPrototypeSet, isProxy } = require('../../gate/primordials');
+const {
+  ObjectFreeze,
+  ArrayIsArray,
+  ArrayPrototypePush,
+  SafeSet,
+  SetPrototypeAdd,
+  SetPrototypeHas,
+  WeakMapPrototypeSet,
+  isProxy,
+} = require('../../gate/primordials');
 const { toolCallsOf } = require('./calls');
 const { toolEntry } = require('./options');
 const {
-  toolMessageClass, errorMessage, callProblemError, invalidFields, prepareAttempt, policyContextOf, scopeOf, evaluate, executeAllowed,
+  toolMessageClass,
+  errorMessage,
+  callProblemError,
+  invalidFields,
+  prepareAttempt,
+  policyContextOf,
+  scopeOf,
+  evaluate,
+  executeAllowed,
 } = require('./execute');
 const { pendingProposal, keptKeyOf, keepPending, readRunId } = require('./proposals');
 const { threadIdOf, ambientThreadId, receiptRun, replayCode } = require('./receipts');
@@ -84,7 +101,10 @@ async function run(s, message, runOptions) {
   const opts = readOptions(runOptions, 'run options');
   const config = opts === null ? undefined : own(opts, 'config');
   const context = opts === null ? undefined : own(opts, 'policyContext');
-  const runId = readRunId(opts === null ? undefined : ownOption(opts, 'runId', 'options.runId must be a non-empty well-formed string (an own data property)'), grants);
+  const runId = readRunId(
+    opts === null ? undefined : ownOption(opts, 'runId', 'options.runId must be a non-empty well-formed string (an own data property)'),
+    grants,
+  );
   // The run of the calls' execution receipts: the LangGraph thread of `config`, else that
   // of the graph node this runs in (else, with receipts given, the application's runId).
   const threadId = threadIdOf(config) ?? ambientThreadId();

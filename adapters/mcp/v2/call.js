@@ -7,9 +7,7 @@
 // handler run through executeToolCall (a fresh view, at most once, receipts).
 
 const { isApprovalGrantError } = require('tool-argument-snapshot');
-const {
-  ObjectDefineProperty, ReflectApply, SafeError, SafeMap, MapPrototypeDelete, MapPrototypeHas, MapPrototypeSet,
-} = require('../../gate/primordials');
+const { ObjectDefineProperty, ReflectApply, SafeError, SafeMap, MapPrototypeDelete, MapPrototypeHas, MapPrototypeSet } = require('../../gate/primordials');
 const { own, isWellFormedString, setData } = require('../../gate/read');
 const { decideCall } = require('../../gate/decide');
 const { executeDecision } = require('../../gate/execute');
@@ -41,8 +39,13 @@ const invalidParams = (message) => protocolError(INVALID_PARAMS, message);
 /** The approval an input_required answer carries for the reviewer (its kept id, the sealed proposal). */
 function approvalMeta(decision, toolName, proposalHash, minted) {
   return {
-    decision: 'require_approval', reason: decision.reason, decidedBy: 'policy', toolName, proposalHash,
-    pendingId: minted.keptId, proposal: minted.sealed,
+    decision: 'require_approval',
+    reason: decision.reason,
+    decidedBy: 'policy',
+    toolName,
+    proposalHash,
+    pendingId: minted.keptId,
+    proposal: minted.sealed,
   };
 }
 
@@ -146,7 +149,11 @@ async function runAllowed(gate, call, decision, grantScope) {
   };
   let result;
   try {
-    result = await executeDecision(decision, (args) => (inputSchema === undefined ? handler(ctx) : handler(args, ctx)), keyed ? gate.keyedOptions : gate.plainOptions);
+    result = await executeDecision(
+      decision,
+      (args) => (inputSchema === undefined ? handler(ctx) : handler(args, ctx)),
+      keyed ? gate.keyedOptions : gate.plainOptions,
+    );
   } catch (error) {
     const code = refusalCode(error);
     if (code !== undefined) return denyResult(state !== undefined && code === 'call_already_executed' ? 'request_state_used' : code, 'runtime');

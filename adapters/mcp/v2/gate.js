@@ -16,14 +16,17 @@ const { serveGatedStdio } = require('./stdio');
 const { callToolOf } = require('./call');
 const { gatedFactoryMaker, serveHttp } = require('./serve');
 
-const USAGE = 'gateMcpServer expects (serverFactory, { agentName, policy?, grants?, receipts?, idempotencyScope?, elicitation?, policyContext?, proposalTtlMs?, http? }) with @modelcontextprotocol/server 2.x';
+const USAGE =
+  'gateMcpServer expects (serverFactory, { agentName, policy?, grants?, receipts?, idempotencyScope?, elicitation?, policyContext?, proposalTtlMs?, http? }) with @modelcontextprotocol/server 2.x';
 
 function gateMcpServerV2(factory, options) {
   if (typeof factory !== 'function' || isProxy(factory)) throw invalidArgument(USAGE);
   const gate = readGateOptions(options, USAGE, 'context');
   gate.sealing = gate.grants !== undefined && own(gate.grants, 'sealing') === true;
   if (gate.elicitation && !gate.sealing) {
-    throw invalidArgument('options.elicitation needs options.grants with a key ring on @modelcontextprotocol/server 2.x (an accepted elicitation grants the sealed requestState)');
+    throw invalidArgument(
+      'options.elicitation needs options.grants with a key ring on @modelcontextprotocol/server 2.x (an accepted elicitation grants the sealed requestState)',
+    );
   }
   // How long an approval's requestState (and the proposal kept with it) lives: a state always expires.
   gate.stateTtlMs = gate.proposalTtlMs ?? DEFAULT_STATE_TTL_MS;

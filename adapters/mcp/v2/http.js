@@ -8,8 +8,23 @@
 
 const { own, invalidArgument } = require('../../gate/read');
 const {
-  ArrayIsArray, ArrayPrototypePush, BufferConcat, BufferFrom, JSONParse, JSONStringify, ObjectHasOwn, PromisePrototypeThen, SafePromise, SafeWeakMap,
-  StringPrototypeSlice, StringPrototypeStartsWith, TextDecoderPrototypeDecode, WeakMapPrototypeGet, WeakMapPrototypeSet, isProxy, uncurryThis,
+  ArrayIsArray,
+  ArrayPrototypePush,
+  BufferConcat,
+  BufferFrom,
+  JSONParse,
+  JSONStringify,
+  ObjectHasOwn,
+  PromisePrototypeThen,
+  SafePromise,
+  SafeWeakMap,
+  StringPrototypeSlice,
+  StringPrototypeStartsWith,
+  TextDecoderPrototypeDecode,
+  WeakMapPrototypeGet,
+  WeakMapPrototypeSet,
+  isProxy,
+  uncurryThis,
 } = require('../../gate/primordials');
 const { isArgumentsText } = require('tool-argument-snapshot');
 const { PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR, isRecord, errorResponse, argumentsTextFor, readMessageText, decodeUtf8 } = require('../messages');
@@ -189,14 +204,25 @@ function gatedFetch(handlerOf, maxBodyBytes, servedByOtherBuild, switchBuild) {
 
   return async function fetch(request, options) {
     if (request === null || typeof request !== 'object' || isProxy(request)) throw invalidArgument('gate.fetch expects a web Request');
-    if (options !== undefined && options !== null && (typeof options !== 'object' || isProxy(options))) throw invalidArgument('gate.fetch options must be an object');
+    if (options !== undefined && options !== null && (typeof options !== 'object' || isProxy(options)))
+      throw invalidArgument('gate.fetch options must be an object');
     const authInfo = options === undefined || options === null ? undefined : own(options, 'authInfo');
     if (options !== undefined && options !== null && ObjectHasOwn(options, 'parsedBody')) {
-      return jsonResponse(500, errorResponse(null, INTERNAL_ERROR, 'tool-argument-snapshot/mcp: a parsed body was given; the gate reads the request text itself (mount it before any body parser)'));
+      return jsonResponse(
+        500,
+        errorResponse(
+          null,
+          INTERNAL_ERROR,
+          'tool-argument-snapshot/mcp: a parsed body was given; the gate reads the request text itself (mount it before any body parser)',
+        ),
+      );
     }
     if (request.method !== 'POST') return authInfo === undefined ? handlerOf().fetch(request) : handlerOf().fetch(request, { authInfo });
     if (request.bodyUsed) {
-      return jsonResponse(500, errorResponse(null, INTERNAL_ERROR, 'tool-argument-snapshot/mcp: the request body was read before the gate (mount it before any body parser)'));
+      return jsonResponse(
+        500,
+        errorResponse(null, INTERNAL_ERROR, 'tool-argument-snapshot/mcp: the request body was read before the gate (mount it before any body parser)'),
+      );
     }
     const bytes = await readBody(request, limit);
     if (bytes === undefined) return jsonResponse(413, errorResponse(null, -32000, 'Request body too large'));
@@ -232,7 +258,11 @@ function nodeHandler(fetch) {
   return async function handleHttp(req, res) {
     if (req.body !== undefined || req.readableEnded === true) {
       res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSONStringify(errorResponse(null, INTERNAL_ERROR, 'tool-argument-snapshot/mcp: the request body was read before handleHttp (mount it before any body parser)')));
+      res.end(
+        JSONStringify(
+          errorResponse(null, INTERNAL_ERROR, 'tool-argument-snapshot/mcp: the request body was read before handleHttp (mount it before any body parser)'),
+        ),
+      );
       return;
     }
     const headers = new Headers();
@@ -256,7 +286,9 @@ function nodeHandler(fetch) {
     const request = new SafeRequest(`http://${host}${req.url}`, init);
     const response = await (auth !== null && typeof auth === 'object' ? fetch(request, { authInfo: auth }) : fetch(request));
     const out = {};
-    HeadersPrototypeForEach(response.headers, (value, name) => { out[name] = value; });
+    HeadersPrototypeForEach(response.headers, (value, name) => {
+      out[name] = value;
+    });
     res.writeHead(response.status, out);
     if (response.body === null) {
       res.end();
@@ -264,7 +296,10 @@ function nodeHandler(fetch) {
     }
     await new SafePromise((resolve) => {
       const body = ReadableFromWeb(response.body);
-      body.on('error', () => { res.destroy(); resolve(); });
+      body.on('error', () => {
+        res.destroy();
+        resolve();
+      });
       res.on('close', resolve);
       body.pipe(res);
     });

@@ -5,7 +5,13 @@
 // handler when the factory makes servers of that build.
 
 const {
-  ArrayPrototypeUnshift, ObjectFreeze, PromisePrototypeThen, SafeWeakSet, WeakSetPrototypeAdd, WeakSetPrototypeHas, isProxy,
+  ArrayPrototypeUnshift,
+  ObjectFreeze,
+  PromisePrototypeThen,
+  SafeWeakSet,
+  WeakSetPrototypeAdd,
+  WeakSetPrototypeHas,
+  isProxy,
 } = require('../../gate/primordials');
 const { invalidArgument, own, setData } = require('../../gate/read');
 const { requirePeer } = require('../../gate/peer');
@@ -18,8 +24,13 @@ const HANDLER_OPTIONS = ObjectFreeze(['legacy', 'onerror', 'responseMode', 'bus'
 function isV2Server(product) {
   if (product === null || typeof product !== 'object' || isProxy(product)) return false;
   const server = own(product, 'server');
-  return server !== null && typeof server === 'object' && typeof server.setRequestHandler === 'function'
-    && typeof product.toolInputSchemaJson === 'function' && own(product, '_registeredTools') !== undefined;
+  return (
+    server !== null &&
+    typeof server === 'object' &&
+    typeof server.setRequestHandler === 'function' &&
+    typeof product.toolInputSchemaJson === 'function' &&
+    own(product, '_registeredTools') !== undefined
+  );
 }
 
 /** The CommonJS build of the SDK 2.x: its createMcpHandler, and its McpServer class (which that handler checks servers against). */
@@ -36,21 +47,22 @@ function loadCommonJsBuild() {
  */
 function gatedFactoryMaker(factory, callTool) {
   const gated = new SafeWeakSet();
-  return (recordsOf, checkBuild) => async function gatedFactory(context) {
-    const product = await factory(context);
-    if (!isV2Server(product)) throw invalidArgument('gateMcpServer: the server factory must return a new McpServer of @modelcontextprotocol/server 2.x');
-    if (WeakSetPrototypeHas(gated, product) || product.server.transport !== undefined) {
-      throw invalidArgument('gateMcpServer: the server factory must return a new McpServer for each request');
-    }
-    checkBuild(product, context);
-    WeakSetPrototypeAdd(gated, product);
-    const recordFor = recordsOf(context);
-    const era = own(context, 'era');
-    // The SDK sets up tools/list, tools/call and the tools capability on the first tool; then tools/call is the gate's.
-    if (product._toolHandlersInitialized !== true && typeof product.setToolRequestHandlers === 'function') product.setToolRequestHandlers();
-    product.server.setRequestHandler('tools/call', (request, ctx) => callTool(product, recordFor, era, request, ctx));
-    return product;
-  };
+  return (recordsOf, checkBuild) =>
+    async function gatedFactory(context) {
+      const product = await factory(context);
+      if (!isV2Server(product)) throw invalidArgument('gateMcpServer: the server factory must return a new McpServer of @modelcontextprotocol/server 2.x');
+      if (WeakSetPrototypeHas(gated, product) || product.server.transport !== undefined) {
+        throw invalidArgument('gateMcpServer: the server factory must return a new McpServer for each request');
+      }
+      checkBuild(product, context);
+      WeakSetPrototypeAdd(gated, product);
+      const recordFor = recordsOf(context);
+      const era = own(context, 'era');
+      // The SDK sets up tools/list, tools/call and the tools capability on the first tool; then tools/call is the gate's.
+      if (product._toolHandlersInitialized !== true && typeof product.setToolRequestHandlers === 'function') product.setToolRequestHandlers();
+      product.server.setRequestHandler('tools/call', (request, ctx) => callTool(product, recordFor, era, request, ctx));
+      return product;
+    };
 }
 
 /** createMcpHandler's options of `options.http` (null: none) and the createMcpHandler given there, if any. */
@@ -63,7 +75,8 @@ function readHandlerOptions(httpOptions) {
       if (value !== undefined) setData(handlerOptions, HANDLER_OPTIONS[i], value);
     }
     createHandler = own(httpOptions, 'createMcpHandler');
-    if (createHandler !== undefined && typeof createHandler !== 'function') throw invalidArgument('options.http.createMcpHandler must be the createMcpHandler of @modelcontextprotocol/server');
+    if (createHandler !== undefined && typeof createHandler !== 'function')
+      throw invalidArgument('options.http.createMcpHandler must be the createMcpHandler of @modelcontextprotocol/server');
   }
   return { handlerOptions, createHandler };
 }
@@ -86,19 +99,24 @@ function serveHttp(makeGatedFactory, httpOptions) {
   });
   let commonJsServer;
   // Over HTTP: one request, one message, found by its Request object when the server is made.
-  const gatedFactory = makeGatedFactory((context) => {
-    const record = recordOf(own(context, 'requestInfo'));
-    return () => record;
-  }, (product, context) => {
-    if (commonJsServer === undefined || product instanceof commonJsServer) return;
-    // createMcpHandler of one build serves the McpServers of that build only: this request
-    // is served again by the other build's handler (the gate's fetch sees the mark).
-    const requestInfo = own(context, 'requestInfo');
-    if (requestInfo !== null && typeof requestInfo === 'object') WeakSetPrototypeAdd(otherBuild, requestInfo);
-    const mismatch = invalidArgument('gateMcpServer: the server factory returned an McpServer of the ES module build of @modelcontextprotocol/server; pass that build\'s createMcpHandler: gateMcpServer(factory, { http: { createMcpHandler } })');
-    WeakSetPrototypeAdd(marks, mismatch);
-    throw mismatch;
-  });
+  const gatedFactory = makeGatedFactory(
+    (context) => {
+      const record = recordOf(own(context, 'requestInfo'));
+      return () => record;
+    },
+    (product, context) => {
+      if (commonJsServer === undefined || product instanceof commonJsServer) return;
+      // createMcpHandler of one build serves the McpServers of that build only: this request
+      // is served again by the other build's handler (the gate's fetch sees the mark).
+      const requestInfo = own(context, 'requestInfo');
+      if (requestInfo !== null && typeof requestInfo === 'object') WeakSetPrototypeAdd(otherBuild, requestInfo);
+      const mismatch = invalidArgument(
+        "gateMcpServer: the server factory returned an McpServer of the ES module build of @modelcontextprotocol/server; pass that build's createMcpHandler: gateMcpServer(factory, { http: { createMcpHandler } })",
+      );
+      WeakSetPrototypeAdd(marks, mismatch);
+      throw mismatch;
+    },
+  );
   if (createHandler === undefined) {
     const build = loadCommonJsBuild();
     createHandler = build.createMcpHandler;
@@ -120,7 +138,12 @@ function serveHttp(makeGatedFactory, httpOptions) {
     return switching;
   }
   const maxBody = own(handlerOptions, 'maxRequestBodySize');
-  const fetch = gatedFetch(() => handlers[0], maxBody, (request) => WeakSetPrototypeHas(otherBuild, request), switchBuild);
+  const fetch = gatedFetch(
+    () => handlers[0],
+    maxBody,
+    (request) => WeakSetPrototypeHas(otherBuild, request),
+    switchBuild,
+  );
   return { fetch, handlers };
 }
 

@@ -10,8 +10,19 @@
 const { isApprovalGrantError } = require('tool-argument-snapshot');
 const { own } = require('../../gate/read');
 const {
-  BufferFrom, BufferPrototypeToString, JSONParse, JSONStringify, PromisePrototypeThen, PromiseResolve, ReflectApply, StringPrototypeIndexOf, StringPrototypeSlice, StringPrototypeStartsWith,
-  TextDecoderPrototypeDecode, randomUUID, uncurryThis,
+  BufferFrom,
+  BufferPrototypeToString,
+  JSONParse,
+  JSONStringify,
+  PromisePrototypeThen,
+  PromiseResolve,
+  ReflectApply,
+  StringPrototypeIndexOf,
+  StringPrototypeSlice,
+  StringPrototypeStartsWith,
+  TextDecoderPrototypeDecode,
+  randomUUID,
+  uncurryThis,
 } = require('../../gate/primordials');
 const { proposalStore, keptRunId, keptIdOf } = require('../../gate/proposals');
 
@@ -120,8 +131,13 @@ function readState(grants, state, agentName) {
   if (parsed === undefined || own(sealed, 'agentName') !== agentName) return { __proto__: null, code: 'request_state_invalid' };
   const key = keptKey(agentName, parsed.principal, parsed.stateId);
   return {
-    __proto__: null, code: undefined, sealed, principal: parsed.principal, stateId: parsed.stateId,
-    keptId: proposalStore(grants).present ? keptIdOf(key) : null, requestState: state,
+    __proto__: null,
+    code: undefined,
+    sealed,
+    principal: parsed.principal,
+    stateId: parsed.stateId,
+    keptId: proposalStore(grants).present ? keptIdOf(key) : null,
+    requestState: state,
   };
 }
 

@@ -8,8 +8,20 @@
 
 const { own, readOptions, invalidArgument, setData } = require('../../gate/read');
 const {
-  BufferConcat, BufferFrom, BufferPrototypeIndexOf, BufferPrototypeSubarray, JSONStringify, MapPrototypeDelete, MapPrototypeGet,
-  MapPrototypeHas, MapPrototypeSet, PromisePrototypeThen, SafeError, SafeMap, SafePromise, isProxy,
+  BufferConcat,
+  BufferFrom,
+  BufferPrototypeIndexOf,
+  BufferPrototypeSubarray,
+  JSONStringify,
+  MapPrototypeDelete,
+  MapPrototypeGet,
+  MapPrototypeHas,
+  MapPrototypeSet,
+  PromisePrototypeThen,
+  SafeError,
+  SafeMap,
+  SafePromise,
+  isProxy,
 } = require('../../gate/primordials');
 const { requirePeer } = require('../../gate/peer');
 const { PARSE_ERROR, isRecord, errorResponse, readOneMessage, decodeUtf8 } = require('../messages');
@@ -136,18 +148,24 @@ function serveGatedStdio(makeGatedFactory, options) {
   const stdin = (opts !== null && own(opts, 'stdin')) || process.stdin;
   const stdout = (opts !== null && own(opts, 'stdout')) || process.stdout;
   let serve = opts === null ? undefined : own(opts, 'serveStdio');
-  if (serve !== undefined && (typeof serve !== 'function' || isProxy(serve))) throw invalidArgument('options.serveStdio must be the serveStdio of @modelcontextprotocol/server/stdio');
+  if (serve !== undefined && (typeof serve !== 'function' || isProxy(serve)))
+    throw invalidArgument('options.serveStdio must be the serveStdio of @modelcontextprotocol/server/stdio');
   let commonJsServer;
   if (serve === undefined) {
     serve = requirePeer('mcp', '@modelcontextprotocol/server', 'the MCP TypeScript SDK 2.x', () => require('@modelcontextprotocol/server/stdio')).serveStdio;
     commonJsServer = requirePeer('mcp', '@modelcontextprotocol/server', 'the MCP TypeScript SDK 2.x', () => require('@modelcontextprotocol/server')).McpServer;
   }
   const transport = new GatedStdioTransport(stdin, stdout);
-  const factory = makeGatedFactory(() => (id) => transport.recordOf(id), (product) => {
-    if (commonJsServer !== undefined && !(product instanceof commonJsServer)) {
-      throw invalidArgument('gateMcpServer: the server factory returned an McpServer of the ES module build of @modelcontextprotocol/server; pass that build\'s serveStdio: gate.serveStdio({ serveStdio })');
-    }
-  });
+  const factory = makeGatedFactory(
+    () => (id) => transport.recordOf(id),
+    (product) => {
+      if (commonJsServer !== undefined && !(product instanceof commonJsServer)) {
+        throw invalidArgument(
+          "gateMcpServer: the server factory returned an McpServer of the ES module build of @modelcontextprotocol/server; pass that build's serveStdio: gate.serveStdio({ serveStdio })",
+        );
+      }
+    },
+  );
   const serveOptions = { transport };
   if (opts !== null) {
     for (let i = 0; i < STDIO_OPTIONS.length; i++) {
