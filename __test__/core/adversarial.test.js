@@ -228,7 +228,7 @@ function checkTextRow(row) {
   assertIntrinsicsUntouched(row.id);
 }
 
-/** What the native binding returns when a call failed (src/binding.rs). */
+/** What the native binding returns when a call failed (src/binding/mod.rs). */
 const FAILED = 0xffffffff;
 
 /**

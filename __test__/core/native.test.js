@@ -5,7 +5,7 @@
 // ERROR_CODES (internal_error for a tape that does not add up), or (for arguments of the
 // wrong JavaScript type only) throws an Error.
 //
-// Failures are read with either protocol of src/binding.rs: a thrown Error with `code`,
+// Failures are read with either protocol of src/binding/mod.rs: a thrown Error with `code`,
 // or the FAILED sentinel (0xffffffff) with binding.lastFailureCode().
 //
 // Tape format (src/jcs/tape.rs): ops (u8: NULL 0, FALSE 1, TRUE 2, NUMBER 3, STRING 4,
@@ -13,7 +13,7 @@
 // ARRAY count, OBJECT count then each key's length), text (UTF-16 of keys and strings in
 // tape order), bigs (long strings, one per BIG_STRING). encodeTape(tape, text, bigs,
 // agentName?, toolName?) takes ops, nums and lens in one buffer behind a header of u32
-// words (lengths, flags, offsets; src/binding.rs). With both names the result is 64 hex
+// words (lengths, flags, offsets; src/binding/mod.rs). With both names the result is 64 hex
 // digits, a template character (0 or 1), then the JSON. FLAG_PATH (2): failures record a
 // pointer.
 
@@ -31,7 +31,7 @@ const ROOT = path.join(__dirname, '..', '..');
 const FAILED = 0xffffffff;
 const FLAG_PATH = 2;
 const OP = { NULL: 0, FALSE: 1, TRUE: 2, NUMBER: 3, STRING: 4, ARRAY: 5, OBJECT: 6, BIG_STRING: 7 };
-// The header layout of src/binding.rs, written out here so that a change there must be
+// The header layout of src/binding/mod.rs, written out here so that a change there must be
 // made here too.
 const HEADER_WORDS = 16;
 const H = { OPS_LEN: 0, NUMS_LEN: 1, LENS_LEN: 2, TEXT_LEN: 3, BIGS_LEN: 4, FLAGS: 5, NUMS_OFFSET: 6, LENS_OFFSET: 7, OPS_OFFSET: 8 };

@@ -1052,7 +1052,7 @@ for (const [name, text] of [
 // 12. The raw native binding: malformed tapes give internal_error, never a crash
 
 /**
- * binding.encodeTape(tape, text, bigs, agentName?, toolName?) (src/binding.rs): ops,
+ * binding.encodeTape(tape, text, bigs, agentName?, toolName?) (src/binding/mod.rs): ops,
  * nums and lens in one buffer behind a header of 16 u32 words (ops, nums, lens, text and
  * bigs lengths, flags, then the byte offsets of nums, lens and ops). Header fields default
  * to what the streams hold; `names` passes agent and tool names.

@@ -433,10 +433,10 @@ test('issueCodes of a fromJsonSchema failure name the JSON Schema keyword, from 
 });
 
 // ---- Defaults after Array.prototype is patched (a review finding) ------------------------
-// Review finding (lib/json-schema.js, standard): with `defaults: true`, validate() copies the
+// Review finding (lib/json-schema/, standard): with `defaults: true`, validate() copies the
 // value it checks (copyValue) and writes array elements by assignment, `out[i] = item`
-// (lib/json-schema.js:257; also copySchema :194, cloneSchema :226, pointerKeys :308 and
-// issuesOf :337/:340). Assigning an index a new array does not have yet goes through
+// (then lib/json-schema.js; now copySchema, cloneSchema and pointerKeys in lib/json-schema/copy.js and
+// issuesOf in lib/json-schema/issues.js). Assigning an index a new array does not have yet goes through
 // Array.prototype: a setter planted there after load swallows the element, and the
 // prepared call's outcome changes (here: sparse_array instead of the snapshot). The
 // header of the file says its own code captures what it uses; the rest of the package

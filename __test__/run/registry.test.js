@@ -1,5 +1,5 @@
 'use strict';
-// Review findings on the evaluation registry (lib/grants/registry.js, lib/grants/index.js
+// Review findings on the evaluation registry (lib/run/registry.js, lib/grants/index.js
 // policy(), lib/run/decide.js conclude()): ways an allow that came from a live grant ran
 // a handler without spending that grant, or ran arguments nobody approved. Each test
 // failed on 7e7def7 (registry v1).
