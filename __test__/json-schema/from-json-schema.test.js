@@ -435,7 +435,7 @@ test('issueCodes of a fromJsonSchema failure name the JSON Schema keyword, from 
 // ---- Defaults after Array.prototype is patched (a review finding) ------------------------
 // Review finding (lib/json-schema/, standard): with `defaults: true`, validate() copies the
 // value it checks (copyValue) and writes array elements by assignment, `out[i] = item`
-// (then lib/json-schema.js; now copySchema, cloneSchema and pointerKeys in lib/json-schema/copy.js and
+// (then lib/json-schema.js; now copySchema and cloneSchema in lib/json-schema/copy.js, pointerKeys and
 // issuesOf in lib/json-schema/issues.js). Assigning an index a new array does not have yet goes through
 // Array.prototype: a setter planted there after load swallows the element, and the
 // prepared call's outcome changes (here: sparse_array instead of the snapshot). The
