@@ -181,7 +181,8 @@ function gitDescribe() {
 
 function machine() {
   const cpus = os.cpus();
-  const { platformTriple, version } = require('../lib/native');
+  const { platformTriple, packageVersion } = require('../lib/native');
+  const version = packageVersion();
   const addonPath = path.join(ROOT, `tool-argument-snapshot.${platformTriple()}.node`);
   let addon = null;
   try {

@@ -3,22 +3,68 @@
 // or the platform package npm installed beside this one. Refuses a platform package of
 // another version, and says which platform it looked for when nothing fits.
 
-const { existsSync, readFileSync } = require('node:fs');
+const { closeSync, existsSync, openSync, readFileSync, readSync } = require('node:fs');
 
 // Paths are put together by hand: path.join would run the path functions that every
 // require() already runs, which makes them hot sooner (see index.js).
 // This file is lib/native.js: the package is the folder above.
 const PACKAGE_DIR = __dirname.slice(0, __dirname.length - 3);
-const { version } = JSON.parse(readFileSync(`${PACKAGE_DIR}package.json`, 'utf8'));
+
+/** This package's version (read from its package.json when first asked: only the platform package's check and its messages need it). */
+let versionRead;
+function packageVersion() {
+  if (versionRead === undefined) versionRead = JSON.parse(readFileSync(`${PACKAGE_DIR}package.json`, 'utf8')).version;
+  return versionRead;
+}
 
 /**
- * Whether this Linux process runs on musl: the C library mapped into it says (musl's is
- * its dynamic loader, ld-musl-*), read from /proc/self/maps in well under a
- * millisecond; only when that tells nothing, the diagnostic report (whose making costs
- * a few milliseconds of every load) or Alpine's release file.
+ * The program interpreter (the dynamic loader) named in the ELF program headers of `file`
+ * (this process's executable), or undefined when that tells nothing (not ELF, no PT_INTERP: a static
+ * binary, unreadable). 4 KiB read from the file: a few microseconds.
+ */
+function elfInterpreter(file) {
+  const head = Buffer.alloc(4096);
+  let length = 0;
+  let fd;
+  try {
+    fd = openSync(file, 'r');
+    length = readSync(fd, head, 0, head.length, 0);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  // ELF magic, 64-bit (class 2), little-endian (data 1): every platform this checks is.
+  if (length < 64 || head.readUInt32BE(0) !== 0x7f454c46 || head[4] !== 2 || head[5] !== 1) return undefined;
+  const phoff = Number(head.readBigUInt64LE(32));
+  const phentsize = head.readUInt16LE(54);
+  const phnum = head.readUInt16LE(56);
+  for (let i = 0; i < phnum; i++) {
+    const at = phoff + i * phentsize;
+    if (phentsize < 56 || at + 56 > length) return undefined;
+    if (head.readUInt32LE(at) !== 3) continue; // PT_INTERP
+    const offset = Number(head.readBigUInt64LE(at + 8));
+    const size = Number(head.readBigUInt64LE(at + 32));
+    if (size < 2 || offset + size > length) return undefined;
+    return head.toString('latin1', offset, offset + size - 1);
+  }
+  return undefined;
+}
+
+/**
+ * Whether this Linux process runs on musl: the dynamic loader its executable names says
+ * (musl's is ld-musl-*, glibc's ld-linux-*), read from the executable's first 4 KiB;
+ * when that tells nothing, the C library mapped into the process (/proc/self/maps);
+ * only when that tells nothing either, the diagnostic report (whose making costs a few
+ * milliseconds of every load) or Alpine's release file.
  */
 function isMusl() {
   if (process.platform !== 'linux') return false;
+  const interpreter = elfInterpreter(process.execPath);
+  if (interpreter !== undefined) {
+    if (interpreter.includes('/ld-musl-')) return true;
+    if (interpreter.includes('/ld-linux')) return false;
+  }
   let maps = '';
   try {
     maps = readFileSync('/proc/self/maps', 'latin1');
@@ -63,7 +109,7 @@ function noBinaryMessage(triple, local, packageName) {
       `${head}: its platform package ${packageName}, which holds the binary, is not installed. npm installs it ` +
       'with tool-argument-snapshot as an optional dependency, unless optional dependencies are omitted ' +
       '(--omit=optional, --no-optional) or a lockfile made without it is reused. Install it at the same version: ' +
-      `\`npm install ${packageName}@${version}\` (from a local pack: the ${packageName}-${version}.tgz that ` +
+      `\`npm install ${packageName}@${packageVersion()}\` (from a local pack: the ${packageName}-${packageVersion()}.tgz that ` +
       '`npm run pack:local` wrote beside the main tarball).'
     );
   }
@@ -80,15 +126,16 @@ function load() {
   if (existsSync(local)) return require(local);
 
   const packageName = `tool-argument-snapshot-${triple}`;
-  let packageVersion;
+  let installedVersion;
   try {
-    packageVersion = require(`${packageName}/package.json`).version;
+    installedVersion = require(`${packageName}/package.json`).version;
   } catch {
     throw new Error(noBinaryMessage(triple, local, packageName));
   }
-  if (packageVersion !== version) {
+  const version = packageVersion();
+  if (installedVersion !== version) {
     throw new Error(
-      `tool-argument-snapshot ${version} cannot use ${packageName} ${packageVersion}: the main package and its ` +
+      `tool-argument-snapshot ${version} cannot use ${packageName} ${installedVersion}: the main package and its ` +
         `platform package must have the same version. Install the matching one: \`npm install ${packageName}@${version}\` ` +
         '(from a local pack: both tarballs of the same `npm run pack:local`).',
     );
@@ -156,4 +203,4 @@ function guarded(native) {
   });
 }
 
-module.exports = { binding: guarded(load()), platformTriple, version };
+module.exports = { binding: guarded(load()), platformTriple, packageVersion, isMusl, elfInterpreter };
