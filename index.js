@@ -33,8 +33,9 @@ function packageFile(dir, request) {
     else if (part !== '.' && part !== '') parts.push(part);
   }
   const base = parts.join(sep);
-  if (base.endsWith('.js')) return existsSync(base) ? base : undefined;
-  if (existsSync(`${base}.js`)) return `${base}.js`;
+  // A module this loader (or require()) already loaded is known to exist: no file system call.
+  if (base.endsWith('.js')) return require.cache[base] !== undefined || existsSync(base) ? base : undefined;
+  if (require.cache[`${base}.js`] !== undefined || existsSync(`${base}.js`)) return `${base}.js`;
   if (existsSync(`${base}${sep}index.js`) && !existsSync(`${base}${sep}package.json`)) return `${base}${sep}index.js`;
   return undefined;
 }
