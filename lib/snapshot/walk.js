@@ -60,9 +60,13 @@ const READ_ELEMENTS = 1;
 /** A small object whose own keys are all enumerable: members are read directly. */
 const READ_MEMBERS = 2;
 
-/** The index strings of short arrays, made once (the last-key test compares with one). */
-const INDEX_STRINGS = ownSlots(0);
-for (let i = 0; i < 256; i++) P.ObjectDefineProperty(INDEX_STRINGS, i, { __proto__: null, value: `${i}`, enumerable: true });
+/**
+ * The index strings of short arrays, made once (the last-key test compares with one):
+ * Array.from of an array-like with no prototype defines each element as an own data
+ * property (no setter on Array.prototype is reached), frozen (one definition per element
+ * costs about ten times as long at load).
+ */
+const INDEX_STRINGS = P.ObjectFreeze(P.ArrayFrom({ __proto__: null, length: 256 }, (_, i) => `${i}`));
 
 const stackValue = ownSlots(MAX_DEPTH + 1);
 const stackKeys = ownSlots(MAX_DEPTH + 1);
