@@ -77,6 +77,40 @@ for (const [name, value] of CASES) {
   });
 }
 
+test('index accessors on Array.prototype are never reached while a wide flat root is snapshotted and viewed', () => {
+  // The walk's and the template's arrays must have every slot as an own data property: a
+  // store into a hole, or a read of one, would reach these (and fill a view with 'lie').
+  const value = payloads.wideIntKeys();
+  const calls = { count: 0 };
+  const indices = [0, 1, 3, 511, 512, 1000, 2500, 4998, 4999, 5000];
+  for (const index of indices) {
+    Object.defineProperty(Array.prototype, index, {
+      configurable: true,
+      get() {
+        calls.count += 1;
+        return 'lie';
+      },
+      set() {
+        calls.count += 1;
+      },
+    });
+  }
+  let snapshot;
+  let views;
+  try {
+    snapshot = createSnapshot({ agentName: 'agent', toolName: 'tool', value });
+    views = [decodeView(snapshot), decodeView(snapshot)];
+  } finally {
+    for (const index of indices) delete Array.prototype[index];
+  }
+  assert.equal(calls.count, 0);
+  const oracle = shape(JSON.parse(snapshot.argsCanonicalJson));
+  assert.equal(oracle.members.length, 5000);
+  assert.deepEqual(shape(views[0]), oracle);
+  assert.deepEqual(shape(views[1]), oracle);
+  assert.equal(snapshot.argsCanonicalJson, createSnapshot({ agentName: 'agent', toolName: 'tool', value }).argsCanonicalJson);
+});
+
 test('a wide root with a nested member is parsed as before (nothing flat)', () => {
   const value = payloads.wideIntKeys();
   value.key_1 = { nested: [1, 2] };

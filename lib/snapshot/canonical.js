@@ -19,7 +19,7 @@ const { walk, resetWalk, flatRoot, MAX_DEPTH } = require('./walk');
 const { encode, resetTape, skeletonTemplate } = require('./tape-writer');
 const { NO_SKELETON_TEMPLATE, FlatTemplate } = require('./view');
 
-const { JSONParse, StringPrototypeSlice, StringPrototypeCharCodeAt } = P;
+const { JSONParse, StringPrototypeSlice, StringPrototypeCharCodeAt, ArrayPrototypeToSpliced } = P;
 const canonicalizeText = binding.canonicalizeText;
 const takeRootOrder = binding.takeRootOrder;
 const { FLAG_PATH, FAILED_SNAPSHOT } = binding;
@@ -48,8 +48,11 @@ function flatTemplate(keys, values) {
     return NO_SKELETON_TEMPLATE;
   }
   if (taken !== count) return NO_SKELETON_TEMPLATE;
-  const sortedKeys = P.ArrayFrom({ __proto__: null, length: count });
-  const sortedValues = P.ArrayFrom({ __proto__: null, length: count });
+  // Copies of the walk's own packed arrays (toSpliced: every slot an own data property, no
+  // species lookup), then overwritten in place: Array.from of a length-only array-like
+  // defines its slots one by one through the generic path, about 25 ns each.
+  const sortedKeys = ArrayPrototypeToSpliced(keys, 0, 0);
+  const sortedValues = ArrayPrototypeToSpliced(values, 0, 0);
   for (let i = 0; i < count; i++) {
     const at = orderBuffer[i];
     if (at >= count) return NO_SKELETON_TEMPLATE;
