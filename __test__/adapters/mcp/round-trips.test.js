@@ -56,11 +56,13 @@ const STORES = {
     const client = createClient({ url });
     client.on('error', () => {});
     await client.connect();
-    const store = createRedisGrantStore({ client, prefix: `tas:trips:${process.pid}:` });
+    const prefix = `tas:trips:${process.pid}:${Date.now()}:`;
+    const store = createRedisGrantStore({ client, prefix });
     return {
       store,
       async dispose() {
-        await store.close?.();
+        const keys = await client.sendCommand(['KEYS', `${prefix}*`]);
+        if (keys.length > 0) await client.sendCommand(['DEL', ...keys]);
         await client.close();
       },
     };
@@ -127,6 +129,56 @@ for (const [kind, open] of Object.entries(STORES)) {
       assert.equal(runs.length, 1);
     } finally {
       await client.close();
+      await opened.dispose();
+    }
+  });
+}
+
+// The same at the gate of SDK 2.x (a server factory behind its fetch), without a key ring:
+// the approval result of SDK 1.x, then the granted call.
+for (const kind of ['memory', 'sqlite', 'postgres', 'redis']) {
+  test(`SDK 2.x, ${kind}: a tools/call relying on a grant makes one store call before its handler`, async (t) => {
+    const opened = await STORES[kind](t);
+    if (opened === null) return;
+    const { McpServer: McpServer2 } = require('@modelcontextprotocol/server');
+    const { serve, connect } = require('./v2-support');
+    const { wrapper, log } = counted(opened.store);
+    const grants = createApprovalGrants({ store: wrapper });
+    const runs = [];
+    let before;
+    const factory = () => {
+      const server = new McpServer2({ name: 'payments', version: '1.0.0' });
+      server.registerTool('pay', { inputSchema: z.object({ to: z.string(), amount: z.number() }) }, async (args) => {
+        before = [...log];
+        runs.push(args.amount);
+        return { content: [{ type: 'text', text: `paid ${args.amount} to ${args.to}` }] };
+      });
+      return server;
+    };
+    const gate = gateMcpServer(factory, { agentName: 'payments', grants, policy: () => ({ decision: 'require_approval', reason: 'every_payment' }) });
+    const served = await serve(gate);
+    const client = await connect(served.url);
+    const call = () =>
+      client.callTool({ name: 'pay', arguments: { to: 'bob', amount: 7 }, _meta: { [KEY_NAME]: `k2-${kind}-${process.pid}` } }, { allowInputRequired: true });
+    try {
+      log.length = 0;
+      const asked = await call();
+      assert.equal(asked.structuredContent.decision, 'require_approval');
+      assert.equal(log[0], 'claimReceiptAndTake', 'the claim looks for the grant');
+      assert.equal(log.includes('has'), false, 'no separate lookup');
+      await grants.grant(asked.structuredContent.proposal, { uses: 1 });
+      log.length = 0;
+      const ran = await call();
+      assert.equal(ran.content[0].text, 'paid 7 to bob');
+      assert.deepEqual(runs, [7]);
+      assert.deepEqual(before, ['claimReceiptAndTake'], 'one store call before the handler');
+      assert.equal(await grants.has(asked.structuredContent.proposal), false, 'the use is spent');
+      assert.equal((await call()).structuredContent.reason, 'call_already_executed');
+      assert.deepEqual(runs, [7]);
+    } finally {
+      await client.close();
+      await served.close();
+      await gate.close();
       await opened.dispose();
     }
   });
