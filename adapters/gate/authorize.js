@@ -25,8 +25,12 @@ function executionRefusal(outcome) {
   return reason === 'grant_unavailable' || isReceiptCode(reason) ? reason : undefined;
 }
 
-/** The decision of an outcome that did not run, with a decision's fields (prepared's snapshot). */
+/**
+ * The decision of an outcome that did not run, with a decision's fields (prepared's snapshot).
+ * @returns {import('tool-argument-snapshot').ToolCallDecision}
+ */
 function decisionOf(prepared, outcome) {
+  /** @type {any} */
   const decision = {
     decision: own(outcome, 'decision'),
     reason: own(outcome, 'reason'),
