@@ -163,18 +163,18 @@ async function foldedClaim(read, decision, rstate) {
     const { proposalHash, toolName } = state.snapshot;
     answer = await ours(receiptsCore().claimWithGrant(rstate, key, proposalHash, toolName, state.decision, evaluation));
     if (answer !== undefined) {
-      if (answer.claimed === true) return { claimed: answer };
-      if (answer.how === 'none') return { outcome: otherwiseOutcome(read, state) };
+      if (answer.claimed === true) return { __proto__: null, claimed: answer };
+      if (answer.how === 'none') return { __proto__: null, outcome: otherwiseOutcome(read, state) };
       // A store that failed (or timed out) while the grant was still to be found.
-      if (answer.how !== 'receipt') return { outcome: storeDown(read) };
+      if (answer.how !== 'receipt') return { __proto__: null, outcome: storeDown(read) };
     }
   }
   // The receipt refused the claim (no use taken): whether the grant is live decides between
   // its refusal and the approval; or the joint claim could not be made here.
   const found = await ours(evaluation.resolve());
-  if (found === 'none') return { outcome: otherwiseOutcome(read, state) };
-  if (found !== 'live') return { outcome: storeDown(read) };
-  return { claimed: answer };
+  if (found === 'none') return { __proto__: null, outcome: otherwiseOutcome(read, state) };
+  if (found !== 'live') return { __proto__: null, outcome: storeDown(read) };
+  return { __proto__: null, claimed: answer };
 }
 
 /** A runtime deny of a policy answer whose grant was never looked up: what it would have been. */
