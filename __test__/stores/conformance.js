@@ -820,6 +820,149 @@ function conformance(name, open, options = {}) {
       assert.equal((await receipts.get({ agentName: 'payments', runId: 'r-35', toolCallId: 'c-granted' })).status, 'completed');
     });
 
+    // Issue 35, item 1: authorizeToolCall knows that execution follows its decision, so a
+    // grant-relying call looks its grant up with the receipt's claim (one store call).
+    it('round trips (issue 35): authorizeToolCall relying on a grant makes one store call before its handler, the claim and the take together', async ({
+      store,
+    }) => {
+      const { wrapper, all, watch, stop } = tripCounter(store);
+      const grants = createApprovalGrants({ store: wrapper });
+      const receipts = createExecutionReceipts({ store: wrapper });
+      const make = (toolCallId) => prepareToolCall({ agentName: 'payments', toolName: 'pay', rawArguments: '{"cents":900}', runId: 'r-35a', toolCallId });
+      await grants.grant(make('c-a'), { uses: 2 });
+      // The application's policy first, and the default one (no fallback).
+      for (const [id, policy] of [
+        ['c-a', grants.policy(() => ({ decision: 'require_approval', reason: 'large' }))],
+        ['c-b', grants.policy()],
+      ]) {
+        const seen = watch();
+        let before;
+        const outcome = await authorizeToolCall({
+          prepared: make(id),
+          policy,
+          receipts,
+          execute: () => {
+            before = [...seen];
+            return 'paid';
+          },
+        });
+        stop();
+        assert.equal(outcome.decision, 'allow');
+        assert.equal(outcome.reason, 'approval_granted');
+        assert.equal(outcome.result, 'paid');
+        assert.deepEqual(before, ['claimReceiptAndTake'], `${id}: one store call before the handler`);
+        assert.deepEqual(seen, ['claimReceiptAndTake', 'completeReceipt'], `${id}: then the completion`);
+        assert.equal((await receipts.get({ agentName: 'payments', runId: 'r-35a', toolCallId: id })).status, 'completed');
+      }
+      assert.equal(all.has ?? 0, 0, 'no separate lookup');
+      assert.equal(all.take ?? 0, 0, 'no separate take');
+      assert.equal(all.claimReceipt ?? 0, 0, 'no separate claim');
+      assert.equal(await grants.has(make('c-c')), false, 'both uses are spent');
+    });
+
+    it('round trips (issue 35): authorizeToolCall without a live grant answers require_approval as evaluateToolCall does, claiming nothing; granted, the call then runs', async ({
+      store,
+    }) => {
+      const { wrapper, watch, stop } = tripCounter(store);
+      const grants = createApprovalGrants({ store: wrapper });
+      const receipts = createExecutionReceipts({ store: wrapper, keepResults: true });
+      const policy = grants.policy(() => ({ decision: 'require_approval', reason: 'large' }));
+      const make = () => prepareToolCall({ agentName: 'payments', toolName: 'pay', rawArguments: '{"cents":901}', runId: 'r-35b', toolCallId: 'c-1' });
+      const key = { agentName: 'payments', runId: 'r-35b', toolCallId: 'c-1' };
+      const expected = await evaluateToolCall({ prepared: make(), policy });
+      const ran = [];
+      const seen = watch();
+      const outcome = await authorizeToolCall({ prepared: make(), policy, receipts, execute: () => ran.push(1) });
+      stop();
+      assert.deepEqual(ran, [], 'nothing ran');
+      assert.deepEqual(Object.keys(outcome), ['decision', 'reason', 'decidedBy', 'policyResult', 'proposal']);
+      assert.equal(outcome.decision, 'require_approval');
+      assert.equal(outcome.reason, expected.reason);
+      assert.equal(outcome.decidedBy, 'policy');
+      assert.deepEqual(outcome.policyResult, expected.policyResult);
+      assert.deepEqual(outcome.proposal, expected.proposal);
+      assert.ok(Object.isFrozen(outcome.proposal));
+      assert.equal(outcome.proposal.proposalHash, make().proposalHash);
+      assert.equal(seen.length, 1, 'one store call');
+      assert.equal(await receipts.get(key), null, 'nothing claimed');
+      // Granted now, the same call runs (its receipt was never claimed).
+      await grants.grant(outcome.proposal, { uses: 2 });
+      const granted = await authorizeToolCall({ prepared: make(), policy, receipts, execute: () => ran.push(2) && 'paid' });
+      assert.equal(granted.reason, 'approval_granted');
+      assert.deepEqual(ran, [2]);
+      // A retry with a use left: the kept result, and no use taken.
+      const replay = await authorizeToolCall({ prepared: make(), policy, receipts, execute: () => assert.fail('ran twice') });
+      assert.equal(replay.replayed, true);
+      assert.equal(replay.result, 'paid');
+      assert.equal(await grants.has(make()), true, 'the refused claim took no use');
+      // With no use left, a retry is asked for approval, as evaluateToolCall would decide.
+      await grants.revoke(make());
+      const asked = await authorizeToolCall({ prepared: make(), policy, receipts, execute: () => assert.fail('ran twice') });
+      assert.equal(asked.decision, 'require_approval');
+      assert.equal((await receipts.get(key)).status, 'completed');
+    });
+
+    it("round trips (issue 35): a grant's last use goes to exactly one of two concurrent authorizeToolCall calls; the other claims nothing", async ({
+      store,
+    }) => {
+      const grants = createApprovalGrants({ store });
+      const receipts = createExecutionReceipts({ store });
+      const policy = grants.policy(() => ({ decision: 'require_approval', reason: 'large' }));
+      const make = (toolCallId) => prepareToolCall({ agentName: 'payments', toolName: 'pay', rawArguments: '{"cents":902}', runId: 'r-35c', toolCallId });
+      await grants.grant(make('c-0'), { uses: 1 });
+      const ran = [];
+      const outcomes = await Promise.all(['c-1', 'c-2'].map((id) => authorizeToolCall({ prepared: make(id), policy, receipts, execute: () => ran.push(id) })));
+      assert.equal(ran.length, 1, 'one ran');
+      assert.deepEqual(outcomes.map((o) => o.decision).sort(), ['allow', 'require_approval']);
+      const loser = outcomes[0].decision === 'allow' ? 'c-2' : 'c-1';
+      assert.equal(await receipts.get({ agentName: 'payments', runId: 'r-35c', toolCallId: loser }), null, 'the other claimed nothing');
+      assert.equal((await receipts.get({ agentName: 'payments', runId: 'r-35c', toolCallId: ran[0] })).status, 'completed');
+    });
+
+    it('round trips (issue 35): evaluateToolCall still looks the grant up (has), and a store without claimReceiptAndTake is used in steps by authorizeToolCall', async ({
+      store,
+    }) => {
+      const { wrapper, watch, stop } = tripCounter(store);
+      const grants = createApprovalGrants({ store: wrapper });
+      const receipts = createExecutionReceipts({ store: wrapper });
+      const policy = grants.policy(() => ({ decision: 'require_approval', reason: 'large' }));
+      const make = (toolCallId, cents = 903) =>
+        prepareToolCall({ agentName: 'payments', toolName: 'pay', rawArguments: `{"cents":${cents}}`, runId: 'r-35d', toolCallId });
+      let seen = watch();
+      assert.equal((await evaluateToolCall({ prepared: make('c-1'), policy })).decision, 'require_approval');
+      assert.deepEqual(stop(), ['has'], 'the separate evaluation looks up');
+      await grants.grant(make('c-1'), { uses: 1 });
+      seen = watch();
+      const decision = await evaluateToolCall({ prepared: make('c-1'), policy });
+      assert.equal(decision.reason, 'approval_granted');
+      assert.equal(await executeToolCall(decision, () => 'paid', { receipts }), 'paid');
+      assert.deepEqual(stop(), ['has', 'claimReceiptAndTake', 'completeReceipt']);
+      // An older or an application's store without the joint operation: the lookup, the claim, the take.
+      const { claimReceiptAndTake, ...older } = wrapper;
+      assert.equal(typeof claimReceiptAndTake, 'function');
+      const olderGrants = createApprovalGrants({ store: older });
+      const olderReceipts = createExecutionReceipts({ store: older });
+      const olderPolicy = olderGrants.policy(() => ({ decision: 'require_approval', reason: 'large' }));
+      seen = watch();
+      const asked = await authorizeToolCall({ prepared: make('c-2', 904), policy: olderPolicy, receipts: olderReceipts, execute: () => assert.fail('ran') });
+      assert.equal(asked.decision, 'require_approval');
+      assert.deepEqual(stop(), ['has']);
+      await olderGrants.grant(asked.proposal, { uses: 1 });
+      seen = watch();
+      const outcome = await authorizeToolCall({ prepared: make('c-2', 904), policy: olderPolicy, receipts: olderReceipts, execute: () => 'paid' });
+      assert.equal(outcome.result, 'paid');
+      assert.deepEqual(stop(), ['has', 'claimReceipt', 'take', 'completeReceipt']);
+      // A policy that wraps the grants' one is not the grants' answer: the lookup comes first.
+      seen = watch();
+      await grants.grant(make('c-3', 905), { uses: 1 });
+      stop();
+      seen = watch();
+      const wrapped = await authorizeToolCall({ prepared: make('c-3', 905), policy: async (input) => policy(input), receipts, execute: () => 'paid' });
+      assert.equal(wrapped.result, 'paid');
+      assert.deepEqual(stop(), ['has', 'claimReceiptAndTake', 'completeReceipt']);
+      assert.ok(seen);
+    });
+
     it('claimReceiptAndTake (issue 35): a refused receipt takes no use, a missing grant leaves no claim, the last use goes to one call', async ({ store }) => {
       if (typeof store.claimReceiptAndTake !== 'function') return;
       const q = query('agent', 'tool', hash());

@@ -1,6 +1,7 @@
 'use strict';
 // Deciding a Claude Agent SDK gate's calls: the PreToolUse hook that decides every call on
-// its snapshot and runs the SDK's built-in tools' allowed calls through executeToolCall (the
+// its snapshot and runs the SDK's built-in tools' allowed calls through authorizeToolCall
+// (executeToolCall after an onDecision observer) (the
 // gate's own tools run in their handlers: handlers.js), and what the SDK and the model are
 // answered.
 
@@ -15,6 +16,7 @@ const {
 const { isProxy, MapPrototypeGet, ObjectGetOwnPropertyNames } = require('../gate/primordials');
 const { own, setData, isId } = require('../gate/read');
 const { decideCall } = require('../gate/decide');
+const { authorizeCall } = require('../gate/authorize');
 const { executeDecision, isGrantUnavailable } = require('../gate/execute');
 const { executeOptions, receiptRefusalCode } = require('../gate/replays');
 const { keepOptions } = require('../gate/proposals');
@@ -121,7 +123,21 @@ function createPreToolUse(gate, allowed, handedOver) {
     if (call.agentId !== undefined) setData(policyContext, 'agentId', call.agentId);
     if (call.scope !== null) setData(policyContext, 'grantScope', call.scope);
     const info = { toolCallId: toolUseId, sessionId, sdkToolName, argumentsSource: 'sdk_input' };
-    const decision = await decideCall(prepared, policyOf(toolName), policyContext, toolUseId, onDecision, info);
+    let decision;
+    if (entry === undefined && onDecision === undefined) {
+      // A built-in tool (or another server's), with no observer of the decision: decided and
+      // handed its execution view in one step (authorizeToolCall), so a call relying on a
+      // grant makes one store call before it runs (issue 35: the receipt's claim takes the use).
+      const settled = await authorizeCall(prepared, policyOf(toolName), policyContext, toolUseId, (executionView) => executionView, executeOptions(receipts));
+      if (settled.decision === undefined) {
+        if (!settled.ran) return denyOutput(notExecutedMessage('deny', settled.code));
+        if (settled.threw === true) throw settled.error;
+        return allowOutput(call, canonicalize(settled.result));
+      }
+      decision = settled.decision;
+    } else {
+      decision = await decideCall(prepared, policyOf(toolName), policyContext, toolUseId, onDecision, info);
+    }
     if (decision.decision === 'deny') return denyOutput(notExecutedMessage('deny', decision.reason));
     if (decision.decision === 'require_approval') {
       try {

@@ -27,12 +27,17 @@ function executeOptions(receipts) {
   return { receipts };
 }
 
+/** Whether `code` is one with which executeToolCall refuses a call because of its receipt. */
+function isReceiptCode(code) {
+  for (let i = 0; i < RECEIPT_CODES.length; i++) if (RECEIPT_CODES[i] === code) return true;
+  return false;
+}
+
 /** The receipt code of an error executeToolCall rejected with, or undefined for any other error. */
 function receiptRefusalCode(error) {
   if (!isToolCallNotAllowedError(error)) return undefined;
   const code = own(error, 'code');
-  for (let i = 0; i < RECEIPT_CODES.length; i++) if (RECEIPT_CODES[i] === code) return code;
-  return undefined;
+  return isReceiptCode(code) ? code : undefined;
 }
 
 /**
@@ -57,4 +62,4 @@ async function replayCode(receipts, key, proposalHash) {
   return 'call_already_executed';
 }
 
-module.exports = { RECEIPT_CODES, executeOptions, receiptRefusalCode, replayCode };
+module.exports = { RECEIPT_CODES, executeOptions, receiptRefusalCode, replayCode, isReceiptCode };

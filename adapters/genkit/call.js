@@ -14,6 +14,7 @@ const {
 const { ReflectApply } = require('../gate/primordials');
 const { own, setData, isId } = require('../gate/read');
 const { decideCall } = require('../gate/decide');
+const { authorizeCall } = require('../gate/authorize');
 const { executeDecision, isGrantUnavailable } = require('../gate/execute');
 const { receiptKey } = require('../gate/receipts');
 const { executeOptions, receiptRefusalCode, replayCode } = require('../gate/replays');
@@ -100,7 +101,22 @@ function gatedCallOf(gate, ToolInterruptError, notice) {
     if (runId !== undefined) setData(policyContext, 'runId', runId);
     if (scope !== null) setData(policyContext, 'grantScope', scope);
     const info = { toolCallId: ref, runId: runId ?? null, argumentsSource: 'genkit_input', resume: resumed };
-    const decision = await decideCall(prepared, entry.policy, policyContext, ref, onDecision, info);
+    const handler = (view) => ReflectApply(entry.execute, undefined, [view, ctx]);
+    let decision;
+    if (onDecision === undefined) {
+      // No observer waits between the decision and the run: one step (authorizeToolCall), so
+      // a call relying on a grant makes one store call before its handler (issue 35: the
+      // receipt's claim takes the use).
+      const settled = await authorizeCall(prepared, entry.policy, policyContext, ref, handler, runId === undefined ? undefined : executeOptions(receipts));
+      if (settled.decision === undefined) {
+        if (!settled.ran) return toolResponse(toolRequest, notExecutedOutput('deny', settled.code, 'runtime'));
+        if (settled.threw === true) throw settled.error;
+        return toolResponse(toolRequest, settled.result === undefined ? null : settled.result);
+      }
+      decision = settled.decision;
+    } else {
+      decision = await decideCall(prepared, entry.policy, policyContext, ref, onDecision, info);
+    }
     if (decision.decision === 'deny') return toolResponse(toolRequest, notExecutedOutput('deny', decision.reason, decision.decidedBy));
     if (decision.decision === 'require_approval') {
       if (resumed) {
@@ -127,11 +143,7 @@ function gatedCallOf(gate, ToolInterruptError, notice) {
       throw new ToolInterruptError({ [META_KEY]: said });
     }
     try {
-      const output = await executeDecision(
-        decision,
-        (view) => ReflectApply(entry.execute, undefined, [view, ctx]),
-        runId === undefined ? undefined : executeOptions(receipts),
-      );
+      const output = await executeDecision(decision, handler, runId === undefined ? undefined : executeOptions(receipts));
       return toolResponse(toolRequest, output === undefined ? null : output);
     } catch (error) {
       if (isGrantUnavailable(error)) return toolResponse(toolRequest, notExecutedOutput('deny', 'grant_unavailable', 'runtime'));

@@ -2,12 +2,14 @@
 // The execute of a gated Mastra tool: the call read from Mastra's context, then a first
 // attempt (its provider text recorded by gate.model, decided now, run, refused or suspended
 // for approval) or a resumed one (Mastra's stored arguments checked against the kept
-// proposal and decided again); an allow runs the tool's own execute through the kernel.
+// proposal and decided again); an allow runs the tool's own execute through the kernel
+// (decided and run in one step, authorizeToolCall, when no onDecision observer waits between).
 
 const { prepareToolCallAsync, canonicalize, isToolArgumentsValidationError, isSnapshotDomainError, isApprovalGrantError } = require('tool-argument-snapshot');
 const { ReflectApply } = require('../gate/primordials');
 const { own, setData, isId } = require('../gate/read');
 const { decideCall } = require('../gate/decide');
+const { authorizeCall } = require('../gate/authorize');
 const { executeDecision, isGrantUnavailable } = require('../gate/execute');
 const { receiptKey } = require('../gate/receipts');
 const { executeOptions, receiptRefusalCode, replayCode } = require('../gate/replays');
@@ -25,12 +27,17 @@ function notExecuted(gate, decision, reason, decidedBy) {
   return gate.notExecutedOutput({ decision, reason, decidedBy });
 }
 
-function decide(gate, entry, prepared, call, argumentsSource, resume) {
+function policyContextOf(call, argumentsSource, resume) {
   const policyContext = { toolCallId: call.toolCallId, runId: call.runId, argumentsSource, resume, requestContext: call.requestContext };
   // Defined, not assigned: a setter planted on Object.prototype cannot swallow them.
   if (call.threadId !== undefined) setData(policyContext, 'threadId', call.threadId);
   if (call.resourceId !== undefined) setData(policyContext, 'resourceId', call.resourceId);
   if (call.scope !== null) setData(policyContext, 'grantScope', call.scope);
+  return policyContext;
+}
+
+function decide(gate, entry, prepared, call, argumentsSource, resume) {
+  const policyContext = policyContextOf(call, argumentsSource, resume);
   return decideCall(prepared, entry.policy, policyContext, call.toolCallId, gate.onDecision, {
     toolCallId: call.toolCallId,
     runId: call.runId,
@@ -49,20 +56,42 @@ function replayOf(gate, call, prepared) {
  * per call with receipts (a replay answers the model with the receipt's code, or with the
  * kept result when the receipts keep results).
  */
+/** The handler of an allowed call: the app's execute on its execution view, then Mastra's own output check. */
+function handlerOf(entry, context) {
+  return async (view) => {
+    const output = await ReflectApply(entry.execute, undefined, [view, context]);
+    if (entry.outputSchema === undefined || entry.outputSchema === null) return output;
+    // Mastra's own output check (the gated tool has none of its own, so a refusal
+    // answered to the model is never checked as the tool's output).
+    const checked = validateToolOutput(entry.outputSchema, output, entry.toolName);
+    return own(checked, 'error') !== undefined ? own(checked, 'error') : own(checked, 'data');
+  };
+}
+
+/**
+ * The decision of a call and, on allow, its run: `{ answer }` (what ran, or its refusal) or
+ * `{ decision }` (not allowed). Without an onDecision observer nothing happens between the
+ * two, and they are one step (authorizeToolCall): a call relying on a grant makes one store
+ * call before its handler (issue 35, the receipt's claim taking the use).
+ * @returns {Promise<any>} `{ answer }` or `{ decision }`
+ */
+async function decideAndRun(gate, entry, prepared, call, argumentsSource, resume, context) {
+  if (gate.onDecision !== undefined) {
+    const decision = await decide(gate, entry, prepared, call, argumentsSource, resume);
+    return decision.decision === 'allow' ? { __proto__: null, answer: await runAllowed(gate, entry, decision, context) } : { __proto__: null, decision };
+  }
+  const policyContext = policyContextOf(call, argumentsSource, resume);
+  const settled = await authorizeCall(prepared, entry.policy, policyContext, call.toolCallId, handlerOf(entry, context), executeOptions(gate.receipts));
+  if (settled.decision !== undefined) return { __proto__: null, decision: settled.decision };
+  // Not run: the grant could not be spent, or the call's receipt refused it.
+  if (!settled.ran) return { __proto__: null, answer: notExecuted(gate, 'deny', settled.code, 'runtime') };
+  if (settled.threw === true) throw settled.error;
+  return { __proto__: null, answer: settled.result };
+}
+
 async function runAllowed(gate, entry, decision, context) {
   try {
-    return await executeDecision(
-      decision,
-      async (view) => {
-        const output = await ReflectApply(entry.execute, undefined, [view, context]);
-        if (entry.outputSchema === undefined || entry.outputSchema === null) return output;
-        // Mastra's own output check (the gated tool has none of its own, so a refusal
-        // answered to the model is never checked as the tool's output).
-        const checked = validateToolOutput(entry.outputSchema, output, entry.toolName);
-        return own(checked, 'error') !== undefined ? own(checked, 'error') : own(checked, 'data');
-      },
-      executeOptions(gate.receipts),
-    );
+    return await executeDecision(decision, handlerOf(entry, context), executeOptions(gate.receipts));
   } catch (error) {
     // The grant the allow relied on could not be spent (used up, store down): not run.
     if (isGrantUnavailable(error)) return notExecuted(gate, 'deny', 'grant_unavailable', 'runtime');
@@ -94,8 +123,8 @@ async function firstAttempt(gate, entry, recorded, call, context) {
     if (isToolArgumentsValidationError(error)) return gate.invalidInputOutput(error);
     throw error;
   }
-  const decision = await decide(gate, entry, prepared, call, 'provider_text', false);
-  if (decision.decision === 'allow') return runAllowed(gate, entry, decision, context);
+  const { answer, decision } = await decideAndRun(gate, entry, prepared, call, 'provider_text', false, context);
+  if (decision === undefined) return answer;
   if (decision.decision === 'deny') return gate.notExecutedOutput({ decision: 'deny', reason: decision.reason, decidedBy: decision.decidedBy });
   const suspend = own(call.agent, 'suspend');
   if (typeof suspend !== 'function') return gate.notExecutedOutput({ decision: 'require_approval', reason: decision.reason, decidedBy: decision.decidedBy });
@@ -152,8 +181,8 @@ async function keptForResume(gate, call) {
 
 /** The decision of a resumed call whose stored arguments are the kept proposal's, and what it answers. */
 async function decideResumed(gate, entry, prepared, call, context, approved) {
-  const decision = await decide(gate, entry, prepared, call, 'history', true);
-  if (decision.decision === 'allow') return runAllowed(gate, entry, decision, context);
+  const { answer, decision } = await decideAndRun(gate, entry, prepared, call, 'history', true, context);
+  if (decision === undefined) return answer;
   if (decision.decision === 'deny') return gate.notExecutedOutput({ decision: 'deny', reason: decision.reason, decidedBy: decision.decidedBy });
   // Nothing allows this hash now. A call that ran already: its receipt's code.
   const code = await replayOf(gate, call, prepared);

@@ -2,10 +2,11 @@
 // One tools/call at an McpServer of SDK 1.x: the tool found, its arguments prepared from
 // the message's text (transport.js keeps it), the policy (grants first), an elicitation when
 // the gate asks for one, an approval answered and kept for a reviewer, or the tool's handler
-// run through executeToolCall (a fresh view, at most once per idempotency key).
+// run through authorizeToolCall (a fresh view, at most once per idempotency key), or, after an
+// elicitation, executeToolCall.
 
 const { own } = require('../gate/read');
-const { decideCall } = require('../gate/decide');
+const { authorizeCall } = require('../gate/authorize');
 const { executeDecision } = require('../gate/execute');
 const { receiptKey, pruneShared } = require('../gate/receipts');
 const { replayCode } = require('../gate/replays');
@@ -22,29 +23,35 @@ const invalidParams = (message) => mcpError('InvalidParams', message);
 function callToolOf(gate, mcpServer, server, registry) {
   const { agentName, grants, policyFor, elicitation, contextOf, idempotencyScope, receipts, keeping, plainOptions, keyedOptions } = gate;
 
-  /** The handler's result, or the denial of a refusal (the grant could not be spent, or the receipt refused). */
-  async function run(decision, tool, toolName, extra, keyed, grantScope, idempotencyKey, keyScope) {
+  /** The tool's handler for the SDK: with its arguments (a tool with an input schema) and `extra`. */
+  const handlerOf = (tool, extra) => {
     const handler = own(tool, 'handler');
     const inputSchema = own(tool, 'inputSchema');
-    if (keyed) pruneShared(receipts);
-    let result;
+    return (args) => (inputSchema === undefined ? handler(extra) : handler(args, extra));
+  };
+
+  /**
+   * What a call that was allowed answers: the handler's result (checked against the tool's
+   * output schema), its error as a tool error, or the denial of a refusal (the grant could
+   * not be spent, or the receipt refused). `settled` is authorizeCall's record; `granted`:
+   * the allow relied on a grant, and the approval request kept for it is forgotten.
+   */
+  async function allowedAnswer(settled, tool, toolName, grantScope, idempotencyKey, keyScope) {
     try {
-      result = await executeDecision(
-        decision,
-        (args) => (inputSchema === undefined ? handler(extra) : handler(args, extra)),
-        keyed ? keyedOptions : plainOptions,
-      );
-    } catch (error) {
       // A retry of a call that ran, the key with other arguments, still running, an unknown
       // outcome, a store down; or the grant could not be spent.
-      const code = refusalCode(error);
-      if (code !== undefined) return denyResult(code, 'runtime');
-      // The SDK passes this one through (also an McpError of its ES module build).
-      if (error !== null && typeof error === 'object' && error.code === types().ErrorCode.UrlElicitationRequired) throw error;
-      return toolErrorResult(error);
+      if (!settled.ran) return denyResult(settled.code, 'runtime');
+      if (settled.threw === true) {
+        const error = settled.error;
+        // The SDK passes this one through (also an McpError of its ES module build).
+        if (error !== null && typeof error === 'object' && error.code === types().ErrorCode.UrlElicitationRequired) throw error;
+        return toolErrorResult(error);
+      }
     } finally {
-      await forgetGranted(gate, decision, grantScope, idempotencyKey, keyScope);
+      if (settled.granted)
+        await forgetGranted(gate, { __proto__: null, reason: 'approval_granted', proposalHash: settled.proposalHash }, grantScope, idempotencyKey, keyScope);
     }
+    const result = settled.result;
     // The SDK's own check of structured output against the tool's output schema.
     if (typeof mcpServer.validateToolOutput === 'function') {
       try {
@@ -54,6 +61,25 @@ function callToolOf(gate, mcpServer, server, registry) {
       }
     }
     return result;
+  }
+
+  /** The answer of a decision made already (an elicitation's): executeToolCall runs it. */
+  async function run(decision, tool, toolName, extra, keyed, grantScope, idempotencyKey, keyScope) {
+    if (keyed) pruneShared(receipts);
+    const granted = decision.reason === 'approval_granted';
+    const proposalHash = decision.proposalHash;
+    let settled;
+    try {
+      const result = await executeDecision(decision, handlerOf(tool, extra), keyed ? keyedOptions : plainOptions);
+      settled = { __proto__: null, ran: true, result, granted, proposalHash };
+    } catch (error) {
+      const code = refusalCode(error);
+      settled =
+        code !== undefined
+          ? { __proto__: null, ran: false, code, granted, proposalHash }
+          : { __proto__: null, ran: true, error, threw: true, granted, proposalHash };
+    }
+    return allowedAnswer(settled, tool, toolName, grantScope, idempotencyKey, keyScope);
   }
 
   return async function callTool(request, extra) {
@@ -79,7 +105,23 @@ function callToolOf(gate, mcpServer, server, registry) {
     const sessionId = typeof extra.sessionId === 'string' ? extra.sessionId : undefined;
     const { policyContext, grantScope } = policyContextOf(contextOf, extra, toolCallId, argumentsSource, idempotencyKey, sessionId);
     const policy = policyFor(toolName);
-    let decision = await decideCall(prepared, policy === null ? undefined : policy, policyContext, callId);
+    // Decided and, on allow, run in one step: nothing happens in between, so a call relying
+    // on a grant makes one store call before its handler (issue 35, the receipt's claim
+    // taking the use). A call that did not run comes back with its decision.
+    if (keyed) pruneShared(receipts);
+    const settled = await authorizeCall(
+      prepared,
+      policy === null ? undefined : policy,
+      policyContext,
+      callId,
+      handlerOf(tool, extra),
+      keyed ? keyedOptions : plainOptions,
+    );
+    if (settled.decision === undefined) {
+      settled.proposalHash = prepared.proposalHash;
+      return allowedAnswer(settled, tool, toolName, grantScope, idempotencyKey, keyScope);
+    }
+    let decision = settled.decision;
 
     if (decision.decision === 'require_approval' && elicitation) {
       const asked = await elicitedDecision(server, grants, { decision, prepared, policy, policyContext, toolCallId: callId, extra });

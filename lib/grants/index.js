@@ -82,8 +82,8 @@ function createApprovalGrants(options) {
     owner,
   });
   const { grant, seal, verify, sealOf } = createGranting(state);
-  const { lookup, lookupIn } = createGrantLookup(state);
-  const { policy, spend } = createGrantPolicy(lookup, lookupIn);
+  const { lookup, lookupIn, lookupFor } = createGrantLookup(state);
+  const { policy, spend } = createGrantPolicy(lookup, lookupIn, lookupFor);
 
   async function has(source) {
     requireInput(source, 'has expects { agentName, toolName, proposalHash, scope? }');

@@ -87,6 +87,36 @@ function createGrantLookup(state) {
     return lookupIn(evaluationToAnswer(input));
   }
 
+  /**
+   * lookupIn, for the grants policy `self` whose answer without a live grant is
+   * `alternative`. When the evaluation says that `self` is the very policy authorizeToolCall
+   * runs, and that it claims the receipt in this grants' own store right after (foldFor),
+   * the grant is not looked up (issue 35): the use is deferred to the claim, which takes it
+   * in the same store call (claimReceiptAndTake) or finds none and claims nothing, and then
+   * the decision is the alternative's. Otherwise lookupIn.
+   */
+  async function lookupFor(evaluation, self, alternative) {
+    if (evaluation === undefined || !evaluation.isOpen()) return undefined;
+    if (storeClaimAndTake !== undefined && typeof evaluation.foldFor === 'function' && evaluation.foldFor(self) === store && !observed(SPEND)) {
+      const query = grantQuery(evaluation.agentName, evaluation.toolName, evaluation.proposalHash, evaluation.scope);
+      const answer = alternative === DEFAULT_FALLBACK ? DEFAULT_FALLBACK() : alternative;
+      if (
+        evaluation.deferUse(
+          owner,
+          () => take(query, evaluation),
+          jointFor(query),
+          () => call(storeHas, store, [query, clock()]),
+          answer,
+        ) === true
+      ) {
+        const allow = ObjectFreeze({ decision: 'allow', reason: 'approval_granted' });
+        markAnswer(allow, evaluation);
+        return allow;
+      }
+    }
+    return lookupIn(evaluation);
+  }
+
   /** lookup, for an evaluation found before (undefined: none, so no grant). */
   async function lookupIn(evaluation) {
     if (evaluation === undefined || !evaluation.isOpen()) return undefined;
@@ -108,11 +138,11 @@ function createGrantLookup(state) {
     return undefined;
   }
 
-  return { lookup, lookupIn };
+  return { lookup, lookupIn, lookupFor };
 }
 
 /** The policy helper and the spend hook of one grants object, over its lookup. */
-function createGrantPolicy(lookup, lookupIn) {
+function createGrantPolicy(lookup, lookupIn, lookupFor) {
   function policy(fallback) {
     const next = readFunction(fallback, 'fallback policy') ?? DEFAULT_FALLBACK;
     // A Cedar policy (createCedarPolicy, known by identity) decides first and asks the
@@ -126,7 +156,7 @@ function createGrantPolicy(lookup, lookupIn) {
     if (next === DEFAULT_FALLBACK) {
       // It always asks for approval: the grants answer, when one is live.
       return async function grantPolicy(input) {
-        const granted = await ours(lookup(input));
+        const granted = await ours(lookupFor(evaluationToAnswer(input), grantPolicy, DEFAULT_FALLBACK));
         return granted === undefined ? next(input) : granted;
       };
     }
@@ -143,7 +173,7 @@ function createGrantPolicy(lookup, lookupIn) {
       if (!answer.ok) throw answer.value;
       const value = answer.value;
       if (!asksForApproval(value)) return value;
-      const granted = await ours(lookupIn(evaluation));
+      const granted = await ours(lookupFor(evaluation, grantPolicy, value));
       return granted === undefined ? value : granted;
     };
   }

@@ -8,7 +8,7 @@
 // retention says (issue 33): only forget ends it.
 
 const { invalidArgument, ToolCallNotAllowedError } = require('../errors');
-const { own, optionalInput } = require('../input');
+const { own, optionalInput, defineField } = require('../input');
 const { createMemoryStore } = require('../stores/memory');
 const { canonicalize } = require('../snapshot');
 const P = require('../primordials');
@@ -330,8 +330,10 @@ async function claim(state, key, proposalHash, toolName, decisionName) {
  * (the store's optional claimReceiptAndTake; registry.js spendWithClaim). Undefined, with
  * nothing done, when it cannot: the caller then claims and spends in two steps. Otherwise
  * resolves as claim() does, `{ claimed: true, claim }` meaning claimed and the use taken;
- * `{ claimed: false, error: grant_unavailable }` when no live grant was left (nothing was
- * claimed). A refused receipt takes no use; a missing grant leaves no claim.
+ * `{ claimed: false, error: grant_unavailable, how: 'none' }` when no live grant was left
+ * (nothing was claimed). A refused receipt takes no use (`how: 'receipt'`: the store's
+ * record refused the claim, whether a grant is live or not); a missing grant leaves no
+ * claim; `how: 'failed'` when the store call failed.
  */
 async function claimWithGrant(state, key, proposalHash, toolName, decisionName, evaluation) {
   if (evaluation === undefined || typeof evaluation.spendWithClaim !== 'function') return undefined;
@@ -343,7 +345,7 @@ async function claimWithGrant(state, key, proposalHash, toolName, decisionName, 
     claimRecord = claimRecordOf(state, key, proposalHash, t);
     joint = evaluation.spendWithClaim(state.store, ObjectFreeze({ __proto__: null, claim: claimRecord, now: t }));
   } catch {
-    return { claimed: false, error: new ToolCallNotAllowedError('receipt_store_unavailable', toolName, decisionName) };
+    return { claimed: false, error: new ToolCallNotAllowedError('receipt_store_unavailable', toolName, decisionName), how: 'failed' };
   }
   if (joint === undefined) return undefined;
   let box;
@@ -352,11 +354,15 @@ async function claimWithGrant(state, key, proposalHash, toolName, decisionName, 
   } catch {
     box = undefined;
   }
-  if (box === undefined || box.ok !== true) return { claimed: false, error: new ToolCallNotAllowedError('receipt_store_unavailable', toolName, decisionName) };
+  if (box === undefined || box.ok !== true) {
+    return { claimed: false, error: new ToolCallNotAllowedError('receipt_store_unavailable', toolName, decisionName), how: 'failed' };
+  }
   const answer = box.value;
   if (answer === null) return { claimed: true, claim: claimRecord };
-  if (answer === false) return { claimed: false, error: new ToolCallNotAllowedError('grant_unavailable', toolName, decisionName) };
-  return refusal(state, answer, t, proposalHash, toolName, decisionName);
+  if (answer === false) return { claimed: false, error: new ToolCallNotAllowedError('grant_unavailable', toolName, decisionName), how: 'none' };
+  const refused = refusal(state, answer, t, proposalHash, toolName, decisionName);
+  defineField(refused, 'how', 'receipt');
+  return refused;
 }
 
 /** What a store's answer other than null (claimed) says to an attempt: a replay or a refusal. */

@@ -74,6 +74,12 @@ class ExecutionState {
   toolCallId;
   /** The execution view made already (a checked policy view's spare parse), taken once; else null. */
   view;
+  /**
+   * An allow on a deferred grant use (issue 35: authorizeToolCall only): the policy's
+   * answer without a live grant and its reason, read when the allow was concluded; else null.
+   */
+  otherwise;
+  otherwiseReason;
   constructor(snapshot, decision, evaluation, attempt, toolCallId) {
     this.snapshot = snapshot;
     this.decision = decision;
@@ -82,6 +88,8 @@ class ExecutionState {
     this.attempt = attempt;
     this.toolCallId = toolCallId;
     this.view = null;
+    this.otherwise = null;
+    this.otherwiseReason = null;
   }
 }
 ObjectFreeze(ExecutionState.prototype);
@@ -97,6 +105,8 @@ class EvaluationRead {
   attempt;
   toolCallId;
   evaluation;
+  /** authorizeToolCall's receipts store, when a grant's lookup may be left to its claim (issue 35); else undefined. */
+  foldStore;
   constructor(prepared, snapshot, policy, policyContext, grantScope, attempt, toolCallId) {
     this.prepared = prepared;
     this.snapshot = snapshot;
@@ -106,6 +116,7 @@ class EvaluationRead {
     this.attempt = attempt;
     this.toolCallId = toolCallId;
     this.evaluation = undefined;
+    this.foldStore = undefined;
   }
 }
 ObjectFreeze(EvaluationRead.prototype);
@@ -292,7 +303,7 @@ function conclude(read, ok, value, policyView) {
 }
 
 function concludeChecked(read, ok, value, policyView) {
-  const { prepared, snapshot, evaluation } = read;
+  const { snapshot, evaluation } = read;
   if (evaluation !== undefined) {
     // From here on, no grants policy can add to what this evaluation relies on.
     evaluation.close();
@@ -321,12 +332,30 @@ function concludeChecked(read, ok, value, policyView) {
   if (isAnswerOfAnother(policyResult, evaluation)) return runtimeDeny(read, 'invalid_policy_result', policyResult, true, NONE);
   if (decision === 'allow') {
     const made = makeDecision(read, decision, reason, 'policy', policyResult, true, NONE, undefined, evaluation);
+    const state = DecisionState.of(made);
     // The parse the policy's view was copied from, checked and shown to no one: the
     // handler's view, if this allow runs.
-    DecisionState.of(made).view = spareOf(policyView);
+    state.view = spareOf(policyView);
+    // A grant use left to the claim (authorizeToolCall, issue 35): what this conclusion
+    // would have been without a live grant, read now, made only if it comes to that.
+    const otherwise = evaluation === undefined || typeof evaluation.deferred !== 'function' ? undefined : evaluation.deferred();
+    if (otherwise !== undefined) {
+      state.otherwise = otherwise;
+      // Read as the conclusion would have read it: a well-formed require_approval has its
+      // reason; anything else (an answer changed since the grants checked it) is left
+      // null, and would be invalid_policy_result (never an allow: it fails closed).
+      const reason = own(otherwise, 'reason');
+      state.otherwiseReason = own(otherwise, 'decision') === 'require_approval' && typeof reason === 'string' && reason !== '' ? reason : null;
+    }
     return made;
   }
   if (decision !== 'require_approval') return makeDecision(read, decision, reason, 'policy', policyResult, true, NONE, undefined, evaluation);
+  return approvalDecision(read, policyResult, reason);
+}
+
+/** The require_approval decision of a policy result and its reason: the proposal to review. */
+function approvalDecision(read, policyResult, reason) {
+  const { prepared, snapshot } = read;
   // require_approval: the fingerprint policy evaluated, reused, with its own view.
   const proposal = {
     kind: 'tool',
@@ -341,7 +370,7 @@ function concludeChecked(read, ok, value, policyView) {
   // The call id rides along for the run loop (unsigned, never hashed or sealed).
   if (read.toolCallId !== undefined) defineField(proposal, 'toolCallId', read.toolCallId);
   ObjectFreeze(proposal);
-  return makeDecision(read, decision, reason, 'policy', policyResult, true, NONE, proposal, undefined);
+  return makeDecision(read, 'require_approval', reason, 'policy', policyResult, true, NONE, proposal, undefined);
 }
 
 /** What a policy threw, as callPolicy returns it (a class of its own: told by its private field). */
@@ -383,7 +412,15 @@ function askPolicy(read, policyView) {
   const input = policyInputOf(read.prepared, read.snapshot, read.policyContext, policyView.view);
   pendingPolicy = read.policy;
   if (!grantsUsed()) return callPendingPolicy(input);
-  read.evaluation = openEvaluation(input, read.snapshot, read.grantScope, read.attempt, read.toolCallId);
+  read.evaluation = openEvaluation(
+    input,
+    read.snapshot,
+    read.grantScope,
+    read.attempt,
+    read.toolCallId,
+    read.foldStore,
+    read.foldStore === undefined ? undefined : read.policy,
+  );
   // The policy runs inside its evaluation: a grants policy answers only for the evaluation
   // it runs in, whatever input it is handed.
   return runInEvaluation(read.evaluation, callPendingPolicy, input);
@@ -492,6 +529,7 @@ module.exports = {
   evaluationContext,
   decisionFields,
   conclude,
+  approvalDecision,
   askPolicy,
   runtimeDeny,
   DecisionState,

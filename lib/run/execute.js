@@ -68,24 +68,29 @@ function receiptFields(context, what, code) {
  * The receipt steps of an execution, after the decision is spent: key, claim, grants,
  * handler, outcome. `replayed(value)` is called when a kept result comes back instead.
  */
-async function runWithReceipts(rstate, decision, grants, handler, context, onRefused, onReplay) {
+async function runWithReceipts(rstate, decision, grants, handler, context, onRefused, onReplay, claimedBefore) {
   const state = DecisionState.of(decision);
-  const key = receiptKeyOf(decision);
-  if (key instanceof ToolCallNotAllowedError) {
-    receiptFields(context, 'refused', key.code);
-    if (onRefused !== undefined) onRefused(key);
-    throw key;
+  let claimed = claimedBefore;
+  // claimedBefore: what authorizeToolCall's joint claim answered already (issue 35).
+  let key;
+  if (claimed === undefined) {
+    key = receiptKeyOf(decision);
+    if (key instanceof ToolCallNotAllowedError) {
+      receiptFields(context, 'refused', key.code);
+      if (onRefused !== undefined) onRefused(key);
+      throw key;
+    }
+    // One store call for the claim and the grant's use when the evaluation relied on one grant
+    // kept in this receipts' store and nobody observes the execution (its events then say
+    // what they said with two steps); otherwise the claim, then the spend.
+    const evaluation = context === undefined && needsGrants(undefined, decision) ? state.evaluation : undefined;
+    claimed =
+      evaluation === undefined
+        ? undefined
+        : await ours(receiptsCore().claimWithGrant(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision, evaluation));
   }
-  // One store call for the claim and the grant's use when the evaluation relied on one grant
-  // kept in this receipts' store and nobody observes the execution (its events then say
-  // what they said with two steps); otherwise the claim, then the spend.
-  const evaluation = context === undefined && needsGrants(undefined, decision) ? state.evaluation : undefined;
-  let claimed =
-    evaluation === undefined
-      ? undefined
-      : await ours(receiptsCore().claimWithGrant(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision, evaluation));
-  const joint = claimed !== undefined;
-  if (!joint) claimed = await ours(receiptsCore().claim(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision));
+  const jointClaim = claimed !== undefined;
+  if (!jointClaim) claimed = await ours(receiptsCore().claim(rstate, key, state.snapshot.proposalHash, state.snapshot.toolName, state.decision));
   if (!claimed.claimed) {
     if (claimed.replay === true) {
       receiptFields(context, 'replayed', undefined);
@@ -101,7 +106,7 @@ async function runWithReceipts(rstate, decision, grants, handler, context, onRef
   try {
     // After a joint claim the evaluation's use is spent: only the grants option is asked
     // (a package grants object answers with that same spend).
-    allowed = joint
+    allowed = jointClaim
       ? grants === undefined || (await ours(grantAvailable(grants, decision)))
       : !needsGrants(grants, decision) || (await ours(grantsAllow(grants, decision)));
   } catch (error) {
@@ -256,4 +261,16 @@ async function grantsAllow(grants, decision) {
   return true;
 }
 
-module.exports = { executeToolCall, executeContext, readGrants, readReceipts, runWithReceipts, spend, grantsAllow, grantRefused, executionViewOf };
+module.exports = {
+  executeToolCall,
+  executeContext,
+  readGrants,
+  readReceipts,
+  runWithReceipts,
+  receiptKeyOf,
+  receiptsCore,
+  spend,
+  grantsAllow,
+  grantRefused,
+  executionViewOf,
+};

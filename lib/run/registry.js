@@ -42,6 +42,19 @@
 //                                       sole use can be taken with the receipt's claim in
 //                                       `store`, spends it that way and answers the store's
 //                                       answer (a box); otherwise undefined, nothing done
+//   foldFor(policy)                     (added in 35, optional) the store authorizeToolCall will
+//                                       claim the receipt in right after this evaluation, when
+//                                       `policy` is the very policy it runs and no use, failure
+//                                       or close came first; else undefined
+//   deferUse(owner, take, joint, check, alternative)
+//                                       (added in 35, optional) addUse for a grant not looked up
+//                                       (foldFor said where): check() is the lookup, a promise
+//                                       of a box; alternative is what the policy answers without
+//                                       a live grant
+//   deferred()                          the alternative of a deferred use not yet resolved, or
+//                                       undefined
+//   resolve()                           looks a deferred use's grant up now: 'live' (then it is
+//                                       an ordinary use), 'none' or 'failed'
 
 const P = require('../primordials');
 const { ours, oursKept, isPromise } = require('../promises');
@@ -168,6 +181,20 @@ async function jointTaken(answer) {
   return box.ok === true && box.value === null;
 }
 
+/** What a deferred use's lookup says (Evaluation.resolve). */
+async function resolved(check) {
+  if (check === undefined) return 'live';
+  let box;
+  try {
+    const result = check();
+    box = isPromise(result) ? await ours(result) : result;
+  } catch {
+    box = undefined;
+  }
+  if (box === null || typeof box !== 'object' || isProxy(box) || box.ok !== true) return 'failed';
+  return box.value === true ? 'live' : 'none';
+}
+
 /**
  * An evaluation (the protocol above): its fields are defined (class fields, so no setter
  * runs) and frozen; its methods live on a frozen prototype without Object.prototype behind
@@ -185,8 +212,11 @@ class Evaluation {
   #failed = false;
   #uses = null; // made by the first addUse: most evaluations rely on no grant
   #spent = undefined;
+  #foldStore = undefined; // authorizeToolCall's receipts store, and the policy it runs
+  #foldPolicy = undefined;
+  #deferred = null; // { check, alternative } while a use is deferred
 
-  constructor(input, snapshot, scope, attempt, toolCallId) {
+  constructor(input, snapshot, scope, attempt, toolCallId, foldStore, foldPolicy) {
     this.agentName = snapshot.agentName;
     this.toolName = snapshot.toolName;
     this.proposalHash = snapshot.proposalHash;
@@ -194,6 +224,8 @@ class Evaluation {
     this.toolCallId = toolCallId;
     this.#input = input;
     this.#attempt = attempt;
+    this.#foldStore = foldStore;
+    this.#foldPolicy = foldPolicy;
     ObjectFreeze(this);
   }
 
@@ -231,6 +263,46 @@ class Evaluation {
 
   hasUses() {
     return this.#uses !== null;
+  }
+
+  /**
+   * Where a grants policy may leave its lookup to the receipt's claim (issue 35): the store
+   * authorizeToolCall claims in right after this evaluation, only for the policy it runs
+   * itself (nothing stands between that policy's answer and the decision) and only while
+   * nothing relied on a grant yet. Undefined otherwise: the grants look up as before.
+   */
+  foldFor(policy) {
+    if (this.#foldStore === undefined || policy !== this.#foldPolicy || !this.#open || this.#failed || this.#uses !== null) return undefined;
+    return this.#foldStore;
+  }
+
+  /**
+   * addUse, for a grant the policy did not look up (foldFor allowed it): `check()` looks it
+   * up (a promise of the store's box), `alternative` is what the policy answers when no
+   * grant is live. The caller takes the use with the claim, or resolves first.
+   */
+  deferUse(owner, take, joint, check, alternative) {
+    if (this.foldFor(this.#foldPolicy) === undefined || typeof take !== 'function' || typeof check !== 'function') return false;
+    this.#uses = [ObjectFreeze({ __proto__: null, owner, take, joint: typeof joint === 'function' ? joint : undefined })];
+    this.#deferred = ObjectFreeze({ __proto__: null, check, alternative });
+    return true;
+  }
+
+  /** The alternative answer of a deferred use still unresolved, or undefined. */
+  deferred() {
+    const deferred = this.#deferred;
+    return deferred === null ? undefined : deferred.alternative;
+  }
+
+  /**
+   * Looks the deferred use's grant up now (the lookup the policy left out): 'live', and the
+   * use is an ordinary one from then on; 'none', or 'failed' (the store failed): the
+   * caller answers without running (the decision it made is never executed).
+   */
+  resolve() {
+    const deferred = this.#deferred;
+    this.#deferred = null;
+    return oursKept(resolved(deferred === null ? undefined : deferred.check));
   }
 
   /**
@@ -275,8 +347,8 @@ ObjectFreeze(Evaluation);
  * Opens the evaluation of a policy input. `attempt` is the prepared call's attempt, whose
  * id (attemptIdOf, made when first asked) its events carry.
  */
-function openEvaluation(input, snapshot, scope, attempt, toolCallId) {
-  return new Evaluation(input, snapshot, scope, attempt, toolCallId);
+function openEvaluation(input, snapshot, scope, attempt, toolCallId, foldStore, foldPolicy) {
+  return new Evaluation(input, snapshot, scope, attempt, toolCallId, foldStore, foldPolicy);
 }
 
 /**

@@ -4,12 +4,14 @@
 // requestState the gate minted (state.js), the arguments prepared (one schema run on the
 // arguments decoded with the message), the policy (grants first), an input_required answer
 // for an approval (or SDK 1.x's approval result, kept for a reviewer), or the tool's
-// handler run through executeToolCall (a fresh view, at most once, receipts).
+// handler run through authorizeToolCall (a fresh view, at most once, receipts; after an
+// accepted elicitation, executeToolCall on the second decision).
 
 const { isApprovalGrantError } = require('tool-argument-snapshot');
 const { ObjectDefineProperty, ReflectApply, SafeError, SafeMap, MapPrototypeDelete, MapPrototypeHas, MapPrototypeSet } = require('../../gate/primordials');
 const { own, isWellFormedString, setData } = require('../../gate/read');
 const { decideCall } = require('../../gate/decide');
+const { authorizeCall } = require('../../gate/authorize');
 const { executeDecision } = require('../../gate/execute');
 const { receiptKey, pruneShared } = require('../../gate/receipts');
 const { replayCode } = require('../../gate/replays');
@@ -89,18 +91,16 @@ function principalOf(ctx, scope) {
 }
 
 /**
- * The decision on a prepared call: the policy's, and, for a retry of an approval whose
- * answer accepted the gate's elicitation, the policy's again once the state's seal is granted.
+ * The decision on a prepared call after a first decision `first` that asked for approval:
+ * for a retry of an approval whose answer accepted the gate's elicitation, the policy's
+ * again once the state's seal is granted; `first` otherwise; undefined when declined.
  */
-async function decide(gate, call, prepared, policyContext) {
+async function decideAgain(gate, call, prepared, policyContext, first) {
   const { grants } = gate;
   const { state, params, toolName, callId } = call;
-  const policy = gate.policyFor(toolName);
-  const policyArg = policy === null ? undefined : policy;
-  const decision = await decideCall(prepared, policyArg, policyContext, callId);
-  if (decision.decision !== 'require_approval' || state === undefined || !gate.elicitation) return decision;
+  if (state === undefined || !gate.elicitation) return first;
   const answer = own(own(params, 'inputResponses'), APPROVAL_INPUT);
-  if (answer === undefined) return decision;
+  if (answer === undefined) return first;
   const content = own(answer, 'content');
   if (own(answer, 'action') !== 'accept' || own(content, 'approve') !== true) return undefined;
   try {
@@ -109,7 +109,8 @@ async function decide(gate, call, prepared, policyContext) {
     // Granted already (the reviewer, or a concurrent retry): that grant is the one to spend.
     if (!isApprovalGrantError(error) || own(error, 'code') !== 'seal_used') throw error;
   }
-  return decideCall(prepared, policyArg, policyContext, callId);
+  const policy = gate.policyFor(toolName);
+  return decideCall(prepared, policy === null ? undefined : policy, policyContext, callId);
 }
 
 /** The answer to a call that needs an approval: a state's retry answered again, an input_required answer, or 1.x's approval result. */
@@ -135,33 +136,39 @@ async function approvalAnswer(gate, call, decision, grantScope) {
   return keptApprovalResult(gate, decision, call.toolCallId, grantScope, call.idempotencyKey, call.scope);
 }
 
-/** The tool's result for an allowed call, projected as the SDK projects it; a refusal as a denial. */
-async function runAllowed(gate, call, decision, grantScope) {
-  const { grants, agentName } = gate;
-  const { mcpServer, ctx, tool, toolName, state, keyed } = call;
+/** The tool's handler for the SDK: with its arguments (a tool with an input schema) and the request's context. */
+function handlerOf(call) {
+  const { ctx, tool } = call;
   const handler = own(tool, 'handler');
   const inputSchema = own(tool, 'inputSchema');
-  if (keyed) pruneShared(gate.receipts);
-  /** A call that ran on a grant: its state (forgotten in the background) or its approval request no longer waits for a reviewer. */
+  return (args) => (inputSchema === undefined ? handler(ctx) : handler(args, ctx));
+}
+
+/**
+ * The answer of an allowed call, `settled` as authorizeCall records it: the tool's result,
+ * projected as the SDK projects it; its error as a tool error; a refusal as a denial.
+ * `granted`: the allow relied on a grant, and its state or approval request is forgotten.
+ */
+async function allowedAnswer(gate, call, settled, grantScope, proposalHash) {
+  const { grants, agentName } = gate;
+  const { mcpServer, tool, toolName, state } = call;
+  /** A call that ran: its state (forgotten in the background), or, on a grant, its approval request no longer waits for a reviewer. */
   const forget = async () => {
     if (state !== undefined) forgetState(grants, agentName, state);
-    else await forgetGranted(gate, decision, grantScope, call.idempotencyKey, call.scope);
+    else if (settled.granted)
+      await forgetGranted(gate, { __proto__: null, reason: 'approval_granted', proposalHash }, grantScope, call.idempotencyKey, call.scope);
   };
-  let result;
-  try {
-    result = await executeDecision(
-      decision,
-      (args) => (inputSchema === undefined ? handler(ctx) : handler(args, ctx)),
-      keyed ? gate.keyedOptions : gate.plainOptions,
-    );
-  } catch (error) {
-    const code = refusalCode(error);
-    if (code !== undefined) return denyResult(state !== undefined && code === 'call_already_executed' ? 'request_state_used' : code, 'runtime');
-    await forget();
+  if (!settled.ran) {
+    const code = settled.code;
+    return denyResult(state !== undefined && code === 'call_already_executed' ? 'request_state_used' : code, 'runtime');
+  }
+  await forget();
+  if (settled.threw === true) {
+    const error = settled.error;
     if (error !== null && typeof error === 'object' && error.code === -32042) throw error;
     return toolErrorResult(error);
   }
-  await forget();
+  const result = settled.result;
   try {
     await mcpServer.validateToolOutput(tool, result, toolName);
   } catch (error) {
@@ -169,6 +176,21 @@ async function runAllowed(gate, call, decision, grantScope) {
   }
   if (result !== null && typeof result === 'object' && own(result, 'resultType') === 'input_required') return result;
   return mcpServer.server.projectCallToolResult(result, tool.outputSchemaJson);
+}
+
+/** The answer of an allow decided already (after an elicitation): executeToolCall runs it. */
+async function runAllowed(gate, call, decision, grantScope) {
+  if (call.keyed) pruneShared(gate.receipts);
+  const granted = decision.reason === 'approval_granted';
+  let settled;
+  try {
+    const result = await executeDecision(decision, handlerOf(call), call.keyed ? gate.keyedOptions : gate.plainOptions);
+    settled = { __proto__: null, ran: true, result, granted };
+  } catch (error) {
+    const code = refusalCode(error);
+    settled = code !== undefined ? { __proto__: null, ran: false, code, granted } : { __proto__: null, ran: true, error, threw: true, granted };
+  }
+  return allowedAnswer(gate, call, settled, grantScope, decision.proposalHash);
 }
 
 /** The answer to one call: `call` says what the request is (its tool, params, ids, scope and principal). */
@@ -196,8 +218,26 @@ async function gatedCall(gate, call, record) {
   const { policyContext, grantScope } = policyContextOf(gate.contextOf, call.ctx, toolCallId, 'message_text', idempotencyKey, undefined);
   // A state's grant lives under the state's own scope: only this state can spend it.
   if (state !== undefined) setData(policyContext, 'grantScope', own(state.sealed, 'scope'));
-  const decision = await decide(gate, call, prepared, policyContext);
-  if (decision === undefined) return denyResult('approval_declined', 'elicitation');
+  // Decided and, on allow, run in one step: nothing happens in between, so a call relying
+  // on a grant makes one store call before its handler (issue 35, the receipt's claim
+  // taking the use). A call that did not run comes back with its decision.
+  if (call.keyed) pruneShared(receipts);
+  const policy = gate.policyFor(toolName);
+  const settled = await authorizeCall(
+    prepared,
+    policy === null ? undefined : policy,
+    policyContext,
+    call.callId,
+    handlerOf(call),
+    call.keyed ? gate.keyedOptions : gate.plainOptions,
+  );
+  if (settled.decision === undefined) return allowedAnswer(gate, call, settled, grantScope, prepared.proposalHash);
+  let decision = settled.decision;
+  if (decision.decision === 'require_approval') {
+    decision = await decideAgain(gate, call, prepared, policyContext, decision);
+    if (decision === undefined) return denyResult('approval_declined', 'elicitation');
+    if (decision.decision === 'allow') return runAllowed(gate, call, decision, grantScope);
+  }
   if (decision.decision === 'require_approval') return approvalAnswer(gate, call, decision, grantScope);
   if (decision.decision !== 'allow') return denyResult(decision.reason, decision.decidedBy);
   return runAllowed(gate, call, decision, grantScope);
