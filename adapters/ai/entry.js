@@ -7,7 +7,7 @@
 // through (../gate/streams.js), and the package itself with its own checks at load and its
 // randomUUID (../gate/ids.js), all captured now: a gate module loaded at the first call takes
 // its built-ins from those records, never from the global object at that later time. Why: a
-// process that requires the subpath and never makes a gate loads none of the gate's 22
+// process that requires the subpath and never makes a gate loads none of the gate's 23
 // files (docs/performance.md, "Loading, fourth round").
 
 require('./sdk');
