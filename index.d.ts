@@ -99,6 +99,9 @@ export type { JsonSchema, JsonSchemaDialect, FromJsonSchemaOptions, JsonSchemaIs
 export { diffSnapshots } from './lib/diff';
 export type { SnapshotDiffEntry } from './lib/diff';
 
+// Random ids (lib/random.js): RFC 9562 version 4 UUIDs from the operating system, without node:crypto.
+export { randomUUID } from './lib/random';
+
 // Cedar policies (lib/cedar/).
 export { createCedarPolicy, isCedarPolicyError, CedarPolicyError } from './lib/cedar/index';
 export type {

@@ -113,7 +113,7 @@ const { lazy } = core('lib/lazy.js', () => require('./lib/lazy'));
 
 // What a process may never use is loaded at its first call: the run loop (decodeRequest
 // to authorizeToolCall), grants and seals, receipts, the stores and openGrantStore, diff,
-// json-schema (and ajv), Cedar. Each export is a plain function (a data property, as
+// json-schema (and ajv), Cedar, randomUUID. Each export is a plain function (a data property, as
 // before) whose call loads its module once and hands over; those modules take their
 // built-ins from lib/primordials.js, captured now. Loading fewer modules matters beyond
 // their own code: every module Node loads runs its resolver's path functions, and once
@@ -128,6 +128,7 @@ const open = lazy(() => require('./lib/stores/open'));
 const diff = lazy(() => require('./lib/diff'));
 const jsonSchema = lazy(() => require('./lib/json-schema/index'));
 const cedar = lazy(() => require('./lib/cedar'));
+const random = lazy(() => require('./lib/random'));
 
 function decodeRequest(text, options) {
   return run().decodeRequest(text, options);
@@ -177,6 +178,9 @@ function fromJsonSchema(schema, options) {
 function createCedarPolicy(options) {
   return cedar().createCedarPolicy(options);
 }
+function randomUUID() {
+  return random().randomUUID();
+}
 
 checkEngine(canonicalize, createSnapshot);
 
@@ -203,6 +207,7 @@ module.exports = {
   diffSnapshots,
   fromJsonSchema,
   createCedarPolicy,
+  randomUUID,
   CedarPolicyError,
   isCedarPolicyError,
   SnapshotDomainError,

@@ -62,13 +62,18 @@ test('no declaration file imports one that (transitively) imports it back', () =
   );
 });
 
-test('every name exported before still is, from the same specifier; the root exports no new name', () => {
+// Names the root exports since the split on purpose, each documented in docs/api.md: randomUUID
+// (issue 35: the adapters' ids without node:crypto, through the public API).
+const ADDED_TO_ROOT = ['randomUUID'];
+
+test('every name exported before still is, from the same specifier; the root exports no new name but those added on purpose', () => {
   const problems = [];
   for (const [specifier, names] of Object.entries(BEFORE)) {
     const now = new Set(exportedNames(typesOf(specifier)));
     for (const name of names) if (!now.has(name)) problems.push(`${specifier} no longer exports ${name}`);
     if (specifier === PKG.name) {
-      for (const name of now) if (!names.includes(name)) problems.push(`${specifier} now also exports ${name}`);
+      for (const name of now) if (!names.includes(name) && !ADDED_TO_ROOT.includes(name)) problems.push(`${specifier} now also exports ${name}`);
+      for (const name of ADDED_TO_ROOT) if (!now.has(name)) problems.push(`${specifier} does not export ${name}`);
     }
   }
   assert.deepEqual(problems, []);

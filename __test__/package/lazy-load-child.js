@@ -213,6 +213,7 @@ const FIRST_CALLS = [
   ['openGrantStore', () => pkg.openGrantStore('unknown:').catch(() => undefined)],
   ['fromJsonSchema', () => pkg.fromJsonSchema(SCHEMA)],
   ['createCedarPolicy', () => pkg.createCedarPolicy({ policies: 'permit(principal, action, resource);' })],
+  ['randomUUID', () => pkg.randomUUID()],
 ];
 
 function firstCalls() {

@@ -39,7 +39,7 @@ const CORE = [
 ];
 
 describe('requiring loads only what it needs', () => {
-  test('the package: the snapshot core, no run loop, grants, receipts, store, Cedar, diff or json-schema module, no ajv, no node:crypto', () => {
+  test('the package: the snapshot core, no run loop, grants, receipts, store, Cedar, diff, json-schema or random module, no ajv, no node:crypto', () => {
     const loaded = child('loaded');
     const files = loaded.files.filter((file) => !file.endsWith('.node'));
     assert.deepEqual(files, CORE);
@@ -92,6 +92,7 @@ describe('a module loaded at first use captures nothing patched after the packag
       'lib/diff.js',
       'lib/json-schema/index.js',
       'lib/cedar/index.js',
+      'lib/random.js',
     ]) {
       assert.ok(patched.loaded.includes(file), `${file} was not loaded by its first call`);
     }

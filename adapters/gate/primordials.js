@@ -6,11 +6,22 @@
 // Why the adapters keep their own record instead of lib/primordials.js: an adapter uses only
 // the package's public API (the subpath's exports and `tool-argument-snapshot` itself), and
 // lib/ is not part of it, so the gates capture their built-ins here, in their own floor.
+//
+// Each subpath's entry (adapters/<name>/entry.js) loads this record when it is required and
+// the gate's own modules at the first call of its export: a module loaded then takes
+// every built-in it uses from here (captured at the subpath's require), never from the
+// global object at its own load. Ids come from the package's randomUUID (the addon's OS
+// randomness), captured by ./ids.js when the subpath loads, after its framework check:
+// node:crypto's module graph is never loaded for them.
 
 const uncurryThis = Function.prototype.bind.bind(Function.prototype.call);
 const { isProxy } = require('node:util').types;
-const { randomUUID } = require('node:crypto');
 const { Buffer } = require('node:buffer');
+
+/** A random RFC 9562 version 4 UUID: the package's randomUUID, as ./ids.js captured it when the subpath loaded. */
+function randomUUID() {
+  return require('./ids').randomUUID();
+}
 
 module.exports = Object.freeze({
   __proto__: null,
@@ -28,6 +39,7 @@ module.exports = Object.freeze({
   BufferPrototypeIndexOf: uncurryThis(Buffer.prototype.indexOf),
   BufferPrototypeSubarray: uncurryThis(Buffer.prototype.subarray),
   BufferPrototypeToString: uncurryThis(Buffer.prototype.toString),
+  DateNow: Date.now,
   DecodeURIComponent: decodeURIComponent,
   JSONParse: JSON.parse,
   JSONStringify: JSON.stringify,

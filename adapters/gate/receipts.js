@@ -10,11 +10,9 @@
 // and so do the default ones of durable grants whose store lacks a receipt operation.
 
 const { createExecutionReceipts } = require('tool-argument-snapshot');
-const { isProxy } = require('./primordials');
+const { isProxy, DateNow } = require('./primordials');
 const { invalidArgument, own, ownOption } = require('./read');
 const { warnOncePerProcess } = require('./warnings');
-
-const DateNow = Date.now;
 
 /** How long the shared memory receipts keep a call (one hour), and how often they are pruned. */
 const SHARED_RETENTION_MS = 60 * 60 * 1000;

@@ -13,6 +13,8 @@ const { ArrayPrototypePush, MapPrototypeGet, ObjectFreeze, randomUUID } = requir
 const { invalidArgument, own, setData, readOptions } = require('../gate/read');
 const { approvedWithoutGrantNotice } = require('../gate/warnings');
 const { ADAPTER, genkitModule } = require('./framework');
+// The package's randomUUID, captured now (after the framework check): node:crypto is never loaded.
+require('../gate/ids');
 const { USAGE, readGateOptions, configString } = require('./options');
 const { META_KEY, notExecutedOutput, gatedCallOf } = require('./call');
 const { createReview } = require('./review');

@@ -46,6 +46,9 @@ try {
   }
 }
 
+// The package's randomUUID, captured now (the gates' session and elicitation ids): node:crypto is never loaded.
+require('../gate/ids');
+
 function resolvesNot(name) {
   return !resolves(name);
 }

@@ -1,6 +1,7 @@
 'use strict';
 // The OpenAI Agents SDK (resolved first, so a missing peer is named; loaded at its first
-// use), the package's public API, and the adapter's error for a bad argument.
+// use), the package's public API, the carrier's key and the adapter's error for a bad
+// argument.
 
 const { invalidArgument: sharedInvalidArgument } = require('../gate/read');
 const { peerModule } = require('../gate/peer');
@@ -17,8 +18,11 @@ const api = require('tool-argument-snapshot');
 
 const ADAPTER = 'openai-agents';
 
+/** The run context's `context` key that carries pending proposals in the serialized state. */
+const CARRIER_KEY = 'tool-argument-snapshot';
+
 function invalidArgument(message) {
   return sharedInvalidArgument(`tool-argument-snapshot/${ADAPTER}: ${message}`);
 }
 
-module.exports = { sdk, api, ADAPTER, invalidArgument };
+module.exports = { sdk, api, ADAPTER, CARRIER_KEY, invalidArgument };

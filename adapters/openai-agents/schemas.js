@@ -3,7 +3,7 @@
 
 const { own } = require('../gate/read');
 const { ObjectFreeze, ObjectGetPrototypeOf, ObjectPrototype, ObjectHasOwn, JSONParse } = require('../gate/primordials');
-const { sdk, api, invalidArgument } = require('./common');
+const { sdk, api, CARRIER_KEY, invalidArgument } = require('./common');
 const { isZodSchema } = require('./zod-nulls');
 const { isSchemaObject } = require('./json-nulls');
 
@@ -74,9 +74,6 @@ function jsonSchemaStep(jsonSchema) {
 
 /** The fields of gate.tool options the gate reads itself (the rest go to the SDK's tool()). */
 const GATE_TOOL_FIELDS = ObjectFreeze(['parameters', 'execute', 'jsonSchema', 'needsApproval', 'errorFunction']);
-
-/** The run context's `context` key that carries pending proposals in the serialized state. */
-const CARRIER_KEY = 'tool-argument-snapshot';
 
 const GATE_USAGE =
   'createOpenAIAgentsGate expects { agentName, policy?, grants?, grantScope?, receipts?, runId?, onDecision?, notExecutedOutput?, invalidInputOutput?, includePath? }';

@@ -635,7 +635,7 @@ test('the package pulls no framework: ai is an optional peer dependency only', (
   assert.match(manifest.peerDependencies.ai, /^\^7\./);
   assert.equal((manifest.dependencies ?? {}).ai, undefined);
   assert.equal((manifest.optionalDependencies ?? {}).ai, undefined);
-  assert.equal(manifest.exports['./ai'].default, './adapters/ai/index.js');
+  assert.equal(manifest.exports['./ai'].default, './adapters/ai/entry.js');
 });
 
 test('the declarations accept ordinary usage and reject misuse under tsc --strict (CommonJS and ESM)', () => {

@@ -108,7 +108,7 @@ async function approvalWarnings(fn) {
 
 test('tool-argument-snapshot/mastra is exported, shipped and an optional peer on @mastra/core 1.x', () => {
   const manifest = require('../../../package.json');
-  assert.deepEqual(manifest.exports['./mastra'], { types: './adapters/mastra/index.d.ts', default: './adapters/mastra/index.js' });
+  assert.deepEqual(manifest.exports['./mastra'], { types: './adapters/mastra/index.d.ts', default: './adapters/mastra/entry.js' });
   assert.ok(manifest.files.includes('adapters/'));
   assert.equal(manifest.peerDependencies['@mastra/core'], '^1.71.0');
   assert.deepEqual(manifest.peerDependenciesMeta['@mastra/core'], { optional: true });

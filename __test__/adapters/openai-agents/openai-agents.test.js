@@ -621,7 +621,7 @@ test('installing the package pulls no framework: @openai/agents is an optional p
   assert.equal(manifest.peerDependencies['@openai/agents'], '^0.20.0');
   assert.deepEqual(manifest.peerDependenciesMeta['@openai/agents'], { optional: true });
   assert.ok(manifest.files.includes('adapters/'));
-  assert.deepEqual(manifest.exports['./openai-agents'], { types: './adapters/openai-agents/index.d.ts', default: './adapters/openai-agents/index.js' });
+  assert.deepEqual(manifest.exports['./openai-agents'], { types: './adapters/openai-agents/index.d.ts', default: './adapters/openai-agents/entry.js' });
 
   const dir = fs.mkdtempSync(join(os.tmpdir(), 'tas-openai-agents-'));
   try {
