@@ -41,7 +41,7 @@ if (mode === 'loaded') {
   }
   const list = Array.isArray(process.moduleLoadList) ? process.moduleLoadList : [];
   process.stdout.write(
-    `${JSON.stringify({ files: files.sort(), packages: [...packages].sort(), crypto: list.includes('NativeModule crypto'), webStreams: list.slice(modulesBefore).includes('NativeModule internal/webstreams/readablestream') })}\n`,
+    `${JSON.stringify({ files: files.sort(), packages: [...packages].sort(), crypto: list.includes('NativeModule crypto'), webStreams: list.slice(modulesBefore).includes('NativeModule internal/webstreams/readablestream'), undici: list.slice(modulesBefore).includes('NativeModule internal/deps/undici/undici') })}\n`,
   );
   return;
 }

@@ -27,7 +27,13 @@ const ROOT = path.join(__dirname, '..', '..');
 const [mode, subpath] = process.argv.slice(2);
 
 /** The frameworks each subpath resolves at require (the names Node would not find without them). */
-const FRAMEWORKS = { ai: ['ai'], langchain: ['@langchain/core'], 'openai-agents': ['@openai/agents'], mastra: ['@mastra/core'] };
+const FRAMEWORKS = {
+  ai: ['ai'],
+  langchain: ['@langchain/core'],
+  'openai-agents': ['@openai/agents'],
+  mastra: ['@mastra/core'],
+  mcp: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server'],
+};
 
 function packageFiles(keys) {
   const files = [];
@@ -90,6 +96,10 @@ const frameworks = {
   langchain: () => ({ tools: require('@langchain/core/tools'), messages: require('@langchain/core/messages') }),
   'openai-agents': () => require('@openai/agents'),
   mastra: () => require('@mastra/core/tools'),
+  mcp: () => ({
+    McpServer: require('@modelcontextprotocol/sdk/server/mcp.js').McpServer,
+    Client: require('@modelcontextprotocol/sdk/client/index.js').Client,
+  }),
 }[subpath]();
 
 // ---------------------------------------------------------------------------------
@@ -252,6 +262,15 @@ const GATES = {
       tools: { pay: { id: 'pay', description: 'Pay', inputSchema: payments, execute: async (args) => `paid ${args.amount}` } },
       policy: allow,
     }),
+  mcp: (executed) => {
+    const server = new frameworks.McpServer({ name: 'payments', version: '1.0.0' });
+    server.registerTool('pay', { inputSchema: { to: z.string(), amount: z.number() } }, async (args) => {
+      executed.push(args);
+      return { content: [{ type: 'text', text: `paid ${args.amount} to ${args.to}` }] };
+    });
+    const gate = api.gateMcpServer(server, { agentName: 'payments', policy: allow });
+    return { server, gate, createLinkedPair: gate.createLinkedPair, handleHttp: gate.handleHttp };
+  },
 };
 
 /** What the gate does after the window: a second gate, and what each framework's gate can do without a model. */
@@ -295,6 +314,21 @@ async function scenario() {
   } else if (subpath === 'openai-agents') {
     const transfer = gate.tool({ name: 'transfer', description: 'Send', parameters: payments, execute: (args) => executed.push(args) });
     out.push(`tool ${transfer.name} ${typeof transfer.invoke}`);
+  } else if (subpath === 'mcp') {
+    const { server } = gate;
+    const [clientTransport, serverTransport] = gate.gate.createLinkedPair();
+    await server.connect(serverTransport);
+    const client = new frameworks.Client({ name: 'payer', version: '1.0.0' });
+    await client.connect(clientTransport);
+    for (const [id, args] of [
+      ['k1', { to: 'bob', amount: 5 }],
+      ['k2', { to: 'eve', amount: 'seven' }],
+    ]) {
+      const result = await client.callTool({ name: 'pay', arguments: args, _meta: { 'tool-argument-snapshot/idempotency-key': id } });
+      out.push(`call ${id}: ${result.isError ? `error ${JSON.stringify(result.structuredContent ?? null)}` : result.content[0].text}`);
+    }
+    out.push(`executed ${JSON.stringify(executed)}`);
+    await client.close();
   } else if (subpath === 'mastra') {
     out.push(`tools ${Object.keys(gate.tools).join(',')}`);
   }

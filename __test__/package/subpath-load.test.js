@@ -63,6 +63,14 @@ const AT_REQUIRE = {
     'adapters/mastra/entry.js',
     'adapters/mastra/framework.js',
   ],
+  mcp: [
+    'adapters/gate/ids.js',
+    'adapters/gate/peer.js',
+    'adapters/gate/primordials.js',
+    'adapters/mcp/entry.js',
+    'adapters/mcp/lines.js',
+    'adapters/mcp/sdk.js',
+  ],
 };
 
 /** The error each subpath throws at require without its framework, written out. */
@@ -87,6 +95,12 @@ const MISSING = {
     packageName: '@mastra/core',
     message: 'tool-argument-snapshot/mastra needs Mastra (@mastra/core 1.x) (an optional peer dependency): npm install @mastra/core',
   },
+  mcp: {
+    code: 'MODULE_NOT_FOUND',
+    packageName: '@modelcontextprotocol/server',
+    message:
+      'tool-argument-snapshot/mcp needs the MCP TypeScript SDK (an optional peer dependency): npm install @modelcontextprotocol/server (2.x), or npm install @modelcontextprotocol/sdk (1.x)',
+  },
 };
 
 for (const subpath of Object.keys(AT_REQUIRE)) {
@@ -100,6 +114,9 @@ for (const subpath of Object.keys(AT_REQUIRE)) {
       assert.deepEqual(loaded.packages, []);
       assert.equal(loaded.crypto, false, 'node:crypto was loaded');
       assert.equal(loaded.webStreams, subpath === 'ai' || subpath === 'mastra', 'web streams');
+      // Node's fetch implementation (undici, about 16 MiB on Node 26) loads with no subpath:
+      // the MCP gate's 2.x face captures Response, Request and Headers at its first 2.x gate.
+      assert.equal(loaded.undici, false, "Node's fetch implementation was loaded");
     });
 
     test('the first call of each export loads the gate: every module the gate itself loads', () => {

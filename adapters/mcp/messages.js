@@ -15,13 +15,14 @@ const {
   ObjectHasOwn,
   SafeWeakMap,
   StringPrototypeCharCodeAt,
+  SafeTextDecoder,
   StringPrototypeSlice,
   TextDecoderPrototypeDecode,
   WeakMapPrototypeGet,
   WeakMapPrototypeSet,
 } = require('../gate/primordials');
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const utf8 = new SafeTextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;

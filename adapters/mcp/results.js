@@ -3,11 +3,8 @@
 // payload-free structuredContent (a stage error, a deny, an approval to ask for).
 
 const { own } = require('../gate/read');
-const { JSONStringify, ReflectApply } = require('../gate/primordials');
+const { JSONStringify, ReflectApply, SafeString } = require('../gate/primordials');
 const { createSnapshot } = require('tool-argument-snapshot');
-
-// Not in the gates' primordials record (gate/primordials.js): captured here.
-const SafeString = String;
 
 /** The payload-free result of a call that failed at stage json, schema or snapshot. */
 function stageResult(toolName, error) {

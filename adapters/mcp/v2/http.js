@@ -12,11 +12,15 @@ const {
   ArrayPrototypePush,
   BufferConcat,
   BufferFrom,
+  BufferPrototypeToString,
   JSONParse,
   JSONStringify,
   ObjectHasOwn,
+  ObjectKeys,
   PromisePrototypeThen,
+  RegExpPrototypeTest,
   SafePromise,
+  SafeTextDecoder,
   SafeWeakMap,
   StringPrototypeSlice,
   StringPrototypeStartsWith,
@@ -24,22 +28,29 @@ const {
   WeakMapPrototypeGet,
   WeakMapPrototypeSet,
   isProxy,
-  uncurryThis,
 } = require('../../gate/primordials');
 const { isArgumentsText } = require('tool-argument-snapshot');
 const { PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR, isRecord, errorResponse, argumentsTextFor, readMessageText, decodeUtf8 } = require('../messages');
 
-const SafeResponse = Response;
-const SafeRequest = Request;
-const HeadersPrototypeGet = uncurryThis(Headers.prototype.get);
-const ResponsePrototypeClone = uncurryThis(Response.prototype.clone);
-const ResponsePrototypeText = uncurryThis(Response.prototype.text);
-const ReadableStreamPrototypeGetReader = uncurryThis(ReadableStream.prototype.getReader);
-const ReaderRead = uncurryThis(ReadableStreamDefaultReader.prototype.read);
-const ReaderCancel = uncurryThis(ReadableStreamDefaultReader.prototype.cancel);
-const RegExpPrototypeTest = uncurryThis(RegExp.prototype.test);
-const BufferPrototypeToString = uncurryThis(Buffer.prototype.toString);
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const {
+  AbortControllerPrototypeAbort,
+  HeadersPrototypeAppend,
+  HeadersPrototypeForEach,
+  HeadersPrototypeGet,
+  ReadableFromWeb,
+  ReadableStreamPrototypeGetReader,
+  ReadableToWeb,
+  ReaderCancel,
+  ReaderRead,
+  ResponsePrototypeClone,
+  ResponsePrototypeText,
+  SafeAbortController,
+  SafeHeaders,
+  SafeRequest,
+  SafeResponse,
+} = require('./web');
+
+const utf8 = new SafeTextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The SDK's limit: a POST body of 4 MiB. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -237,16 +248,6 @@ function gatedFetch(handlerOf, maxBodyBytes, servedByOtherBuild, switchBuild) {
   };
 }
 
-const { Readable } = require('node:stream');
-
-const ReadableToWeb = Readable.toWeb;
-const ReadableFromWeb = Readable.fromWeb;
-const SafeAbortController = AbortController;
-const AbortControllerPrototypeAbort = uncurryThis(AbortController.prototype.abort);
-const HeadersPrototypeAppend = uncurryThis(Headers.prototype.append);
-const HeadersPrototypeForEach = uncurryThis(Headers.prototype.forEach);
-const ObjectKeys = Object.keys;
-
 /**
  * A Node.js `(req, res)` handler in front of the gate's fetch (as 1.x's handleHttp): the
  * request made a web Request whose body is the Node stream (read by the gate, never parsed
@@ -265,7 +266,7 @@ function nodeHandler(fetch) {
       );
       return;
     }
-    const headers = new Headers();
+    const headers = new SafeHeaders();
     const names = ObjectKeys(req.headers);
     for (let i = 0; i < names.length; i++) {
       const value = req.headers[names[i]];

@@ -16,19 +16,19 @@ const {
   JSONStringify,
   PromisePrototypeThen,
   PromiseResolve,
+  NumberParseInt,
   ReflectApply,
+  RegExpPrototypeTest,
+  SafeTextDecoder,
   StringPrototypeIndexOf,
   StringPrototypeSlice,
   StringPrototypeStartsWith,
   TextDecoderPrototypeDecode,
   randomUUID,
-  uncurryThis,
 } = require('../../gate/primordials');
 const { proposalStore, keptRunId, keptIdOf } = require('../../gate/proposals');
 
-const RegExpPrototypeTest = uncurryThis(RegExp.prototype.test);
-const NumberParseInt = Number.parseInt;
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const utf8 = new SafeTextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** What starts every requestState the gate mints (a state without it is the tool's own). */
 const STATE_PREFIX = 'tas1.';
