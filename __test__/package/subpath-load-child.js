@@ -17,6 +17,9 @@
 //                     the adapters' code after the built-ins were restored: a module that
 //                     captured a wrapper when it loaded (during the window) keeps calling it
 //   control SUBPATH   the same first call and scenario, never patched
+//   v2only mcp        requires tool-argument-snapshot/mcp with the 1.x SDK made unresolvable
+//                     (a project with only @modelcontextprotocol/server) and prints the
+//                     package's files loaded and whether Node's fetch implementation loaded
 //
 // Between patching and restoring, this file calls only functions captured before.
 
@@ -67,10 +70,10 @@ if (mode === 'gate') {
   return;
 }
 
-if (mode === 'missing') {
+if (mode === 'missing' || mode === 'v2only') {
   const Module = require('node:module');
   const resolve = Module._resolveFilename;
-  const names = FRAMEWORKS[subpath];
+  const names = mode === 'v2only' ? ['@modelcontextprotocol/sdk'] : FRAMEWORKS[subpath];
   Module._resolveFilename = function (request, ...rest) {
     if (names.some((name) => request === name || request.startsWith(`${name}/`))) {
       const error = new Error(`Cannot find module '${request}'`);
@@ -81,6 +84,11 @@ if (mode === 'missing') {
   };
   try {
     require(`tool-argument-snapshot/${subpath}`);
+    if (mode === 'v2only') {
+      const undici = process.moduleLoadList.includes('NativeModule internal/deps/undici/undici');
+      process.stdout.write(`${JSON.stringify({ files: packageFiles(Object.keys(require.cache)), undici })}\n`);
+      return;
+    }
     process.stdout.write('{"loaded":true}\n');
   } catch (error) {
     process.stdout.write(`${JSON.stringify({ code: error.code, packageName: error.packageName, message: error.message })}\n`);

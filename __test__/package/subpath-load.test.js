@@ -156,6 +156,19 @@ for (const subpath of Object.keys(AT_REQUIRE)) {
   });
 }
 
+test('/mcp in a project with only the 2.x SDK captures the 2.x web classes at require (every gate it can make is a 2.x gate)', () => {
+  const loaded = run(CHILD, 'v2only', 'mcp');
+  assert.ok(loaded.files.includes('adapters/mcp/v2/web.js'), loaded.files.join(', '));
+  assert.equal(loaded.undici, true, "Node's fetch implementation is loaded by the capture");
+  assert.equal(
+    loaded.files.some(
+      (file) => file.startsWith('adapters/mcp/') && !['adapters/mcp/entry.js', 'adapters/mcp/lines.js', 'adapters/mcp/v2/web.js'].includes(file),
+    ),
+    false,
+    'no gate module',
+  );
+});
+
 test('the LangChain scenario runs calls through receipts (what a built-in captured at a later load would show in)', () => {
   const control = run(CHILD, 'control', 'langchain');
   // Written out here: an allowed call ran, a duplicate key was refused, the replay of call_1

@@ -5,14 +5,17 @@
 // MCP SDK, requiring this subpath names the packages to install), the built-ins every gate
 // module uses (../gate/primordials.js), and the package itself with its own checks at load
 // and its randomUUID (../gate/ids.js), all captured now. The web classes of the 2.x face
-// (Response, Request, Headers, the web streams) are captured when the first 2.x gate is
-// made (v2/web.js): on Node 22 and later even reading their property descriptors loads
-// Node's fetch implementation (about 16 MiB and 15 ms), which a 1.x gate never uses.
-// docs/performance.md, "Loading, sixth round".
+// (Response, Request, Headers, the web streams: v2/web.js) are captured now too when only
+// the 2.x SDK is installed (every gate it can make is a 2.x gate, and that SDK loads them
+// anyway); with the 1.x SDK installed they are captured when the first 2.x gate is made,
+// because on Node 22 and later even reading their property descriptors loads Node's fetch
+// implementation (about 16 MiB and 15 ms), which a 1.x gate never uses.
+// docs/performance.md, "Loading, sixth round"; docs/security.md.
 
-require('./lines');
+const { v1Resolved } = require('./lines');
 require('../gate/primordials');
 require('../gate/ids');
+if (!v1Resolved) require('./v2/web');
 
 let gate;
 

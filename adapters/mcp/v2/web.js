@@ -1,12 +1,13 @@
 'use strict';
 // The web classes of the gate's 2.x face (its fetch and its Node handler), captured when
-// this file loads: when the first 2.x gate is made (index.js), not when the subpath is
-// required. On Node 22 and later even reading the property descriptor of `Response`,
-// `Request` or `Headers` loads Node's fetch implementation (undici: about 16 MiB of RSS
-// and 15 ms), which a process that makes only 1.x gates, or none, never needs; the SDK 2.x
-// that a 2.x gate serves loads it anyway. Captured once: later patching of these globals
-// changes nothing the gate decides. Everything else the 2.x modules use was captured when
-// the subpath was required (../../gate/primordials.js).
+// this file loads: when the subpath is required in a project that has only the 2.x SDK
+// (../entry.js), else when the first 2.x gate is made (../index.js). On Node 22 and later
+// even reading the property descriptor of `Response`, `Request` or `Headers` loads Node's
+// fetch implementation (undici: about 16 MiB of RSS and 15 ms), which a process that makes
+// only 1.x gates, or none, never needs; the SDK 2.x that a 2.x gate serves loads it anyway.
+// Captured once: later patching of these globals changes nothing the gate decides.
+// Everything else the 2.x modules use was captured when the subpath was required
+// (../../gate/primordials.js).
 
 const { ObjectFreeze, uncurryThis } = require('../../gate/primordials');
 const { Readable } = require('node:stream');
