@@ -161,6 +161,7 @@ module.exports = Object.freeze({
   TypedArrayPrototypeSlice: uncurryThis(TypedArrayPrototype.slice),
   SafeSetTimeout: globalThis.setTimeout,
   SafeClearTimeout: globalThis.clearTimeout,
+  SafeSetImmediate: globalThis.setImmediate,
   ProcessEmitWarning: process.emitWarning,
   ProcessCwd: process.cwd,
   process,
