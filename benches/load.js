@@ -309,12 +309,12 @@ async function runOnce(mode, opts, work, pg) {
   }
   const serverStopped = server.wait('stopped');
   server.child.send({ type: 'stop' });
-  await serverStopped;
+  const { storeCalls } = await serverStopped;
   const results = JSON.parse(fs.readFileSync(out, 'utf8'));
   const executions = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : [];
   let receipts = null;
   if (mode === 'gated') receipts = opts.store === 'redis' ? await readRedisReceipts(pg.url, table) : await readReceipts(pg.url, table);
-  return { mode, tag, done, results, executions, receipts, reviews, reviewerStats, outage, rss: rss.samples, cpu, storeName: storeName(opts) };
+  return { mode, tag, done, results, executions, receipts, reviews, reviewerStats, outage, rss: rss.samples, cpu, storeCalls, storeName: storeName(opts) };
 }
 
 async function restartPg(pg, opts, outage) {
@@ -565,6 +565,9 @@ function figures(run) {
     rssTenthsMiB: tenths.map((x) => (x === null ? null : x / 1048576)),
     clientRssPeakMiB: Math.max(...run.rss.map((s) => s.client).filter((x) => x !== null)) / 1048576,
     answers: tally(results.requests.map((r) => r[3])),
+    // Statements (PostgreSQL) or commands (Redis) the gated server's store sent, the
+    // migration and the approval path's included (the reviewer's are its own process's).
+    storeCallsPerRequest: typeof run.storeCalls === 'number' ? run.storeCalls / results.requests.length : null,
   };
 }
 
@@ -641,6 +644,7 @@ async function main(opts) {
         `  before the restart (${fig.steadyRequests} requests): ${fig.steadyThroughput.toFixed(0)} requests/s, latency p50 ${fig.steadyP50Ms.toFixed(2)} ms, p99 ${fig.steadyP99Ms.toFixed(2)} ms`,
       );
     if (fig.serverCpuUs !== null) console.log(`  CPU per request: server ${fig.serverCpuUs.toFixed(0)} µs, clients ${fig.clientCpuUs.toFixed(0)} µs`);
+    if (fig.storeCallsPerRequest !== null) console.log(`  ${storeUnit(report.options)} the server sent per request: ${fig.storeCallsPerRequest.toFixed(2)}`);
     console.log(
       `  server RSS MiB at each tenth of the run: ${fig.rssTenthsMiB.map((x) => (x === null ? '-' : x.toFixed(0))).join(' ')} (peak ${fig.rssPeakMiB.toFixed(0)}); client process peak ${fig.clientRssPeakMiB.toFixed(0)}`,
     );
@@ -687,6 +691,7 @@ function markdown(report) {
     ['throughput before the restart, requests/s', (f) => (f.steadyThroughput === null ? '-' : f.steadyThroughput.toFixed(0))],
     ['latency p50 / p99 before the restart, ms', (f) => (f.steadyP50Ms === null ? '-' : `${f.steadyP50Ms.toFixed(2)} / ${f.steadyP99Ms.toFixed(1)}`)],
     ['CPU per request, server / clients, µs', (f) => (f.serverCpuUs === null ? '-' : `${f.serverCpuUs.toFixed(0)} / ${f.clientCpuUs.toFixed(0)}`)],
+    [`${storeUnit(report.options)} the server sent per request`, (f) => (f.storeCallsPerRequest === null ? '-' : f.storeCallsPerRequest.toFixed(2))],
     ['server RSS start / peak / end, MiB', (f) => `${f.rssStartMiB.toFixed(0)} / ${f.rssPeakMiB.toFixed(0)} / ${f.rssEndMiB.toFixed(0)}`],
     ['server RSS at each tenth of the run, MiB', (f) => f.rssTenthsMiB.map((x) => (x === null ? '-' : x.toFixed(0))).join(' ')],
   ];
@@ -697,6 +702,16 @@ function markdown(report) {
     '|---|---|---|',
     ...rows.map(([label, f]) => `| ${label} | ${cell(sdk, f)} | ${cell(gated, f)} |`),
   ];
+  if (sdk && gated) {
+    const ratio = (a, b) => (a === null || b === null ? '-' : `${(a / b).toFixed(2)}x`);
+    const g = gated.figures;
+    const a = sdk.figures;
+    lines.push(
+      '',
+      `Gated against the SDK alone: throughput ${ratio(g.throughput, a.throughput)} (before the restart ${ratio(g.steadyThroughput, a.throughput)}), ` +
+        `server CPU per request ${ratio(g.serverCpuUs, a.serverCpuUs)} (issue 35's bounds: at least 0.65x, at most 1.6x).`,
+    );
+  }
   if (gated) {
     lines.push('', ...gated.checks.map((c) => `- ${c.ok ? 'ok' : '**FAIL**'}: ${c.name} (${c.detail})`));
   }
@@ -705,6 +720,10 @@ function markdown(report) {
 
 const { openServer } = require('./load/pg');
 const { openRedisServer } = require('./load/redis');
+
+function storeUnit(opts) {
+  return opts.store === 'redis' ? 'Redis commands' : 'PostgreSQL statements';
+}
 
 function storeName(opts) {
   return opts.store === 'redis' ? 'Redis' : 'PostgreSQL';

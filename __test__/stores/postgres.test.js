@@ -233,20 +233,47 @@ describe('PostgreSQL store against a server', requires('pg'), () => {
       const store = createPostgresGrantStore({ pool, table });
       await store.migrate();
       const now = 1_000;
-      const claimOf = (i) => ({ agentName: 'agent', runId: 'run-turn', toolCallId: `call-${i}`, proposalHash: hash(), claimId: `claim-${i}`, claimedAt: now, leaseExpiresAt: now + 10_000, expiresAt: now + 60_000 });
-      const outcomeOf = (i) => ({ agentName: 'agent', runId: 'run-turn', toolCallId: `call-${i}`, claimId: `claim-${i}`, status: 'completed', completedAt: now + 1, resultJson: `{"n":${i}}`, expiresAt: now + 60_000 });
+      const claimOf = (i) => ({
+        agentName: 'agent',
+        runId: 'run-turn',
+        toolCallId: `call-${i}`,
+        proposalHash: hash(),
+        claimId: `claim-${i}`,
+        claimedAt: now,
+        leaseExpiresAt: now + 10_000,
+        expiresAt: now + 60_000,
+      });
+      const outcomeOf = (i) => ({
+        agentName: 'agent',
+        runId: 'run-turn',
+        toolCallId: `call-${i}`,
+        claimId: `claim-${i}`,
+        status: 'completed',
+        completedAt: now + 1,
+        resultJson: `{"n":${i}}`,
+        expiresAt: now + 60_000,
+      });
       const ids = Array.from({ length: 12 }, (_, i) => i);
 
       texts.length = 0;
       const claims = await Promise.all(ids.map((i) => store.claimReceipt(claimOf(i), now)));
-      assert.deepEqual(claims, ids.map(() => null), 'each claim is its own');
+      assert.deepEqual(
+        claims,
+        ids.map(() => null),
+        'each claim is its own',
+      );
       assert.equal(texts.length, 1, `12 claims of one turn: ${texts.length} statements`);
 
       // Completions of six keys and claims of six new ones, queued in one turn: one statement.
       texts.length = 0;
       const [done, more] = await Promise.all([
         Promise.all(ids.slice(0, 6).map((i) => store.completeReceipt(outcomeOf(i), now + 1))),
-        Promise.all(ids.map((i) => i + 100).slice(0, 6).map((i) => store.claimReceipt(claimOf(i), now + 1))),
+        Promise.all(
+          ids
+            .map((i) => i + 100)
+            .slice(0, 6)
+            .map((i) => store.claimReceipt(claimOf(i), now + 1)),
+        ),
       ]);
       assert.deepEqual(done, [true, true, true, true, true, true]);
       assert.deepEqual(more, [null, null, null, null, null, null]);
@@ -254,7 +281,10 @@ describe('PostgreSQL store against a server', requires('pg'), () => {
 
       // A second claim of a key claimed in the same turn goes in the next statement and reads the first's record.
       texts.length = 0;
-      const [first, second] = await Promise.all([store.claimReceipt(claimOf(200), now + 2), store.claimReceipt({ ...claimOf(200), claimId: 'claim-200-again' }, now + 2)]);
+      const [first, second] = await Promise.all([
+        store.claimReceipt(claimOf(200), now + 2),
+        store.claimReceipt({ ...claimOf(200), claimId: 'claim-200-again' }, now + 2),
+      ]);
       assert.equal(first, null);
       assert.equal(second.claimId, 'claim-200');
       assert.equal(second.status, 'in_progress');

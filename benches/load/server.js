@@ -40,6 +40,17 @@ function policy(input) {
   return { decision: 'require_approval', reason: 'large_payment' };
 }
 
+// The statements (PostgreSQL) or commands (Redis) the gate's store sent, counted by a
+// wrapper around the driver's method (what the store is given), reported at the stop.
+let storeCalls = 0;
+function counted(target, name) {
+  const method = target[name];
+  target[name] = function (...args) {
+    storeCalls += 1;
+    return method.apply(this, args);
+  };
+}
+
 /** The gate's store: PostgreSQL (a pg Pool), or Redis (--store redis: a node-redis client). */
 async function openStore() {
   const { createPostgresGrantStore, createRedisGrantStore } = require('tool-argument-snapshot');
@@ -50,6 +61,7 @@ async function openStore() {
     const client = createClient({ url: config.pgUrl });
     client.on('error', () => {});
     await client.connect();
+    counted(client, 'sendCommand');
     return createRedisGrantStore({ client, prefix: `${config.table}:`, timeoutMs: 5000 });
   }
   const { Pool } = require('pg');
@@ -57,6 +69,7 @@ async function openStore() {
   // reports it here, and the store calls in flight fail (the gate refuses them).
   const pool = new Pool({ connectionString: config.pgUrl, max: 16, connectionTimeoutMillis: 2000 });
   pool.on('error', () => {});
+  counted(pool, 'query');
   const store = createPostgresGrantStore({ pool, table: config.table, timeoutMs: 5000 });
   await store.migrate();
   return store;
@@ -124,7 +137,7 @@ async function main() {
       httpServer.close();
       httpServer.closeAllConnections?.();
       fs.closeSync(log);
-      process.send({ type: 'stopped', sessions: sessions.size }, () => process.exit(0));
+      process.send({ type: 'stopped', sessions: sessions.size, storeCalls: config.mode === 'gated' ? storeCalls : null }, () => process.exit(0));
     }
   });
   process.send({ type: 'ready', port: httpServer.address().port });
