@@ -122,6 +122,72 @@ describe('Redis store against a server', requires('redis'), () => {
     });
   }
 
+  for (const kind of Object.keys(CLIENTS)) {
+    test(`${kind}: a second claim of a key while this store's first is in flight waits for it (issue 35): it reads a fast handler's outcome, a slow one's claim`, async (t) => {
+      const url = service(t, 'redis');
+      if (url === null) return;
+      const client = await CLIENTS[kind].connect(url);
+      const prefix = newPrefix();
+      try {
+        const store = createRedisGrantStore({ client, prefix });
+        const now = 1_000;
+        const claimOf = (call, claimId) => ({
+          agentName: 'agent',
+          runId: 'run-twice',
+          toolCallId: call,
+          proposalHash: hash(),
+          claimId,
+          claimedAt: now,
+          leaseExpiresAt: now + 10_000,
+          expiresAt: now + 60_000,
+        });
+        const outcomeOf = (call, claimId) => ({
+          agentName: 'agent',
+          runId: 'run-twice',
+          toolCallId: call,
+          claimId,
+          status: 'completed',
+          completedAt: now + 1,
+          resultJson: '{"ran":1}',
+          expiresAt: now + 60_000,
+        });
+
+        // The first claim's handler answers at once: its completion is sent from the claim's answer.
+        const first = store.claimReceipt(claimOf('fast', 'claim-a'), now).then(async (answer) => {
+          assert.equal(answer, null);
+          assert.equal(await store.completeReceipt(outcomeOf('fast', 'claim-a'), now + 1), true);
+          return answer;
+        });
+        const second = store.claimReceipt(claimOf('fast', 'claim-b'), now);
+        await first;
+        const record = await second;
+        assert.equal(record.claimId, 'claim-a');
+        assert.equal(record.status, 'completed', "the second claim read the first call's outcome");
+        assert.equal(record.resultJson, '{"ran":1}');
+
+        // A handler still running when the key is free again: the second claim reads the first's claim.
+        let finish;
+        const slow = store.claimReceipt(claimOf('slow', 'claim-c'), now).then(async (answer) => {
+          await new Promise((resolve) => (finish = resolve));
+          await store.completeReceipt(outcomeOf('slow', 'claim-c'), now + 1);
+          return answer;
+        });
+        const refused = await store.claimReceipt(claimOf('slow', 'claim-d'), now);
+        assert.equal(refused.claimId, 'claim-c');
+        assert.equal(refused.status, 'in_progress');
+        finish();
+        assert.equal(await slow, null);
+
+        // Claims of other keys do not wait for each other.
+        const others = await Promise.all(['x', 'y', 'z'].map((call) => store.claimReceipt(claimOf(call, `claim-${call}`), now)));
+        assert.deepEqual(others, [null, null, null]);
+      } finally {
+        await removeKeys(kind, client, prefix);
+        await CLIENTS[kind].close(client);
+      }
+    });
+  }
+
   test('an unfinished receipt has no TTL, leaves the prune index and is kept; more of them than one prune batch still end the prune', async (t) => {
     const url = service(t, 'redis');
     if (url === null) return;

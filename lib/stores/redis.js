@@ -28,7 +28,7 @@ const emitWarning = P.ProcessEmitWarning;
 const { LOADED } = require('./redis-scripts');
 
 const { ArrayIsArray, ObjectDefineProperty, ObjectFreeze, StringPrototypeCharCodeAt, StringPrototypeIsWellFormed, StringPrototypeSlice, isProxy } = P;
-const { StringPrototypeIndexOf } = P;
+const { StringPrototypeIndexOf, ArrayPrototypePush, SafePromise, SafeSetImmediate } = P;
 
 function NumberToString(n) {
   return `${n}`;
@@ -372,9 +372,65 @@ function redisGrants(conn) {
   };
 }
 
+/**
+ * The receipt keys this store has a claim or a completion in flight for (issue 35), as the
+ * PostgreSQL store's batches keep them: a claim of such a key waits until the key is free,
+ * then goes at the event loop's next check phase (so that the completion which the first
+ * claim's answer let a handler send is in flight by then and is waited for too). Two claims
+ * of one key sent at once by one process (two retries of one call) then read the first
+ * call's outcome when its handler is done by then, instead of `execution_in_progress`.
+ * `sendWhenFree(key, start)` calls `start()` (a promise of the script's reply) once `key` is
+ * free; `sendNow(key, start)` at once, marking the key busy until it settles.
+ */
+function keyQueue() {
+  const busy = { __proto__: null };
+  const waiting = { __proto__: null };
+
+  function release(list) {
+    for (let i = 0; i < list.length; i++) list[i]();
+  }
+
+  function sendNow(key, start) {
+    const sent = start();
+    busy[key] = (busy[key] ?? 0) + 1;
+    const done = () => {
+      busy[key] -= 1;
+      if (busy[key] !== 0) return;
+      delete busy[key];
+      const list = waiting[key];
+      if (list === undefined) return;
+      delete waiting[key];
+      SafeSetImmediate(release, list);
+    };
+    C.then(sent, done, done);
+    return sent;
+  }
+
+  function sendWhenFree(key, start) {
+    if (busy[key] === undefined) return sendNow(key, start);
+    return new SafePromise((resolve, reject) => {
+      const list = waiting[key] ?? (waiting[key] = []);
+      ArrayPrototypePush(list, () => {
+        // Settled through C.then (hook-free): resolve() is never handed a promise.
+        let sent;
+        try {
+          sent = sendWhenFree(key, start);
+        } catch (cause) {
+          reject(cause);
+          return;
+        }
+        C.then(sent, resolve, reject);
+      });
+    });
+  }
+
+  return { sendNow, sendWhenFree };
+}
+
 /** The receipt operations of one Redis store over its connection. */
 function redisReceipts(conn) {
   const { script, run, checkDurability, grantKeys, receiptKeys, receiptIndex } = conn;
+  const { sendNow, sendWhenFree } = keyQueue();
 
   async function pruneReceipts(now) {
     let removed = 0;
@@ -403,13 +459,17 @@ function redisReceipts(conn) {
         NumberToString(t),
       ];
       checkDurability();
+      const keys = receiptKeys(c);
       return run('claimReceipt', () =>
-        C.then(script('claimReceipt', receiptKeys(c), args), (reply) => {
-          if (reply === 0) return null;
-          const record = receiptOf(reply);
-          if (record === null) throw BAD_REPLY;
-          return record;
-        }),
+        C.then(
+          sendWhenFree(keys[0], () => script('claimReceipt', keys, args)),
+          (reply) => {
+            if (reply === 0) return null;
+            const record = receiptOf(reply);
+            if (record === null) throw BAD_REPLY;
+            return record;
+          },
+        ),
       );
     }),
     claimReceiptAndTake: C.method((claim, now, query, grantNow) => {
@@ -453,7 +513,13 @@ function redisReceipts(conn) {
         o.resultJson === null ? '' : C.encodeText(o.resultJson),
         NumberToString(o.expiresAt),
       ];
-      return run('completeReceipt', () => C.then(script('completeReceipt', receiptKeys(o), args), flag));
+      const keys = receiptKeys(o);
+      return run('completeReceipt', () =>
+        C.then(
+          sendNow(keys[0], () => script('completeReceipt', keys, args)),
+          flag,
+        ),
+      );
     }),
     releaseReceipt: C.method((release, now) => {
       const r = R.readReceiptRelease(release);
