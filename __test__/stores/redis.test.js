@@ -188,6 +188,92 @@ describe('Redis store against a server', requires('redis'), () => {
     });
   }
 
+  for (const kind of Object.keys(CLIENTS)) {
+    test(`${kind}: receipt writes queued in one turn of the event loop go as one script each (issue 35), each answered for its own key`, async (t) => {
+      const url = service(t, 'redis');
+      if (url === null) return;
+      const client = await CLIENTS[kind].connect(url);
+      const prefix = newPrefix();
+      const method = kind === 'node-redis' ? 'sendCommand' : 'call';
+      const sent = [];
+      const original = client[method];
+      // The client the store is given: the real one, with each command's name and script recorded.
+      client[method] = function (...args) {
+        const list = kind === 'node-redis' ? args[0] : args;
+        sent.push(list.slice(0, 3).map(String));
+        return original.apply(this, args);
+      };
+      try {
+        const store = createRedisGrantStore({ client, prefix });
+        const now = 1_000;
+        const claimOf = (i) => ({
+          agentName: 'agent',
+          runId: 'run-turn',
+          toolCallId: `call-${i}`,
+          proposalHash: hash(),
+          claimId: `claim-${i}`,
+          claimedAt: now,
+          leaseExpiresAt: now + 10_000,
+          expiresAt: now + 60_000,
+        });
+        const outcomeOf = (i) => ({
+          agentName: 'agent',
+          runId: 'run-turn',
+          toolCallId: `call-${i}`,
+          claimId: `claim-${i}`,
+          status: 'completed',
+          completedAt: now + 1,
+          resultJson: `{"n":${i}}`,
+          expiresAt: now + 60_000,
+        });
+        const ids = Array.from({ length: 12 }, (_, i) => i);
+        const evals = () => sent.filter((c) => c[0] === 'EVALSHA' || c[0] === 'EVAL');
+
+        // Every script the counts below meet is cached on the server first (an EVALSHA
+        // Redis does not have is sent again as EVAL: two commands).
+        await Promise.all([store.claimReceipt(claimOf(900), now), store.claimReceipt(claimOf(901), now)]);
+        await Promise.all([store.completeReceipt(outcomeOf(900), now), store.completeReceipt(outcomeOf(901), now)]);
+        await store.claimReceipt(claimOf(902), now);
+        await store.completeReceipt(outcomeOf(902), now);
+        sent.length = 0;
+        assert.deepEqual(
+          await Promise.all(ids.map((i) => store.claimReceipt(claimOf(i), now))),
+          ids.map(() => null),
+        );
+        assert.equal(evals().length, 1, `12 claims of one turn: ${evals().length} scripts`);
+        assert.equal(evals()[0][2], '13', 'the receipts index and the 12 receipts');
+
+        // Six completions, and claims of six new keys and of one claimed key, in one turn: two scripts.
+        sent.length = 0;
+        const [done, more, again] = await Promise.all([
+          Promise.all(ids.slice(0, 6).map((i) => store.completeReceipt(outcomeOf(i), now + 1))),
+          Promise.all([100, 101, 102, 103, 104, 105].map((i) => store.claimReceipt(claimOf(i), now + 1))),
+          store.claimReceipt({ ...claimOf(7), claimId: 'claim-7-again' }, now + 1),
+        ]);
+        assert.deepEqual(done, [true, true, true, true, true, true]);
+        assert.deepEqual(more, [null, null, null, null, null, null]);
+        assert.equal(again.claimId, 'claim-7');
+        assert.equal(again.status, 'in_progress');
+        assert.equal(evals().length, 2, `completions and claims of one turn: ${evals().length} scripts`);
+
+        // A completion of a key claimed by someone else since, in a batch: only its own row answers false.
+        const wrong = await Promise.all([
+          store.completeReceipt(outcomeOf(8), now + 2),
+          store.completeReceipt({ ...outcomeOf(9), claimId: 'not-the-claim' }, now + 2),
+        ]);
+        assert.deepEqual(wrong, [true, false]);
+        const stored = await store.getReceipt({ agentName: 'agent', runId: 'run-turn', toolCallId: 'call-3' }, now + 2);
+        assert.equal(stored.status, 'completed');
+        assert.equal(stored.resultJson, '{"n":3}');
+        assert.equal((await store.getReceipt({ agentName: 'agent', runId: 'run-turn', toolCallId: 'call-9' }, now + 2)).status, 'in_progress');
+      } finally {
+        client[method] = original;
+        await removeKeys(kind, client, prefix);
+        await CLIENTS[kind].close(client);
+      }
+    });
+  }
+
   test('an unfinished receipt has no TTL, leaves the prune index and is kept; more of them than one prune batch still end the prune', async (t) => {
     const url = service(t, 'redis');
     if (url === null) return;

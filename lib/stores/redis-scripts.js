@@ -191,6 +191,25 @@ redis.call('DEL', key)
 redis.call('HSET', key, 'a', ARGV[1], 'r', ARGV[2], 'c', ARGV[3], 'h', ARGV[4], 'i', ARGV[5], 's', 'in_progress', 't', ARGV[6], 'l', ARGV[7], 'e', ARGV[8])
 redis.call('ZADD', index, ARGV[8], key)
 return 0`,
+  // Claims sent in one turn of the event loop (issue 35): KEYS receipts index, then each
+  // claim's receipt; ARGV nine per claim, as claimReceipt's. Each claim as claimReceipt
+  // runs it, in order; returns one reply per claim (0 or the record that refuses it).
+  claimReceipts: `
+local index = KEYS[1]
+local out = {}
+for n = 2, #KEYS do
+  local key, b = KEYS[n], (n - 2) * 9
+  local e = redis.call('HGET', key, 'e')
+  if e and (tonumber(ARGV[b + 9]) < tonumber(e) or redis.call('HGET', key, 's') == 'in_progress') then
+    out[n - 1] = redis.call('HGETALL', key)
+  else
+    redis.call('DEL', key)
+    redis.call('HSET', key, 'a', ARGV[b + 1], 'r', ARGV[b + 2], 'c', ARGV[b + 3], 'h', ARGV[b + 4], 'i', ARGV[b + 5], 's', 'in_progress', 't', ARGV[b + 6], 'l', ARGV[b + 7], 'e', ARGV[b + 8])
+    redis.call('ZADD', index, ARGV[b + 8], key)
+    out[n - 1] = 0
+  end
+end
+return out`,
   // The claim and one use of a grant together. KEYS receipt, receipts index, meta, args,
   // index; ARGV as claimReceipt's, then the grants' now. Returns the receipt that refuses
   // the claim (nothing stored, no use taken), 0 when no live grant is left (nothing
@@ -230,6 +249,24 @@ redis.call('HSET', key, 's', ARGV[2], 'd', ARGV[3], 'e', ARGV[6])
 if ARGV[4] == '1' then redis.call('HSET', key, 'j', ARGV[5]) end
 redis.call('ZADD', index, ARGV[6], key)
 return 1`,
+  // Completions sent in one turn of the event loop: KEYS receipts index, then each
+  // completion's receipt; ARGV six per completion, as completeReceipt's. Returns 0 or 1 per
+  // completion, in order.
+  completeReceipts: `
+local index = KEYS[1]
+local out = {}
+for n = 2, #KEYS do
+  local key, b = KEYS[n], (n - 2) * 6
+  if redis.call('HGET', key, 's') ~= 'in_progress' or redis.call('HGET', key, 'i') ~= ARGV[b + 1] then
+    out[n - 1] = 0
+  else
+    redis.call('HSET', key, 's', ARGV[b + 2], 'd', ARGV[b + 3], 'e', ARGV[b + 6])
+    if ARGV[b + 4] == '1' then redis.call('HSET', key, 'j', ARGV[b + 5]) end
+    redis.call('ZADD', index, ARGV[b + 6], key)
+    out[n - 1] = 1
+  end
+end
+return out`,
   // ARGV claimId
   releaseReceipt: `
 local key, index = KEYS[1], KEYS[2]
@@ -317,8 +354,10 @@ const NAMES = [
   'deleteProposal',
   'listProposals',
   'claimReceipt',
+  'claimReceipts',
   'claimReceiptAndTake',
   'completeReceipt',
+  'completeReceipts',
   'releaseReceipt',
   'getReceipt',
   'deleteReceipt',

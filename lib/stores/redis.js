@@ -28,7 +28,7 @@ const emitWarning = P.ProcessEmitWarning;
 const { LOADED } = require('./redis-scripts');
 
 const { ArrayIsArray, ObjectDefineProperty, ObjectFreeze, StringPrototypeCharCodeAt, StringPrototypeIsWellFormed, StringPrototypeSlice, isProxy } = P;
-const { StringPrototypeIndexOf, ArrayPrototypePush, SafePromise, SafeSetImmediate } = P;
+const { StringPrototypeIndexOf, ArrayPrototypePush, ArrayPrototypeSlice, SafePromise, SafeSetImmediate, PromiseReject } = P;
 
 function NumberToString(n) {
   return `${n}`;
@@ -427,10 +427,89 @@ function keyQueue() {
   return { sendNow, sendWhenFree };
 }
 
+/** At most this many claims, or completions, go in one script. */
+const MAX_BATCH = 256;
+
+/**
+ * The claims and completions of one Redis store, batched per turn of the event loop (issue
+ * 35): what is queued until the next check phase goes as one script each (claimReceipts,
+ * completeReceipts, which run each item as the single scripts do, in order; the single
+ * scripts when one item waits), and each caller is answered its own reply. The client
+ * pipelines the two scripts into one write. `claim(keys, args)` and `complete(keys, args)`
+ * resolve with the item's reply as the single script gives it.
+ */
+function writeBatches(script, receiptIndex) {
+  let claims = [];
+  let completions = [];
+  let scheduled = false;
+
+  function sendBatch(batch, single, multi, width) {
+    let sent;
+    try {
+      if (batch.length === 1) {
+        sent = C.then(script(single, batch[0].keys, batch[0].args), (reply) => [reply]);
+      } else {
+        const keys = [receiptIndex];
+        const args = [];
+        for (let i = 0; i < batch.length; i++) {
+          ArrayPrototypePush(keys, batch[i].keys[0]);
+          const itemArgs = batch[i].args;
+          for (let j = 0; j < width; j++) ArrayPrototypePush(args, itemArgs[j]);
+        }
+        sent = C.then(script(multi, keys, args), (reply) => {
+          if (!ArrayIsArray(reply) || isProxy(reply) || reply.length !== batch.length) throw BAD_REPLY;
+          return reply;
+        });
+      }
+    } catch (cause) {
+      sent = PromiseReject(cause);
+    }
+    C.then(
+      sent,
+      (replies) => {
+        for (let i = 0; i < batch.length; i++) batch[i].resolve(replies[i]);
+      },
+      (cause) => {
+        for (let i = 0; i < batch.length; i++) batch[i].reject(cause);
+      },
+    );
+  }
+
+  function flush() {
+    scheduled = false;
+    const claimBatch = claims.length > MAX_BATCH ? ArrayPrototypeSlice(claims, 0, MAX_BATCH) : claims;
+    const completeBatch = completions.length > MAX_BATCH ? ArrayPrototypeSlice(completions, 0, MAX_BATCH) : completions;
+    claims = claims.length > MAX_BATCH ? ArrayPrototypeSlice(claims, MAX_BATCH) : [];
+    completions = completions.length > MAX_BATCH ? ArrayPrototypeSlice(completions, MAX_BATCH) : [];
+    if (claims.length > 0 || completions.length > 0) schedule();
+    if (completeBatch.length > 0) sendBatch(completeBatch, 'completeReceipt', 'completeReceipts', 6);
+    if (claimBatch.length > 0) sendBatch(claimBatch, 'claimReceipt', 'claimReceipts', 9);
+  }
+
+  function schedule() {
+    if (scheduled) return;
+    scheduled = true;
+    SafeSetImmediate(flush);
+  }
+
+  function queued(queue, keys, args) {
+    return new SafePromise((resolve, reject) => {
+      ArrayPrototypePush(queue === 'claim' ? claims : completions, { keys, args, resolve, reject });
+      schedule();
+    });
+  }
+
+  return {
+    claim: (keys, args) => queued('claim', keys, args),
+    complete: (keys, args) => queued('complete', keys, args),
+  };
+}
+
 /** The receipt operations of one Redis store over its connection. */
 function redisReceipts(conn) {
   const { script, run, checkDurability, grantKeys, receiptKeys, receiptIndex } = conn;
   const { sendNow, sendWhenFree } = keyQueue();
+  const batches = writeBatches(script, receiptIndex);
 
   async function pruneReceipts(now) {
     let removed = 0;
@@ -462,7 +541,7 @@ function redisReceipts(conn) {
       const keys = receiptKeys(c);
       return run('claimReceipt', () =>
         C.then(
-          sendWhenFree(keys[0], () => script('claimReceipt', keys, args)),
+          sendWhenFree(keys[0], () => batches.claim(keys, args)),
           (reply) => {
             if (reply === 0) return null;
             const record = receiptOf(reply);
@@ -516,7 +595,7 @@ function redisReceipts(conn) {
       const keys = receiptKeys(o);
       return run('completeReceipt', () =>
         C.then(
-          sendNow(keys[0], () => script('completeReceipt', keys, args)),
+          sendNow(keys[0], () => batches.complete(keys, args)),
           flag,
         ),
       );
