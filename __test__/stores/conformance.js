@@ -28,6 +28,34 @@ function record(q, { uses = 1, expiresAt = null, nonce = null, nonceExpiresAt = 
 }
 
 /** Runs `body` with a fresh store of `open`, disposing of it whatever happens. */
+/** A receipt claim of call `call-<i>` in run `runId` at `now` (claim id `claim-<i>`). */
+function receiptClaim(runId, i, now) {
+  return {
+    agentName: 'agent',
+    runId,
+    toolCallId: `call-${i}`,
+    proposalHash: hash(),
+    claimId: `claim-${i}`,
+    claimedAt: now,
+    leaseExpiresAt: now + 10_000,
+    expiresAt: now + 60_000,
+  };
+}
+
+/** The completed outcome of receiptClaim(runId, i, now), one millisecond later, with result `{"n":<i>}`. */
+function receiptOutcome(runId, i, now) {
+  return {
+    agentName: 'agent',
+    runId,
+    toolCallId: `call-${i}`,
+    claimId: `claim-${i}`,
+    status: 'completed',
+    completedAt: now + 1,
+    resultJson: `{"n":${i}}`,
+    expiresAt: now + 60_000,
+  };
+}
+
 async function withStore(t, open, body) {
   const opened = await open(t);
   if (opened === null) return;
@@ -1176,4 +1204,4 @@ function receiptCalls(store) {
   ];
 }
 
-module.exports = { conformance, assertStoreError, hash, query, record, receiptCalls, SECRET_RECEIPT_TEXTS };
+module.exports = { conformance, assertStoreError, hash, query, record, receiptCalls, receiptClaim, receiptOutcome, SECRET_RECEIPT_TEXTS };

@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 
-const { conformance, assertStoreError, hash, query, record, receiptCalls, SECRET_RECEIPT_TEXTS } = require('./conformance');
+const { conformance, assertStoreError, hash, query, record, receiptCalls, receiptClaim, receiptOutcome, SECRET_RECEIPT_TEXTS } = require('./conformance');
 const { service, requires } = require('../helpers/services');
 const { createPostgresGrantStore } = require('../../lib/stores/postgres');
 
@@ -233,26 +233,8 @@ describe('PostgreSQL store against a server', requires('pg'), () => {
       const store = createPostgresGrantStore({ pool, table });
       await store.migrate();
       const now = 1_000;
-      const claimOf = (i) => ({
-        agentName: 'agent',
-        runId: 'run-turn',
-        toolCallId: `call-${i}`,
-        proposalHash: hash(),
-        claimId: `claim-${i}`,
-        claimedAt: now,
-        leaseExpiresAt: now + 10_000,
-        expiresAt: now + 60_000,
-      });
-      const outcomeOf = (i) => ({
-        agentName: 'agent',
-        runId: 'run-turn',
-        toolCallId: `call-${i}`,
-        claimId: `claim-${i}`,
-        status: 'completed',
-        completedAt: now + 1,
-        resultJson: `{"n":${i}}`,
-        expiresAt: now + 60_000,
-      });
+      const claimOf = (i) => receiptClaim('run-turn', i, now);
+      const outcomeOf = (i) => receiptOutcome('run-turn', i, now);
       const ids = Array.from({ length: 12 }, (_, i) => i);
 
       texts.length = 0;

@@ -8,7 +8,7 @@ const { describe, test } = require('node:test');
 const assert = require('node:assert/strict');
 const net = require('node:net');
 
-const { conformance, assertStoreError, hash, query, record, receiptCalls, SECRET_RECEIPT_TEXTS } = require('./conformance');
+const { conformance, assertStoreError, hash, query, record, receiptCalls, receiptClaim, receiptOutcome, SECRET_RECEIPT_TEXTS } = require('./conformance');
 const { service, requires } = require('../helpers/services');
 const { createRedisGrantStore } = require('../../lib/stores/redis');
 const fs = require('node:fs');
@@ -206,26 +206,8 @@ describe('Redis store against a server', requires('redis'), () => {
       try {
         const store = createRedisGrantStore({ client, prefix });
         const now = 1_000;
-        const claimOf = (i) => ({
-          agentName: 'agent',
-          runId: 'run-turn',
-          toolCallId: `call-${i}`,
-          proposalHash: hash(),
-          claimId: `claim-${i}`,
-          claimedAt: now,
-          leaseExpiresAt: now + 10_000,
-          expiresAt: now + 60_000,
-        });
-        const outcomeOf = (i) => ({
-          agentName: 'agent',
-          runId: 'run-turn',
-          toolCallId: `call-${i}`,
-          claimId: `claim-${i}`,
-          status: 'completed',
-          completedAt: now + 1,
-          resultJson: `{"n":${i}}`,
-          expiresAt: now + 60_000,
-        });
+        const claimOf = (i) => receiptClaim('run-turn', i, now);
+        const outcomeOf = (i) => receiptOutcome('run-turn', i, now);
         const ids = Array.from({ length: 12 }, (_, i) => i);
         const evals = () => sent.filter((c) => c[0] === 'EVALSHA' || c[0] === 'EVAL');
 

@@ -11,6 +11,11 @@ const { ObjectFreeze } = P;
 // record number (expiry kept as the stored string too, so it is written back exactly);
 // `before` orders live records: the earliest expiry first, never-expiring last, then the
 // oldest; `settle` removes the given records and re-indexes what is left.
+// Receipts (the hash below claimReceipt): `refusal` is the stored record that refuses a claim
+// at `now` (an outcome within its retention, or an unfinished claim whatever its retention),
+// or nil; `claim` writes the claim of ARGV[b + 1] to ARGV[b + 8] and indexes it; `complete`
+// records the outcome of ARGV[b + 1] to ARGV[b + 6] when the claim is still that one's, 1,
+// else 0. The single scripts pass b = 0; the batch scripts one offset per item.
 const LUA_COMMON = `
 local function records(meta)
   local h = redis.call('HGETALL', meta)
@@ -64,6 +69,23 @@ local function sweep(meta, args, index, uses, exp, raw, now)
     end
   end
   return removed
+end
+local function refusal(key, now)
+  local e = redis.call('HGET', key, 'e')
+  if e and (tonumber(now) < tonumber(e) or redis.call('HGET', key, 's') == 'in_progress') then return redis.call('HGETALL', key) end
+  return nil
+end
+local function claim(key, index, b)
+  redis.call('DEL', key)
+  redis.call('HSET', key, 'a', ARGV[b + 1], 'r', ARGV[b + 2], 'c', ARGV[b + 3], 'h', ARGV[b + 4], 'i', ARGV[b + 5], 's', 'in_progress', 't', ARGV[b + 6], 'l', ARGV[b + 7], 'e', ARGV[b + 8])
+  redis.call('ZADD', index, ARGV[b + 8], key)
+end
+local function complete(key, index, b)
+  if redis.call('HGET', key, 's') ~= 'in_progress' or redis.call('HGET', key, 'i') ~= ARGV[b + 1] then return 0 end
+  redis.call('HSET', key, 's', ARGV[b + 2], 'd', ARGV[b + 3], 'e', ARGV[b + 6])
+  if ARGV[b + 4] == '1' then redis.call('HSET', key, 'j', ARGV[b + 5]) end
+  redis.call('ZADD', index, ARGV[b + 6], key)
+  return 1
 end
 `;
 
@@ -184,28 +206,22 @@ return 1`,
   // Returns 0 when claimed, else the stored record's HGETALL: an outcome within its
   // retention, or an unfinished claim (in_progress) whatever its retention says.
   claimReceipt: `
-local key, index = KEYS[1], KEYS[2]
-local e = redis.call('HGET', key, 'e')
-if e and (tonumber(ARGV[9]) < tonumber(e) or redis.call('HGET', key, 's') == 'in_progress') then return redis.call('HGETALL', key) end
-redis.call('DEL', key)
-redis.call('HSET', key, 'a', ARGV[1], 'r', ARGV[2], 'c', ARGV[3], 'h', ARGV[4], 'i', ARGV[5], 's', 'in_progress', 't', ARGV[6], 'l', ARGV[7], 'e', ARGV[8])
-redis.call('ZADD', index, ARGV[8], key)
+local refused = refusal(KEYS[1], ARGV[9])
+if refused then return refused end
+claim(KEYS[1], KEYS[2], 0)
 return 0`,
   // Claims sent in one turn of the event loop (issue 35): KEYS receipts index, then each
   // claim's receipt; ARGV nine per claim, as claimReceipt's. Each claim as claimReceipt
   // runs it, in order; returns one reply per claim (0 or the record that refuses it).
   claimReceipts: `
-local index = KEYS[1]
 local out = {}
 for n = 2, #KEYS do
-  local key, b = KEYS[n], (n - 2) * 9
-  local e = redis.call('HGET', key, 'e')
-  if e and (tonumber(ARGV[b + 9]) < tonumber(e) or redis.call('HGET', key, 's') == 'in_progress') then
-    out[n - 1] = redis.call('HGETALL', key)
+  local b = (n - 2) * 9
+  local refused = refusal(KEYS[n], ARGV[b + 9])
+  if refused then
+    out[n - 1] = refused
   else
-    redis.call('DEL', key)
-    redis.call('HSET', key, 'a', ARGV[b + 1], 'r', ARGV[b + 2], 'c', ARGV[b + 3], 'h', ARGV[b + 4], 'i', ARGV[b + 5], 's', 'in_progress', 't', ARGV[b + 6], 'l', ARGV[b + 7], 'e', ARGV[b + 8])
-    redis.call('ZADD', index, ARGV[b + 8], key)
+    claim(KEYS[n], KEYS[1], b)
     out[n - 1] = 0
   end
 end
@@ -216,8 +232,8 @@ return out`,
   // claimed), or 1: claimed and one use taken.
   claimReceiptAndTake: `
 local key, rindex, meta, args, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local e = redis.call('HGET', key, 'e')
-if e and (tonumber(ARGV[9]) < tonumber(e) or redis.call('HGET', key, 's') == 'in_progress') then return redis.call('HGETALL', key) end
+local refused = refusal(key, ARGV[9])
+if refused then return refused end
 local now = tonumber(ARGV[10])
 local uses, exp, raw = records(meta)
 if next(uses) == nil then return 0 end
@@ -237,34 +253,18 @@ if best ~= nil then
 end
 reindex(meta, args, index, uses, exp, raw)
 if best == nil then return 0 end
-redis.call('DEL', key)
-redis.call('HSET', key, 'a', ARGV[1], 'r', ARGV[2], 'c', ARGV[3], 'h', ARGV[4], 'i', ARGV[5], 's', 'in_progress', 't', ARGV[6], 'l', ARGV[7], 'e', ARGV[8])
-redis.call('ZADD', rindex, ARGV[8], key)
+claim(key, rindex, 0)
 return 1`,
   // ARGV claimId, status, completedAt, hasResult ('1'/'0'), resultJson, expiresAt
   completeReceipt: `
-local key, index = KEYS[1], KEYS[2]
-if redis.call('HGET', key, 's') ~= 'in_progress' or redis.call('HGET', key, 'i') ~= ARGV[1] then return 0 end
-redis.call('HSET', key, 's', ARGV[2], 'd', ARGV[3], 'e', ARGV[6])
-if ARGV[4] == '1' then redis.call('HSET', key, 'j', ARGV[5]) end
-redis.call('ZADD', index, ARGV[6], key)
-return 1`,
+return complete(KEYS[1], KEYS[2], 0)`,
   // Completions sent in one turn of the event loop: KEYS receipts index, then each
   // completion's receipt; ARGV six per completion, as completeReceipt's. Returns 0 or 1 per
   // completion, in order.
   completeReceipts: `
-local index = KEYS[1]
 local out = {}
 for n = 2, #KEYS do
-  local key, b = KEYS[n], (n - 2) * 6
-  if redis.call('HGET', key, 's') ~= 'in_progress' or redis.call('HGET', key, 'i') ~= ARGV[b + 1] then
-    out[n - 1] = 0
-  else
-    redis.call('HSET', key, 's', ARGV[b + 2], 'd', ARGV[b + 3], 'e', ARGV[b + 6])
-    if ARGV[b + 4] == '1' then redis.call('HSET', key, 'j', ARGV[b + 5]) end
-    redis.call('ZADD', index, ARGV[b + 6], key)
-    out[n - 1] = 1
-  end
+  out[n - 1] = complete(KEYS[n], KEYS[1], (n - 2) * 6)
 end
 return out`,
   // ARGV claimId
